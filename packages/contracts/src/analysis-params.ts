@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { DEFAULT_FILTERS } from './constants';
+
+/**
+ * Parent-analysis parameters (SPEC §3), validated by the wizard, the server and the engine with
+ * this one schema. Strict: unknown keys are rejected. Every field has a default so `{}` is valid.
+ *
+ * Where the SPEC is silent we chose what a working researcher expects and say so:
+ *  - `clusterResolution` default 0.8 (Seurat's/CeleLens-like default; METHODS §1.7 says unknown).
+ *  - `algorithm` is the clustering algorithm (louvain default, as the reference pipeline).
+ *  - `hvgMethod` 'seurat' (dispersion on log data) or 'pearson' (Pearson residuals); SPEC calls
+ *    the second "persion".
+ */
+export const species = ['Homo sapiens', 'Mus musculus'] as const;
+export const speciesSchema = z.enum(species);
+export type Species = z.infer<typeof speciesSchema>;
+
+const range = z
+  .tuple([z.number().nonnegative(), z.number().nonnegative()])
+  .refine(([lo, hi]) => lo < hi, { message: 'range.order' });
+
+export const filterState = z.enum(['recommended', 'manual']);
+
+export const analysisParams = z
+  .object({
+    /** Cells kept with min ≤ genes ≤ max ('recommended' derives max per sample). */
+    expressedGeneRange: z
+      .object({ state: filterState.default('recommended'), range: range.default(DEFAULT_FILTERS.geneRange) })
+      .strict()
+      .prefault({}),
+    expressedUmiRange: z
+      .object({ state: filterState.default('recommended'), range: range.default(DEFAULT_FILTERS.umiRange) })
+      .strict()
+      .prefault({}),
+    /** Cells with mito % strictly below the threshold are kept. */
+    mitochondrialContent: z
+      .object({
+        state: filterState.default('recommended'),
+        max: z.number().min(0).max(100).default(DEFAULT_FILTERS.mitochondrial),
+      })
+      .strict()
+      .prefault({}),
+    ribosomalContent: z
+      .object({ max: z.number().min(0).max(100).default(DEFAULT_FILTERS.ribosomal) })
+      .strict()
+      .prefault({}),
+    ambientRnaRemoval: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** 'default' = all samples; 'basedOnSingleSamples' = only the listed samples. */
+        mode: z.enum(['default', 'basedOnSingleSamples']).default('default'),
+        samples: z.array(z.string()).default([]),
+      })
+      .strict()
+      .prefault({}),
+    doubletDetectionAndRemoval: z.boolean().default(true),
+    clusterResolution: z.number().min(0.01).max(5).default(0.8),
+    algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
+    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
+    hvgMethod: z.enum(['seurat', 'pearson']).default('seurat'),
+    /** Number of PCs for the graph; 'auto' uses the cumulative-contribution > 90% guidance. */
+    pcValue: z.union([z.literal('auto'), z.number().int().min(2).max(100)]).default('auto'),
+    removeCellCycleEffects: z.boolean().default(false),
+    scaleLargeData: z.boolean().default(false),
+    batchEffectRemoval: z
+      .object({
+        enabled: z.boolean().default(false),
+        method: z.enum(['harmony', 'mnn']).default('harmony'),
+        batchKey: z.string().default('Sample ID'),
+      })
+      .strict()
+      .prefault({}),
+    chooseAnnotationType: z.enum(['none', 'auto', 'reference']).default('none'),
+    reference: z.string().optional(),
+    referenceTissue: z.string().optional(),
+    species: speciesSchema.default('Homo sapiens'),
+    version: z.string().default('v1'),
+    seed: z.number().int().default(42),
+  })
+  .strict();
+
+export type AnalysisParamsInput = z.input<typeof analysisParams>;
+export type AnalysisParams = z.output<typeof analysisParams>;
+
+/** Child-analysis (sub-celltype) parameters (SPEC §3). */
+export const childAnalysisParams = z
+  .object({
+    reDimensionalityReduction: z.boolean().default(true),
+    onlyScaleHighlyVariableGenes: z.boolean().default(true),
+    clusteringResolution: z.number().min(0.01).max(5).default(0.8),
+    annotationSpecies: speciesSchema.optional(),
+    cellTypeReference: z.string().optional(),
+    taskMode: z.enum(['subcluster', 'extract']).default('subcluster'),
+    clusters: z.array(z.string()).default([]),
+    samples: z.array(z.string()).default([]),
+  })
+  .strict();
+export type ChildAnalysisParams = z.output<typeof childAnalysisParams>;

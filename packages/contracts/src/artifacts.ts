@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * Explorer artifacts: what an analysis writes for the browser (docs/artifacts.md).
+ * All binary files are little-endian. The manifest is the only JSON; cells are never JSON.
+ *
+ * Layout under the result directory:
+ *   manifest.json
+ *   embeddings/<name>.f32      Float32, nCells × dims, row-major (x0,y0[,z0],x1,…)
+ *   obs/<key>.u16|u32          categorical codes (index into `labels`), one per cell
+ *   obs/<key>.f32              numeric per-cell column
+ *   genes.json                 { ids: string[], symbols: string[] } (order = gene index)
+ *   expr/<layer>.bin           per-gene sparse chunks, concatenated; chunk of gene g =
+ *                              [nnz:uint32][cellIdx: uint32 × nnz][value: float32 × nnz]
+ *   expr/<layer>.idx           Float64Array of length 2·nGenes: (byteOffset, byteLength) per gene;
+ *                              the browser fetches one gene with an HTTP Range request
+ *   markers/<groupBy>.json     marker table rows (DEG columns of SPEC §3), unfiltered
+ *   qc.json                    QC summary: thresholds, before/after counts per sample, doublet and
+ *                              ambient-RNA results
+ */
+export const embeddingKinds = ['umap', 'tsne', 'umap3D', 'tsne3D', 'spatial', 'pca'] as const;
+
+export const artifactManifest = z.object({
+  formatVersion: z.literal(1),
+  engineVersion: z.string(),
+  nCells: z.number().int(),
+  nGenes: z.number().int(),
+  species: z.string(),
+  embeddings: z.array(
+    z.object({ name: z.string(), dims: z.number().int().min(2).max(3), file: z.string() }),
+  ),
+  obs: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('categorical'),
+        key: z.string(),
+        file: z.string(),
+        dtype: z.enum(['u16', 'u32']),
+        labels: z.array(z.string()),
+      }),
+      z.object({
+        kind: z.literal('numeric'),
+        key: z.string(),
+        file: z.string(),
+        min: z.number(),
+        max: z.number(),
+      }),
+    ]),
+  ),
+  genes: z.object({ file: z.string(), count: z.number().int() }),
+  layers: z.array(
+    z.object({
+      name: z.enum(['counts', 'normalized']),
+      data: z.string(),
+      index: z.string(),
+    }),
+  ),
+  markers: z.array(z.object({ groupBy: z.string(), file: z.string() })),
+  qc: z.string().optional(),
+  h5ad: z.string().optional(),
+});
+export type ArtifactManifest = z.infer<typeof artifactManifest>;
+
+/** One row of a DEG / marker table: exactly the SPEC §3 DEG columns. */
+export const degRow = z.object({
+  cluster: z.string(),
+  gene: z.string(),
+  avgExpr: z.number(), // Average expression (normalized) in the group
+  log2fc: z.number(),
+  pct1: z.number(),
+  pct2: z.number(),
+  zscore: z.number(),
+  pval: z.number(),
+  padj: z.number(),
+});
+export type DegRow = z.infer<typeof degRow>;

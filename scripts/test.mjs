@@ -1,0 +1,81 @@
+// `npm test`: the whole suite. Installs what it needs (npm packages, Debian's chromium), builds
+// the web app, runs unit + server tests on PGlite, the server tests again on PostgreSQL, then the
+// browser tests, and ends with one plain line "tests: N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { ensureInstalled, ensureWebBuilt, must, pinnedEnv, root, run } from './lib.mjs';
+
+const inCI = process.env.CI === 'true';
+ensureInstalled();
+
+// Debian's chromium for the browser tests (never a downloaded browser).
+const chromium = process.env.CELLCLOUD_CHROMIUM ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  if (process.getuid?.() === 0) {
+    console.log('• installing Debian chromium for the browser tests…');
+    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  if (!existsSync(chromium)) {
+    console.error(`✖ chromium not found at ${chromium}; install it with: apt-get install -y chromium`);
+    if (inCI) process.exit(1);
+  }
+}
+
+ensureWebBuilt(true);
+
+const outDir = path.join(root, '.cellcloud-test');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+const only = process.argv.slice(2); // optional vitest filters, e.g. `npm test -- accounts`
+const results = [];
+function vitest(label, projects, env) {
+  const json = path.join(outDir, `${label}.json`);
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...only];
+  console.log(`\n━━ ${label} ━━`);
+  const code = run('npx', args, { env: pinnedEnv(env) });
+  let summary = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(json)) {
+    const r = JSON.parse(readFileSync(json, 'utf8'));
+    summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+    if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) summary.failed += r.numFailedTestSuites;
+  } else if (code !== 0) summary.failed += 1;
+  if (code !== 0 && summary.failed === 0) summary.failed = 1;
+  results.push({ label, code, ...summary });
+}
+
+function portOpen(host, port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port, timeout: 2000 });
+    s.on('connect', () => { s.end(); resolve(true); });
+    s.on('error', () => resolve(false));
+    s.on('timeout', () => { s.destroy(); resolve(false); });
+  });
+}
+
+vitest('unit+server (PGlite)', ['unit', 'server'], { CELLCLOUD_TEST_DB: 'pglite' });
+
+const pgUrl = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pgUp = await portOpen(new URL(pgUrl).hostname, Number(new URL(pgUrl).port || 5432));
+if (pgUp) {
+  vitest('server (PostgreSQL)', ['server'], { CELLCLOUD_TEST_DB: 'postgres', CELLCLOUD_TEST_PG_URL: pgUrl });
+} else if (inCI) {
+  console.error(`✖ PostgreSQL is required under CI=true but ${pgUrl} is not reachable`);
+  results.push({ label: 'server (PostgreSQL)', code: 1, passed: 0, failed: 1, skipped: 0 });
+} else {
+  console.warn(`\n⚠ SKIPPED the PostgreSQL run: nothing listens at ${pgUrl} (set CELLCLOUD_TEST_PG_URL)`);
+}
+
+vitest('e2e (Chromium)', ['e2e'], { CELLCLOUD_CHROMIUM: chromium });
+
+console.log('\n━━ summary ━━');
+let p = 0, f = 0, s = 0;
+for (const r of results) {
+  console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  p += r.passed; f += r.failed; s += r.skipped;
+}
+console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
+process.exit(f > 0 || results.some((r) => r.code !== 0) ? 1 : 0);
