@@ -5,3 +5,7 @@ export * from './constants';
 export * from './artifacts';
 export * from './analysis-params';
 export * from './jobs';
+export * from './privileges';
+export * from './account';
+export * from './content';
+export * from './drawings';
