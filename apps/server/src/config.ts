@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration from environment variables, validated once at start. A bad value stops the
+ * process with a message naming the variable and what is expected.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  CELLCLOUD_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PUBLIC_BASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  CN_DOMAIN: z.string().optional(),
+  INTL_DOMAIN: z.string().optional(),
+  TRUST_PROXY: z.string().optional(),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().optional(),
+  SMTP_SECURE: bool,
+  SMTP_USER: z.string().optional(),
+  SMTP_PASS: z.string().optional(),
+  SMTP_FROM: z.string().default('CellCloud <no-reply@cellcloud.local>'),
+  TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
+  S3_ENDPOINT: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool,
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  IN_PROCESS_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.CELLCLOUD_DATA_DIR);
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir,
+    databaseUrl: c.DATABASE_URL,
+    publicBaseUrl: c.PUBLIC_BASE_URL,
+    domains: { cn: c.CN_DOMAIN, intl: c.INTL_DOMAIN },
+    trustProxy: c.TRUST_PROXY,
+    smtp: c.SMTP_HOST
+      ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? 587, secure: c.SMTP_SECURE, user: c.SMTP_USER, pass: c.SMTP_PASS }
+      : undefined,
+    mailFrom: c.SMTP_FROM,
+    tokenTtlMs: c.TOKEN_TTL_HOURS * 3600_000,
+    storageQuotaBytes: Math.round(c.STORAGE_QUOTA_GB * 1024 ** 3),
+    s3: c.S3_BUCKET
+      ? {
+          endpoint: c.S3_ENDPOINT,
+          bucket: c.S3_BUCKET,
+          region: c.S3_REGION,
+          accessKeyId: c.S3_ACCESS_KEY_ID,
+          secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
+    workerConcurrency: c.WORKER_CONCURRENCY,
+    inProcessWorker: c.IN_PROCESS_WORKER,
+    webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : undefined,
+    logLevel: c.LOG_LEVEL,
+  };
+}
+
+export class ConfigError extends Error {}

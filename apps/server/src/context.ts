@@ -1,0 +1,39 @@
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Storage } from './storage/storage';
+
+/** The signed-in user as routes see it (resolved from the access-token header). */
+export interface AuthUser {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+  /** Permission keys the user holds and may use (enabled, not hidden). */
+  privileges: Set<string>;
+  /** Permission keys present but disabled or hidden for this user (→ 403 on use). */
+  blockedPrivileges: Set<string>;
+}
+
+/** Turns a token into a user; implemented by the accounts service. */
+export interface AuthResolver {
+  /** `null` = unknown token; 'expired' = known but expired or revoked. */
+  resolve(token: string): Promise<AuthUser | null | 'expired'>;
+}
+
+/** Optional health probe of the job queue (set once the queue is wired). */
+export interface QueueHealth {
+  check(): Promise<{ ok: boolean; detail?: string }>;
+}
+
+/**
+ * Everything a route module or service needs, built once by the entry point (composition root)
+ * and passed down explicitly. Feature areas add their services as optional fields here.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  storage: Storage;
+  auth: AuthResolver;
+  queue?: QueueHealth;
+  /** Services registered by feature areas, keyed by area name. */
+  services: Record<string, unknown>;
+}

@@ -1,0 +1,34 @@
+/**
+ * The database access contract. All SQL of the server goes through a `Db`.
+ *  - `query` runs one statement with positional parameters ($1…) and returns rows.
+ *  - `tx` runs a function inside a transaction; the `Queryable` it receives must be used for
+ *    every statement of that transaction. On PGlite (one connection) the whole transaction
+ *    holds the connection lock, so other queries wait: keep transactions short.
+ *  - `exec` runs a multi-statement script without parameters (migrations).
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** postgres:// URL; when absent an embedded PGlite database is used. */
+  url?: string;
+  /** PGlite data directory; undefined = in memory. */
+  dataDir?: string;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  if (opts.url) {
+    const { openPostgres } = await import('./postgres');
+    return openPostgres(opts.url);
+  }
+  const { openPglite } = await import('./pglite');
+  return openPglite(opts.dataDir);
+}

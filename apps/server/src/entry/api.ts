@@ -1,0 +1,36 @@
+import { ConfigError, loadConfig } from '../config';
+import { buildApp } from '../http/app';
+import { composeContext } from './compose';
+
+/** API process: HTTP API + (by default) an in-process worker + the built web app. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const ctx = await composeContext(config);
+  const app = await buildApp(ctx);
+  const shutdown = async () => {
+    await app.close().catch(() => {});
+    await ctx.db.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = config.publicBaseUrl ?? `http://localhost:${port}`;
+  console.log(`\nCellCloud is running at ${url}  (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, data: ${config.dataDir})\n`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { openDb } from '../db/client';
+import { migrate } from '../db/migrate';
+import { openStorage } from '../storage';
+import path from 'node:path';
+
+/**
+ * Composition root shared by the API and worker entry points (and the test harness): opens the
+ * database (PGlite under `<dataDir>/pg` unless DATABASE_URL is set), applies migrations, opens
+ * storage and builds the AppContext. Feature areas plug their services in `wireServices`.
+ */
+export async function composeContext(config: Config, overrides: { pgliteDir?: string | null } = {}): Promise<AppContext> {
+  const pgliteDir = overrides.pgliteDir === null ? undefined : (overrides.pgliteDir ?? path.join(config.dataDir, 'pg'));
+  const db = await openDb({ url: config.databaseUrl, dataDir: pgliteDir });
+  await migrate(db);
+  const storage = await openStorage(config);
+  const ctx: AppContext = {
+    config,
+    db,
+    storage,
+    auth: { resolve: async () => null },
+    services: {},
+  };
+  await wireServices(ctx);
+  return ctx;
+}
+
+/**
+ * Feature areas register their services and the real AuthResolver here (one line each).
+ * Until the accounts service is wired, no token resolves, so every authenticated route is 401.
+ */
+export async function wireServices(_ctx: AppContext): Promise<void> {}

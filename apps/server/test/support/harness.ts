@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../src/config';
+import type { AppContext } from '../../src/context';
+import { composeContext } from '../../src/entry/compose';
+import { buildApp, type ZodApp } from '../../src/http/app';
+
+/**
+ * Integration-test harness. Each call builds a real server on its own scratch database:
+ * PGlite in memory (CELLCLOUD_TEST_DB=pglite, default) or a freshly created PostgreSQL
+ * database (CELLCLOUD_TEST_DB=postgres, admin URL CELLCLOUD_TEST_PG_URL), dropped on close.
+ */
+export const TEST_DB = (process.env.CELLCLOUD_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
+const ADMIN_URL = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestServer {
+  app: ZodApp;
+  ctx: AppContext;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Base URL once `listen()` was called. */
+  url?: string;
+  listen(): Promise<string>;
+  request(method: string, url: string, opts?: RequestOpts): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOpts {
+  body?: unknown;
+  token?: string;
+  lang?: 'en-US' | 'zh-CN';
+  headers?: Record<string, string>;
+  form?: boolean;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: { code: number; msg: string; data: T };
+  headers: Record<string, unknown>;
+  raw: string;
+}
+
+export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cellcloud_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-test-'));
+  const scratch = TEST_DB === 'postgres' ? await createScratchDatabase() : undefined;
+  const config = loadConfig({
+    CELLCLOUD_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...env,
+  });
+  const ctx = await composeContext(config, { pgliteDir: null });
+  const app = await buildApp(ctx, { logger: false });
+  const server: TestServer = {
+    app,
+    ctx,
+    dataDir,
+    databaseUrl: scratch?.url,
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const a = app.server.address();
+      server.url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+      return server.url;
+    },
+    async request(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers['access-token'] = opts.token;
+      if (opts.lang) headers['x-lang'] = opts.lang;
+      let payload: string | undefined;
+      if (opts.body !== undefined) {
+        if (opts.form) {
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+          payload = new URLSearchParams(opts.body as Record<string, string>).toString();
+        } else {
+          headers['content-type'] = 'application/json';
+          payload = JSON.stringify(opts.body);
+        }
+      }
+      const r = await app.inject({ method: method as 'GET', url, headers, payload });
+      let body: any;
+      try {
+        body = r.json();
+      } catch {
+        body = undefined;
+      }
+      return { status: r.statusCode, body, headers: r.headers, raw: r.body };
+    },
+    async close() {
+      await app.close().catch(() => {});
+      await ctx.db.close().catch(() => {});
+      await scratch?.drop().catch((e) => console.warn('could not drop scratch database', e));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
