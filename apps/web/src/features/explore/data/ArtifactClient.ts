@@ -1,0 +1,110 @@
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { DenseGene, NormalizedEmbedding } from './decode';
+import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest, WorkerResults } from './protocol';
+
+/** Base URL of a result's artifacts (served with Range support by the explore routes). */
+export function artifactBaseUrl(datasetId: string): string {
+  return `/api/user_datasets/${encodeURIComponent(datasetId)}/artifacts/`;
+}
+
+export class ArtifactRequestError extends Error {
+  override name = 'ArtifactRequestError';
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Small LRU for decoded gene columns (a 1M-cell gene is 4 MB). */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(k: string): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  set(k: string, v: V): void {
+    this.map.delete(k);
+    this.map.set(k, v);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+/**
+ * Page-side handle on one result's artifacts. All fetching/decoding runs in a Web Worker; decoded
+ * typed arrays are transferred (not copied) and cached here, ready to hand to WebGL.
+ */
+export class ArtifactClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly genes = new Lru<Promise<DenseGene>>(24);
+
+  constructor(baseUrl: string, token: string | null) {
+    this.worker = new Worker(new URL('./artifactWorker.ts', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (ev: MessageEvent<WorkerReply>) => {
+      const p = this.pending.get(ev.data.id);
+      if (!p) return;
+      this.pending.delete(ev.data.id);
+      if (ev.data.ok) p.resolve(ev.data.result);
+      else p.reject(new ArtifactRequestError(ev.data.error, ev.data.status));
+    };
+    void this.call({ op: 'init', baseUrl, token });
+  }
+
+  private call<K extends WorkerRequest['op']>(req: Extract<WorkerRequest, { op: K }>): Promise<WorkerResults[K]> {
+    const id = this.nextId++;
+    return new Promise<WorkerResults[K]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ id, req } satisfies WorkerEnvelope);
+    });
+  }
+
+  private once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      p.catch(() => this.memo.delete(key));
+      this.memo.set(key, p);
+    }
+    return p;
+  }
+
+  manifest(): Promise<ArtifactManifest> {
+    return this.once('manifest', () => this.call({ op: 'manifest' }));
+  }
+  embedding(name: string): Promise<NormalizedEmbedding> {
+    return this.once(`emb:${name}`, () => this.call({ op: 'embedding', name }));
+  }
+  obs(key: string): Promise<ObsColumn> {
+    return this.once(`obs:${key}`, () => this.call({ op: 'obs', key }));
+  }
+  geneCatalog(): Promise<WorkerResults['genes']> {
+    return this.once('genes', () => this.call({ op: 'genes' }));
+  }
+  json<T = unknown>(path: string): Promise<T> {
+    return this.once(`json:${path}`, () => this.call({ op: 'json', path }) as Promise<T>);
+  }
+  gene(layer: 'counts' | 'normalized', gene: number): Promise<DenseGene> {
+    const key = `${layer}:${gene}`;
+    let p = this.genes.get(key);
+    if (!p) {
+      p = this.call({ op: 'gene', layer, gene });
+      p.catch(() => undefined);
+      this.genes.set(key, p);
+    }
+    return p;
+  }
+  dispose(): void {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(new ArtifactRequestError('artifact client closed', undefined));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,112 @@
+/// <reference lib="webworker" />
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import {
+  decodeCategorical,
+  decodeGeneChunk,
+  decodeNumeric,
+  geneByteRange,
+  normalizeEmbedding,
+  parseGeneIndex,
+  parseGenes,
+  parseManifest,
+  type GeneIndex,
+} from './decode';
+import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest } from './protocol';
+import { ArtifactHttpError, createHttpByteSource, type ByteSource } from './rangeFetch';
+
+/** Artifact Web Worker: fetches, decodes and indexes off the main thread; replies with transferables. */
+let source: ByteSource | null = null;
+let manifestP: Promise<ArtifactManifest> | null = null;
+const indexes = new Map<string, Promise<GeneIndex>>();
+
+function need(): ByteSource {
+  if (!source) throw new Error('artifact worker used before init');
+  return source;
+}
+
+async function manifest(): Promise<ArtifactManifest> {
+  manifestP ??= need()
+    .get('manifest.json')
+    .then((b) => parseManifest(JSON.parse(new TextDecoder().decode(b))));
+  return manifestP;
+}
+
+async function json(path: string): Promise<unknown> {
+  return JSON.parse(new TextDecoder().decode(await need().get(path)));
+}
+
+async function geneIndex(layer: string): Promise<GeneIndex> {
+  const m = await manifest();
+  const l = m.layers.find((x) => x.name === layer);
+  if (!l) throw new Error(`layer "${layer}" is not in this result (has: ${m.layers.map((x) => x.name).join(', ')})`);
+  let p = indexes.get(layer);
+  if (!p) {
+    p = need()
+      .get(l.index)
+      .then((b) => parseGeneIndex(b, m.nGenes));
+    indexes.set(layer, p);
+  }
+  return p;
+}
+
+async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: Transferable[] }> {
+  switch (req.op) {
+    case 'init':
+      source = createHttpByteSource(req.baseUrl, req.token);
+      manifestP = null;
+      indexes.clear();
+      return { result: null, transfer: [] };
+    case 'manifest':
+      return { result: await manifest(), transfer: [] };
+    case 'embedding': {
+      const m = await manifest();
+      const e = m.embeddings.find((x) => x.name === req.name);
+      if (!e) throw new Error(`embedding "${req.name}" is not in this result`);
+      const emb = normalizeEmbedding(await need().get(e.file), m.nCells, e.dims as 2 | 3);
+      const transfer: Transferable[] = [emb.x.buffer, emb.y.buffer];
+      if (emb.z) transfer.push(emb.z.buffer);
+      return { result: emb, transfer };
+    }
+    case 'obs': {
+      const m = await manifest();
+      const o = m.obs.find((x) => x.key === req.key);
+      if (!o) throw new Error(`annotation "${req.key}" is not in this result`);
+      const buf = await need().get(o.file);
+      const col: ObsColumn =
+        o.kind === 'categorical'
+          ? { kind: 'categorical', key: o.key, labels: o.labels, codes: decodeCategorical(buf, o.dtype, m.nCells, o.labels.length) }
+          : { kind: 'numeric', key: o.key, values: decodeNumeric(buf, m.nCells), min: o.min, max: o.max };
+      return { result: col, transfer: [col.kind === 'categorical' ? col.codes.buffer : col.values.buffer] };
+    }
+    case 'genes': {
+      const m = await manifest();
+      const { ids, symbols } = parseGenes(await json(m.genes.file));
+      return { result: { ids, symbols }, transfer: [] };
+    }
+    case 'gene': {
+      const m = await manifest();
+      const idx = await geneIndex(req.layer);
+      const range = geneByteRange(idx, req.gene);
+      const dataFile = m.layers.find((x) => x.name === req.layer)!.data;
+      const chunk = await need().get(dataFile, range);
+      const dense = decodeGeneChunk(chunk, m.nCells);
+      return { result: { ...dense, bytes: chunk.byteLength }, transfer: [dense.values.buffer] };
+    }
+    case 'json':
+      return { result: await json(req.path), transfer: [] };
+  }
+}
+
+self.onmessage = (ev: MessageEvent<WorkerEnvelope>) => {
+  const { id, req } = ev.data;
+  handle(req).then(
+    ({ result, transfer }) => (self as unknown as DedicatedWorkerGlobalScope).postMessage({ id, ok: true, result } satisfies WorkerReply, transfer),
+    (err: unknown) =>
+      self.postMessage({
+        id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+        ...(err instanceof ArtifactHttpError ? { status: err.status } : {}),
+      } satisfies WorkerReply),
+  );
+};

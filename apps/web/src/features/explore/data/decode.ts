@@ -1,0 +1,163 @@
+import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
+
+/**
+ * Pure decoders of the explorer artifact layout (packages/contracts/src/artifacts.ts). They run in
+ * the artifact Web Worker; nothing here touches the network or the DOM.
+ */
+
+export class ArtifactFormatError extends Error {
+  override name = 'ArtifactFormatError';
+}
+
+/** Validates manifest.json; the message names the offending field so the result can be rewritten. */
+export function parseManifest(json: unknown): ArtifactManifest {
+  const parsed = artifactManifest.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ArtifactFormatError(
+      `manifest.json is not a valid explorer manifest (${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}); re-run the analysis to rewrite its artifacts`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The `.idx` file: Float64 pairs (byteOffset, byteLength) per gene. */
+export interface GeneIndex {
+  offsets: Float64Array;
+  nGenes: number;
+}
+
+export function parseGeneIndex(buffer: ArrayBuffer, nGenes: number): GeneIndex {
+  if (buffer.byteLength !== nGenes * 16) {
+    throw new ArtifactFormatError(
+      `expression index has ${buffer.byteLength} bytes, expected ${nGenes * 16} for ${nGenes} genes`,
+    );
+  }
+  return { offsets: new Float64Array(buffer), nGenes };
+}
+
+/** Byte range [start, endInclusive] of one gene's chunk, as used in an HTTP Range header. */
+export function geneByteRange(index: GeneIndex, gene: number): { start: number; length: number } {
+  if (!Number.isInteger(gene) || gene < 0 || gene >= index.nGenes) {
+    throw new ArtifactFormatError(`gene index ${gene} is outside 0..${index.nGenes - 1}`);
+  }
+  return { start: index.offsets[2 * gene]!, length: index.offsets[2 * gene + 1]! };
+}
+
+/** A decoded gene: dense per-cell values plus summary figures used by the colour scale. */
+export interface DenseGene {
+  values: Float32Array;
+  max: number;
+  nnz: number;
+}
+
+/**
+ * Decodes one sparse chunk `[nnz:u32][cellIdx:u32×nnz][value:f32×nnz]` into a dense Float32Array of
+ * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell.
+ */
+export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number): DenseGene {
+  const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
+  const values = new Float32Array(nCells);
+  if (bytes.byteLength === 0) return { values, max: 0, nnz: 0 };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nnz = view.getUint32(0, true);
+  const expected = 4 + 8 * nnz;
+  if (bytes.byteLength !== expected) {
+    throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${expected} for ${nnz} non-zeros`);
+  }
+  let max = 0;
+  const valueBase = 4 + 4 * nnz;
+  for (let i = 0; i < nnz; i += 1) {
+    const cell = view.getUint32(4 + 4 * i, true);
+    if (cell >= nCells) throw new ArtifactFormatError(`gene chunk names cell ${cell} but the dataset has ${nCells} cells`);
+    const v = view.getFloat32(valueBase + 4 * i, true);
+    values[cell] = v;
+    if (v > max) max = v;
+  }
+  return { values, max, nnz };
+}
+
+/** Categorical codes (u16 / u32 little-endian) → Uint32Array, checked against the label count. */
+export function decodeCategorical(buffer: ArrayBuffer, dtype: 'u16' | 'u32', nCells: number, nLabels: number): Uint32Array {
+  const width = dtype === 'u16' ? 2 : 4;
+  if (buffer.byteLength !== nCells * width) {
+    throw new ArtifactFormatError(`categorical column has ${buffer.byteLength} bytes, expected ${nCells * width}`);
+  }
+  const src = dtype === 'u16' ? new Uint16Array(buffer) : new Uint32Array(buffer);
+  const out = new Uint32Array(nCells);
+  for (let i = 0; i < nCells; i += 1) {
+    const c = src[i]!;
+    if (c >= nLabels) throw new ArtifactFormatError(`categorical code ${c} at cell ${i} has no label (${nLabels} labels)`);
+    out[i] = c;
+  }
+  return out;
+}
+
+export function decodeNumeric(buffer: ArrayBuffer, nCells: number): Float32Array {
+  if (buffer.byteLength !== nCells * 4) {
+    throw new ArtifactFormatError(`numeric column has ${buffer.byteLength} bytes, expected ${nCells * 4}`);
+  }
+  return new Float32Array(buffer);
+}
+
+/** An embedding split into per-axis arrays, scaled into [-1, 1] keeping the aspect ratio. */
+export interface NormalizedEmbedding {
+  x: Float32Array;
+  y: Float32Array;
+  z: Float32Array | null;
+  /** Original coordinate = normalized · scale + centre (per axis), for axis labels. */
+  centre: [number, number, number];
+  scale: number;
+}
+
+export function normalizeEmbedding(buffer: ArrayBuffer, nCells: number, dims: 2 | 3): NormalizedEmbedding {
+  if (buffer.byteLength !== nCells * dims * 4) {
+    throw new ArtifactFormatError(`embedding has ${buffer.byteLength} bytes, expected ${nCells * dims * 4}`);
+  }
+  const src = new Float32Array(buffer);
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < nCells; i += 1) {
+    for (let d = 0; d < dims; d += 1) {
+      const v = src[i * dims + d]!;
+      if (v < min[d]!) min[d] = v;
+      if (v > max[d]!) max[d] = v;
+    }
+  }
+  const centre: [number, number, number] = [0, 0, 0];
+  let half = 0;
+  for (let d = 0; d < dims; d += 1) {
+    centre[d] = (min[d]! + max[d]!) / 2;
+    half = Math.max(half, (max[d]! - min[d]!) / 2);
+  }
+  const scale = half > 0 && Number.isFinite(half) ? half * 1.02 : 1;
+  const x = new Float32Array(nCells);
+  const y = new Float32Array(nCells);
+  const z = dims === 3 ? new Float32Array(nCells) : null;
+  for (let i = 0; i < nCells; i += 1) {
+    x[i] = (src[i * dims]! - centre[0]) / scale;
+    y[i] = (src[i * dims + 1]! - centre[1]) / scale;
+    if (z) z[i] = (src[i * dims + 2]! - centre[2]) / scale;
+  }
+  return { x, y, z, centre, scale };
+}
+
+/** genes.json → symbol list plus a case-insensitive lookup (symbol or id → gene index). */
+export interface GeneCatalog {
+  ids: string[];
+  symbols: string[];
+  lookup: Map<string, number>;
+}
+
+export function parseGenes(json: unknown): GeneCatalog {
+  const g = json as { ids?: unknown; symbols?: unknown };
+  if (!Array.isArray(g.ids) || !Array.isArray(g.symbols) || g.ids.length !== g.symbols.length) {
+    throw new ArtifactFormatError('genes.json must hold { ids: string[], symbols: string[] } of equal length');
+  }
+  const ids = g.ids.map(String);
+  const symbols = g.symbols.map(String);
+  const lookup = new Map<string, number>();
+  ids.forEach((id, i) => lookup.set(id.toUpperCase(), i));
+  symbols.forEach((s, i) => lookup.set(s.toUpperCase(), i));
+  return { ids, symbols, lookup };
+}

@@ -1,0 +1,29 @@
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { DenseGene, GeneCatalog, NormalizedEmbedding } from './decode';
+
+/** Messages between the page (ArtifactClient) and the artifact Web Worker. */
+export type WorkerRequest =
+  | { op: 'init'; baseUrl: string; token: string | null }
+  | { op: 'manifest' }
+  | { op: 'embedding'; name: string }
+  | { op: 'obs'; key: string }
+  | { op: 'genes' }
+  | { op: 'gene'; layer: 'counts' | 'normalized'; gene: number }
+  | { op: 'json'; path: string };
+
+export type ObsColumn =
+  | { kind: 'categorical'; key: string; labels: string[]; codes: Uint32Array }
+  | { kind: 'numeric'; key: string; values: Float32Array; min: number; max: number };
+
+export interface WorkerResults {
+  init: null;
+  manifest: ArtifactManifest;
+  embedding: NormalizedEmbedding;
+  obs: ObsColumn;
+  genes: Omit<GeneCatalog, 'lookup'>;
+  gene: DenseGene & { bytes: number };
+  json: unknown;
+}
+
+export type WorkerEnvelope = { id: number; req: WorkerRequest };
+export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string; status?: number };

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ArtifactFormatError,
+  decodeCategorical,
+  decodeGeneChunk,
+  geneByteRange,
+  normalizeEmbedding,
+  parseGeneIndex,
+  parseGenes,
+  parseManifest,
+} from '../../src/features/explore/data/decode';
+
+function chunk(cells: number[], vals: number[]): Uint8Array {
+  const b = new ArrayBuffer(4 + 8 * cells.length);
+  const v = new DataView(b);
+  v.setUint32(0, cells.length, true);
+  cells.forEach((c, i) => v.setUint32(4 + 4 * i, c, true));
+  vals.forEach((x, i) => v.setFloat32(4 + 4 * cells.length + 4 * i, x, true));
+  return new Uint8Array(b);
+}
+
+describe('artifact decoding', () => {
+  it('decodes a sparse gene chunk into a dense column', () => {
+    const g = decodeGeneChunk(chunk([1, 4], [2.5, 7]), 6);
+    expect(Array.from(g.values)).toEqual([0, 2.5, 0, 0, 7, 0]);
+    expect(g.max).toBe(7);
+    expect(g.nnz).toBe(2);
+    expect(decodeGeneChunk(new Uint8Array(0), 3).nnz).toBe(0);
+  });
+  it('decodes a chunk that is a view into a larger buffer', () => {
+    const c = chunk([0], [3]);
+    const big = new Uint8Array(c.length + 8);
+    big.set(c, 8);
+    expect(Array.from(decodeGeneChunk(big.subarray(8), 2).values)).toEqual([3, 0]);
+  });
+  it('rejects chunks with a wrong length or an out-of-range cell', () => {
+    expect(() => decodeGeneChunk(chunk([1], [1]).subarray(0, 10), 4)).toThrow(ArtifactFormatError);
+    expect(() => decodeGeneChunk(chunk([9], [1]), 4)).toThrow(/cell 9/);
+  });
+  it('reads the Float64 (offset, length) index', () => {
+    const idx = parseGeneIndex(Float64Array.from([0, 12, 12, 0, 12, 20]).buffer, 3);
+    expect(geneByteRange(idx, 2)).toEqual({ start: 12, length: 20 });
+    expect(() => geneByteRange(idx, 3)).toThrow(/outside/);
+    expect(() => parseGeneIndex(new ArrayBuffer(8), 3)).toThrow(/expected 48/);
+  });
+  it('decodes u16 categorical codes and checks them against the labels', () => {
+    expect(Array.from(decodeCategorical(Uint16Array.from([0, 2, 1]).buffer, 'u16', 3, 3))).toEqual([0, 2, 1]);
+    expect(() => decodeCategorical(Uint16Array.from([0, 3, 1]).buffer, 'u16', 3, 3)).toThrow(/no label/);
+  });
+  it('normalizes an embedding into [-1, 1] keeping the aspect ratio', () => {
+    const e = normalizeEmbedding(Float32Array.from([0, 0, 10, 5, 20, 10]).buffer, 3, 2);
+    expect(Math.max(...e.x)).toBeLessThanOrEqual(1);
+    expect(Math.min(...e.x)).toBeGreaterThanOrEqual(-1);
+    expect(e.x[2]! - e.x[0]!).toBeCloseTo(2 * (e.y[2]! - e.y[0]!), 5);
+    expect(e.z).toBeNull();
+  });
+  it('parses genes.json with a case-insensitive lookup and validates the manifest', () => {
+    const g = parseGenes({ ids: ['ENSG1', 'ENSG2'], symbols: ['CD3D', 'MS4A1'] });
+    expect(g.lookup.get('MS4A1')).toBe(1);
+    expect(g.lookup.get('ENSG1')).toBe(0);
+    expect(() => parseManifest({ formatVersion: 2 })).toThrow(/not a valid explorer manifest/);
+  });
+});
