@@ -1,0 +1,228 @@
+import { FormatError } from './errors';
+
+/** Streaming MatrixMarket coordinate parser over raw bytes (no per-line strings for entries). */
+export interface MtxHeader {
+  rows: number;
+  cols: number;
+  entries: number;
+  field: 'integer' | 'real' | 'pattern';
+}
+
+export interface MtxTriplets {
+  header: MtxHeader;
+  /** 0-based row / column of each stored non-zero; explicit zeros are dropped. */
+  row: Uint32Array;
+  col: Uint32Array;
+  val: Float32Array;
+  /** Number of stored non-zeros (≤ header.entries). */
+  count: number;
+  /** True when non-integer values were accepted (only with `allowNonInteger`). */
+  nonInteger: boolean;
+}
+
+export interface MtxParseOptions {
+  /** Accept non-integer (but non-negative) values instead of failing. */
+  allowNonInteger?: boolean;
+}
+
+const NL = 10;
+const CR = 13;
+const SP = 32;
+const TAB = 9;
+const PCT = 37;
+
+function asciiSlice(buf: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let k = start; k < end && k < start + 80; k++) s += String.fromCharCode(buf[k]!);
+  return s;
+}
+
+export class MtxParser {
+  private line = 0;
+  private header: MtxHeader | undefined;
+  private bannerSeen = false;
+  private field: MtxHeader['field'] = 'integer';
+  private carry: Uint8Array | null = null;
+  private row = new Uint32Array(0);
+  private col = new Uint32Array(0);
+  private val = new Float32Array(0);
+  private count = 0;
+  private seen = 0;
+  private nonInteger = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly opts: MtxParseOptions = {},
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    let buf = chunk;
+    if (this.carry) {
+      buf = new Uint8Array(this.carry.length + chunk.length);
+      buf.set(this.carry, 0);
+      buf.set(chunk, this.carry.length);
+      this.carry = null;
+    }
+    const last = buf.lastIndexOf(NL);
+    if (last < 0) {
+      this.carry = buf.slice();
+      return;
+    }
+    this.lines(buf, last + 1);
+    if (last + 1 < buf.length) this.carry = buf.slice(last + 1);
+  }
+
+  finish(): MtxTriplets {
+    if (this.carry) {
+      const tail = new Uint8Array(this.carry.length + 1);
+      tail.set(this.carry, 0);
+      tail[this.carry.length] = NL;
+      this.carry = null;
+      this.lines(tail, tail.length);
+    }
+    const header = this.header;
+    if (!header) throw this.badHeader(this.bannerSeen ? 'missing the "rows cols entries" size line' : 'the file is empty');
+    if (this.seen < header.entries) {
+      throw new FormatError('mtx.truncated', { file: this.file, expected: header.entries, found: this.seen });
+    }
+    return {
+      header,
+      row: this.row.subarray(0, this.count),
+      col: this.col.subarray(0, this.count),
+      val: this.val.subarray(0, this.count),
+      count: this.count,
+      nonInteger: this.nonInteger,
+    };
+  }
+
+  private badHeader(detail: string): FormatError {
+    return new FormatError('mtx.bad_header', { file: this.file, line: Math.max(1, this.line), detail });
+  }
+
+  private headerLine(text: string): void {
+    const t = text.trim();
+    if (!this.bannerSeen) {
+      const m = /^%%MatrixMarket\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/i.exec(t);
+      if (!m) throw this.badHeader(`first line is "${t.slice(0, 60)}"`);
+      const [object, format, field, symmetry] = [m[1]!, m[2]!, m[3]!, m[4]!].map((s) => s.toLowerCase());
+      if (object !== 'matrix' || format !== 'coordinate') throw this.badHeader(`"${object} ${format}" is not supported; only "matrix coordinate"`);
+      if (field !== 'integer' && field !== 'real' && field !== 'pattern' && field !== 'double') throw this.badHeader(`field "${field}" is not supported`);
+      if (symmetry !== 'general') throw this.badHeader(`symmetry "${symmetry}" is not supported; only "general"`);
+      this.field = field === 'double' ? 'real' : field;
+      this.bannerSeen = true;
+      return;
+    }
+    if (t === '' || t.startsWith('%')) return;
+    const parts = t.split(/\s+/);
+    const nums = parts.map(Number);
+    if (parts.length !== 3 || nums.some((x) => !Number.isInteger(x) || x < 0)) throw this.badHeader(`size line "${t.slice(0, 60)}" is not "rows cols entries"`);
+    const [rows, cols, entries] = nums as [number, number, number];
+    this.header = { rows, cols, entries, field: this.field };
+    this.row = new Uint32Array(entries);
+    this.col = new Uint32Array(entries);
+    this.val = new Float32Array(entries);
+  }
+
+  private badEntry(line: number, buf: Uint8Array, start: number, end: number): FormatError {
+    return new FormatError('mtx.bad_entry', { file: this.file, line, text: asciiSlice(buf, start, end) });
+  }
+
+  private lines(buf: Uint8Array, end: number): void {
+    let pos = 0;
+    while (pos < end && !this.header) {
+      const eol = buf.indexOf(NL, pos);
+      this.line++;
+      this.headerLine(new TextDecoder().decode(buf.subarray(pos, eol)));
+      pos = eol + 1;
+    }
+    if (pos < end) this.entries(buf, pos, end);
+  }
+
+  private entries(buf: Uint8Array, start: number, end: number): void {
+    const h = this.header!;
+    const { rows, cols, entries } = h;
+    const pattern = h.field === 'pattern';
+    const allowNonInteger = this.opts.allowNonInteger === true;
+    const row = this.row;
+    const col = this.col;
+    const val = this.val;
+    let line = this.line;
+    let count = this.count;
+    let seen = this.seen;
+    let pos = start;
+    while (pos < end) {
+      let eol = buf.indexOf(NL, pos);
+      if (eol < 0 || eol > end) eol = end;
+      line++;
+      let e = eol;
+      if (e > pos && buf[e - 1] === CR) e--;
+      let p = pos;
+      pos = eol + 1;
+      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
+      if (p === e || buf[p] === PCT) continue;
+      const lineStart = p;
+      let c = 0;
+      let i = 0;
+      let di = 0;
+      while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+        i = i * 10 + c;
+        p++;
+        di++;
+      }
+      let sep = p;
+      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
+      let j = 0;
+      let dj = 0;
+      while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+        j = j * 10 + c;
+        p++;
+        dj++;
+      }
+      if (di === 0 || dj === 0 || sep === p - dj) throw this.badEntry(line, buf, lineStart, e);
+      let v = 1;
+      if (!pattern) {
+        sep = p;
+        while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
+        if (p === sep || p === e) throw this.badEntry(line, buf, lineStart, e);
+        const vs = p;
+        v = 0;
+        while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+          v = v * 10 + c;
+          p++;
+        }
+        if (p < e && buf[p] !== SP && buf[p] !== TAB) {
+          while (p < e && buf[p] !== SP && buf[p] !== TAB) p++;
+          const text = asciiSlice(buf, vs, p);
+          v = Number(text);
+          if (text === '' || Number.isNaN(v)) throw this.badEntry(line, buf, lineStart, e);
+        } else if (p === vs) throw this.badEntry(line, buf, lineStart, e);
+      }
+      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
+      if (p !== e) throw this.badEntry(line, buf, lineStart, e);
+      if (i < 1 || i > rows || j < 1 || j > cols) {
+        throw new FormatError('mtx.index_out_of_range', { file: this.file, line, row: i, col: j, rows, cols });
+      }
+      if (seen >= entries) throw new FormatError('mtx.too_many_entries', { file: this.file, line, expected: entries });
+      seen++;
+      if (v < 0) throw new FormatError('counts.negative', { file: this.file, where: `line ${line}`, value: v });
+      if (!Number.isInteger(v)) {
+        if (!allowNonInteger) throw new FormatError('counts.non_integer', { file: this.file, where: `line ${line}`, value: v });
+        this.nonInteger = true;
+      }
+      if (v === 0) continue;
+      row[count] = i - 1;
+      col[count] = j - 1;
+      val[count] = v;
+      count++;
+    }
+    this.line = line;
+    this.count = count;
+    this.seen = seen;
+  }
+}
+
+export async function parseMtx(chunks: AsyncIterable<Uint8Array>, file: string, opts: MtxParseOptions = {}): Promise<MtxTriplets> {
+  const parser = new MtxParser(file, opts);
+  for await (const chunk of chunks) parser.push(chunk);
+  return parser.finish();
+}

@@ -1,0 +1,68 @@
+/**
+ * The one Node adapter: file-system backed byte sources. For entry points only (server storage,
+ * CLI, tests); readers never import this file.
+ */
+import { createReadStream } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ByteSource, SourceBundle } from './sources';
+
+export async function fileSource(filePath: string, name = path.basename(filePath)): Promise<ByteSource> {
+  const { size } = await stat(filePath);
+  return {
+    name,
+    size,
+    async read(offset, length) {
+      const n = Math.max(0, Math.min(length, size - offset));
+      const buf = new Uint8Array(n);
+      const fh = await open(filePath, 'r');
+      try {
+        let done = 0;
+        while (done < n) {
+          const { bytesRead } = await fh.read(buf, done, n - done, offset + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return done === n ? buf : buf.subarray(0, done);
+      } finally {
+        await fh.close();
+      }
+    },
+    async *stream() {
+      for await (const chunk of createReadStream(filePath, { highWaterMark: 1 << 20 })) {
+        const b = chunk as Buffer;
+        yield new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      }
+    },
+  };
+}
+
+async function walk(dir: string, rel: string, out: ByteSource[]): Promise<void> {
+  const items = await readdir(dir, { withFileTypes: true });
+  items.sort((a, b) => a.name.localeCompare(b.name));
+  for (const it of items) {
+    const full = path.join(dir, it.name);
+    const r = rel ? `${rel}/${it.name}` : it.name;
+    if (it.isDirectory()) await walk(full, r, out);
+    else if (it.isFile()) out.push(await fileSource(full, r));
+  }
+}
+
+/** All files under a folder (recursively), named by their path relative to it. */
+export async function folderBundle(dir: string, name = path.basename(dir)): Promise<SourceBundle> {
+  const entries: ByteSource[] = [];
+  await walk(dir, '', entries);
+  return { name, entries };
+}
+
+/** A bundle for a path: the folder's files, or the single file (archives are unpacked by readDataset). */
+export async function pathBundle(p: string): Promise<SourceBundle> {
+  const s = await stat(p);
+  if (s.isDirectory()) return folderBundle(p);
+  return { name: path.basename(p), entries: [await fileSource(p)] };
+}
+
+/** One bundle built from several files (e.g. matrix.mtx.gz, features.tsv.gz, barcodes.tsv.gz). */
+export async function filesBundle(name: string, paths: string[]): Promise<SourceBundle> {
+  return { name, entries: await Promise.all(paths.map((p) => fileSource(p))) };
+}
