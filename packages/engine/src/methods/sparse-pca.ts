@@ -1,0 +1,153 @@
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { orthonormalizeColumns, symmetricEigen } from './linalg';
+import { Random } from './random';
+
+/**
+ * PCA of a sparse cells × genes matrix restricted to selected genes, with implicit centering and
+ * scaling (the dense matrix is never built): A = (X[:, genes] − center) · scale.
+ * Randomised SVD (Halko et al. 2011) with power iterations; fitted rotation can project other
+ * matrices (Scrublet projects simulated doublets onto the observed cells' PCs).
+ */
+export interface SparsePcaFit {
+  /** row-major nCells × nPcs scores */
+  pcs: Float32Array;
+  /** row-major nSelected × nPcs loadings */
+  rotation: Float64Array;
+  /** variance explained by each PC (ddof = 1) */
+  variance: Float64Array;
+  nPcs: number;
+  /** Scores of another matrix (same genes) on the fitted components. */
+  project(m: CountMatrix): Float32Array;
+}
+
+export interface SparsePcaOptions {
+  /** per selected gene, subtracted before scaling (default: no centering) */
+  center?: Float64Array;
+  /** per selected gene multiplier (default 1) */
+  scale?: Float64Array;
+  seed?: number;
+  powerIterations?: number;
+  oversample?: number;
+}
+
+export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts: SparsePcaOptions = {}): SparsePcaFit {
+  const p = genes.length;
+  const n = m.nCells;
+  const k = Math.min(nPcs, p, n);
+  const l = Math.min(k + (opts.oversample ?? 10), p, n);
+  const col = new Int32Array(m.nGenes).fill(-1);
+  genes.forEach((g, j) => (col[g] = j));
+  const center = opts.center ?? new Float64Array(p);
+  const scale = opts.scale ?? new Float64Array(p).fill(1);
+  const op = new ImplicitMatrix(m, col, center, scale);
+  const rng = new Random(opts.seed ?? 0);
+
+  // range finder: Y = A Ω, then power iterations with re-orthonormalisation
+  const omega = new Float64Array(p * l);
+  for (let t = 0; t < omega.length; t++) omega[t] = rng.normal();
+  let q = op.times(omega, l); // n × l row-major
+  q = orthoRowMajor(q, n, l);
+  const iters = opts.powerIterations ?? 6;
+  for (let it = 0; it < iters; it++) {
+    const z = orthoRowMajor(op.transposeTimes(q, l), p, l);
+    q = orthoRowMajor(op.times(z, l), n, l);
+  }
+  // B = Qᵀ A (l × p) = (Aᵀ Q)ᵀ; eigen of B Bᵀ
+  const bt = op.transposeTimes(q, l); // p × l row-major = Bᵀ
+  const g = new Float64Array(l * l);
+  for (let r = 0; r < p; r++) {
+    for (let a = 0; a < l; a++) {
+      const va = bt[r * l + a];
+      if (va === 0) continue;
+      for (let b = a; b < l; b++) g[a * l + b] += va * bt[r * l + b];
+    }
+  }
+  for (let a = 0; a < l; a++) for (let b = 0; b < a; b++) g[a * l + b] = g[b * l + a];
+  const { values, vectors } = symmetricEigen(g, l);
+  // V = Bᵀ U Σ⁻¹ (p × k)
+  const rotation = new Float64Array(p * k);
+  const variance = new Float64Array(k);
+  for (let c = 0; c < k; c++) {
+    const s = Math.sqrt(Math.max(values[c], 0));
+    variance[c] = (s * s) / Math.max(1, n - 1);
+    const inv = s > 0 ? 1 / s : 0;
+    for (let r = 0; r < p; r++) {
+      let v = 0;
+      for (let a = 0; a < l; a++) v += bt[r * l + a] * vectors[a * l + c];
+      rotation[r * k + c] = v * inv;
+    }
+    // deterministic sign: the largest-magnitude loading is positive
+    let best = 0;
+    for (let r = 1; r < p; r++) if (Math.abs(rotation[r * k + c]) > Math.abs(rotation[best * k + c])) best = r;
+    if (rotation[best * k + c] < 0) for (let r = 0; r < p; r++) rotation[r * k + c] = -rotation[r * k + c];
+  }
+  const project = (other: CountMatrix): Float32Array => {
+    if (other.nGenes !== m.nGenes) throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
+    return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
+  };
+  return { pcs: project(m), rotation, variance, nPcs: k, project };
+}
+
+/** A = (X[:, selected] − center) · scale, X stored by cell (CSC with cells as columns). */
+class ImplicitMatrix {
+  constructor(
+    readonly m: CountMatrix,
+    readonly col: Int32Array,
+    readonly center: Float64Array,
+    readonly scale: Float64Array,
+  ) {}
+
+  /** A · M, M row-major p × w; result n × w. */
+  times(mat: Float64Array, w: number): Float64Array {
+    const { m, col, center, scale } = this;
+    const offset = new Float64Array(w);
+    for (let j = 0; j < center.length; j++) {
+      const f = center[j] * scale[j];
+      if (f !== 0) for (let c = 0; c < w; c++) offset[c] += f * mat[j * w + c];
+    }
+    const out = new Float64Array(m.nCells * w);
+    for (let cell = 0; cell < m.nCells; cell++) {
+      const o = cell * w;
+      for (let c = 0; c < w; c++) out[o + c] = -offset[c];
+      for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
+        const j = col[m.indices[t]];
+        if (j < 0) continue;
+        const v = m.data[t] * scale[j];
+        for (let c = 0; c < w; c++) out[o + c] += v * mat[j * w + c];
+      }
+    }
+    return out;
+  }
+
+  /** Aᵀ · Y, Y row-major n × w; result p × w. */
+  transposeTimes(y: Float64Array, w: number): Float64Array {
+    const { m, col, center, scale } = this;
+    const p = center.length;
+    const out = new Float64Array(p * w);
+    const colSum = new Float64Array(w);
+    for (let cell = 0; cell < m.nCells; cell++) {
+      const o = cell * w;
+      for (let c = 0; c < w; c++) colSum[c] += y[o + c];
+      for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
+        const j = col[m.indices[t]];
+        if (j < 0) continue;
+        const v = m.data[t] * scale[j];
+        for (let c = 0; c < w; c++) out[j * w + c] += v * y[o + c];
+      }
+    }
+    for (let j = 0; j < p; j++) {
+      const f = center[j] * scale[j];
+      if (f !== 0) for (let c = 0; c < w; c++) out[j * w + c] -= f * colSum[c];
+    }
+    return out;
+  }
+}
+
+/** Orthonormal basis of the columns of a row-major rows × cols matrix (returned row-major). */
+function orthoRowMajor(a: Float64Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = a[r * cols + c];
+  orthonormalizeColumns(t, rows, cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) a[r * cols + c] = t[c * rows + r];
+  return a;
+}
