@@ -23,6 +23,8 @@ const schema = z.object({
   CN_DOMAIN: z.string().optional(),
   INTL_DOMAIN: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
+  DEFAULT_COUNTRY: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code').default('US'),
+  SUPPORT_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().optional(),
   SMTP_SECURE: bool,
@@ -38,6 +40,14 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool,
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  /** Memory budget of one analysis child process (MiB); bigger estimates are refused up front. */
+  WORKER_MEMORY_MB: z.coerce.number().int().min(256).default(8192),
+  /** A job running longer than this is failed/retried by the queue. */
+  JOB_TIMEOUT_MINUTES: z.coerce.number().positive().default(360),
+  /** A worker that stops sending heartbeats for this long is considered dead (min 10). */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  /** How often the queue supervisor looks for expired/dead jobs. */
+  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(30),
   IN_PROCESS_WORKER: z
     .enum(['true', 'false'])
     .default('true')
@@ -64,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicBaseUrl: c.PUBLIC_BASE_URL,
     domains: { cn: c.CN_DOMAIN, intl: c.INTL_DOMAIN },
     trustProxy: c.TRUST_PROXY,
+    defaultCountry: c.DEFAULT_COUNTRY.toUpperCase(),
+    supportEmail: c.SUPPORT_EMAIL,
     smtp: c.SMTP_HOST
       ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? 587, secure: c.SMTP_SECURE, user: c.SMTP_USER, pass: c.SMTP_PASS }
       : undefined,
@@ -81,6 +93,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         }
       : undefined,
     workerConcurrency: c.WORKER_CONCURRENCY,
+    workerMemoryBytes: c.WORKER_MEMORY_MB * 1024 * 1024,
+    jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
+    jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,
+    queueSuperviseSeconds: c.QUEUE_SUPERVISE_SECONDS,
     inProcessWorker: c.IN_PROCESS_WORKER,
     webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : undefined,
     logLevel: c.LOG_LEVEL,

@@ -9,3 +9,5 @@ export * from './privileges';
 export * from './account';
 export * from './content';
 export * from './drawings';
+export * from './wizard';
+export * from './notifications';

@@ -14,6 +14,15 @@ export const jobPayloads = {
   'analysis.run': z.object({ jobId: z.string() }),
   /** Cluster genes / any-vs-any differential expression on an existing result. */
   'analysis.deg': z.object({ jobId: z.string() }),
+  /**
+   * Diagnostic no-op (queue health, `npm run bench:jobs`, failure tests). With `jobId` it runs
+   * through the same job-row lifecycle as an analysis; `failTimes` makes the first N attempts throw.
+   */
+  'system.noop': z.object({
+    jobId: z.string().optional(),
+    sleepMs: z.number().int().min(0).max(600_000).default(0),
+    failTimes: z.number().int().min(0).default(0),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -26,3 +35,48 @@ export const progressEvent = z.object({
   message: z.string().optional(),
 });
 export type ProgressEvent = z.infer<typeof progressEvent>;
+
+/** Lifecycle of an analysis job (SPEC §4): submitted → queued → running → completed | error. */
+export const jobStatuses = ['submitted', 'queued', 'running', 'completed', 'error', 'suspended'] as const;
+export const jobStatus = z.enum(jobStatuses);
+export type JobStatus = z.infer<typeof jobStatus>;
+
+/** My Analyses tabs: single-sample/custom analyses vs. integrated (several samples). */
+export const jobKind = z.enum(['custom', 'integrated']);
+export type JobKind = z.infer<typeof jobKind>;
+
+/** One job as lists, the wizard and the result header show it. Times are ISO strings. */
+export const jobView = z.object({
+  id: z.string(),
+  analysisId: z.string(),
+  jobName: z.string(),
+  kind: jobKind,
+  status: jobStatus,
+  progress: z.number().min(0).max(1),
+  step: z.string().nullable(),
+  message: z.string().nullable(),
+  species: z.string(),
+  sampleIds: z.array(z.string()),
+  submittedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Seconds between start and finish (or now while running). */
+  runningSeconds: z.number().nullable(),
+  /** True when the result was reused from an identical earlier submission. */
+  cached: z.boolean(),
+});
+export type JobView = z.infer<typeof jobView>;
+
+export const jobListQuery = z.object({
+  kind: jobKind.optional(),
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+/** Server-sent event payloads of `GET /api/jobs/events`. */
+export const jobEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('job'), job: jobView }),
+  z.object({ type: z.literal('notifications'), unread: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('cellFiltering'), draftId: z.string(), status: z.string() }),
+]);
+export type JobEvent = z.infer<typeof jobEvent>;

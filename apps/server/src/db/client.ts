@@ -14,6 +14,12 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   exec(sql: string): Promise<void>;
+  /**
+   * Runs a multi-statement script without parameters and returns the rows of every statement
+   * (the job queue's BEGIN … RETURNING … COMMIT blocks). A failed script leaves no open
+   * transaction behind.
+   */
+  execRows(sql: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 

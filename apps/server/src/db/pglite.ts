@@ -24,6 +24,17 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     kind: 'pglite',
     query: (sql, params) => lock.run(() => raw.query(sql, params)),
     exec: (sql) => lock.run(async () => void (await pg.exec(sql))),
+    execRows: (sql) =>
+      lock.run(async () => {
+        try {
+          const results = await pg.exec(sql);
+          return results.flatMap((r) => (r.rows ?? []) as Record<string, unknown>[]);
+        } catch (e) {
+          // One connection: an aborted script must not poison the statements queued behind it.
+          await pg.exec('ROLLBACK').catch(() => {});
+          throw e;
+        }
+      }),
     tx: (fn) =>
       lock.run(async () => {
         await pg.exec('BEGIN');

@@ -21,6 +21,10 @@ export async function openPostgres(url: string): Promise<Db> {
     async exec(sql: string) {
       await pool.query(sql);
     },
+    async execRows(sql: string) {
+      const r = (await pool.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(r) ? r : [r]).flatMap((x) => (x.rows ?? []) as Record<string, unknown>[]);
+    },
     async tx(fn) {
       const client = await pool.connect();
       try {

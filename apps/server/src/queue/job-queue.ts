@@ -1,0 +1,136 @@
+import { type JobName, type JobPayload, jobPayloads } from '@cellcloud/contracts';
+import { PgBoss, type Job } from 'pg-boss';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { bossDbFromDb } from './boss-db';
+
+/** What a handler receives: the validated payload plus the queue's attempt bookkeeping. */
+export interface JobContext<N extends JobName> {
+  bossId: string;
+  name: N;
+  data: JobPayload<N>;
+  /** 0 on the first attempt, then 1, 2 … (pg-boss retryCount). */
+  attempt: number;
+  /** True when a failure of this attempt is final (no retry left). */
+  lastAttempt: boolean;
+  /** Aborted when the queue stops or the job expires. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void>;
+
+export interface SendOptions {
+  /** Keep at most one queued/active job with this key (pg-boss singletonKey). */
+  singletonKey?: string;
+}
+
+/** Per-queue settings: retries and expiry (timeout); heavy jobs also require heartbeats. */
+function queueOptions(name: JobName, config: Config) {
+  const heavy = name === 'analysis.run' || name === 'analysis.preprocess' || name === 'analysis.deg';
+  return {
+    retryLimit: name === 'system.noop' ? 1 : 2,
+    retryDelay: 1,
+    expireInSeconds: heavy ? config.jobTimeoutSeconds : Math.min(config.jobTimeoutSeconds, 3600),
+    heartbeatSeconds: config.jobHeartbeatSeconds,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  };
+}
+
+/**
+ * The typed job queue (pg-boss 12 on the application database). PostgreSQL: pg-boss gets the
+ * connection string and its own small pool. PGlite: pg-boss talks through our serialized `Db`.
+ * `work` runs handlers with `config.workerConcurrency` parallel jobs per queue in this process.
+ */
+export class JobQueue {
+  readonly boss: PgBoss;
+  private started = false;
+
+  constructor(
+    private readonly config: Config,
+    db: Db,
+    opts: { supervise?: boolean } = {},
+  ) {
+    const common = {
+      schema: 'pgboss',
+      supervise: opts.supervise ?? true,
+      superviseIntervalSeconds: config.queueSuperviseSeconds,
+      schedule: false,
+    };
+    this.boss =
+      db.kind === 'postgres' && config.databaseUrl
+        ? new PgBoss({ ...common, connectionString: config.databaseUrl, max: 4 })
+        : new PgBoss({ ...common, db: bossDbFromDb(db), backend: 'pglite' });
+    // pg-boss reports background errors (e.g. a poll that failed) as events; log, never crash.
+    this.boss.on('error', (e) => {
+      if (config.logLevel !== 'silent') console.error('[queue]', e);
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const name of Object.keys(jobPayloads) as JobName[]) {
+      const existing = await this.boss.getQueue(name);
+      if (!existing) await this.boss.createQueue(name, queueOptions(name, this.config));
+    }
+    this.started = true;
+  }
+
+  /** Enqueue a job; the payload is validated against the job map. Returns pg-boss's job id. */
+  async send<N extends JobName>(name: N, payload: z_in<N>, opts: SendOptions = {}): Promise<string> {
+    const data = jobPayloads[name].parse(payload) as object;
+    const id = await this.boss.send(name, data, opts.singletonKey ? { singletonKey: opts.singletonKey } : {});
+    if (!id) throw new Error(`job ${name} was not queued (an identical one is already waiting)`);
+    return id;
+  }
+
+  /** Process jobs of `name` in this process (`concurrency` defaults to WORKER_CONCURRENCY). */
+  async work<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number } = {}): Promise<void> {
+    const queue = await this.boss.getQueue(name);
+    const retryLimit = queue?.retryLimit ?? 0;
+    await this.boss.work<object>(
+      name,
+      { localConcurrency: Math.max(1, opts.concurrency ?? this.config.workerConcurrency), pollingIntervalSeconds: 0.5, batchSize: 1 },
+      async (jobs: Job<object>[]) => {
+        for (const job of jobs) {
+          await handler({
+            bossId: job.id,
+            name,
+            data: jobPayloads[name].parse(job.data) as JobPayload<N>,
+            attempt: job.retryCount,
+            lastAttempt: job.retryCount >= retryLimit,
+            signal: job.signal,
+          });
+        }
+      },
+    );
+  }
+
+  /** Cancel a queued or running job (used by suspend/delete). */
+  async cancel(name: JobName, bossId: string): Promise<void> {
+    await this.boss.cancel(name, bossId).catch(() => {});
+  }
+
+  async state(name: JobName, bossId: string): Promise<string | undefined> {
+    const j = await this.boss.getJobById(name, bossId);
+    return j?.state;
+  }
+
+  async check(): Promise<{ ok: boolean; detail?: string }> {
+    try {
+      await this.boss.getQueues();
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, detail: (e as Error).message };
+    }
+  }
+
+  /** Stop polling; running handlers get `graceful` seconds to finish, then are abandoned. */
+  async stop(graceful = true): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful, timeout: 10_000, close: true });
+  }
+}
+
+type z_in<N extends JobName> = import('zod').input<(typeof jobPayloads)[N]>;

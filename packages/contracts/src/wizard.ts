@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { type AnalysisParamsInput, speciesSchema } from './analysis-params';
+import { DEFAULT_FILTERS } from './constants';
+
+/**
+ * The initiate-analysis wizard (SPEC §2, §3 draft fields, §4, §5). The draft is what the wizard
+ * saves ("Save as draft") and what a submitted job keeps for re-edit; `draftToParams` turns its
+ * `param` block into the engine's analysis parameters.
+ */
+
+/** SPEC §5 job/sample names: a letter or underscore first, then letters, digits, _ . or space. */
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_. ]*$/;
+
+export const wizardName = (requiredKey: string) =>
+  z.string().trim().min(1, requiredKey).max(100, 'wizard.name.tooLong').regex(NAME_PATTERN, 'wizard.name.invalid');
+
+export const cellFilteringStatus = z.enum(['notStarted', 'running', 'failed', 'done']);
+export type CellFilteringStatus = z.infer<typeof cellFilteringStatus>;
+
+export const wizardStep = z.number().int().min(1).max(4);
+/** SPEC §2 internal step names: where the wizard was opened from / resumes. */
+export const pageTag = z.enum(['myAnalyzes', 'importData', 'submitAnalysis']);
+
+const geneSetFile = z
+  .object({ fileName: z.string(), geneSet: z.array(z.string()), preSelected: z.boolean().default(true) })
+  .strict();
+
+/** One selected sample: the uploaded dataset and its sample-group (batch) name. */
+export const wizardSample = z
+  .object({ id: z.string().min(1), name: z.string(), group: z.string().default('') })
+  .strict();
+export type WizardSample = z.infer<typeof wizardSample>;
+
+const rangePair = z.tuple([z.number().nonnegative(), z.number().nonnegative()]);
+const filterState = z.enum(['recommended', 'manual']);
+
+/** The `param` block of a draft, with the SPEC §3 field names. Every field has a default. */
+export const draftParam = z
+  .object({
+    jobName: z.string().default(''),
+    species: speciesSchema.optional(),
+    tissue: z.string().default(''),
+    cellFilteringEvaluation: z.enum(['skip', 'evaluate']).default('skip'),
+    cellQualityAdjustments: z.boolean().default(false),
+    geneRange: rangePair.default(DEFAULT_FILTERS.geneRange),
+    geneState: filterState.default('recommended'),
+    umiRange: rangePair.default(DEFAULT_FILTERS.umiRange),
+    umiState: filterState.default('recommended'),
+    mitochondrial: z.number().min(0).max(100).default(DEFAULT_FILTERS.mitochondrial),
+    mitochondrialState: filterState.default('recommended'),
+    ribosomal: z.number().min(0).max(100).default(DEFAULT_FILTERS.ribosomal),
+    contaminationState: z.boolean().default(false),
+    basedOnSingleSamples: z.array(z.string()).default([]),
+    doubletState: z.boolean().default(true),
+    cluster: z.number().min(0.01).max(5).default(0.8),
+    algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
+    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
+    hvgMethod: z.enum(['seurat', 'pearson']).default('seurat'),
+    pcValueState: z.enum(['auto', 'manual']).default('auto'),
+    pcValueNum: z.number().int().min(2).max(100).default(30),
+    removeCellCycleEffects: z.boolean().default(false),
+    scaleLargeData: z.boolean().default(false),
+    batchRemoveMethod: z.enum(['none', 'harmony', 'mnn']).default('none'),
+    batchName: z.string().default('Sample ID'),
+    annotationType: z.enum(['none', 'auto', 'reference']).default('none'),
+    reference: z.string().default(''),
+  })
+  .strict();
+export type DraftParam = z.output<typeof draftParam>;
+
+export const wizardDraft = z
+  .object({
+    id: z.string().optional(),
+    stepTag: wizardStep.default(1),
+    pageTag: pageTag.default('myAnalyzes'),
+    celeScopeFiles: z.array(z.string()).default([]),
+    cellFilteringTaskStatus: cellFilteringStatus.default('notStarted'),
+    datasetId: z.string().nullable().default(null),
+    datasets: z.array(wizardSample).default([]),
+    groupId: z.string().nullable().default(null),
+    matrixFiles: z.array(z.string()).default([]),
+    metadataFile: z
+      .object({ columns: z.array(z.string()), tableData: z.array(z.record(z.string(), z.unknown())) })
+      .strict()
+      .nullable()
+      .default(null),
+    mitochondrialGeneSet: geneSetFile.nullable().default(null),
+    ribosomalGeneSet: geneSetFile.nullable().default(null),
+    param: draftParam.prefault({}),
+  })
+  .strict();
+export type WizardDraft = z.output<typeof wizardDraft>;
+export type WizardDraftInput = z.input<typeof wizardDraft>;
+
+/** Draft list row. */
+export const draftView = z.object({
+  id: z.string(),
+  jobName: z.string(),
+  stepTag: wizardStep,
+  pageTag,
+  updatedAt: z.string(),
+  draft: wizardDraft,
+});
+export type DraftView = z.infer<typeof draftView>;
+
+/** Submission rules (SPEC §5) checked before a job is created; the message keys are i18n keys. */
+export const submitDraft = wizardDraft.superRefine((d, ctx) => {
+  const name = wizardName('wizard.jobName.required').safeParse(d.param.jobName);
+  if (!name.success) ctx.addIssue({ code: 'custom', path: ['param', 'jobName'], message: name.error.issues[0]!.message });
+  if (d.datasets.length === 0) ctx.addIssue({ code: 'custom', path: ['datasets'], message: 'wizard.samples.required' });
+  const names = new Set<string>();
+  d.datasets.forEach((s, i) => {
+    const r = wizardName('wizard.sampleName.required').safeParse(s.name);
+    if (!r.success) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: r.error.issues[0]!.message });
+    if (names.has(s.name)) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: 'wizard.name.exists' });
+    names.add(s.name);
+    if (d.datasets.length > 1) {
+      const g = wizardName('wizard.group.required').safeParse(s.group);
+      if (!g.success) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'group'], message: g.error.issues[0]!.message });
+    }
+  });
+  if (d.param.annotationType === 'reference' && !d.param.reference) {
+    ctx.addIssue({ code: 'custom', path: ['param', 'reference'], message: 'wizard.reference.required' });
+  }
+});
+
+/** The engine parameters a draft stands for (SPEC §3 draft names → analysis-params names). */
+export function draftToParams(p: DraftParam, species: z.infer<typeof speciesSchema>): AnalysisParamsInput {
+  return {
+    expressedGeneRange: { state: p.geneState, range: p.geneRange },
+    expressedUmiRange: { state: p.umiState, range: p.umiRange },
+    mitochondrialContent: { state: p.mitochondrialState, max: p.mitochondrial },
+    ribosomalContent: { max: p.ribosomal },
+    ambientRnaRemoval: {
+      enabled: p.contaminationState,
+      mode: p.basedOnSingleSamples.length ? 'basedOnSingleSamples' : 'default',
+      samples: p.basedOnSingleSamples,
+    },
+    doubletDetectionAndRemoval: p.doubletState,
+    clusterResolution: p.cluster,
+    algorithm: p.algorithm,
+    numberOfHighlyVariableGenes: p.numberOfHighlyVariableGenes,
+    hvgMethod: p.hvgMethod,
+    pcValue: p.pcValueState === 'auto' ? 'auto' : p.pcValueNum,
+    removeCellCycleEffects: p.removeCellCycleEffects,
+    scaleLargeData: p.scaleLargeData,
+    batchEffectRemoval: {
+      enabled: p.batchRemoveMethod !== 'none',
+      method: p.batchRemoveMethod === 'mnn' ? 'mnn' : 'harmony',
+      batchKey: p.batchName || 'Sample ID',
+    },
+    chooseAnnotationType: p.annotationType,
+    ...(p.reference ? { reference: p.reference } : {}),
+    ...(p.tissue ? { referenceTissue: p.tissue } : {}),
+    species,
+  };
+}
