@@ -1,3 +1,4 @@
+import { FormatError } from './errors';
 import type { CountMatrix } from './matrix';
 
 /**
@@ -80,6 +81,36 @@ function sortAndDedupe(m: CountMatrix): { matrix: CountMatrix; duplicates: numbe
     newPtr[j + 1] = w;
   }
   return { matrix: { ...m, indptr: newPtr, indices: newIdx, data: newData }, duplicates };
+}
+
+/**
+ * A compressed matrix whose major axis is cells (10x HDF5 CSC genes × cells, AnnData CSR
+ * cells × genes) as the canonical CSC by cell, validating pointers and gene indices.
+ */
+export function csrToCanonical(
+  cellPtr: ArrayLike<number>,
+  geneIdx: ArrayLike<number>,
+  values: ArrayLike<number>,
+  nCells: number,
+  nGenes: number,
+  file: string,
+): CountMatrix {
+  const nnz = values.length;
+  if (cellPtr.length !== nCells + 1 || cellPtr[0] !== 0 || cellPtr[nCells] !== nnz || geneIdx.length !== nnz) {
+    throw new FormatError('h5.bad_field', { file, field: 'indptr', detail: `pointers do not match ${nCells} cells and ${nnz} values` });
+  }
+  const indptr = Float64Array.from(cellPtr);
+  for (let j = 0; j < nCells; j++) {
+    if (indptr[j + 1]! < indptr[j]!) throw new FormatError('h5.bad_field', { file, field: 'indptr', detail: `decreases at cell ${j}` });
+  }
+  const indices = new Uint32Array(nnz);
+  for (let k = 0; k < nnz; k++) {
+    const g = geneIdx[k]!;
+    if (g < 0 || g >= nGenes) throw new FormatError('h5.bad_field', { file, field: 'indices', detail: `gene index ${g} is outside 0..${nGenes - 1}` });
+    indices[k] = g;
+  }
+  const data = values instanceof Float32Array ? values.slice() : Float32Array.from(values);
+  return sortAndDedupe({ nGenes, nCells, indptr, indices, data }).matrix;
 }
 
 /**

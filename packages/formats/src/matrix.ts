@@ -49,4 +49,6 @@ export interface Dataset {
   format: SourceFormat;
   /** Human-readable notes the reader wants the user to see (e.g. "read cells × genes, transposed"). */
   warnings: string[];
+  /** Per-sample summary metrics found beside the matrix (CeleScope `.metrics.json`), as read. */
+  sampleMetrics?: Record<string, unknown>;
 }

@@ -1,0 +1,108 @@
+import h5wasm, { type Dataset as H5Dataset, type File as H5File, type Group as H5Group } from 'h5wasm';
+import { FormatError } from './errors';
+
+/** Thin helpers over h5wasm: open bytes in its in-memory file system, typed reads. */
+export type { H5Dataset, H5File, H5Group };
+
+let counter = 0;
+
+/** Open the HDF5 bytes, run `fn`, then close and free the in-memory copy. */
+export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File) => T | Promise<T>): Promise<T> {
+  const M = await h5wasm.ready;
+  const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
+  M.FS.writeFile(path, bytes);
+  let f: H5File;
+  try {
+    f = new h5wasm.File(path, 'r');
+  } catch (e) {
+    M.FS.unlink(path);
+    throw new FormatError('h5.open_failed', { file, detail: e instanceof Error ? e.message : String(e) });
+  }
+  try {
+    return await fn(f);
+  } finally {
+    f.close();
+    M.FS.unlink(path);
+  }
+}
+
+function uniqueId(): string {
+  return Math.random().toString(36).slice(2, 8);
+}
+
+export function isH5Magic(head: Uint8Array): boolean {
+  const sig = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
+  return head.length >= 8 && sig.every((b, i) => head[i] === b);
+}
+
+export function isGroup(e: unknown): e is H5Group {
+  return e instanceof h5wasm.Group;
+}
+
+export function isDataset(e: unknown): e is H5Dataset {
+  return e instanceof h5wasm.Dataset;
+}
+
+export function child(g: H5Group, name: string): H5Group | H5Dataset | undefined {
+  if (!g.keys().includes(name)) return undefined;
+  const e = g.get(name);
+  return isGroup(e) || isDataset(e) ? e : undefined;
+}
+
+export function groupAt(g: H5Group, name: string): H5Group | undefined {
+  const e = child(g, name);
+  return isGroup(e) ? e : undefined;
+}
+
+export function datasetAt(g: H5Group, name: string): H5Dataset | undefined {
+  const e = child(g, name);
+  return isDataset(e) ? e : undefined;
+}
+
+export function requireDataset(g: H5Group, name: string, file: string): H5Dataset {
+  const d = datasetAt(g, name);
+  if (!d) throw new FormatError('h5.missing_field', { file, field: `${g.path === '/' ? '' : g.path}/${name}` });
+  return d;
+}
+
+/** A string attribute (h5py writes them as str or bytes), or undefined. */
+export function attrString(obj: H5Group | H5Dataset, name: string): string | undefined {
+  if (!(name in obj.attrs)) return undefined;
+  const v = obj.attrs[name]!.value;
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
+  return undefined;
+}
+
+export function attrJson(obj: H5Group | H5Dataset, name: string): unknown {
+  return name in obj.attrs ? obj.attrs[name]!.json_value : undefined;
+}
+
+type NumArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
+/** Numeric dataset values; 64-bit integers are converted to a Float64Array. */
+export function numbers(d: H5Dataset, file: string): NumArray {
+  const v = d.value;
+  if (v instanceof BigInt64Array || v instanceof BigUint64Array) {
+    const out = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) out[k] = Number(v[k]!);
+    return out;
+  }
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return v as NumArray;
+  if (typeof v === 'number') return new Float64Array([v]);
+  if (typeof v === 'boolean') return new Uint8Array([v ? 1 : 0]);
+  throw new FormatError('h5.bad_field', { file, field: d.path, detail: `expected numbers, found ${JSON.stringify(d.dtype)}` });
+}
+
+/** String dataset values (fixed-length or variable-length; padding removed). */
+export function strings(d: H5Dataset, file: string): string[] {
+  const v = d.value;
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x.replace(/\0+$/, '') : String(x)));
+  throw new FormatError('h5.bad_field', { file, field: d.path, detail: `expected strings, found ${JSON.stringify(d.dtype)}` });
+}
+
+/** Dataset shape as numbers (scalars → []). */
+export function shapeOf(d: H5Dataset): number[] {
+  return (d.shape ?? []).map(Number);
+}
