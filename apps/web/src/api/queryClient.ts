@@ -1,0 +1,13 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/** Errors are already shown by the request client (SPEC §8), so queries do not retry on 4xx. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      retry: false,
+    },
+    mutations: { retry: false },
+  },
+});

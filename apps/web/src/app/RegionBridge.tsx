@@ -1,0 +1,40 @@
+import { useEffect, useRef } from 'react';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRegion } from '../api/account';
+import { setLocale, storedLocale } from '../i18n';
+import { DEFAULT_LOCALE_MODE } from '../config/env';
+import { targetDomain } from './regionDomain';
+
+/**
+ * Region check (SPEC §1): sets the default language from countryIsoCode (unless the user picked
+ * one, or the build uses the fixed-Chinese mode) and, when the server has domains configured
+ * (CELLCLOUD_DOMAIN_CN / CELLCLOUD_DOMAIN_GLOBAL on the API), shows the redirect alert when the
+ * visitor is on the other region's domain.
+ */
+export function RegionBridge() {
+  const region = useRegion();
+  const { modal } = App.useApp();
+  const { t } = useTranslation('shell');
+  const alerted = useRef(false);
+
+  useEffect(() => {
+    const data = region.data;
+    if (!data) return;
+    if (!storedLocale() && DEFAULT_LOCALE_MODE === 'region') {
+      setLocale(data.countryIsoCode === 'CN' ? 'zh-CN' : 'en-US', false);
+    }
+    const target = targetDomain(data, window.location.hostname);
+    if (target && !alerted.current) {
+      alerted.current = true;
+      modal.confirm({
+        title: t('region.title'),
+        content: t('region.body', { domain: target }),
+        okText: t('region.go'),
+        cancelText: t('region.stay'),
+        onOk: () => window.location.assign(`${window.location.protocol}//${target}${window.location.pathname}`),
+      });
+    }
+  }, [region.data, modal, t]);
+  return null;
+}

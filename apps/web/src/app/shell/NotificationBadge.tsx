@@ -1,0 +1,27 @@
+import { Badge, Button } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@cellcloud/contracts';
+import { useUnreadCount } from '../../api/content';
+
+/** Bell with the unread count, capped at 99+ (SPEC §9); nothing while the API answers 404. */
+export function NotificationBadge() {
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  const unread = useUnreadCount();
+  const count = unread.data ?? 0;
+  return (
+    <Button
+      type="text"
+      aria-label={t('notifications.open')}
+      data-testid="notification-badge"
+      onClick={() => navigate('/notifications')}
+      icon={
+        <Badge count={count} overflowCount={LIMITS.notificationBadgeCap} size="small">
+          <BellOutlined style={{ fontSize: 16 }} />
+        </Badge>
+      }
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { Button, Dropdown } from 'antd';
+import { DownOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+
+/** The user-name menu: account settings and logout (SPEC §2). */
+export function UserMenu({ userName, onLogout }: { userName: string; onLogout: () => void }) {
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: [
+          { key: 'account', label: t('menu:accountSettings') },
+          { type: 'divider' },
+          { key: 'logout', label: t('menu:logout'), danger: true },
+        ],
+        onClick: ({ key }) => (key === 'logout' ? onLogout() : navigate('/accountsettings')),
+      }}
+    >
+      <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+        <span className="cc-hide-mobile">{userName}</span>
+        <DownOutlined style={{ fontSize: 10 }} />
+      </Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Button, Checkbox, Modal, Steps, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { storage, STORAGE_KEYS } from '../../shared/storage';
+
+const STEPS = ['welcome', 'overview', 'upload', 'initiate'] as const;
+
+/**
+ * First-visit tutorial (SPEC §1): welcome, homepage overview, upload matrix, initiate analysis.
+ * Opens on My Analyses until dismissed with "don't show again" (kept in local storage).
+ */
+export function TutorialDialog() {
+  const { t } = useTranslation('analyses');
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(() => storage.get(STORAGE_KEYS.tutorialDismissed) !== '1');
+  const [step, setStep] = useState(0);
+  const [never, setNever] = useState(false);
+  const key = STEPS[step] ?? 'welcome';
+  const close = () => {
+    if (never) storage.set(STORAGE_KEYS.tutorialDismissed, '1');
+    setOpen(false);
+  };
+  const last = step === STEPS.length - 1;
+  return (
+    <Modal
+      open={open}
+      onCancel={close}
+      width={640}
+      title={t('tutorial.title')}
+      data-testid="tutorial"
+      footer={
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 8 }}>
+          <Checkbox checked={never} onChange={(e) => setNever(e.target.checked)} data-testid="tutorial-never">
+            {t('tutorial.never')}
+          </Checkbox>
+          <div style={{ display: 'flex', gap: 8 }}>
+            <Button
+              type="link"
+              onClick={() => {
+                close();
+                navigate('/guidebook');
+              }}
+            >
+              {t('tutorial.seeMore')}
+            </Button>
+            {step > 0 && <Button onClick={() => setStep(step - 1)}>{t('tutorial.previous')}</Button>}
+            {last ? (
+              <Button type="primary" onClick={close} data-testid="tutorial-close">
+                {t('tutorial.done')}
+              </Button>
+            ) : (
+              <Button type="primary" onClick={() => setStep(step + 1)} data-testid="tutorial-next">
+                {t('tutorial.next')}
+              </Button>
+            )}
+          </div>
+        </div>
+      }
+    >
+      <Steps
+        size="small"
+        current={step}
+        onChange={setStep}
+        items={STEPS.map((s) => ({ title: t(`tutorial.steps.${s}.title`) }))}
+        style={{ marginBottom: 24 }}
+      />
+      <Typography.Title level={4}>{t(`tutorial.steps.${key}.title`)}</Typography.Title>
+      <Typography.Paragraph>{t(`tutorial.steps.${key}.body`)}</Typography.Paragraph>
+    </Modal>
+  );
+}

@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import './i18n';
+import './app/global.css';
+import { Providers } from './app/Providers';
+import { router } from './app/router';
+
+// A chunk that fails to load rejects its dynamic import; lazyPage turns that into a
+// ChunkLoadError and the route's error boundary shows the reload prompt (SPEC §8).
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,7 @@
+import { useRegion } from '../api/account';
+import { isChina } from '../app/regionDomain';
+
+/** True when the region lookup answered CN (China-region footer, contacts, WeChat widget). */
+export function useIsChina(): boolean {
+  return isChina(useRegion().data);
+}
