@@ -16,3 +16,7 @@ export * from './read-dense-text';
 export * from './read-celescope';
 export * from './detect';
 export * from './properties';
+export * from './write-h5ad';
+export * from './write-artifacts';
+export * from './artifacts-decode';
+export * from './write-10x-mtx';

@@ -1,0 +1,156 @@
+import { type ArtifactManifest, artifactManifest, type DegRow } from '@cellcloud/contracts/artifacts';
+import { FormatError } from './errors';
+import type { CellColumn, CountMatrix, GeneTable } from './matrix';
+
+/** Writes the explorer artifacts (layout in packages/contracts/src/artifacts.ts) through a sink. */
+export interface ArtifactSink {
+  write(path: string, bytes: Uint8Array): Promise<void>;
+}
+
+export interface ArtifactInput {
+  engineVersion: string;
+  species: string;
+  genes: GeneTable;
+  nCells: number;
+  layers: { counts?: CountMatrix; normalized?: CountMatrix };
+  /** Row-major nCells × dims, dims 2 or 3; names like umap, tsne, umap3D. */
+  embeddings?: Record<string, { dims: number; values: Float32Array }>;
+  obs?: Record<string, CellColumn>;
+  /** Marker table rows per grouping (e.g. { cluster: [...] }). */
+  markers?: Record<string, DegRow[]>;
+  qc?: unknown;
+  /** Path of the .h5ad download relative to the result directory, when one was written. */
+  h5ad?: string;
+}
+
+const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const bytesOf = (a: Float32Array | Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('explorer artifacts are little-endian; this platform is big-endian');
+
+/** File-name-safe, unique stem for a key (the manifest keeps the original key). */
+function stems(keys: string[]): Map<string, string> {
+  const used = new Set<string>();
+  const out = new Map<string, string>();
+  for (const k of keys) {
+    let stem = k.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_') || '_';
+    let i = 1;
+    const base = stem;
+    while (used.has(stem.toLowerCase())) stem = `${base}_${i++}`;
+    used.add(stem.toLowerCase());
+    out.set(k, stem);
+  }
+  return out;
+}
+
+/** Order of category labels: numeric labels numerically, the rest alphabetically. */
+export function categoryOrder(values: string[]): string[] {
+  const cats = [...new Set(values)];
+  if (cats.every((c) => c !== '' && !Number.isNaN(Number(c)))) return cats.sort((a, b) => Number(a) - Number(b));
+  return cats.sort((a, b) => a.localeCompare(b));
+}
+
+/** Gene-major chunks of a CSC-by-cell matrix: returns the .bin bytes and the .idx offsets. */
+export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Array } {
+  const nnz = m.indptr[m.nCells]!;
+  const perGene = new Uint32Array(m.nGenes);
+  for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
+  const index = new Float64Array(2 * m.nGenes);
+  let offset = 0;
+  for (let g = 0; g < m.nGenes; g++) {
+    const len = 4 + 8 * perGene[g]!;
+    index[2 * g] = offset;
+    index[2 * g + 1] = len;
+    offset += len;
+  }
+  const words = new Uint32Array(offset / 4);
+  const floats = new Float32Array(words.buffer);
+  const fill = new Uint32Array(m.nGenes);
+  for (let g = 0; g < m.nGenes; g++) words[index[2 * g]! / 4] = perGene[g]!;
+  for (let j = 0; j < m.nCells; j++) {
+    for (let k = m.indptr[j]!; k < m.indptr[j + 1]!; k++) {
+      const g = m.indices[k]!;
+      const base = index[2 * g]! / 4;
+      const at = fill[g]!++;
+      words[base + 1 + at] = j;
+      floats[base + 1 + perGene[g]! + at] = m.data[k]!;
+    }
+  }
+  return { bin: new Uint8Array(words.buffer), index };
+}
+
+export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactManifest> {
+  const { nCells, genes } = input;
+  const bad = (detail: string) => new FormatError('write.invalid_input', { file: 'explorer artifacts', detail });
+  const embeddings: ArtifactManifest['embeddings'] = [];
+  const embNames = stems(Object.keys(input.embeddings ?? {}));
+  for (const [name, e] of Object.entries(input.embeddings ?? {})) {
+    if (e.dims < 2 || e.dims > 3) throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
+    if (e.values.length !== nCells * e.dims) throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
+    const file = `embeddings/${embNames.get(name)}.f32`;
+    await sink.write(file, bytesOf(e.values));
+    embeddings.push({ name, dims: e.dims, file });
+  }
+  const obs: ArtifactManifest['obs'] = [];
+  const obsNames = stems(Object.keys(input.obs ?? {}));
+  for (const [key, col] of Object.entries(input.obs ?? {})) {
+    if (col.values.length !== nCells) throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
+    const stem = obsNames.get(key)!;
+    if (col.kind === 'categorical') {
+      const labels = categoryOrder(col.values);
+      const pos = new Map(labels.map((l, i) => [l, i]));
+      const dtype = labels.length <= 65536 ? 'u16' : 'u32';
+      const codes = dtype === 'u16' ? new Uint16Array(nCells) : new Uint32Array(nCells);
+      col.values.forEach((v, i) => (codes[i] = pos.get(v)!));
+      const file = `obs/${stem}.${dtype}`;
+      await sink.write(file, bytesOf(codes));
+      obs.push({ kind: 'categorical', key, file, dtype, labels });
+    } else {
+      let min = Infinity;
+      let max = -Infinity;
+      for (const v of col.values) {
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      const file = `obs/${stem}.f32`;
+      await sink.write(file, bytesOf(Float32Array.from(col.values)));
+      obs.push({ kind: 'numeric', key, file, min: Number.isFinite(min) ? min : 0, max: Number.isFinite(max) ? max : 0 });
+    }
+  }
+  if (genes.ids.length !== genes.symbols.length) throw bad('gene ids and symbols differ in length');
+  await sink.write('genes.json', json({ ids: genes.ids, symbols: genes.symbols }));
+  const layers: ArtifactManifest['layers'] = [];
+  for (const name of ['counts', 'normalized'] as const) {
+    const m = input.layers[name];
+    if (!m) continue;
+    if (m.nCells !== nCells || m.nGenes !== genes.ids.length) throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
+    const { bin, index } = geneChunks(m);
+    await sink.write(`expr/${name}.bin`, bin);
+    await sink.write(`expr/${name}.idx`, bytesOf(index));
+    layers.push({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` });
+  }
+  const markers: ArtifactManifest['markers'] = [];
+  const markerNames = stems(Object.keys(input.markers ?? {}));
+  for (const [groupBy, rows] of Object.entries(input.markers ?? {})) {
+    const file = `markers/${markerNames.get(groupBy)}.json`;
+    await sink.write(file, json(rows));
+    markers.push({ groupBy, file });
+  }
+  if (input.qc !== undefined) await sink.write('qc.json', json(input.qc));
+  const manifest = artifactManifest.parse({
+    formatVersion: 1,
+    engineVersion: input.engineVersion,
+    nCells,
+    nGenes: genes.ids.length,
+    species: input.species,
+    embeddings,
+    obs,
+    genes: { file: 'genes.json', count: genes.ids.length },
+    layers,
+    markers,
+    ...(input.qc !== undefined ? { qc: 'qc.json' } : {}),
+    ...(input.h5ad ? { h5ad: input.h5ad } : {}),
+  });
+  await sink.write('manifest.json', json(manifest));
+  return manifest;
+}

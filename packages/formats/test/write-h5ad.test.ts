@@ -1,0 +1,116 @@
+import { sharedData } from '@cellcloud/testkit';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleOf, bytesSource, type CountMatrix, readDataset, readH5adBytes, writeH5ad } from '../src/index';
+import { h5Structure } from './h5-structure';
+import { smallDataset } from './fixtures';
+
+function lognorm(m: CountMatrix): CountMatrix {
+  const data = new Float32Array(m.data.length);
+  for (let j = 0; j < m.nCells; j++) {
+    let s = 0;
+    for (let k = m.indptr[j]!; k < m.indptr[j + 1]!; k++) s += m.data[k]!;
+    for (let k = m.indptr[j]!; k < m.indptr[j + 1]!; k++) data[k] = Math.log1p((m.data[k]! / s) * 1e4);
+  }
+  return { ...m, data };
+}
+
+describe('h5ad writer', () => {
+  it('round-trips counts, obs, var, obsm and uns through our reader', async () => {
+    const ds = smallDataset();
+    const cluster = ds.cells.barcodes.map((_, i) => String(i % 3));
+    const bytes = await writeH5ad({
+      counts: ds.counts,
+      genes: ds.genes,
+      barcodes: ds.cells.barcodes,
+      normalized: lognorm(ds.counts),
+      obs: { cluster: { kind: 'categorical', values: cluster }, n_genes: { kind: 'numeric', values: Float64Array.from(ds.cells.barcodes, (_, i) => i * 1.5) } },
+      var: { highly_variable: { kind: 'boolean', values: ds.genes.ids.map((_, g) => g % 2 === 0) } },
+      obsm: { X_umap: { dims: 2, values: Float32Array.from({ length: ds.counts.nCells * 2 }, (_, i) => i / 7) } },
+      uns: { params: { resolution: 0.8, method: 'leiden', seeds: [1, 2, 3] } },
+    });
+    const back = await readH5adBytes(bytes, 'written.h5ad');
+    expect(back.counts.nCells).toBe(ds.counts.nCells);
+    expect(back.counts.nGenes).toBe(ds.counts.nGenes);
+    expect(Array.from(back.counts.indptr)).toEqual(Array.from(ds.counts.indptr));
+    expect(Array.from(back.counts.indices)).toEqual(Array.from(ds.counts.indices));
+    expect(Array.from(back.counts.data)).toEqual(Array.from(ds.counts.data));
+    expect(back.genes.ids).toEqual(ds.genes.ids);
+    expect(back.genes.symbols).toEqual(ds.genes.symbols);
+    expect(back.cells.barcodes).toEqual(ds.cells.barcodes);
+    expect(back.cells.columns['cluster']).toEqual({ kind: 'categorical', values: cluster });
+    expect(back.cells.columns['n_genes']?.kind).toBe('numeric');
+    expect(back.embeddings['X_umap']?.dims).toBe(2);
+    expect(back.embeddings['X_umap']?.values[5]).toBeCloseTo(5 / 7, 6);
+    expect(back.warnings.join(' ')).toContain('layers["counts"]');
+    const s = await h5Structure(bytes);
+    expect(s.get('/uns/params/resolution')).toMatchObject({ type: 'numeric-scalar' });
+    expect(s.get('/uns/params/method')).toMatchObject({ type: 'string' });
+    expect(s.get('/var/highly_variable')).toMatchObject({ type: 'array' });
+  });
+
+  const ref = sharedData('pbmc3k/pbmc3k.h5ad');
+  it.skipIf(!ref)('has the same element encodings as a file written by anndata (pbmc3k.h5ad)', async () => {
+    const refBytes = new Uint8Array(readFileSync(ref!));
+    const ds = await readH5adBytes(refBytes, 'pbmc3k.h5ad');
+    const bytes = await writeH5ad({
+      counts: ds.counts,
+      genes: ds.genes,
+      barcodes: ds.cells.barcodes,
+      obs: ds.cells.columns,
+      obsm: ds.embeddings,
+      uns: { source: 'CellCloud test' },
+    });
+    const theirs = await h5Structure(refBytes);
+    const ours = await h5Structure(bytes);
+    const compared: string[] = [];
+    for (const [p, info] of theirs) {
+      if (p.startsWith('/obs/barcode') || !ours.has(p)) continue;
+      const mine = ours.get(p)!;
+      expect({ p, kind: mine.kind, type: mine.type, version: mine.version }).toEqual({ p, kind: info.kind, type: info.type, version: info.version });
+      if (info.kind === 'dataset' && info.shape) expect(mine.shape).toEqual(info.shape);
+      compared.push(p);
+    }
+    for (const p of ['/', '/X', '/X/data', '/X/indptr', '/obs', '/var', '/obs/seurat_cluster', '/obs/seurat_cluster/codes', '/obs/seurat_cluster/categories', '/obs/nCount_RNA', '/obsm/X_umap', '/uns/source', '/layers', '/obsp', '/varm', '/varp']) {
+      expect(compared).toContain(p);
+    }
+    const again = await readH5adBytes(bytes, 'again.h5ad');
+    expect(Array.from(again.counts.data)).toEqual(Array.from(ds.counts.data));
+    expect(again.cells.columns['label']).toEqual(ds.cells.columns['label']);
+  });
+
+  let hasH5py = false;
+  try {
+    execFileSync('python3', ['-c', 'import h5py'], { stdio: 'ignore' });
+    hasH5py = true;
+  } catch {
+    hasH5py = false;
+  }
+  it.skipIf(!hasH5py)('opens with h5py (and anndata when installed)', async () => {
+    const ds = smallDataset();
+    const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-h5ad-'));
+    const file = path.join(dir, 'x.h5ad');
+    writeFileSync(file, await writeH5ad({ counts: ds.counts, genes: ds.genes, barcodes: ds.cells.barcodes, obs: { cluster: { kind: 'categorical', values: ds.cells.barcodes.map(() => 'a') } } }));
+    const script = [
+      'import sys, h5py',
+      'f = h5py.File(sys.argv[1], "r")',
+      'print(f["X"].attrs["encoding-type"], tuple(f["X"].attrs["shape"]))',
+      'try:\n    import anndata\n    a = anndata.read_h5ad(sys.argv[1])\n    print("anndata", a.shape, int(a.X.sum()))\nexcept ImportError:\n    pass',
+    ].join('\n');
+    const out = execFileSync('python3', ['-c', script, file], { encoding: 'utf8' });
+    expect(out).toContain(`csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes})`);
+    const total = ds.counts.data.reduce((a, b) => a + b, 0);
+    if (out.includes('anndata')) expect(out).toContain(`anndata (${ds.counts.nCells}, ${ds.counts.nGenes}) ${total}`);
+  });
+
+  it('is picked by readDataset from a bundle', async () => {
+    const ds = smallDataset();
+    const bytes = await writeH5ad({ counts: ds.counts, genes: ds.genes, barcodes: ds.cells.barcodes });
+    const back = await readDataset(bundleOf('upload', [bytesSource('x.h5ad', bytes)]));
+    expect(back.format).toBe('h5ad');
+    expect(Array.from(back.counts.data)).toEqual(Array.from(ds.counts.data));
+  });
+});
