@@ -3,6 +3,7 @@ import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { chiSquarePValue } from '../../src/features/explore/stats/chiSquare';
 import { roeTable } from '../../src/features/explore/stats/roe';
 import { filterDegRows, passesDegFilter, sortDegRows } from '../../src/features/explore/stats/degFilter';
+import { columnProportions, groupProportionBoxes, sampleGroups } from '../../src/features/explore/stats/composition';
 import { boxStats, crossTab, meanAndPct, splitByGroup, violinDensity } from '../../src/features/explore/stats/groupStats';
 
 describe('chi-square p-value', () => {
@@ -78,5 +79,26 @@ describe('group statistics', () => {
     const d = violinDensity(Float64Array.from([0, 0, 0, 1]), [0, 0.5, 1]);
     expect(Math.max(...d)).toBe(1);
     expect(d[0]).toBeGreaterThan(d[2]!);
+  });
+});
+
+
+describe('composition', () => {
+  it('turns counts into per-sample proportions', () => {
+    expect(columnProportions([
+      [1, 0],
+      [3, 5],
+    ])).toEqual([
+      [0.25, 0],
+      [0.75, 1],
+    ]);
+  });
+  it('assigns each sample its majority group', () => {
+    expect(sampleGroups([0, 0, 1, 1, 1], 2, [1, 1, 0, 0, 1], 2)).toEqual([1, 0]);
+  });
+  it('needs at least 3 samples per group for box plots (SPEC §5)', () => {
+    const props = [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]];
+    expect(groupProportionBoxes(props, [0, 0, 0, 1, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: true, boxes: [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]] });
+    expect(groupProportionBoxes(props, [0, 0, 0, 0, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: false, groupsTooSmall: ['stim'] });
   });
 });

@@ -1,22 +1,48 @@
-import { Empty, Layout, Typography } from 'antd';
+import { Alert, Empty, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_DISPLAY_SWITCHES } from '@cellcloud/contracts/privileges';
+import { useAccountInfo } from '../../api/account';
+import { useSession } from '../../api/session';
+import { canUse } from '../../app/shell/privilegeAccess';
+import { useArtifactClient } from './data/useArtifactClient';
+import { ExplorerWorkspace, type ExploreAccess } from './ExplorerWorkspace';
 
 export interface ExplorerLayoutProps {
   title: string;
   datasetId: string | null;
 }
 
-/** Page frame of the explorer: header, viewer area and tabs; empty state without a dataset id. */
+/** Page frame of the explorer: title, the result's viewer and tabs; empty state without an id. */
 export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
   const { t } = useTranslation('explore');
+  const session = useSession();
+  const info = useAccountInfo();
+  const state = useArtifactClient(datasetId, session?.token ?? null);
+  const privileges = info.data?.privileges ?? [];
+  const access: ExploreAccess = {
+    tab: (permission) => {
+      if (permission === null) return 'enabled';
+      const entry = privileges.find((p) => p.permission === permission);
+      if (entry?.hidden) return 'hidden';
+      return canUse(privileges, permission) ? 'enabled' : 'disabled';
+    },
+    canonicalMarkers: (info.data?.switches ?? DEFAULT_DISPLAY_SWITCHES).canonicalMarkers,
+  };
+
   return (
-    <Layout style={{ minHeight: '100%', background: 'transparent' }}>
+    <div style={{ padding: 16 }}>
       <Typography.Title level={3}>{title}</Typography.Title>
       {datasetId === null ? (
         <Empty description={t('page.noDataset')} />
+      ) : state.status === 'loading' || info.isLoading ? (
+        <Spin tip={t('page.loading')}>
+          <div style={{ height: 200 }} />
+        </Spin>
+      ) : state.status === 'error' ? (
+        <Alert type="error" showIcon title={t('page.loadFailed', { detail: state.error.message })} />
       ) : (
-        <Empty description={t('page.loading')} />
+        <ExplorerWorkspace client={state.client} manifest={state.manifest} access={access} />
       )}
-    </Layout>
+    </div>
   );
 }

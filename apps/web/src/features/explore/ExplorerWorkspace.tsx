@@ -1,0 +1,67 @@
+import { Tabs, Tooltip } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { PermissionKey } from '@cellcloud/contracts/privileges';
+import type { ArtifactClient } from './data/ArtifactClient';
+import { TAB_TITLE_KEYS } from './i18nKeys';
+import { EmptyAnalysisTab } from './tabs/EmptyAnalysisTab';
+import { EXPLORE_TABS, type TabAccess } from './tabs/registry';
+import type { DrawTiming } from './viewer/EmbeddingViewer';
+import { ViewerPanel } from './viewer/ViewerPanel';
+
+export interface ExploreAccess {
+  tab: (permission: PermissionKey | null) => TabAccess;
+  canonicalMarkers: boolean;
+}
+
+interface Props {
+  client: ArtifactClient;
+  manifest: ArtifactManifest;
+  access: ExploreAccess;
+  onDrawn?: (t: DrawTiming) => void;
+}
+
+/** Viewer + the tab registry; tabs respect the explore privileges (hidden / disabled). */
+export function ExplorerWorkspace({ client, manifest, access, onDrawn }: Props) {
+  const { t } = useTranslation('explore');
+  const [symbols, setSymbols] = useState<string[]>([]);
+  const [selection, setSelection] = useState<number[]>([]);
+  useEffect(() => {
+    void client.geneCatalog().then((g) => setSymbols(g.symbols));
+  }, [client]);
+
+  const items = EXPLORE_TABS.flatMap((tab) => {
+    const acc = access.tab(tab.permission);
+    if (acc === 'hidden') return [];
+    const title = t(TAB_TITLE_KEYS[tab.key]!);
+    const Component = tab.component;
+    return [
+      {
+        key: tab.key,
+        disabled: acc === 'disabled',
+        label:
+          acc === 'disabled' ? (
+            <Tooltip title={t('tabs.subscribe')}>
+              <span>{title}</span>
+            </Tooltip>
+          ) : (
+            <span data-testid={`tab-label-${tab.key}`}>{title}</span>
+          ),
+        children:
+          Component && tab.available(manifest) ? (
+            <Component client={client} manifest={manifest} symbols={symbols} selection={selection} canonicalMarkers={access.canonicalMarkers} />
+          ) : (
+            <EmptyAnalysisTab tabKey={tab.key} />
+          ),
+      },
+    ];
+  });
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+      <ViewerPanel client={client} manifest={manifest} symbols={symbols} onSelection={setSelection} onDrawn={onDrawn} />
+      <Tabs destroyOnHidden items={items} data-testid="explore-tabs" />
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { Button, Space } from 'antd';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadBlob, exportScale } from '../viewer/exportImage';
+import { echarts, type ChartOption } from './echarts';
+
+interface Props {
+  option: ChartOption;
+  height?: number;
+  fileName: string;
+  testId?: string;
+}
+
+/** One ECharts chart with PNG (≥ 4200 px high, SPEC §9) and SVG export. */
+export function EChart({ option, height = 360, fileName, testId }: Props) {
+  const { t } = useTranslation('explore');
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+
+  useEffect(() => {
+    const c = echarts.init(el.current!, null, { renderer: 'canvas' });
+    chart.current = c;
+    const ro = new ResizeObserver(() => c.resize());
+    ro.observe(el.current!);
+    return () => {
+      ro.disconnect();
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  const exportPng = async () => {
+    const c = chart.current;
+    if (!c) return;
+    const url = c.getDataURL({ type: 'png', pixelRatio: exportScale(c.getHeight()), backgroundColor: '#fff' });
+    downloadBlob(await (await fetch(url)).blob(), `${fileName}.png`);
+  };
+  const exportSvg = () => {
+    const c = chart.current;
+    if (!c) return;
+    const ssr = echarts.init(null, null, { renderer: 'svg', ssr: true, width: c.getWidth(), height: c.getHeight() });
+    ssr.setOption({ ...option, animation: false });
+    const svg = ssr.renderToSVGString();
+    ssr.dispose();
+    downloadBlob(new Blob([svg], { type: 'image/svg+xml' }), `${fileName}.svg`);
+  };
+
+  return (
+    <div data-testid={testId}>
+      <Space size={4} style={{ float: 'right', position: 'relative', zIndex: 1 }}>
+        <Button size="small" onClick={() => void exportPng()}>
+          {t('export.png')}
+        </Button>
+        <Button size="small" onClick={exportSvg}>
+          {t('export.svg')}
+        </Button>
+      </Space>
+      <div ref={el} style={{ width: '100%', height }} />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import { categoryCentroids, toScreen } from './scatterPoints';
+import type { ViewState } from './EmbeddingViewer';
+
+interface Props {
+  x: Float32Array;
+  y: Float32Array;
+  codes: Uint32Array;
+  labels: string[];
+  view: ViewState | null;
+}
+
+/** "Labels on cluster": each category's name at its centroid, following pan and zoom. */
+export function ClusterLabels({ x, y, codes, labels, view }: Props) {
+  const centroids = useMemo(() => categoryCentroids(x, y, codes, labels.length), [x, y, codes, labels.length]);
+  if (!view) return null;
+  return (
+    <div style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
+      {centroids.map((c, i) => {
+        if (c.n === 0) return null;
+        const [px, py] = toScreen(view.view, view.width, view.height, c.x, c.y);
+        if (px < 0 || py < 0 || px > view.width || py > view.height) return null;
+        return (
+          <span
+            key={labels[i]}
+            style={{ position: 'absolute', left: px, top: py, transform: 'translate(-50%, -50%)', fontSize: 12, fontWeight: 600, color: '#222', textShadow: '0 0 3px #fff, 0 0 3px #fff', whiteSpace: 'nowrap' }}
+          >
+            {labels[i]}
+          </span>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { Alert, Button, Card, Space, Spin, Typography, message } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { ArtifactClient } from '../data/ArtifactClient';
+import type { NormalizedEmbedding } from '../data/decode';
+import { defaultGroupColumn, embeddingChoices } from '../annotationLevels';
+import { ClusterLabels } from './ClusterLabels';
+import { EmbeddingViewer, type DrawTiming, type EmbeddingViewerHandle, type ViewState } from './EmbeddingViewer';
+import { downloadBlob, exportScale, imageDataToPng } from './exportImage';
+import { Legend } from './Legend';
+import { project3D } from './scatterPoints';
+import { useColouring } from './useColouring';
+import { ViewerToolbar, type ViewerSettings } from './ViewerToolbar';
+
+interface Props {
+  client: ArtifactClient;
+  manifest: ArtifactManifest;
+  symbols: string[];
+  onSelection: (points: number[]) => void;
+  onDrawn?: (t: DrawTiming) => void;
+}
+
+const EMPTY = new Map<number, string>();
+
+/** The embedding card: toolbar, WebGL scatter, labels, legend, hover tooltip and selection count. */
+export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }: Props) {
+  const { t } = useTranslation('explore');
+  const viewer = useRef<EmbeddingViewerHandle>(null);
+  const [settings, setSettings] = useState<ViewerSettings>(() => ({
+    embedding: embeddingChoices(manifest)[0]?.name ?? '',
+    colourBy: { kind: 'obs', key: defaultGroupColumn(manifest)?.key ?? '' },
+    layer: manifest.layers.some((l) => l.name === 'normalized') ? 'normalized' : 'counts',
+    palette: 'Default',
+    labelPosition: 'onSide',
+    colourMode: 'default',
+    mouseMode: 'panZoom',
+    yaw: 30,
+    pitch: 15,
+  }));
+  const [custom, setCustom] = useState<Record<string, Map<number, string>>>({});
+  const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
+  const [embError, setEmbError] = useState<string | null>(null);
+  const [view, setView] = useState<ViewState | null>(null);
+  const [hover, setHover] = useState<{ index: number; px: number; py: number } | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    setEmbError(null);
+    client.embedding(settings.embedding).then(
+      (e) => live && setEmb(e),
+      (e: unknown) => live && setEmbError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, settings.embedding]);
+
+  const overrides = settings.colourBy.kind === 'obs' && settings.colourMode === 'customize' ? (custom[settings.colourBy.key] ?? EMPTY) : EMPTY;
+  const colour = useColouring(client, settings.colourBy, settings.palette, overrides);
+  const xy = useMemo(() => {
+    if (!emb) return null;
+    return emb.z ? project3D(emb.x, emb.y, emb.z, settings.yaw, settings.pitch) : { x: emb.x, y: emb.y };
+  }, [emb, settings.yaw, settings.pitch]);
+
+  const onSelect = (points: number[]) => {
+    setSelected(points);
+    onSelection(points);
+  };
+  const exportPng = async () => {
+    if (!viewer.current) return;
+    const hide = message.loading(t('viewer.exporting'), 0);
+    try {
+      const { height } = viewer.current.canvasSize();
+      const img = await viewer.current.exportImage(exportScale(height * window.devicePixelRatio));
+      downloadBlob(await imageDataToPng(img), `${settings.embedding}.png`);
+    } finally {
+      hide();
+    }
+  };
+  const legend = colour.legend;
+  const hoverText = (() => {
+    if (!hover || !colour.column) return hover && colour.colouring.kind === 'continuous' ? colour.colouring.values[hover.index]?.toFixed(3) : null;
+    const c = colour.column;
+    return c.kind === 'categorical' ? c.labels[c.codes[hover.index]!] : c.values[hover.index]?.toFixed(3);
+  })();
+
+  return (
+    <Card size="small" data-testid="viewer-panel">
+      <ViewerToolbar
+        manifest={manifest}
+        symbols={symbols}
+        settings={settings}
+        is3D={Boolean(emb?.z)}
+        onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))}
+        onExport={() => void exportPng()}
+      />
+      {embError && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: embError })} />}
+      {colour.error && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: colour.error })} />}
+      <div style={{ display: 'flex', gap: 12 }}>
+        <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
+          {xy ? (
+            <EmbeddingViewer
+              ref={viewer}
+              x={xy.x}
+              y={xy.y}
+              colouring={colour.colouring}
+              mouseMode={settings.mouseMode}
+              onSelect={onSelect}
+              onHover={setHover}
+              onView={setView}
+              onDrawn={onDrawn}
+            />
+          ) : (
+            <Spin style={{ display: 'block', padding: 120 }} />
+          )}
+          {xy && settings.labelPosition === 'onCluster' && colour.column?.kind === 'categorical' && (
+            <ClusterLabels x={xy.x} y={xy.y} codes={colour.column.codes} labels={colour.column.labels} view={view} />
+          )}
+          {hover && hoverText != null && (
+            <div data-testid="hover-tip" style={{ position: 'absolute', left: hover.px + 10, top: hover.py + 10, background: 'rgba(0,0,0,.75)', color: '#fff', padding: '2px 6px', borderRadius: 4, fontSize: 12, pointerEvents: 'none' }}>
+              {t('viewer.cell', { index: hover.index })}: {hoverText}
+            </div>
+          )}
+        </div>
+        {(settings.labelPosition === 'onSide' || legend?.kind === 'continuous') && (
+          <div style={{ width: 200 }}>
+            <Legend
+              legend={legend}
+              customize={settings.colourMode === 'customize'}
+              onColour={(i, c) =>
+                settings.colourBy.kind === 'obs' &&
+                setCustom((m) => ({ ...m, [(settings.colourBy as { key: string }).key]: new Map(m[(settings.colourBy as { key: string }).key] ?? []).set(i, c) }))
+              }
+            />
+          </div>
+        )}
+      </div>
+      <Space style={{ marginTop: 8 }}>
+        <Typography.Text data-testid="selection-count">{t('viewer.selected', { count: selected.length })}</Typography.Text>
+        {selected.length > 0 && (
+          <Button size="small" onClick={() => viewer.current?.select([])}>
+            {t('viewer.clearSelection')}
+          </Button>
+        )}
+      </Space>
+    </Card>
+  );
+}

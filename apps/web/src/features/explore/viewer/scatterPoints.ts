@@ -1,0 +1,92 @@
+/** Pure helpers turning decoded columns into what the WebGL scatter draws. */
+
+export type Colouring =
+  | { kind: 'categorical'; codes: Uint32Array; colours: string[] }
+  | { kind: 'continuous'; values: Float32Array; max: number }
+  | { kind: 'none' };
+
+export interface PlotPoints {
+  x: Float32Array;
+  y: Float32Array;
+  /** category code per point (categorical colouring) */
+  z: Float32Array;
+  /** value in [0, 1] per point (continuous colouring) */
+  w: Float32Array;
+}
+
+/** Rotates a 3D embedding (yaw about y, then pitch about x) and keeps the screen x/y. */
+export function project3D(x: Float32Array, y: Float32Array, z: Float32Array, yawDeg: number, pitchDeg: number): { x: Float32Array; y: Float32Array } {
+  const a = (yawDeg * Math.PI) / 180;
+  const b = (pitchDeg * Math.PI) / 180;
+  const ca = Math.cos(a);
+  const sa = Math.sin(a);
+  const cb = Math.cos(b);
+  const sb = Math.sin(b);
+  const n = x.length;
+  const px = new Float32Array(n);
+  const py = new Float32Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const x1 = x[i]! * ca + z[i]! * sa;
+    const z1 = -x[i]! * sa + z[i]! * ca;
+    px[i] = x1 * 0.7;
+    py[i] = (y[i]! * cb - z1 * sb) * 0.7;
+  }
+  return { x: px, y: py };
+}
+
+export function buildPoints(x: Float32Array, y: Float32Array, colouring: Colouring): PlotPoints {
+  const n = x.length;
+  if (colouring.kind === 'categorical') return { x, y, z: Float32Array.from(colouring.codes), w: new Float32Array(n) };
+  if (colouring.kind === 'continuous') {
+    const w = new Float32Array(n);
+    const inv = colouring.max > 0 ? 1 / colouring.max : 0;
+    for (let i = 0; i < n; i += 1) w[i] = Math.min(1, colouring.values[i]! * inv);
+    return { x, y, z: new Float32Array(n), w };
+  }
+  return { x, y, z: new Float32Array(n), w: new Float32Array(n) };
+}
+
+/**
+ * Draw order for continuous colouring: expressing cells last so they are not hidden under zeros.
+ * Returns null when all points are drawn in their natural order (categorical).
+ */
+export function expressionDrawOrder(values: Float32Array): number[] {
+  const zeros: number[] = [];
+  const pos: number[] = [];
+  for (let i = 0; i < values.length; i += 1) (values[i]! > 0 ? pos : zeros).push(i);
+  pos.sort((a, b) => values[a]! - values[b]!);
+  return zeros.concat(pos);
+}
+
+/** Mean position of each category (label anchor for "labels on cluster"). */
+export function categoryCentroids(x: Float32Array, y: Float32Array, codes: Uint32Array, nLabels: number): Array<{ x: number; y: number; n: number }> {
+  const sx = new Float64Array(nLabels);
+  const sy = new Float64Array(nLabels);
+  const n = new Float64Array(nLabels);
+  for (let i = 0; i < codes.length; i += 1) {
+    const c = codes[i]!;
+    sx[c]! += x[i]!;
+    sy[c]! += y[i]!;
+    n[c]! += 1;
+  }
+  return Array.from(n, (k, c) => ({ x: k > 0 ? sx[c]! / k : 0, y: k > 0 ? sy[c]! / k : 0, n: k }));
+}
+
+/**
+ * Data → canvas pixels for regl-scatterplot's camera (projection = scale(1/aspect), model = I):
+ * ndc = P · V · [x, y, 0, 1].
+ */
+export function toScreen(view: ArrayLike<number>, width: number, height: number, x: number, y: number): [number, number] {
+  const aspect = width / height;
+  const nx = (view[0]! * x + view[4]! * y + view[12]!) / aspect;
+  const ny = view[1]! * x + view[5]! * y + view[13]!;
+  return [((nx + 1) / 2) * width, ((1 - ny) / 2) * height];
+}
+
+/** Point size in pixels so a million cells do not become a blob and 3k cells are still visible. */
+export function defaultPointSize(nCells: number): number {
+  if (nCells > 500_000) return 1.5;
+  if (nCells > 100_000) return 2;
+  if (nCells > 20_000) return 3;
+  return 5;
+}

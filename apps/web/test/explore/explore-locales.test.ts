@@ -1,0 +1,41 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '../..');
+const load = (locale: string) => JSON.parse(readFileSync(path.join(web, 'src/i18n/locales', locale, 'explore.json'), 'utf8')) as Record<string, unknown>;
+
+function keys(o: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+}
+
+function sources(dir: string): string {
+  return readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .map((p) => (statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(p) ? readFileSync(p, 'utf8') : ''))
+    .join('\n');
+}
+
+describe('explore namespace', () => {
+  const en = keys(load('en-US')).sort();
+  const zh = keys(load('zh-CN')).sort();
+  const code = sources(path.join(web, 'src/features/explore'));
+  const used = new Set([...code.matchAll(/\bt\('([^']+)'/g), ...code.matchAll(/'((?:levels|layers|tabs|quality|gene|deg)\.[\w.]+)'/g)].map((m) => m[1]!));
+
+  it('zh-CN has exactly the en-US keys', () => {
+    expect(zh).toEqual(en);
+  });
+  it('every key the code uses exists and every key is used', () => {
+    expect([...used].filter((k) => !en.includes(k))).toEqual([]);
+    expect(en.filter((k) => !used.has(k))).toEqual([]);
+  });
+  it('zh-CN strings are translated (not copies of English sentences)', () => {
+    const enFlat = load('en-US');
+    const zhFlat = load('zh-CN');
+    const get = (o: Record<string, unknown>, k: string) => k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o) as string;
+    const same = en.filter((k) => get(enFlat, k) === get(zhFlat, k) && get(enFlat, k).includes(' '));
+    expect(same).toEqual([]);
+  });
+});
