@@ -4,6 +4,7 @@ import { openDb } from '../db/client';
 import { migrate } from '../db/migrate';
 import { openStorage } from '../storage';
 import path from 'node:path';
+import { wireAccounts } from '../services/accounts/wire';
 
 /**
  * Composition root shared by the API and worker entry points (and the test harness): opens the
@@ -30,4 +31,6 @@ export async function composeContext(config: Config, overrides: { pgliteDir?: st
  * Feature areas register their services and the real AuthResolver here (one line each).
  * Until the accounts service is wired, no token resolves, so every authenticated route is 401.
  */
-export async function wireServices(_ctx: AppContext): Promise<void> {}
+export async function wireServices(ctx: AppContext): Promise<void> {
+  await wireAccounts(ctx);
+}

@@ -1,9 +1,13 @@
 import type { AppContext } from '../../context';
 import type { ZodApp } from '../app';
 import healthRoutes from './health';
+import accountRoutes from './accounts';
+import accountSessionRoutes from './account-session';
+import contentRoutes from './content';
+import drawingRoutes from './drawings';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes];

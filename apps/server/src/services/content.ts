@@ -1,0 +1,32 @@
+import type { ContentEntry, ContentListQuery, FaqEntry, Locale, UpdateLogPage } from '@cellcloud/contracts';
+import type { Db } from '../db/client';
+import { contentRepo } from '../db/repos/content';
+
+/** Public help content (SPEC §7): FAQ, documentation/guidebook entries, the update log. */
+export async function listFaq(db: Db): Promise<FaqEntry[]> {
+  const rows = await contentRepo.faq(db);
+  return rows.map((r) => ({
+    id: r.id,
+    question: { 'en-US': r.question_en, 'zh-CN': r.question_zh },
+    answer: { 'en-US': r.answer_en, 'zh-CN': r.answer_zh },
+    sort: Number(r.sort),
+  }));
+}
+
+export async function listContent(db: Db, q: ContentListQuery): Promise<ContentEntry[]> {
+  const rows = await contentRepo.list(db, q.type, q.docType ?? 'global');
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    title: { 'en-US': r.title_en, 'zh-CN': r.title_zh },
+    body: { 'en-US': r.body_en, 'zh-CN': r.body_zh },
+    sort: Number(r.sort),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+}
+
+/** Newest first; `info` in the request's language. */
+export async function updateLog(db: Db, page: { pageNum: number; pageSize: number }, locale: Locale): Promise<UpdateLogPage> {
+  const r = await contentRepo.updateLog(db, page.pageSize, (page.pageNum - 1) * page.pageSize);
+  return { total: r.total, rows: r.rows.map((x) => ({ logdate: x.logdate, info: locale === 'zh-CN' ? x.info_zh : x.info_en })) };
+}
