@@ -1,0 +1,257 @@
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { dispersionHvg } from '../stats/dispersion-hvg';
+import { knnSearch } from './knn-search';
+import { Random } from './random';
+import { sparsePca } from './sparse-pca';
+import { thresholdMinimum } from './threshold-minimum';
+import { checkRange, rejectUnknownOptions } from './validate';
+
+export interface ScrubletOptions {
+  /** default 0.05 (METHODS §1.4); when no threshold is found the run is repeated with 0.25 */
+  expectedDoubletRate?: number;
+  simDoubletRatio?: number;
+  /** default round(0.5·sqrt(nCells)) */
+  nNeighbors?: number;
+  nPcs?: number;
+  seed?: number;
+  /** repeat with expectedDoubletRate 0.25 when no automatic threshold is found (default true) */
+  fallback?: boolean;
+  onProgress?: (fraction: number, message: string) => void;
+}
+
+export interface ScrubletResult {
+  /** doublet score per observed cell (0 for cells with fewer than 3 detected genes) */
+  scores: Float32Array;
+  predicted: Uint8Array;
+  /** NaN when no threshold could be found (then nothing is predicted) */
+  threshold: number;
+  /** scores of the simulated doublets (scanpy splits them into obs sim1/sim2) */
+  simulatedScores: Float32Array;
+  /** fraction of observed cells predicted as doublets (uns doublet_removal_info) */
+  doubletRate: number;
+  /** the expected doublet rate of the run that produced this result (0.05, or 0.25 after fallback) */
+  expectedDoubletRate: number;
+  thresholdFound: boolean;
+}
+
+const KEYS = ['expectedDoubletRate', 'simDoubletRatio', 'nNeighbors', 'nPcs', 'seed', 'fallback', 'onProgress'] as const;
+
+/**
+ * Scrublet doublet detection (Wolock et al. 2019) as scanpy's `pp.scrublet` runs it on one sample
+ * of raw counts: genes in ≥ 3 cells, seurat-flavour HVGs on log-normalised data, doublets
+ * simulated by summing the raw HVG counts of random cell pairs, both sets scaled to 1e6 and
+ * z-scored with the observed cells' statistics, PCA fitted on observed cells, kNN on observed +
+ * simulated cells, Bayesian doublet score, and the threshold at the minimum between the two
+ * modes of the simulated scores. Uses scran.js only for large kNN searches.
+ */
+export async function scrublet(counts: CountMatrix, opts: ScrubletOptions = {}): Promise<ScrubletResult> {
+  rejectUnknownOptions('scrublet', opts, KEYS);
+  const first = await scrubletOnce(counts, opts, opts.expectedDoubletRate ?? 0.05);
+  if (first.thresholdFound || opts.fallback === false) return first;
+  return scrubletOnce(counts, opts, 0.25);
+}
+
+async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: number): Promise<ScrubletResult> {
+  const M = 'scrublet';
+  checkRange(M, 'expectedDoubletRate', rate, 1e-6, 0.999);
+  const ratio = checkRange(M, 'simDoubletRatio', opts.simDoubletRatio ?? 2, 0.1, 100);
+  const nPcs = checkRange(M, 'nPcs', opts.nPcs ?? 30, 1, 500, true);
+  const seed = opts.seed ?? 0;
+  const progress = opts.onProgress ?? (() => {});
+
+  // pp.filter_genes(min_cells=3), pp.filter_cells(min_genes=3)
+  const detected = new Int32Array(counts.nGenes);
+  for (let t = 0; t < counts.indices.length; t++) if (counts.data[t] > 0) detected[counts.indices[t]]++;
+  const geneOk = Uint8Array.from(detected, (n) => (n >= 3 ? 1 : 0));
+  const cells: number[] = [];
+  for (let c = 0; c < counts.nCells; c++) {
+    let n = 0;
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (geneOk[counts.indices[t]] && counts.data[t] > 0) n++;
+    if (n >= 3) cells.push(c);
+  }
+  const nObs = cells.length;
+  if (nObs < 30) throw new Error(`scrublet: only ${nObs} cells have 3 or more detected genes; doublet detection needs at least 30 cells per sample`);
+  const k = checkRange(M, 'nNeighbors', opts.nNeighbors ?? Math.round(0.5 * Math.sqrt(nObs)), 1, nObs - 1, true);
+
+  progress(0.05, 'scrublet: highly variable genes');
+  const hvg = hvgMask(counts, cells, geneOk);
+  const hvgIndex = new Int32Array(counts.nGenes).fill(-1);
+  let nHvg = 0;
+  for (let g = 0; g < counts.nGenes; g++) if (hvg[g]) hvgIndex[g] = nHvg++;
+  if (nHvg < 2) throw new Error('scrublet: fewer than 2 highly variable genes were found; the sample is too small or too uniform for doublet detection');
+  const obsRaw = restrict(counts, cells, hvgIndex, nHvg);
+
+  progress(0.2, 'scrublet: simulating doublets');
+  const rng = new Random(seed);
+  const nSim = Math.floor(nObs * ratio);
+  const simRaw = simulateDoublets(obsRaw, nSim, rng);
+  const obs = scaleTo(obsRaw, 1e6);
+  const sim = scaleTo(simRaw, 1e6);
+
+  progress(0.35, 'scrublet: PCA');
+  const { mean, invSd } = zStats(obs);
+  const genes = Int32Array.from({ length: nHvg }, (_, j) => j);
+  const fit = sparsePca(obs, genes, nPcs, { center: mean, scale: invSd, seed });
+  const d = fit.nPcs;
+  const manifold = new Float32Array((nObs + nSim) * d);
+  manifold.set(fit.pcs, 0);
+  manifold.set(fit.project(sim), nObs * d);
+
+  progress(0.55, 'scrublet: nearest neighbours');
+  const total = nObs + nSim;
+  const kAdj = Math.min(total - 1, Math.round(k * (1 + nSim / nObs)));
+  const { indices } = await knnSearch(manifold, total, d, kAdj);
+
+  progress(0.85, 'scrublet: doublet scores');
+  const r = nSim / nObs;
+  const ld = new Float64Array(total);
+  for (let i = 0; i < total; i++) {
+    let nd = 0;
+    for (let t = 0; t < kAdj; t++) if (indices[i * kAdj + t] >= nObs) nd++;
+    const q = (nd + 1) / (kAdj + 2);
+    ld[i] = (q * rate) / r / (1 - rate - q * (1 - rate - rate / r));
+  }
+  const simulatedScores = Float32Array.from(ld.subarray(nObs));
+  const threshold = thresholdMinimum(simulatedScores);
+  const scores = new Float32Array(counts.nCells);
+  const predicted = new Uint8Array(counts.nCells);
+  let nPred = 0;
+  cells.forEach((c, i) => {
+    scores[c] = ld[i];
+    if (threshold !== undefined && ld[i] > threshold) {
+      predicted[c] = 1;
+      nPred++;
+    }
+  });
+  progress(1, 'scrublet: done');
+  return {
+    scores,
+    predicted,
+    threshold: threshold ?? NaN,
+    simulatedScores,
+    doubletRate: threshold === undefined ? 0 : nPred / nObs,
+    expectedDoubletRate: rate,
+    thresholdFound: threshold !== undefined,
+  };
+}
+
+/** scanpy highly_variable_genes (seurat flavour, min_mean 0.0125, max_mean 3, min_disp 0.5) on log1p(normalize_total). */
+function hvgMask(counts: CountMatrix, cells: number[], geneOk: Uint8Array): Uint8Array {
+  const all = Int32Array.from({ length: counts.nGenes }, (_, g) => (geneOk[g] ? g : -1));
+  let nOk = 0;
+  for (let g = 0; g < counts.nGenes; g++) if (geneOk[g]) all[g] = nOk++;
+  const raw = restrict(counts, cells, all, nOk);
+  const totals = cellTotals(raw);
+  const target = medianOf(totals);
+  const data = new Float32Array(raw.data.length);
+  for (let c = 0; c < raw.nCells; c++) {
+    const f = totals[c] > 0 ? target / totals[c] : 0;
+    for (let t = raw.indptr[c]; t < raw.indptr[c + 1]; t++) data[t] = Math.log1p(raw.data[t] * f);
+  }
+  const stats = dispersionHvg({ ...raw, data }, nOk);
+  const mask = new Uint8Array(counts.nGenes);
+  for (let g = 0; g < counts.nGenes; g++) {
+    const j = all[g];
+    if (!geneOk[g] || j < 0) continue;
+    const m = stats.means[j];
+    if (m > 0.0125 && m < 3 && stats.dispersionsNorm[j] > 0.5) mask[g] = 1;
+  }
+  return mask;
+}
+
+/** Cells `cells` and genes with index ≥ 0 in `geneIndex` (renumbered), raw values. */
+function restrict(m: CountMatrix, cells: number[], geneIndex: Int32Array, nGenes: number): CountMatrix {
+  let bound = 0;
+  for (const c of cells) bound += m.indptr[c + 1] - m.indptr[c];
+  const indptr = new Float64Array(cells.length + 1);
+  const indices = new Uint32Array(bound);
+  const data = new Float32Array(bound);
+  let p = 0;
+  cells.forEach((c, i) => {
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) {
+      const j = geneIndex[m.indices[t]];
+      if (j >= 0 && m.data[t] !== 0) {
+        indices[p] = j;
+        data[p++] = m.data[t];
+      }
+    }
+    indptr[i + 1] = p;
+  });
+  return { nGenes, nCells: cells.length, indptr, indices: indices.slice(0, p), data: data.slice(0, p) };
+}
+
+/** Doublets = sum of the raw counts of two random observed cells (pairs drawn with replacement). */
+function simulateDoublets(obs: CountMatrix, nSim: number, rng: Random): CountMatrix {
+  const pairs = new Int32Array(nSim * 2);
+  let bound = 0;
+  for (let s = 0; s < nSim * 2; s++) {
+    pairs[s] = rng.int(obs.nCells);
+    bound += obs.indptr[pairs[s] + 1] - obs.indptr[pairs[s]];
+  }
+  const indptr = new Float64Array(nSim + 1);
+  const indices = new Uint32Array(bound);
+  const data = new Float32Array(bound);
+  let p = 0;
+  for (let s = 0; s < nSim; s++) {
+    const a = pairs[2 * s];
+    const b = pairs[2 * s + 1];
+    let i = obs.indptr[a];
+    let j = obs.indptr[b];
+    const ie = obs.indptr[a + 1];
+    const je = obs.indptr[b + 1];
+    while (i < ie || j < je) {
+      const gi = i < ie ? obs.indices[i] : Infinity;
+      const gj = j < je ? obs.indices[j] : Infinity;
+      if (gi === gj) {
+        indices[p] = gi;
+        data[p++] = obs.data[i++] + obs.data[j++];
+      } else if (gi < gj) {
+        indices[p] = gi;
+        data[p++] = obs.data[i++];
+      } else {
+        indices[p] = gj;
+        data[p++] = obs.data[j++];
+      }
+    }
+    indptr[s + 1] = p;
+  }
+  return { nGenes: obs.nGenes, nCells: nSim, indptr, indices: indices.slice(0, p), data: data.slice(0, p) };
+}
+
+function scaleTo(m: CountMatrix, target: number): CountMatrix {
+  const totals = cellTotals(m);
+  const data = new Float32Array(m.data.length);
+  for (let c = 0; c < m.nCells; c++) {
+    const f = totals[c] > 0 ? target / totals[c] : 0;
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) data[t] = m.data[t] * f;
+  }
+  return { ...m, data };
+}
+
+/** Per-gene mean and 1/sd (ddof = 0) over cells, as Scrublet's pipeline_zscore. */
+function zStats(m: CountMatrix): { mean: Float64Array; invSd: Float64Array } {
+  const sum = new Float64Array(m.nGenes);
+  const sq = new Float64Array(m.nGenes);
+  for (let t = 0; t < m.data.length; t++) {
+    sum[m.indices[t]] += m.data[t];
+    sq[m.indices[t]] += m.data[t] * m.data[t];
+  }
+  const mean = sum.map((s) => s / m.nCells);
+  const invSd = sq.map((s, g) => {
+    const v = s / m.nCells - mean[g] * mean[g];
+    return v > 0 ? 1 / Math.sqrt(v) : 0;
+  });
+  return { mean, invSd };
+}
+
+function cellTotals(m: CountMatrix): Float64Array {
+  const totals = new Float64Array(m.nCells);
+  for (let c = 0; c < m.nCells; c++) for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) totals[c] += m.data[t];
+  return totals;
+}
+
+function medianOf(x: Float64Array): number {
+  const s = Float64Array.from(x).sort();
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
