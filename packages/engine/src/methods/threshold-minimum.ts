@@ -14,7 +14,7 @@ export function thresholdMinimum(values: ArrayLike<number>, nBins = 256, maxIter
   }
   if (!(max > min)) return undefined;
   const width = (max - min) / nBins;
-  let hist = new Float64Array(nBins);
+  let hist: Float64Array = new Float64Array(nBins);
   for (let i = 0; i < values.length; i++) {
     const b = Math.min(nBins - 1, Math.floor((values[i] - min) / width));
     hist[b]++;
