@@ -8,6 +8,7 @@ let counter = 0;
 
 /** Open the HDF5 bytes, run `fn`, then close and free the in-memory copy. */
 export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File) => T | Promise<T>): Promise<T> {
+  if (!isH5Magic(bytes.subarray(0, 8))) throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
   const M = await h5wasm.ready;
   const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
   M.FS.writeFile(path, bytes);

@@ -123,8 +123,11 @@ export class MtxParser {
     this.val = new Float32Array(entries);
   }
 
-  private badEntry(line: number, buf: Uint8Array, start: number, end: number): FormatError {
-    return new FormatError('mtx.bad_entry', { file: this.file, line, text: asciiSlice(buf, start, end) });
+  private badEntry(line: number, buf: Uint8Array, start: number): FormatError {
+    let end = buf.indexOf(NL, start);
+    if (end < 0) end = buf.length;
+    if (end > start && buf[end - 1] === CR) end--;
+    return new FormatError('mtx.bad_entry', { file: this.file, line, text: asciiSlice(buf, start, end).trim() });
   }
 
   private lines(buf: Uint8Array, end: number): void {
@@ -138,6 +141,7 @@ export class MtxParser {
     if (pos < end) this.entries(buf, pos, end);
   }
 
+  /** Entry lines in buf[start, end) — end is just after a newline. One pass, no per-line calls. */
   private entries(buf: Uint8Array, start: number, end: number): void {
     const h = this.header!;
     const { rows, cols, entries } = h;
@@ -149,56 +153,54 @@ export class MtxParser {
     let line = this.line;
     let count = this.count;
     let seen = this.seen;
-    let pos = start;
-    while (pos < end) {
-      let eol = buf.indexOf(NL, pos);
-      if (eol < 0 || eol > end) eol = end;
+    let p = start;
+    let c = 0;
+    while (p < end) {
       line++;
-      let e = eol;
-      if (e > pos && buf[e - 1] === CR) e--;
-      let p = pos;
-      pos = eol + 1;
-      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
-      if (p === e || buf[p] === PCT) continue;
       const lineStart = p;
-      let c = 0;
+      let b = buf[p]!;
+      while (b === SP || b === TAB) b = buf[++p]!;
+      if (b === NL || b === CR || b === PCT) {
+        while (buf[p] !== NL) p++;
+        p++;
+        continue;
+      }
       let i = 0;
-      let di = 0;
-      while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+      const si = p;
+      while ((c = buf[p]! - 48) >= 0 && c <= 9) {
         i = i * 10 + c;
         p++;
-        di++;
       }
-      let sep = p;
-      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
+      if (p === si || (buf[p] !== SP && buf[p] !== TAB)) throw this.badEntry(line, buf, lineStart);
+      while (buf[p] === SP || buf[p] === TAB) p++;
       let j = 0;
-      let dj = 0;
-      while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+      const sj = p;
+      while ((c = buf[p]! - 48) >= 0 && c <= 9) {
         j = j * 10 + c;
         p++;
-        dj++;
       }
-      if (di === 0 || dj === 0 || sep === p - dj) throw this.badEntry(line, buf, lineStart, e);
+      if (p === sj) throw this.badEntry(line, buf, lineStart);
       let v = 1;
       if (!pattern) {
-        sep = p;
-        while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
-        if (p === sep || p === e) throw this.badEntry(line, buf, lineStart, e);
-        const vs = p;
+        if (buf[p] !== SP && buf[p] !== TAB) throw this.badEntry(line, buf, lineStart);
+        while (buf[p] === SP || buf[p] === TAB) p++;
+        const sv = p;
         v = 0;
-        while (p < e && (c = buf[p]! - 48) >= 0 && c <= 9) {
+        while ((c = buf[p]! - 48) >= 0 && c <= 9) {
           v = v * 10 + c;
           p++;
         }
-        if (p < e && buf[p] !== SP && buf[p] !== TAB) {
-          while (p < e && buf[p] !== SP && buf[p] !== TAB) p++;
-          const text = asciiSlice(buf, vs, p);
-          v = Number(text);
-          if (text === '' || Number.isNaN(v)) throw this.badEntry(line, buf, lineStart, e);
-        } else if (p === vs) throw this.badEntry(line, buf, lineStart, e);
+        b = buf[p]!;
+        if (b !== SP && b !== TAB && b !== NL && b !== CR) {
+          while (b !== SP && b !== TAB && b !== NL && b !== CR) b = buf[++p]!;
+          v = Number(asciiSlice(buf, sv, p));
+          if (Number.isNaN(v)) throw this.badEntry(line, buf, lineStart);
+        } else if (p === sv) throw this.badEntry(line, buf, lineStart);
       }
-      while (p < e && (buf[p] === SP || buf[p] === TAB)) p++;
-      if (p !== e) throw this.badEntry(line, buf, lineStart, e);
+      b = buf[p]!;
+      while (b === SP || b === TAB || b === CR) b = buf[++p]!;
+      if (b !== NL) throw this.badEntry(line, buf, lineStart);
+      p++;
       if (i < 1 || i > rows || j < 1 || j > cols) {
         throw new FormatError('mtx.index_out_of_range', { file: this.file, line, row: i, col: j, rows, cols });
       }

@@ -4,8 +4,40 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { gzipCorrupt, setGunzipImplementation } from './gzip';
 import type { ByteSource, SourceBundle } from './sources';
+
+/** Streaming gunzip on Node's native zlib (installed for every reader when this module loads). */
+export async function* nodeGunzipChunks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncIterable<Uint8Array> {
+  const gz = createGunzip({ chunkSize: 1 << 20 });
+  let feedError: unknown;
+  const feeder = (async () => {
+    try {
+      for await (const c of chunks) if (!gz.write(c)) await once(gz, 'drain');
+      gz.end();
+    } catch (e) {
+      feedError = e;
+      gz.destroy(e instanceof Error ? e : new Error(String(e)));
+    }
+  })();
+  try {
+    for await (const out of gz) {
+      const b = out as Buffer;
+      yield new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    }
+  } catch (e) {
+    if (feedError) throw feedError;
+    throw gzipCorrupt(file, e);
+  } finally {
+    await feeder;
+  }
+  if (feedError) throw feedError;
+}
+
+setGunzipImplementation(nodeGunzipChunks);
 
 export async function fileSource(filePath: string, name = path.basename(filePath)): Promise<ByteSource> {
   const { size } = await stat(filePath);

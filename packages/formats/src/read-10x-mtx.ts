@@ -53,7 +53,7 @@ export function pick10xMtx(bundle: SourceBundle): TenxMtxFiles {
 
 export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts: ReadOptions = {}): Promise<Dataset> {
   const warnings: string[] = [];
-  const feat = parseFeatures(await readText(files.features), files.features.name);
+  const feat = parseFeatures(await readText(files.features), files.features.name, files.version === 'v3');
   warnings.push(...feat.warnings);
   const bc = parseBarcodes(await readText(files.barcodes), files.barcodes.name, sample);
   warnings.push(...bc.warnings);

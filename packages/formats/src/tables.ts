@@ -16,7 +16,7 @@ export function textLines(text: string): string[] {
  * A 10x features.tsv (id, name, type) or genes.tsv (id, name). One-column files are repaired as
  * METHODS §1.1 says (the value is used as id and symbol, type "Gene Expression").
  */
-export function parseFeatures(text: string, file: string): { genes: GeneTable; warnings: string[] } {
+export function parseFeatures(text: string, file: string, v3 = false): { genes: GeneTable; warnings: string[] } {
   const lines = textLines(text);
   const ids: string[] = [];
   const symbols: string[] = [];
@@ -31,7 +31,7 @@ export function parseFeatures(text: string, file: string): { genes: GeneTable; w
   }
   const warnings: string[] = [];
   if (oneColumn > 0) warnings.push(`${file}: ${oneColumn} gene line(s) had one column; the name was used as id and symbol.`);
-  const hasTypes = lines.some((l) => l.split('\t').length >= 3);
+  const hasTypes = v3 || lines.some((l) => l.split('\t').length >= 3);
   return { genes: { ids, symbols, ...(hasTypes ? { featureTypes: types } : {}) }, warnings };
 }
 

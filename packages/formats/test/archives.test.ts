@@ -1,21 +1,13 @@
 import { gzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bundleOf, bytesSource, FormatError, readDataset, write10xMtx } from '../src/index';
+import { bundleOf, bytesSource, fflateGunzipChunks, readDataset, write10xMtx } from '../src/index';
+import { nodeGunzipChunks } from '../src/node-sources';
+import { expectCode } from './errors';
 import { makeTar, sameCounts, smallDataset } from './fixtures';
 
 const ds = smallDataset();
 const files = write10xMtx(ds.counts, ds.genes, ds.cells.barcodes);
 const gz = { 'matrix.mtx.gz': files['matrix.mtx'], 'features.tsv.gz': files['features.tsv'], 'barcodes.tsv.gz': files['barcodes.tsv'] };
-
-async function expectCode(p: Promise<unknown>, code: string): Promise<FormatError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(FormatError);
-  expect((e as FormatError).code).toBe(code);
-  return e as FormatError;
-}
 
 describe('10x MTX round trip through folders and archives', () => {
   it('reads the gzipped folder it wrote', async () => {
@@ -51,6 +43,21 @@ describe('10x MTX round trip through folders and archives', () => {
     const cut = files['matrix.mtx'].subarray(0, files['matrix.mtx'].length - 40);
     const e = await expectCode(readDataset(bundleOf('s', [bytesSource('matrix.mtx.gz', cut), bytesSource('features.tsv.gz', gz['features.tsv.gz']), bytesSource('barcodes.tsv.gz', gz['barcodes.tsv.gz'])])), 'gzip.corrupt');
     expect(e.params['file']).toBe('matrix.mtx.gz');
+  });
+
+  it('native (Node zlib) gunzip reports the same errors and output as fflate', async () => {
+    const chunks = (b: Uint8Array) => bytesSource('m.gz', b).stream();
+    const all = async (it: AsyncIterable<Uint8Array>) => {
+      let n = 0;
+      for await (const c of it) n += c.length;
+      return n;
+    };
+    expect(await all(nodeGunzipChunks(chunks(files['matrix.mtx']), 'm.gz'))).toBe(await all(fflateGunzipChunks(chunks(files['matrix.mtx']), 'm.gz')));
+    const cut = files['matrix.mtx'].subarray(0, files['matrix.mtx'].length - 40);
+    await expectCode(all(nodeGunzipChunks(chunks(cut), 'm.gz')), 'gzip.corrupt');
+    const bad = files['matrix.mtx'].slice();
+    bad.fill(7, 20, 60);
+    await expectCode(all(nodeGunzipChunks(chunks(bad), 'm.gz')), 'gzip.corrupt');
   });
 
   it('reports a corrupt zip and a missing file', async () => {
