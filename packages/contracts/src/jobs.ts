@@ -64,6 +64,8 @@ export const jobView = z.object({
   runningSeconds: z.number().nullable(),
   /** True when the result was reused from an identical earlier submission. */
   cached: z.boolean(),
+  /** Job whose stored results this job shows (`results/<resultId>/`): itself unless cached. */
+  resultId: z.string(),
 });
 export type JobView = z.infer<typeof jobView>;
 

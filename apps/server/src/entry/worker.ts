@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from '../config';
+import { jobsDeps } from '../services/jobs-wire';
+import { composeContext } from './compose';
+
+/**
+ * Worker process (`npm run worker`): needs only DATABASE_URL (or the shared PGlite data dir of a
+ * single machine) and the storage settings. Runs WORKER_CONCURRENCY jobs per job name; on
+ * SIGINT/SIGTERM stops taking jobs, lets running ones finish briefly, then exits.
+ */
+async function main() {
+  let config;
+  try {
+    config = loadConfig({ ...process.env, IN_PROCESS_WORKER: 'true' });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  if (config.workerConcurrency < 1) config = { ...config, workerConcurrency: 1 };
+  if (!config.databaseUrl) console.warn('DATABASE_URL is not set: this worker uses the embedded database in CELLCLOUD_DATA_DIR, so it must be the only process using it.');
+  const ctx = await composeContext(config);
+  const deps = jobsDeps(ctx);
+  const shutdown = async () => {
+    await deps.close().catch(() => {});
+    await ctx.db.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  console.log(`CellCloud worker ${process.pid} started (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, concurrency: ${config.workerConcurrency})`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

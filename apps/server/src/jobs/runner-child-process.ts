@@ -1,0 +1,70 @@
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Config } from '../config';
+
+/** What the parent asks a child to compute (see runner-child.ts). */
+export type ChildTask =
+  | { kind: 'analysis'; jobId: string; samples: { name: string; group: string; datasetKey: string }[]; params: unknown; outPrefix: string }
+  | { kind: 'preprocess'; draftId: string; samples: { name: string; datasetKey: string }[]; params: unknown; outKey: string }
+  | { kind: 'noop'; sleepMs: number };
+
+export type ChildMessage =
+  | { type: 'progress'; fraction: number; step: string }
+  | { type: 'done'; result?: unknown }
+  | { type: 'error'; message: string; code?: string };
+
+export class ChildProcessFailure extends Error {}
+
+const childEntry = fileURLToPath(new URL('./runner-child.ts', import.meta.url));
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/**
+ * Runs a heavy task in a child Node process so a WebAssembly out-of-memory abort (scran.js) or a
+ * crash takes down only the child. The V8 heap is capped at the memory budget; progress comes
+ * back over IPC; aborting the signal (suspend, expiry, shutdown) kills the child.
+ */
+export function runInChild(
+  task: ChildTask,
+  opts: { config: Config; signal?: AbortSignal; memoryBytes: number; onProgress?: (fraction: number, step: string) => Promise<void> },
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const heapMb = Math.max(256, Math.floor(opts.memoryBytes / 1024 / 1024));
+    const child = fork(childEntry, [], {
+      execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let settled = false;
+    let doneReceived = false;
+    let progressChain = Promise.resolve();
+    const finish = (err: Error | null, value?: unknown) => {
+      if (settled) return;
+      settled = true;
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (child.connected) child.disconnect();
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onAbort = () => finish(new ChildProcessFailure('The job was stopped (suspended, timed out or the worker is shutting down).'));
+    if (opts.signal?.aborted) return onAbort();
+    opts.signal?.addEventListener('abort', onAbort);
+    child.on('message', (m: ChildMessage) => {
+      if (m.type === 'progress' && opts.onProgress) {
+        progressChain = progressChain.then(() => opts.onProgress!(m.fraction, m.step)).catch((e: Error) => finish(e));
+      } else if (m.type === 'done') {
+        doneReceived = true;
+        void progressChain.then(() => finish(null, m.result));
+      } else if (m.type === 'error') {
+        finish(new ChildProcessFailure(m.message));
+      }
+    });
+    child.on('error', (e) => finish(e));
+    child.on('exit', (code, sig) => {
+      if (doneReceived) return;
+      finish(new ChildProcessFailure(`The analysis process ended unexpectedly (${sig ?? `exit code ${code}`}); it may have run out of memory.`));
+    });
+    child.send({ task, config: opts.config });
+  });
+}

@@ -1,0 +1,72 @@
+import os from 'node:os';
+import type { JobName } from '@cellcloud/contracts';
+import type { AppContext } from '../context';
+import { jobsRepo, type JobRow } from '../db/repos/jobs';
+import type { JobContext } from '../queue/job-queue';
+import type { NotificationsService } from '../services/notifications';
+
+/** Thrown inside a tracked job when its row says it is no longer ours to run (suspended, deleted). */
+export class JobSuperseded extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} was suspended, deleted or taken over; stopping this attempt`);
+  }
+}
+
+export interface Tracked {
+  row: JobRow;
+  attempt: number;
+  signal: AbortSignal;
+  /** Records progress; throws JobSuperseded when the job was suspended/deleted meanwhile. */
+  progress(fraction: number, step: string): Promise<void>;
+  /** True while this attempt still owns the job (checked before publishing results). */
+  stillOurs(): Promise<boolean>;
+}
+
+export const WORKER_ID = `${os.hostname()}:${process.pid}`;
+
+/**
+ * Runs one attempt of a job that has an `analysis_jobs` row: claim (fenced by attempt number) →
+ * body → complete exactly once → "completed" notification. A thrown error re-queues the row for
+ * the queue's retry, or on the last attempt marks it `error` with the message and notifies. The
+ * error is rethrown so pg-boss records the failure and schedules the retry.
+ */
+export async function runTracked<N extends JobName>(
+  ctx: AppContext,
+  notifications: NotificationsService,
+  job: JobContext<N>,
+  jobId: string,
+  body: (t: Tracked) => Promise<void>,
+): Promise<void> {
+  const attempt = job.attempt;
+  const row = await jobsRepo.claim(ctx.db, jobId, attempt, WORKER_ID);
+  if (!row) return; // suspended, deleted or already finished: nothing to do
+  let lastWrite = 0;
+  const tracked: Tracked = {
+    row,
+    attempt,
+    signal: job.signal,
+    async progress(fraction, step) {
+      const now = Date.now();
+      if (now - lastWrite < 250 && fraction < 1) return;
+      lastWrite = now;
+      if (!(await jobsRepo.progress(ctx.db, jobId, attempt, Math.min(1, Math.max(0, fraction)), step))) throw new JobSuperseded(jobId);
+    },
+    async stillOurs() {
+      const r = await jobsRepo.get(ctx.db, jobId);
+      return !!r && r.status === 'running' && r.attempt === attempt;
+    },
+  };
+  try {
+    await body(tracked);
+  } catch (e) {
+    if (e instanceof JobSuperseded) return;
+    const message = e instanceof Error ? e.message : String(e);
+    const failed = await jobsRepo.fail(ctx.db, jobId, attempt, message.slice(0, 1000), job.lastAttempt);
+    if (failed && job.lastAttempt) {
+      await notifications.create(failed.user_id, 'job.failed', { jobName: failed.job_name, analysisId: failed.analysis_id, message: message.slice(0, 200) }, jobId);
+    }
+    throw e;
+  }
+  const done = await jobsRepo.complete(ctx.db, jobId, attempt);
+  if (done) await notifications.create(done.user_id, 'job.completed', { jobName: done.job_name, analysisId: done.analysis_id }, jobId);
+}
