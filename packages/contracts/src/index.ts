@@ -11,3 +11,4 @@ export * from './content';
 export * from './drawings';
 export * from './wizard';
 export * from './notifications';
+export * from './files';

@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate';
 import { openStorage } from '../storage';
 import path from 'node:path';
 import { wireAccounts } from '../services/accounts/wire';
+import { wireFiles } from '../services/files/wire';
 
 /**
  * Composition root shared by the API and worker entry points (and the test harness): opens the
@@ -33,4 +34,5 @@ export async function composeContext(config: Config, overrides: { pgliteDir?: st
  */
 export async function wireServices(ctx: AppContext): Promise<void> {
   await wireAccounts(ctx);
+  await wireFiles(ctx);
 }

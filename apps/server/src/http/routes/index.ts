@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context';
 import type { ZodApp } from '../app';
+import filesRoutes from './files';
+import filesTusRoutes from './files-tus';
 import healthRoutes from './health';
 import accountRoutes from './accounts';
 import accountSessionRoutes from './account-session';
@@ -10,4 +12,4 @@ import drawingRoutes from './drawings';
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes];

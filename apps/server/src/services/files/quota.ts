@@ -1,0 +1,28 @@
+import type { AppContext } from '../../context';
+import { uploadBytesOfUser } from '../../db/repos/uploads';
+import { AppError } from '../../http/errors';
+
+/** A plans service (accounts area) may provide per-user quotas; otherwise STORAGE_QUOTA_GB applies. */
+interface PlanQuotas {
+  storageQuotaBytes(userId: string): Promise<number | undefined>;
+}
+
+export async function quotaBytesOf(ctx: AppContext, userId: string): Promise<number> {
+  const plans = ctx.services.plans as Partial<PlanQuotas> | undefined;
+  const fromPlan = typeof plans?.storageQuotaBytes === 'function' ? await plans.storageQuotaBytes(userId) : undefined;
+  return fromPlan ?? ctx.config.storageQuotaBytes;
+}
+
+/** Bytes the user occupies: uploaded originals plus their canonical datasets. */
+export async function storageUsedBytes(ctx: AppContext, userId: string): Promise<number> {
+  return uploadBytesOfUser(ctx.db, userId);
+}
+
+/**
+ * Throws STORAGE_FULL (SPEC §8 "Storage full") when `extraBytes` more would exceed the user's
+ * quota. Uploads call it before accepting files; analyses call it before starting.
+ */
+export async function assertStorageAvailable(ctx: AppContext, userId: string, extraBytes = 0): Promise<void> {
+  const [used, quota] = await Promise.all([storageUsedBytes(ctx, userId), quotaBytesOf(ctx, userId)]);
+  if (used + extraBytes > quota) throw new AppError('STORAGE_FULL', { usedBytes: used, quotaBytes: quota });
+}
