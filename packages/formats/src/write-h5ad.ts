@@ -8,8 +8,10 @@ import type { CellColumn, CountMatrix, GeneTable } from './matrix';
  * encoding-version on every element), as anndata ≥ 0.8 writes it. X is the normalized matrix when
  * given (scanpy convention) and layers["counts"] the raw counts; both CSR cells × genes.
  *
- * Limitation: h5wasm cannot create HDF5 enum types, so boolean columns (e.g. highly_variable) are
- * written as uint8 0/1 — use `.astype(bool)` in Python before masking with them.
+ * Limitation: h5wasm cannot create HDF5 enum (bool) types, so boolean columns (e.g.
+ * highly_variable) are written as uint8 0/1 — use `.astype(bool)` in Python before masking with
+ * them — and the categorical `ordered` attribute is uint8 0: anndata ≥ 0.9 reads it (it applies
+ * bool()); anndata 0.8 rejects it. Verified with h5py and anndata in test/write-h5ad.test.ts.
  */
 export type UnsValue = string | number | boolean | string[] | number[] | Float64Array | Float32Array | Int32Array | { [key: string]: UnsValue };
 

@@ -75,7 +75,12 @@ async function variant(kind: 'dense' | 'csc', ds = smallDataset()): Promise<Uint
   } else {
     const byGene: number[][] = Array.from({ length: nGenes }, () => []);
     const vals: number[][] = Array.from({ length: nGenes }, () => []);
-    for (let j = 0; j < nCells; j++) for (let k = indptr[j]!; k < indptr[j + 1]!; k++) (byGene[indices[k]!]!.push(j), vals[indices[k]!]!.push(data[k]!));
+    for (let j = 0; j < nCells; j++) {
+      for (let k = indptr[j]!; k < indptr[j + 1]!; k++) {
+        byGene[indices[k]!]!.push(j);
+        vals[indices[k]!]!.push(data[k]!);
+      }
+    }
     const g = f.create_group('X');
     g.create_attribute('encoding-type', 'csc_matrix', null, 'S');
     g.create_attribute('shape', new Int32Array([nCells, nGenes]));
