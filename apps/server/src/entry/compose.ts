@@ -6,6 +6,7 @@ import { openStorage } from '../storage';
 import path from 'node:path';
 import { wireAccounts } from '../services/accounts/wire';
 import { wireFiles } from '../services/files/wire';
+import { wireJobs } from '../services/jobs-wire';
 
 /**
  * Composition root shared by the API and worker entry points (and the test harness): opens the
@@ -35,4 +36,5 @@ export async function composeContext(config: Config, overrides: { pgliteDir?: st
 export async function wireServices(ctx: AppContext): Promise<void> {
   await wireAccounts(ctx);
   await wireFiles(ctx);
+  await wireJobs(ctx);
 }

@@ -7,9 +7,12 @@ import accountRoutes from './accounts';
 import accountSessionRoutes from './account-session';
 import contentRoutes from './content';
 import drawingRoutes from './drawings';
+import draftRoutes from './drafts';
+import jobRoutes from './jobs';
+import notificationRoutes from './notifications';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes];
