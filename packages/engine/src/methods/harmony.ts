@@ -180,6 +180,7 @@ class HarmonyState {
     const order = rng.shuffle(Int32Array.from({ length: n }, (_, i) => i));
     const nBlocks = Math.ceil(1 / blockSize);
     const blockSum = new Float64Array(k);
+    const penalty = new Float64Array(k * b);
     for (let blk = 0; blk < nBlocks; blk++) {
       // numpy.array_split sizes: the first (n % nBlocks) blocks get one extra element
       const base = Math.floor(n / nBlocks);
@@ -196,13 +197,15 @@ class HarmonyState {
         }
       }
       for (let c = 0; c < k; c++) for (let s = 0; s < b; s++) e[c * b + s] -= blockSum[c] * prB[s];
+      // the penalty depends only on (cluster, batch): one power per table entry per block
+      for (let t = 0; t < k * b; t++) penalty[t] = Math.pow((e[t] + 1) / (o[t] + 1), theta);
       blockSum.fill(0);
       for (let t = start; t < end; t++) {
         const i = order[t];
         const bi = batch[i];
         let total = 0;
         for (let c = 0; c < k; c++) {
-          const v = scaled[i * k + c] * Math.pow((e[c * b + bi] + 1) / (o[c * b + bi] + 1), theta);
+          const v = scaled[i * k + c] * penalty[c * b + bi];
           r[i * k + c] = v;
           total += v;
         }

@@ -47,7 +47,7 @@ export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts:
   for (let t = 0; t < omega.length; t++) omega[t] = rng.normal();
   let q = op.times(omega, l); // n × l row-major
   q = orthoRowMajor(q, n, l);
-  const iters = opts.powerIterations ?? 6;
+  const iters = opts.powerIterations ?? 4;
   for (let it = 0; it < iters; it++) {
     const z = orthoRowMajor(op.transposeTimes(q, l), p, l);
     q = orthoRowMajor(op.times(z, l), n, l);

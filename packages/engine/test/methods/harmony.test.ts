@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, sharedData } from '@cellcloud/testkit';
 import { harmony } from '../../src/methods/harmony';
+import { mnnCorrect } from '../../src/methods/mnn';
 import { lisi } from '../../src/methods/lisi';
 import { knnExact } from '../../src/methods/knn';
 import { pearsonResidualHvg } from '../../src/methods/pearson-hvg';
@@ -26,60 +27,93 @@ function knnPurity(coords: Float32Array, dims: number, labels: Int32Array): numb
   return same / (labels.length * k);
 }
 
-describe.skipIf(!hasSharedData('ifnb_kang2018_subset/matrix.mtx.gz'))('harmony on ifnb_kang2018_subset (ctrl vs stim)', () => {
-  it('mixes the two batches while monocytes and T cells stay apart', async () => {
-    const ds = await load10x(sharedData('ifnb_kang2018_subset')!);
-    const counts = ds.counts;
-    const batch = Int32Array.from(ds.cells.barcodes, (b) => (b.startsWith('stim_') ? 1 : 0));
-    expect(batch.reduce((a, b) => a + b, 0)).toBe(1000);
-    const hvg = pearsonResidualHvg(counts, 2000);
-    const logm = logNormalize(counts);
-    const dims = 20;
-    const pcs = pcaOf(logm, hvg.selected, dims);
-    const corrected = harmony(pcs, counts.nCells, dims, batch, { seed: 0 });
-    expect(corrected.length).toBe(pcs.length);
-    expect(harmony(pcs, counts.nCells, dims, batch, { seed: 0 })).toEqual(corrected); // deterministic
+interface Prepared {
+  pcs: Float32Array;
+  nCells: number;
+  batch: Int32Array;
+  cells: number[]; // marker-labelled cells
+  labels: Int32Array; // 0 = monocyte, 1 = T cell
+}
 
-    const iBefore = median(lisi(pcs, counts.nCells, dims, batch));
-    const iAfter = median(lisi(corrected, counts.nCells, dims, batch));
+const DIMS = 20;
 
-    // marker-defined labels: monocytes (CD14/LYZ high, no CD3D) vs T cells (CD3D high, no LYZ)
-    const sym = ds.genes.symbols;
-    const lyz = geneValues(logm, sym.indexOf('LYZ'));
-    const cd14 = geneValues(logm, sym.indexOf('CD14'));
-    const cd3d = geneValues(logm, sym.indexOf('CD3D'));
-    const cells: number[] = [];
-    const labels: number[] = [];
-    for (let c = 0; c < counts.nCells; c++) {
-      if (lyz[c] > 3 && (cd14[c] > 0 || lyz[c] > 4) && cd3d[c] === 0) {
-        cells.push(c);
-        labels.push(0);
-      } else if (cd3d[c] > 1.5 && lyz[c] < 1) {
-        cells.push(c);
-        labels.push(1);
-      }
+/** ifnb: Pearson-residual HVGs, log-normalisation, scaled PCA, marker-defined monocytes vs T cells. */
+async function prepare(): Promise<Prepared> {
+  const ds = await load10x(sharedData('ifnb_kang2018_subset')!);
+  const counts = ds.counts;
+  const batch = Int32Array.from(ds.cells.barcodes, (b) => (b.startsWith('stim_') ? 1 : 0));
+  const hvg = pearsonResidualHvg(counts, 2000);
+  const logm = logNormalize(counts);
+  const pcs = pcaOf(logm, hvg.selected, DIMS);
+  const sym = ds.genes.symbols;
+  const lyz = geneValues(logm, sym.indexOf('LYZ'));
+  const cd14 = geneValues(logm, sym.indexOf('CD14'));
+  const cd3d = geneValues(logm, sym.indexOf('CD3D'));
+  const cells: number[] = [];
+  const labels: number[] = [];
+  for (let c = 0; c < counts.nCells; c++) {
+    if (lyz[c] > 3 && (cd14[c] > 0 || lyz[c] > 4) && cd3d[c] === 0) {
+      cells.push(c);
+      labels.push(0);
+    } else if (cd3d[c] > 1.5 && lyz[c] < 1) {
+      cells.push(c);
+      labels.push(1);
     }
-    const lab = Int32Array.from(labels);
-    const nMono = labels.filter((l) => l === 0).length;
+  }
+  return { pcs, nCells: counts.nCells, batch, cells, labels: Int32Array.from(labels) };
+}
+
+/** iLISI (all cells, and monocytes alone), cLISI and kNN purity of the marker labels. */
+function mixing(p: Prepared, coords: Float32Array) {
+  const monoCells = p.cells.filter((_, i) => p.labels[i] === 0);
+  const monoBatch = Int32Array.from(monoCells, (c) => p.batch[c]);
+  const labelled = subset(coords, DIMS, p.cells);
+  return {
+    iLisi: median(lisi(coords, p.nCells, DIMS, p.batch)),
+    monoILisi: median(lisi(subset(coords, DIMS, monoCells), monoCells.length, DIMS, monoBatch)),
+    cLisi: median(lisi(labelled, p.cells.length, DIMS, p.labels)),
+    purity: knnPurity(labelled, DIMS, p.labels),
+  };
+}
+
+const fmt = (m: ReturnType<typeof mixing>) =>
+  `iLISI ${m.iLisi.toFixed(3)}, monocyte iLISI ${m.monoILisi.toFixed(3)}, cLISI ${m.cLisi.toFixed(3)}, kNN purity ${m.purity.toFixed(3)}`;
+
+describe.skipIf(!hasSharedData('ifnb_kang2018_subset/matrix.mtx.gz'))('batch correction on ifnb_kang2018_subset (ctrl vs stim)', () => {
+  let p: Prepared;
+  let before: ReturnType<typeof mixing>;
+  beforeAll(async () => {
+    p = await prepare();
+    before = mixing(p, p.pcs);
+  });
+
+  it('has two batches of 1000 cells and enough marker-labelled monocytes and T cells', () => {
+    expect(p.batch.reduce((a, b) => a + b, 0)).toBe(1000);
+    const nMono = p.labels.filter((l) => l === 0).length;
     expect(nMono).toBeGreaterThan(100);
-    expect(labels.length - nMono).toBeGreaterThan(100);
-    const cBefore = median(lisi(subset(pcs, dims, cells), cells.length, dims, lab));
-    const cAfter = median(lisi(subset(corrected, dims, cells), cells.length, dims, lab));
-    const purityAfter = knnPurity(subset(corrected, dims, cells), dims, lab);
-    // batch mixing within the monocytes alone (the stimulated monocytes shift the most)
-    const monoCells = cells.filter((_, i) => labels[i] === 0);
-    const monoBatch = Int32Array.from(monoCells, (c) => batch[c]);
-    const monoBefore = median(lisi(subset(pcs, dims, monoCells), monoCells.length, dims, monoBatch));
-    const monoAfter = median(lisi(subset(corrected, dims, monoCells), monoCells.length, dims, monoBatch));
-    console.log(
-      `[harmony ifnb] iLISI median ${iBefore.toFixed(3)} -> ${iAfter.toFixed(3)}; monocyte iLISI ${monoBefore.toFixed(3)} -> ${monoAfter.toFixed(3)}; ` +
-        `cLISI(mono vs T, ${nMono}/${labels.length - nMono} cells) ${cBefore.toFixed(3)} -> ${cAfter.toFixed(3)}; kNN purity after ${purityAfter.toFixed(3)}`,
-    );
-    expect(iAfter).toBeGreaterThan(iBefore + 0.2);
-    expect(iAfter).toBeGreaterThan(1.5);
-    expect(monoAfter).toBeGreaterThan(monoBefore);
-    expect(cAfter).toBeLessThan(1.1);
-    expect(purityAfter).toBeGreaterThan(0.95);
+    expect(p.labels.length - nMono).toBeGreaterThan(100);
+  });
+
+  it('harmony mixes the two batches while monocytes and T cells stay apart', () => {
+    const corrected = harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 });
+    expect(corrected.length).toBe(p.pcs.length);
+    expect(harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 })).toEqual(corrected); // deterministic
+    const after = mixing(p, corrected);
+    console.log(`[harmony ifnb] before: ${fmt(before)}\n[harmony ifnb] after:  ${fmt(after)}`);
+    expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.2);
+    expect(after.iLisi).toBeGreaterThan(1.5);
+    expect(after.monoILisi).toBeGreaterThan(before.monoILisi);
+    expect(after.cLisi).toBeLessThan(1.1);
+    expect(after.purity).toBeGreaterThan(0.95);
+  });
+
+  it('MNN (scran.js) also improves mixing and keeps the cell types apart', async () => {
+    const corrected = await mnnCorrect(p.pcs, p.nCells, DIMS, p.batch);
+    const after = mixing(p, corrected);
+    console.log(`[mnn ifnb] after: ${fmt(after)}`);
+    expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.1);
+    expect(after.cLisi).toBeLessThan(1.1);
+    expect(after.purity).toBeGreaterThan(0.95);
   });
 });
 
