@@ -4,6 +4,8 @@ import type { Db } from '../../db/client';
 import { plansRepo } from '../../db/repos/plans';
 import { sessionsRepo } from '../../db/repos/sessions';
 import { usersRepo, type UserRow } from '../../db/repos/users';
+import '../../i18n/accounts';
+import { translate } from '../../i18n/translate';
 import { hashPassword } from './passwords';
 
 /** Administration use cases (the admin CLI). Errors are plain `Error`s with a message for a person. */
@@ -20,7 +22,7 @@ const adminInput = z.object({
 export async function createAdmin(db: Db, raw: Record<string, unknown>): Promise<UserRow> {
   const parsed = adminInput.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n'));
+    throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en-US', i.message)}`).join('\n'));
   }
   const a = parsed.data;
   if (await usersRepo.byUsername(db, a.username)) throw new Error(`user name "${a.username}" is already registered`);

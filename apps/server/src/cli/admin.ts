@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { openDb, type Db } from '../db/client';
+import { migrate } from '../db/migrate';
+import { assignPlan, createAdmin, listPlans, listUsers, setUserDisabled } from '../services/accounts/admin';
+import { syncPrivilegesAndPlans } from '../services/plans/sync';
+
+const USAGE = `CellCloud admin tool — uses the same configuration as the server (DATABASE_URL or
+CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the server first.
+
+  npm run admin -- create-admin --username <name> --email <e-mail> --password <password>
+                                [--first-name <x>] [--last-name <x>] [--institution <x>]
+  npm run admin -- list-users
+  npm run admin -- list-plans
+  npm run admin -- assign-plan <user name or e-mail> <plan id>
+  npm run admin -- disable-user <user name or e-mail>
+  npm run admin -- enable-user <user name or e-mail>
+`;
+
+class UsageError extends Error {}
+
+const fmt = (d: Date | null) => (d ? new Date(d).toISOString().slice(0, 19).replace('T', ' ') : '-');
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+async function run(db: Db, argv: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      username: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      institution: { type: 'string' },
+    },
+  });
+  const [command, ...args] = positionals;
+  const need = (n: number) => {
+    if (args.length !== n) throw new UsageError(`${command} needs ${n} argument(s)`);
+  };
+  switch (command) {
+    case 'create-admin': {
+      const u = await createAdmin(db, {
+        username: values.username,
+        email: values.email,
+        password: values.password,
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+        institution: values.institution,
+      });
+      return `created admin ${u.username} <${u.email}> on plan ${u.plan_id ?? '-'}`;
+    }
+    case 'list-users': {
+      const users = await listUsers(db);
+      if (!users.length) return 'no users';
+      return table([
+        ['USERNAME', 'EMAIL', 'PLAN', 'ROLE', 'STATUS', 'CREATED'],
+        ...users.map((u) => [u.username, u.email, u.plan_id ?? '-', u.is_admin ? 'admin' : 'user', u.disabled_at ? `disabled ${fmt(u.disabled_at)}` : 'active', fmt(u.created_at)]),
+      ]);
+    }
+    case 'list-plans': {
+      const plans = await listPlans(db);
+      return table([
+        ['PLAN', 'NAME', 'DEFAULT', 'QUOTA', 'USERS'],
+        ...plans.map((p) => [p.id, p.name, p.is_default ? 'yes' : '', p.storage_quota_bytes === null ? 'instance default' : `${(Number(p.storage_quota_bytes) / 1024 ** 3).toFixed(0)} GiB`, String(p.users)]),
+      ]);
+    }
+    case 'assign-plan': {
+      need(2);
+      const u = await assignPlan(db, args[0]!, args[1]!);
+      return `user ${u.username} is now on plan ${args[1]}`;
+    }
+    case 'disable-user':
+    case 'enable-user': {
+      need(1);
+      const off = command === 'disable-user';
+      const u = await setUserDisabled(db, args[0]!, off);
+      return off ? `user ${u.username} is disabled; its sessions were revoked` : `user ${u.username} is enabled`;
+    }
+    case undefined:
+    case 'help':
+      return USAGE;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  const db = await openDb({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pg') });
+  try {
+    await migrate(db);
+    await syncPrivilegesAndPlans(db);
+    console.log(await run(db, process.argv.slice(2)));
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`error: ${(e as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`error: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,86 @@
+import { accountPaths, contentPaths, DRAWING_MAX_BYTES, drawingsPath } from '@cellcloud/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quotaFor } from '../src/services/plans/quota';
+import { createTestServer, TEST_DB, type TestServer } from './support/harness';
+import { signUp } from './support/accounts';
+
+describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await createTestServer({ TRUST_PROXY: 'true', DEFAULT_COUNTRY: 'de', CN_DOMAIN: 'cellcloud.cn', INTL_DOMAIN: 'cellcloud.org', STORAGE_QUOTA_GB: '3' });
+  });
+  afterAll(async () => s?.close());
+
+  it('lists the FAQ in both languages, in order', async () => {
+    const r = await s.request('GET', contentPaths.faq);
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThanOrEqual(6);
+    const first = r.body.data[0];
+    expect(first.question['en-US']).toBe('Which file formats can I import?');
+    expect(first.question['zh-CN']).toBe('我可以导入哪些文件格式？');
+    expect(first.answer['en-US']).toContain('.h5ad');
+    const sorts = r.body.data.map((e: { sort: number }) => e.sort);
+    expect(sorts).toEqual([...sorts].sort((a, b) => a - b));
+  });
+
+  it('lists documentation and guidebook entries by type', async () => {
+    const docs = await s.request('GET', `${contentPaths.list}?type=documentation`);
+    expect(docs.body.data.map((e: { id: string }) => e.id)).toContain('doc-import');
+    expect(docs.body.data.every((e: { type: string }) => e.type === 'documentation')).toBe(true);
+    const guide = await s.request('GET', `${contentPaths.list}?type=guidebook&docType=CN`);
+    expect(guide.body.data[0]).toMatchObject({ id: 'guide-start', title: { 'en-US': 'Getting started', 'zh-CN': '快速入门' } });
+    expect(Date.parse(guide.body.data[0].updatedAt)).not.toBeNaN();
+    expect((await s.request('GET', `${contentPaths.list}?type=videos`)).status).toBe(400);
+  });
+
+  it('pages the update log, newest first, in the request language', async () => {
+    const p1 = await s.request('GET', `${contentPaths.updateLog}?pageNum=1&pageSize=2`, { lang: 'en-US' });
+    expect(p1.body.data.total).toBe(4);
+    expect(p1.body.data.rows).toHaveLength(2);
+    expect(p1.body.data.rows[0]).toMatchObject({ logdate: '2026-11-21' });
+    expect(p1.body.data.rows[0].info).toMatch(/^<p>Accounts:/);
+    const p2 = await s.request('GET', `${contentPaths.updateLog}?pageNum=2&pageSize=2`, { lang: 'zh-CN' });
+    expect(p2.body.data.rows[1].info).toMatch(/^<p>工程骨架/);
+  });
+
+  it('answers the region from the offline GeoIP data, honouring the trusted X-Forwarded-For', async () => {
+    const at = (ip?: string) => s.request('GET', accountPaths.criteriaIpAddress, ip ? { headers: { 'x-forwarded-for': ip } } : {}).then((r) => r.body.data);
+    expect(await at('114.114.114.114')).toEqual({ countryIsoCode: 'CN', domains: { cn: 'cellcloud.cn', global: 'cellcloud.org' } });
+    expect((await at('8.8.8.8')).countryIsoCode).toBe('US');
+    expect((await at('2001:4860:4860::8888')).countryIsoCode).toBe('US');
+    expect((await at('192.168.1.20')).countryIsoCode).toBe('DE');
+    expect((await at()).countryIsoCode).toBe('DE'); // loopback → DEFAULT_COUNTRY
+  });
+
+  it('ignores X-Forwarded-For without TRUST_PROXY', async () => {
+    const plain = await createTestServer({ DEFAULT_COUNTRY: 'FR' });
+    try {
+      const r = await plain.request('GET', accountPaths.criteriaIpAddress, { headers: { 'x-forwarded-for': '114.114.114.114' } });
+      expect(r.body.data).toEqual({ countryIsoCode: 'FR', domains: null });
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('gives the storage quota of a user from the plan, else the instance default', async () => {
+    const u = await signUp(s);
+    const [row] = await s.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [u.username]);
+    expect(await quotaFor(s.ctx.db, s.ctx.config, row!.id)).toBe(3 * 1024 ** 3);
+    await s.ctx.db.query(`UPDATE users SET plan_id = 'synecosys' WHERE id = $1`, [row!.id]);
+    expect(await quotaFor(s.ctx.db, s.ctx.config, row!.id)).toBe(200 * 1024 ** 3);
+    expect(await quotaFor(s.ctx.db, s.ctx.config, 'no-such-user')).toBe(3 * 1024 ** 3);
+  });
+
+  it('refuses a drawing over the size limit with a translated message', async () => {
+    const u = await signUp(s);
+    const big = { elements: [], appState: {}, files: { img: 'x'.repeat(DRAWING_MAX_BYTES) } };
+    const r = await s.request('PUT', drawingsPath('app1'), { token: u.token, body: big, lang: 'en-US' });
+    expect(r.status).toBe(400);
+    expect(r.body.msg).toMatch(/^The drawing is too large \(5\.0 MB; the limit is 5\.0 MB\)/);
+  });
+
+  it('documents the account and content routes in the OpenAPI document', async () => {
+    const doc = JSON.parse((await s.request('GET', '/api/openapi.json')).raw);
+    for (const p of [accountPaths.login, accountPaths.register, accountPaths.info, contentPaths.faq, contentPaths.updateLog]) expect(Object.keys(doc.paths)).toContain(p);
+  });
+});
