@@ -66,7 +66,7 @@ export function harmony(pcs: Float32Array | Float64Array, nCells: number, nPcs: 
 
   const state = new HarmonyState(N, d, K, B, codes, prB, theta, sigma);
   progress(0, 'harmony: initial clustering');
-  const y = kmeans(zCos, N, d, K, { seed });
+  const y = kmeans(zCos, N, d, K, { seed, maxIter: 10 }); // harmonypy: scipy kmeans, iter=10
   normalizeRows(y, K, d);
   state.y.set(y);
   state.computeDist(zCos);

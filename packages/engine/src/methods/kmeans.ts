@@ -34,13 +34,24 @@ export function kmeans(points: Float64Array, n: number, d: number, k: number, op
   const assign = new Int32Array(n).fill(-1);
   const sums = new Float64Array(k * d);
   const counts = new Float64Array(k);
+  const centerNorm = new Float64Array(k);
   for (let iter = 0; iter < maxIter; iter++) {
     let changed = 0;
+    // argmin |x − c|² = argmin (|c|² − 2 x·c)
+    for (let c = 0; c < k; c++) {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += centers[c * d + j] * centers[c * d + j];
+      centerNorm[c] = s;
+    }
     for (let i = 0; i < n; i++) {
+      const io = i * d;
       let bestC = 0;
       let bestD = Infinity;
       for (let c = 0; c < k; c++) {
-        const dist = sqDist(points, i * d, centers, c * d, d);
+        const co = c * d;
+        let dot = 0;
+        for (let j = 0; j < d; j++) dot += points[io + j] * centers[co + j];
+        const dist = centerNorm[c] - 2 * dot;
         if (dist < bestD) {
           bestD = dist;
           bestC = c;
