@@ -29,7 +29,7 @@ export const notificationsRepo = {
     const where = `user_id = $1${unreadOnly ? ' AND NOT read' : ''}`;
     const [c] = await q.query<{ n: string }>(`SELECT count(*) AS n FROM notifications WHERE ${where}`, [userId]);
     const rows = await q.query<NotificationRow>(
-      `SELECT * FROM notifications WHERE ${where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      `SELECT * FROM notifications WHERE ${where} ORDER BY seq DESC LIMIT $2 OFFSET $3`,
       [userId, limit, offset],
     );
     return { total: Number(c?.n ?? 0), rows };

@@ -27,7 +27,7 @@ export default async function notificationRoutes(app: ZodApp, ctx: AppContext) {
 
   app.put(
     `${base}/:id`,
-    { config: { auth: true }, schema: { tags, summary: 'Mark read (form: read=true|false)', params: z.object({ id: z.string() }), body: notificationMarkBody.optional(), response: okSchema(z.null()) } },
+    { config: { auth: true }, schema: { tags, summary: 'Mark read (form: read=true|false)', params: z.object({ id: z.string() }), body: notificationMarkBody.nullish(), response: okSchema(z.null()) } },
     async (req) => {
       await svc().markRead(userOf(req).id, req.params.id, (req.body?.read ?? 'true') === 'true');
       return ok(null);
@@ -42,7 +42,7 @@ export default async function notificationRoutes(app: ZodApp, ctx: AppContext) {
         tags,
         summary: 'Delete selected (ids in the JSON body or repeated ?ids=) or all notifications',
         querystring: z.object({ ids: z.union([z.string(), z.array(z.string())]).optional() }),
-        body: notificationDeleteBody.optional(),
+        body: notificationDeleteBody.nullish(),
         response: okSchema(z.object({ deleted: z.number().int() })),
       },
     },
