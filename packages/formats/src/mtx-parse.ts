@@ -23,6 +23,8 @@ export interface MtxTriplets {
 export interface MtxParseOptions {
   /** Accept non-integer (but non-negative) values instead of failing. */
   allowNonInteger?: boolean;
+  /** Called once the size line is read, before any entry: throw to stop early (e.g. count mismatch). */
+  onHeader?: (header: MtxHeader) => void;
 }
 
 const NL = 10;
@@ -118,6 +120,7 @@ export class MtxParser {
     if (parts.length !== 3 || nums.some((x) => !Number.isInteger(x) || x < 0)) throw this.badHeader(`size line "${t.slice(0, 60)}" is not "rows cols entries"`);
     const [rows, cols, entries] = nums as [number, number, number];
     this.header = { rows, cols, entries, field: this.field };
+    this.opts.onHeader?.(this.header);
     this.row = new Uint32Array(entries);
     this.col = new Uint32Array(entries);
     this.val = new Float32Array(entries);

@@ -3,7 +3,7 @@ import { FormatError } from './errors';
 import { contentChunks, readText } from './gzip';
 import type { Dataset } from './matrix';
 import { parseMtx } from './mtx-parse';
-import { baseName, type ByteSource, dirName, type SourceBundle } from './sources';
+import { baseName, type ByteSource, dirName, sampleName, type SourceBundle } from './sources';
 import { finishTables, parseBarcodes, parseFeatures } from './tables';
 
 export interface ReadOptions {
@@ -55,25 +55,26 @@ export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts:
   const warnings: string[] = [];
   const feat = parseFeatures(await readText(files.features), files.features.name, files.version === 'v3');
   warnings.push(...feat.warnings);
-  const bc = parseBarcodes(await readText(files.barcodes), files.barcodes.name, sample);
+  const bc = parseBarcodes(await readText(files.barcodes), files.barcodes.name, sampleName(sample));
   warnings.push(...bc.warnings);
-  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, opts);
-  const { rows, cols } = t.header;
   const nGenes = feat.genes.ids.length;
   const nCells = bc.barcodes.length;
-  let geneIdx = t.row;
-  let cellIdx = t.col;
-  if (rows !== nGenes || cols !== nCells) {
+  let transposed = false;
+  const checkShape = ({ rows, cols }: { rows: number; cols: number }) => {
+    if (rows === nGenes && cols === nCells) return;
     if (rows === nCells && cols === nGenes) {
-      geneIdx = t.col;
-      cellIdx = t.row;
-      warnings.push(`${files.matrix.name}: the matrix is cells × genes; it was read transposed.`);
-    } else if (rows !== nGenes) {
-      throw new FormatError('mtx.gene_count_mismatch', { file: files.matrix.name, matrixGenes: rows, listFile: files.features.name, listed: nGenes });
-    } else {
-      throw new FormatError('mtx.barcode_count_mismatch', { file: files.matrix.name, matrixCells: cols, listFile: files.barcodes.name, listed: nCells });
+      transposed = true;
+      return;
     }
-  }
+    if (rows !== nGenes) {
+      throw new FormatError('mtx.gene_count_mismatch', { file: files.matrix.name, matrixGenes: rows, listFile: files.features.name, listed: nGenes });
+    }
+    throw new FormatError('mtx.barcode_count_mismatch', { file: files.matrix.name, matrixCells: cols, listFile: files.barcodes.name, listed: nCells });
+  };
+  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, { ...opts, onHeader: checkShape });
+  const geneIdx = transposed ? t.col : t.row;
+  const cellIdx = transposed ? t.row : t.col;
+  if (transposed) warnings.push(`${files.matrix.name}: the matrix is cells × genes; it was read transposed.`);
   if (t.nonInteger) warnings.push(`${files.matrix.name}: the matrix holds non-integer values; they were kept as they are.`);
   const { matrix, duplicates } = tripletsToCsc(geneIdx, cellIdx, t.val, nGenes, nCells);
   if (duplicates) warnings.push(`${files.matrix.name}: ${duplicates} repeated (gene, cell) entries were summed.`);

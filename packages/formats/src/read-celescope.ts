@@ -2,7 +2,7 @@ import { FormatError } from './errors';
 import { readText } from './gzip';
 import type { CellColumn, Dataset } from './matrix';
 import { find10xMtx, read10xMtxFiles, type ReadOptions, type TenxMtxFiles } from './read-10x-mtx';
-import { baseName, dirName, type SourceBundle } from './sources';
+import { baseName, dirName, sampleName, type SourceBundle } from './sources';
 import { textLines } from './tables';
 
 /**
@@ -29,7 +29,7 @@ export function findCelescopeSamples(bundle: SourceBundle): CelescopeSample[] {
     const v1 = V1.exec(dir);
     if (!v2 && !v1) continue;
     const root = dir.slice(0, (v2 ?? v1)!.index);
-    const sample = root ? baseName(root) : bundle.name.replace(/\.(zip|tar|tgz|tar\.gz)$/i, '');
+    const sample = root ? baseName(root) : sampleName(bundle.name);
     out.push({ sample, root, files });
   }
   return out;

@@ -35,6 +35,12 @@ export function bundleOf(name: string, entries: ByteSource[]): SourceBundle {
   return { name, entries };
 }
 
+/** A sample name from an upload or folder name: "pbmc.tar.gz" → "pbmc". */
+export function sampleName(name: string): string {
+  const base = baseName(name.replace(/\/+$/, ''));
+  return base.replace(/\.(zip|tar|tgz|tar\.gz|h5ad|h5|loom|mtx|tsv|csv|txt)(\.gz)?$/i, '') || base;
+}
+
 /** Base name of a bundle path ("a/b/matrix.mtx.gz" → "matrix.mtx.gz"). */
 export function baseName(path: string): string {
   const i = path.lastIndexOf('/');
