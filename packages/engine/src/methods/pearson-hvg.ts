@@ -16,7 +16,7 @@ export interface PearsonHvgResult {
  * μ_cg = n_c·n_g/N, r_cg = (x_cg − μ_cg) / sqrt(μ_cg + μ_cg²/θ), clipped to ±clip
  * (default sqrt(nCells)), then the nTop genes with the largest residual variance.
  * Works on the sparse raw counts; the residuals of the zeros are accumulated per gene without
- * building the dense matrix (O(nGenes·nCells) arithmetic, O(nGenes + nCells) memory).
+ * building the dense matrix (O(nGenes·distinct cell totals + nnz) arithmetic, O(nGenes + nCells) memory).
  */
 export function pearsonResidualHvg(counts: CountMatrix, nTop: number, theta = 100, clip?: number): PearsonHvgResult {
   const M = 'pearsonResidualHvg';
@@ -40,17 +40,22 @@ export function pearsonResidualHvg(counts: CountMatrix, nTop: number, theta = 10
 
   const sum = new Float64Array(nGenes);
   const sumSq = new Float64Array(nGenes);
-  // residual of a zero count for every (gene, cell)
+  // residual of a zero count for every (gene, cell); cells with the same total share it, so the
+  // loop runs over the distinct cell totals (weighted by how many cells have each)
+  const totals = new Map<number, number>();
+  for (let c = 0; c < nCells; c++) totals.set(cellSum[c], (totals.get(cellSum[c]) ?? 0) + 1);
+  const uniqueTotals = Float64Array.from(totals.keys());
+  const weights = Float64Array.from(totals.values());
   for (let g = 0; g < nGenes; g++) {
     if (geneSum[g] === 0) continue;
     const pg = geneSum[g] / total;
     let s = 0;
     let s2 = 0;
-    for (let c = 0; c < nCells; c++) {
-      const mu = cellSum[c] * pg;
+    for (let u = 0; u < uniqueTotals.length; u++) {
+      const mu = uniqueTotals[u] * pg;
       const r0 = mu > 0 ? Math.max(-clipValue, -mu / Math.sqrt(mu + (mu * mu) / theta)) : 0;
-      s += r0;
-      s2 += r0 * r0;
+      s += weights[u] * r0;
+      s2 += weights[u] * r0 * r0;
     }
     sum[g] = s;
     sumSq[g] = s2;
