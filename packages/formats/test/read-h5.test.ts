@@ -3,7 +3,7 @@ import h5wasm from 'h5wasm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { read10xH5Bytes, readDataset, readH5adBytes, writeH5ad } from '../src/index';
+import { bytesSource, read10xH5Bytes, readDataset, readH5adBytes, writeH5ad } from '../src/index';
 import { folderBundle, pathBundle } from '../src/node-sources';
 import { expectCode } from './errors';
 import { sameCounts, smallDataset } from './fixtures';
@@ -129,5 +129,58 @@ describe('h5ad variants', () => {
 
   it('rejects bytes that are not HDF5', async () => {
     await expectCode(readH5adBytes(new TextEncoder().encode('not an hdf5 file at all'), 'x.h5ad'), 'h5.open_failed');
+  });
+});
+
+/** A 10x HDF5 written by hand in the CellRanger v3 (matrix/features) or v2 (<genome>/genes) layout. */
+async function tenxH5(layout: 'v2' | 'v3', ds = smallDataset()): Promise<Uint8Array> {
+  const M = await h5wasm.ready;
+  const p = `/tenx-${layout}.h5`;
+  const f = new h5wasm.File(p, 'w');
+  const g = f.create_group(layout === 'v3' ? 'matrix' : 'GRCh38');
+  const { nGenes, nCells, indptr, indices, data } = ds.counts;
+  g.create_dataset({ name: 'data', data: Int32Array.from(data) });
+  g.create_dataset({ name: 'indices', data: BigInt64Array.from(indices, (x) => BigInt(x)) });
+  g.create_dataset({ name: 'indptr', data: BigInt64Array.from(indptr, (x) => BigInt(x)) });
+  g.create_dataset({ name: 'shape', data: new Int32Array([nGenes, nCells]) });
+  g.create_dataset({ name: 'barcodes', data: ds.cells.barcodes, dtype: 'A18' });
+  if (layout === 'v3') {
+    const feat = g.create_group('features');
+    feat.create_dataset({ name: 'id', data: ds.genes.ids, dtype: 'A16' });
+    feat.create_dataset({ name: 'name', data: ds.genes.symbols, dtype: 'A8' });
+    feat.create_dataset({ name: 'feature_type', data: ds.genes.ids.map(() => 'Gene Expression'), dtype: 'A15' });
+  } else {
+    g.create_dataset({ name: 'genes', data: ds.genes.ids, dtype: 'A16' });
+    g.create_dataset({ name: 'gene_names', data: ds.genes.symbols, dtype: 'A8' });
+  }
+  f.close();
+  const out = M.FS.readFile(p);
+  M.FS.unlink(p);
+  return out;
+}
+
+describe('10x HDF5 round trip', () => {
+  for (const layout of ['v2', 'v3'] as const) {
+    it(`reads a ${layout} file it wrote, through readDataset`, async () => {
+      const ds = smallDataset();
+      const back = await readDataset({ name: 'u', entries: [bytesSource(`filtered_${layout}.h5`, await tenxH5(layout, ds))] });
+      expect(back.format).toBe('10x-h5');
+      expect(sameCounts(back.counts, ds.counts)).toBe(true);
+      expect(back.genes.ids).toEqual(ds.genes.ids);
+      expect(back.genes.symbols).toEqual(ds.genes.symbols);
+      expect(back.cells.barcodes).toEqual(ds.cells.barcodes);
+    });
+  }
+
+  it('reports a missing dataset by its path', async () => {
+    const M = await h5wasm.ready;
+    const f = new h5wasm.File('/broken.h5', 'w');
+    const feat = f.create_group('matrix').create_group('features');
+    feat.create_dataset({ name: 'id', data: ['a'], dtype: 'S' });
+    feat.create_dataset({ name: 'name', data: ['a'], dtype: 'S' });
+    f.close();
+    const bytes = M.FS.readFile('/broken.h5');
+    const e = await expectCode(read10xH5Bytes(bytes, 'broken.h5'), 'h5.missing_field');
+    expect(e.params['field']).toBe('/matrix/barcodes');
   });
 });
