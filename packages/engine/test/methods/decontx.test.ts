@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { hasSharedData, sharedData } from '@cellcloud/testkit';
 import { decontx } from '../../src/methods/decontx';
 import { Random } from '../../src/methods/random';
 import { fitDirichlet } from '../../src/methods/special';
-import { fromDenseColumns } from './fixtures';
+import { fromDenseColumns, load10x } from './fixtures';
 
 /** Multinomial draw of `size` counts over probabilities `p` (via the cumulative distribution). */
 function multinomial(rng: Random, size: number, p: Float64Array): Float64Array {
@@ -165,5 +167,27 @@ describe('fitDirichlet', () => {
     const a = fitDirichlet(x, n, 2);
     expect(a[0]).toBeCloseTo(3, 0);
     expect(a[1]).toBeCloseTo(7, 0);
+  });
+});
+
+describe.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz', 'pbmc3k/pbmc3k_seurat_metadata.csv'))('decontx on pbmc3k', () => {
+  it('reports a low median contamination for the Seurat clusters of a clean PBMC sample', async () => {
+    const ds = await load10x(sharedData('pbmc3k/10x')!);
+    const rows = readFileSync(sharedData('pbmc3k/pbmc3k_seurat_metadata.csv')!, 'utf8').trim().split('\n').slice(1);
+    const clusterOf = new Map(rows.map((r) => [r.split(',')[0], Number(r.split(',')[4])]));
+    const clusters = Int32Array.from(ds.cells.barcodes, (b) => clusterOf.get(b) ?? -1);
+    expect(clusters.includes(-1)).toBe(false);
+    const res = decontx(ds.counts, clusters, { seed: 1 });
+    const q = Float64Array.from(res.contamination).sort();
+    console.log(
+      `[decontx pbmc3k] median contamination ${res.median.toFixed(4)} (10th–90th percentile ${q[Math.floor(0.1 * q.length)].toFixed(4)}–${q[Math.floor(0.9 * q.length)].toFixed(4)}), ${res.iterations} iterations`,
+    );
+    expect(res.median).toBeGreaterThan(0);
+    expect(res.median).toBeLessThan(0.25);
+    let removed = 0;
+    let total = 0;
+    for (const v of ds.counts.data) total += v;
+    for (const v of res.decontaminated.data) removed += v;
+    expect(removed).toBeLessThan(total);
   });
 });
