@@ -6,6 +6,7 @@ import { lisi } from '../../src/methods/lisi';
 import { knnExact } from '../../src/methods/knn';
 import { pearsonResidualHvg } from '../../src/methods/pearson-hvg';
 import { geneValues, load10x, logNormalize, pcaOf } from './fixtures';
+import { Random } from '../../src/methods/random';
 
 const median = (x: ArrayLike<number>) => {
   const s = Float64Array.from(x).sort();
@@ -126,5 +127,48 @@ describe('harmony input checks', () => {
   it('returns the input unchanged for a single batch', () => {
     const pcs = Float32Array.from([1, 2, 3, 4, 5, 6]);
     expect(harmony(pcs, 3, 2, new Int32Array(3))).toEqual(pcs);
+  });
+});
+
+describe('harmony on synthetic batches', () => {
+  it('removes a batch shift and keeps the cell types apart', () => {
+    const rng = new Random(12);
+    const d = 10;
+    const n = 1200;
+    const types = Array.from({ length: 3 }, () => Float64Array.from({ length: d }, () => 6 * rng.normal()));
+    const shift = Float64Array.from({ length: d }, () => 3 * rng.normal());
+    const pcs = new Float32Array(n * d);
+    const batch = new Int32Array(n);
+    const type = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      type[i] = i % 3;
+      batch[i] = i % 2 === 0 ? 7 : 3; // arbitrary label values
+      for (let j = 0; j < d; j++) pcs[i * d + j] = types[type[i]][j] + (batch[i] === 3 ? shift[j] : 0) + rng.normal();
+    }
+    const out = harmony(pcs, n, d, batch, { seed: 2 });
+    /** Distance between the two batches' centroids within each type, averaged over types. */
+    const batchGap = (x: Float32Array) => {
+      let total = 0;
+      for (let t = 0; t < 3; t++) {
+        const sums = [new Float64Array(d), new Float64Array(d)];
+        const counts = [0, 0];
+        for (let i = 0; i < n; i++) {
+          if (type[i] !== t) continue;
+          const b = batch[i] === 3 ? 1 : 0;
+          counts[b]++;
+          for (let j = 0; j < d; j++) sums[b][j] += x[i * d + j];
+        }
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (sums[0][j] / counts[0] - sums[1][j] / counts[1]) ** 2;
+        total += Math.sqrt(s) / 3;
+      }
+      return total;
+    };
+    const before = batchGap(pcs);
+    const after = batchGap(out);
+    const purity = knnPurity(out, d, type);
+    console.log(`[harmony synthetic] within-type batch gap ${before.toFixed(2)} -> ${after.toFixed(2)}, type kNN purity ${purity.toFixed(3)}`);
+    expect(after).toBeLessThan(before / 4);
+    expect(purity).toBeGreaterThan(0.99);
   });
 });
