@@ -51,6 +51,13 @@ export async function wireJobs(ctx: AppContext, opts: { worker?: boolean } = {})
       await queue.stop();
     },
   };
+  // The queue lives as long as the database: whoever closes the db (entry points, tests, tools
+  // that compose a context) stops the queue and worker first, so no pg-boss connection outlives it.
+  const closeDb = ctx.db.close.bind(ctx.db);
+  ctx.db.close = async () => {
+    await deps.close().catch(() => {});
+    await closeDb();
+  };
   ctx.services[JOBS] = deps;
   ctx.services.notifications = notifications;
   ctx.queue = queue;
