@@ -153,6 +153,15 @@ describe(`accounts: registration, login, info, sign-out on ${TEST_DB}`, () => {
     expect(info.unreadNotifications).toBe(0);
   });
 
+  it('counts unread notifications in the account info', async () => {
+    const u = await signUp(s);
+    const [row] = await s.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [u.username]);
+    await s.ctx.db.query(`INSERT INTO notifications (user_id, kind) VALUES ($1, 'job.completed'), ($1, 'job.failed')`, [row!.id]);
+    await s.ctx.db.query(`INSERT INTO notifications (user_id, kind, read) VALUES ($1, 'job.completed', true)`, [row!.id]);
+    const r = await s.request('GET', accountPaths.info, { token: u.token });
+    expect(r.body.data.unreadNotifications).toBe(2);
+  });
+
   it('401s without a token, with an unknown token, and with a revoked or expired token', async () => {
     const none = await s.request('GET', accountPaths.info);
     expect(none.status).toBe(401);
