@@ -5,7 +5,8 @@ import type { CountMatrix } from './matrix';
  * Build the canonical CSC-by-cell matrix from coordinate triplets (0-based gene, cell, value).
  * Fast path when the triplets are already sorted by (cell, gene) as 10x writes them; otherwise a
  * counting sort by cell then a sort of genes inside each cell. Duplicate (gene, cell) pairs are
- * summed, as scipy does when converting COO to CSC.
+ * summed, as scipy does when converting COO to CSC. Takes ownership of `gene` and `value` (the
+ * sorted fast path uses them as the result without copying).
  */
 export function tripletsToCsc(
   gene: Uint32Array,
@@ -27,7 +28,7 @@ export function tripletsToCsc(
   }
   for (let j = 0; j < nCells; j++) indptr[j + 1]! += indptr[j]!;
   if (sorted) {
-    return { matrix: { nGenes, nCells, indptr, indices: gene.slice(), data: value.slice() }, duplicates: 0 };
+    return { matrix: { nGenes, nCells, indptr, indices: gene, data: value }, duplicates: 0 };
   }
   const indices = new Uint32Array(n);
   const data = new Float32Array(n);

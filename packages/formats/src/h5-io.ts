@@ -1,29 +1,42 @@
-import h5wasm, { type Dataset as H5Dataset, type File as H5File, type Group as H5Group } from 'h5wasm';
+import type { Dataset as H5Dataset, File as H5File, Group as H5Group } from 'h5wasm';
 import { FormatError } from './errors';
 
 /** Thin helpers over h5wasm: open bytes in its in-memory file system, typed reads. */
 export type { H5Dataset, H5File, H5Group };
+
+type H5Api = (typeof import('h5wasm'))['default'];
+let api: H5Api | undefined;
+
+/**
+ * The h5wasm module, loaded on first use so that importing this package (e.g. for its error codes)
+ * does not instantiate the HDF5 WebAssembly module.
+ */
+export async function loadH5wasm(): Promise<{ h5: H5Api; FS: NonNullable<Awaited<H5Api['ready']>['FS']> }> {
+  api ??= (await import('h5wasm')).default;
+  const M = await api.ready;
+  return { h5: api, FS: M.FS };
+}
 
 let counter = 0;
 
 /** Open the HDF5 bytes, run `fn`, then close and free the in-memory copy. */
 export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File) => T | Promise<T>): Promise<T> {
   if (!isH5Magic(bytes.subarray(0, 8))) throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
-  const M = await h5wasm.ready;
+  const { h5, FS } = await loadH5wasm();
   const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
-  M.FS.writeFile(path, bytes);
+  FS.writeFile(path, bytes);
   let f: H5File;
   try {
-    f = new h5wasm.File(path, 'r');
+    f = new h5.File(path, 'r');
   } catch (e) {
-    M.FS.unlink(path);
+    FS.unlink(path);
     throw new FormatError('h5.open_failed', { file, detail: e instanceof Error ? e.message : String(e) });
   }
   try {
     return await fn(f);
   } finally {
     f.close();
-    M.FS.unlink(path);
+    FS.unlink(path);
   }
 }
 
@@ -37,11 +50,11 @@ export function isH5Magic(head: Uint8Array): boolean {
 }
 
 export function isGroup(e: unknown): e is H5Group {
-  return e instanceof h5wasm.Group;
+  return !!api && e instanceof api.Group;
 }
 
 export function isDataset(e: unknown): e is H5Dataset {
-  return e instanceof h5wasm.Dataset;
+  return !!api && e instanceof api.Dataset;
 }
 
 export function child(g: H5Group, name: string): H5Group | H5Dataset | undefined {

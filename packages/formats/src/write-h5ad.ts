@@ -1,6 +1,7 @@
-import h5wasm, { type File as H5File, type Group as H5Group } from 'h5wasm';
+import type { File as H5File, Group as H5Group } from 'h5wasm';
 import { makeUnique } from './csc';
 import { FormatError } from './errors';
+import { loadH5wasm } from './h5-io';
 import type { CellColumn, CountMatrix, GeneTable } from './matrix';
 
 /**
@@ -138,10 +139,10 @@ function validate(input: H5adInput): void {
 /** Write the dataset as .h5ad bytes. */
 export async function writeH5ad(input: H5adInput): Promise<Uint8Array> {
   validate(input);
-  const M = await h5wasm.ready;
+  const { h5, FS } = await loadH5wasm();
   const path = `/cellcloud-write-${counter++}-${Math.random().toString(36).slice(2, 8)}.h5ad`;
   const w = new Writer(input.compression ?? 4);
-  const f: H5File = new h5wasm.File(path, 'w');
+  const f: H5File = new h5.File(path, 'w');
   try {
     w.enc(f, 'anndata', '0.1.0');
     w.csr(f, 'X', input.normalized ?? input.counts);
@@ -160,8 +161,8 @@ export async function writeH5ad(input: H5adInput): Promise<Uint8Array> {
     f.close();
   }
   try {
-    return M.FS.readFile(path);
+    return FS.readFile(path);
   } finally {
-    M.FS.unlink(path);
+    FS.unlink(path);
   }
 }
