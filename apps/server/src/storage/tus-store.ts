@@ -20,6 +20,10 @@ export function openTusStore(config: Config): DataStore {
         region: config.s3.region,
         endpoint: config.s3.endpoint,
         forcePathStyle: config.s3.forcePathStyle,
+        // Plain payloads (no aws-chunked checksum framing): S3-compatible servers other than AWS
+        // do not all decode it, and tus parts are verified by their offsets anyway.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
         credentials:
           config.s3.accessKeyId && config.s3.secretAccessKey
             ? { accessKeyId: config.s3.accessKeyId, secretAccessKey: config.s3.secretAccessKey }
