@@ -97,7 +97,7 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
     expect(rows.some((r) => Number(r.hits) >= 5)).toBe(true);
   });
 
-  it('limits login attempts and code requests per IP', async () => {
+  it('limits failed logins and code requests per IP', async () => {
     let last = 0;
     for (let i = 0; i < 31; i++) last = (await from('10.9.9.9', 'POST', accountPaths.login, { username: `ghost${i}`, password: 'Wrong123' })).status;
     expect(last).toBe(429);

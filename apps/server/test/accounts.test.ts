@@ -47,8 +47,11 @@ describe(`accounts: registration, login, info, sign-out on ${TEST_DB}`, () => {
     expect(byName.body.data.token.length).toBeGreaterThan(30);
     const byEmail = await s.request('POST', accountPaths.login, { body: { username: email.toLowerCase(), password: 'Secret12' } });
     expect(byEmail.status).toBe(200);
-    const stored = await s.ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM sessions');
+    const stored = await s.ctx.db.query<{ token_hash: string; created_at: Date; expires_at: Date }>('SELECT * FROM sessions');
     expect(stored.map((x) => x.token_hash)).not.toContain(byEmail.body.data.token);
+    // TOKEN_TTL_HOURS default: 168 hours (within the second of the statement times).
+    const ttl = new Date(stored[0]!.expires_at).getTime() - new Date(stored[0]!.created_at).getTime();
+    expect(Math.abs(ttl - 168 * 3600_000)).toBeLessThan(5_000);
   });
 
   it('answers availability checks for user name, e-mail and phone', async () => {

@@ -53,8 +53,8 @@ export class RateLimiter {
 export const ACCOUNT_LIMITS = {
   /** Failed logins per account before it is locked for the rest of the window. */
   loginFailuresPerAccount: { limit: 5, windowSeconds: 15 * 60 },
-  /** Login attempts per IP. */
-  loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
+  /** Failed logins per client IP (any accounts). */
+  loginFailuresPerIp: { limit: 30, windowSeconds: 15 * 60 },
   codePerEmailHourly: { limit: 10, windowSeconds: 3600 },
   codePerIp: { limit: 30, windowSeconds: 3600 },
   contactPerIp: { limit: 10, windowSeconds: 3600 },

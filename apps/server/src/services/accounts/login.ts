@@ -9,19 +9,22 @@ import { issueToken, revokeToken } from './tokens';
 
 /** Rate-limit bucket of failed password checks, keyed by user id (or the unknown login). */
 export const LOGIN_FAIL_BUCKET = 'login-fail';
+/** Failed logins per client IP (successful logins do not count: many users may share a NAT). */
+const LOGIN_IP_BUCKET = 'login-ip-fail';
 
 /**
- * POST /account/sign-up (log in with user name or e-mail). Limited per IP and, after
- * repeated failures, per account. A disabled account is refused after the password check.
+ * POST /account/sign-up (log in with user name or e-mail). Repeated failures lock the
+ * account and, separately, the client IP for the rest of the window. A disabled account is refused after the password check.
  */
 export async function login(d: AccountDeps, input: { username: string; password: string }, meta: RequestMeta): Promise<{ token: string; user_name: string }> {
-  await d.limiter.consume('login-ip', meta.ip, ACCOUNT_LIMITS.loginPerIp);
+  await d.limiter.check(LOGIN_IP_BUCKET, meta.ip, ACCOUNT_LIMITS.loginFailuresPerIp);
   const user = await usersRepo.byLogin(d.db, input.username.trim());
   const key = user?.id ?? input.username.trim();
   await d.limiter.check(LOGIN_FAIL_BUCKET, key, ACCOUNT_LIMITS.loginFailuresPerAccount);
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok) {
     await d.limiter.record(LOGIN_FAIL_BUCKET, key, ACCOUNT_LIMITS.loginFailuresPerAccount);
+    await d.limiter.record(LOGIN_IP_BUCKET, meta.ip, ACCOUNT_LIMITS.loginFailuresPerIp);
     if (user) await loginLogRepo.insert(d.db, { userId: user.id, at: d.now(), ip: meta.ip, userAgent: meta.userAgent, success: false });
     throw new AppError('VALIDATION_FAILED', {}, 'account.login.invalid');
   }
