@@ -35,12 +35,20 @@ export interface H5adInput {
   uns?: Record<string, UnsValue>;
   /** gzip level 0–9 for numeric arrays (0 = none). Default 4. */
   compression?: number;
+  /** 1-D arrays longer than this are written in blocks of this many values (WebAssembly heap use). */
+  blockElements?: number;
 }
 
 let counter = 0;
+const CHUNK = 262144;
+const BLOCK = 1 << 22;
+type NumericArray = Float64Array | Float32Array | Int32Array | Int8Array | Int16Array | Uint8Array | BigInt64Array;
 
 class Writer {
-  constructor(private readonly level: number) {}
+  constructor(
+    private readonly level: number,
+    private readonly block: number,
+  ) {}
 
   enc(obj: Pick<H5Group, 'create_attribute'>, type: string, version: string): void {
     obj.create_attribute('encoding-type', type, null, 'S');
@@ -53,10 +61,21 @@ class Writer {
     return g;
   }
 
-  numeric(parent: H5Group, name: string, data: Float64Array | Float32Array | Int32Array | Int8Array | Int16Array | Uint8Array | BigInt64Array, shape?: number[], encoded = true): void {
+  numeric(parent: H5Group, name: string, data: NumericArray, shape?: number[], encoded = true): void {
     const n = data.length;
-    const opts = this.level > 0 && n > 1024 ? { chunks: shape && shape.length === 2 ? [Math.max(1, Math.min(shape[0]!, Math.floor(262144 / Math.max(1, shape[1]!)))), shape[1]!] : [Math.min(n, 262144)], compression: this.level } : {};
-    const d = parent.create_dataset({ name, data, ...(shape ? { shape } : {}), ...opts });
+    const twoD = shape && shape.length === 2;
+    const chunks = twoD ? [Math.max(1, Math.min(shape[0]!, Math.floor(CHUNK / Math.max(1, shape[1]!)))), shape[1]!] : [Math.max(1, Math.min(n, CHUNK))];
+    const compress = this.level > 0 && n > 1024 ? { compression: this.level } : {};
+    let d;
+    if (!twoD && n > this.block) {
+      // Large 1-D arrays go in blocks so the WebAssembly heap never holds the whole array.
+      const b = this.block;
+      d = parent.create_dataset({ name, data: data.subarray(0, b), shape: [b], maxshape: [null], chunks: [Math.min(chunks[0]!, b)], ...compress });
+      d.resize([n]);
+      for (let off = b; off < n; off += b) d.write_slice([[off, Math.min(n, off + b)]], data.subarray(off, Math.min(n, off + b)));
+    } else {
+      d = parent.create_dataset({ name, data, ...(shape ? { shape } : {}), ...(n > 1024 ? { chunks, ...compress } : {}) });
+    }
     if (encoded) this.enc(d, 'array', '0.2.0');
   }
 
@@ -141,7 +160,7 @@ export async function writeH5ad(input: H5adInput): Promise<Uint8Array> {
   validate(input);
   const { h5, FS } = await loadH5wasm();
   const path = `/cellcloud-write-${counter++}-${Math.random().toString(36).slice(2, 8)}.h5ad`;
-  const w = new Writer(input.compression ?? 4);
+  const w = new Writer(input.compression ?? 4, Math.max(1, input.blockElements ?? BLOCK));
   const f: H5File = new h5.File(path, 'w');
   try {
     w.enc(f, 'anndata', '0.1.0');

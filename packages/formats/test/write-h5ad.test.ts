@@ -133,9 +133,11 @@ print("anndata", a.shape, int(round(a.layers["counts"].sum())), list(a.obs["clus
     }
   });
 
-  it('is picked by readDataset from a bundle', async () => {
+  it('is picked by readDataset from a bundle (arrays written in small blocks)', async () => {
     const ds = smallDataset();
-    const bytes = await writeH5ad({ counts: ds.counts, genes: ds.genes, barcodes: ds.cells.barcodes });
+    const bytes = await writeH5ad({ counts: ds.counts, genes: ds.genes, barcodes: ds.cells.barcodes, blockElements: 7 });
+    const s = await h5Structure(bytes);
+    expect(s.get('/X/data')?.shape).toEqual([ds.counts.indptr[ds.counts.nCells]]);
     const back = await readDataset(bundleOf('upload', [bytesSource('x.h5ad', bytes)]));
     expect(back.format).toBe('h5ad');
     expect(Array.from(back.counts.data)).toEqual(Array.from(ds.counts.data));
