@@ -24,7 +24,8 @@ export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File)
   if (!isH5Magic(bytes.subarray(0, 8))) throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
   const { h5, FS } = await loadH5wasm();
   const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
-  FS.writeFile(path, bytes);
+  // canOwn: MEMFS keeps a reference to the bytes instead of copying them (the file is opened read-only).
+  FS.writeFile(path, bytes, { canOwn: true } as { flags?: string });
   let f: H5File;
   try {
     f = new h5.File(path, 'r');
