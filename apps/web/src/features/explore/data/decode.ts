@@ -1,8 +1,10 @@
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import { decodeCodes, decodeGeneChunk as decodeChunk, decodeGeneIndex } from '@cellcloud/formats/artifacts-decode';
 
 /**
- * Pure decoders of the explorer artifact layout (packages/contracts/src/artifacts.ts). They run in
- * the artifact Web Worker; nothing here touches the network or the DOM.
+ * Checked decoding of the explorer artifact layout (packages/contracts/src/artifacts.ts) on top of
+ * the byte decoders of @cellcloud/formats: lengths and codes are validated so a corrupt result gives
+ * a clear message instead of a garbled plot. Runs in the artifact Web Worker (no network, no DOM).
  */
 
 export class ArtifactFormatError extends Error {
@@ -33,7 +35,7 @@ export function parseGeneIndex(buffer: ArrayBuffer, nGenes: number): GeneIndex {
       `expression index has ${buffer.byteLength} bytes, expected ${nGenes * 16} for ${nGenes} genes`,
     );
   }
-  return { offsets: new Float64Array(buffer), nGenes };
+  return { offsets: decodeGeneIndex(new Uint8Array(buffer)), nGenes };
 }
 
 /** Byte range [start, endInclusive] of one gene's chunk, as used in an HTTP Range header. */
@@ -59,20 +61,17 @@ export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number)
   const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
   const values = new Float32Array(nCells);
   if (bytes.byteLength === 0) return { values, max: 0, nnz: 0 };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const nnz = view.getUint32(0, true);
-  const expected = 4 + 8 * nnz;
-  if (bytes.byteLength !== expected) {
-    throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${expected} for ${nnz} non-zeros`);
+  const nnz = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  if (bytes.byteLength !== 4 + 8 * nnz) {
+    throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${4 + 8 * nnz} for ${nnz} non-zeros`);
   }
+  const { cells, values: v } = decodeChunk(bytes);
   let max = 0;
-  const valueBase = 4 + 4 * nnz;
   for (let i = 0; i < nnz; i += 1) {
-    const cell = view.getUint32(4 + 4 * i, true);
+    const cell = cells[i]!;
     if (cell >= nCells) throw new ArtifactFormatError(`gene chunk names cell ${cell} but the dataset has ${nCells} cells`);
-    const v = view.getFloat32(valueBase + 4 * i, true);
-    values[cell] = v;
-    if (v > max) max = v;
+    values[cell] = v[i]!;
+    if (v[i]! > max) max = v[i]!;
   }
   return { values, max, nnz };
 }
@@ -83,7 +82,7 @@ export function decodeCategorical(buffer: ArrayBuffer, dtype: 'u16' | 'u32', nCe
   if (buffer.byteLength !== nCells * width) {
     throw new ArtifactFormatError(`categorical column has ${buffer.byteLength} bytes, expected ${nCells * width}`);
   }
-  const src = dtype === 'u16' ? new Uint16Array(buffer) : new Uint32Array(buffer);
+  const src = decodeCodes(new Uint8Array(buffer), dtype);
   const out = new Uint32Array(nCells);
   for (let i = 0; i < nCells; i += 1) {
     const c = src[i]!;

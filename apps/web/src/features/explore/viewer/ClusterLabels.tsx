@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { categoryCentroids, toScreen } from './scatterPoints';
-import type { ViewState } from './EmbeddingViewer';
+import { dataToScreen, type ViewState } from './camera';
+import { categoryCentroids } from './scatterPoints';
 
 interface Props {
   x: Float32Array;
@@ -18,7 +18,7 @@ export function ClusterLabels({ x, y, codes, labels, view }: Props) {
     <div style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
       {centroids.map((c, i) => {
         if (c.n === 0) return null;
-        const [px, py] = toScreen(view.view, view.width, view.height, c.x, c.y);
+        const [px, py] = dataToScreen(view, c.x, c.y);
         if (px < 0 || py < 0 || px > view.width || py > view.height) return null;
         return (
           <span

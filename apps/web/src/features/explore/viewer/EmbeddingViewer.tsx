@@ -1,20 +1,17 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import createScatterplot from 'regl-scatterplot';
-import { buildPoints, defaultPointSize, expressionDrawOrder, type Colouring } from './scatterPoints';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { HOME, pan, screenToData, zoomAt, type Camera, type ViewState } from './camera';
 import { expressionRamp } from './gradient';
+import { pointsInPolygon } from './lasso';
+import { PointRenderer } from './pointRenderer';
+import { buildPoints, defaultPointSize, type Colouring } from './scatterPoints';
+import { buildGrid, nearest, type SpatialGrid } from './spatialGrid';
 
-type Scatterplot = ReturnType<typeof createScatterplot>;
-
-export interface ViewState {
-  view: Float32Array;
-  width: number;
-  height: number;
-}
+export type { ViewState } from './camera';
 
 export interface DrawTiming {
   /** 'positions' = new embedding drawn; 'colours' = same positions, new colouring */
   kind: 'positions' | 'colours';
-  /** from the draw request to the frame after the points reached the GPU */
+  /** from the draw request to the frame after the data reached the GPU */
   ms: number;
 }
 
@@ -27,126 +24,231 @@ export interface EmbeddingViewerProps {
   onHover?: (hover: { index: number; px: number; py: number } | null) => void;
   onView?: (v: ViewState) => void;
   onDrawn?: (t: DrawTiming) => void;
+  /** called for every frame rendered (benchmarks count these) */
+  onFrame?: () => void;
   height?: number;
 }
 
 export interface EmbeddingViewerHandle {
-  /** PNG of the current view rendered at `scale`× resolution. */
   exportImage(scale: number): Promise<ImageData>;
   select(points: number[]): void;
   canvasSize(): { width: number; height: number };
 }
 
 const RAMP = expressionRamp(64);
-const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+const PICK_PX = 6;
 
 /**
- * WebGL scatter of one embedding (regl-scatterplot). Positions and colours are typed arrays from
- * the artifact worker; a recolour reuses the spatial index so only the point texture is rebuilt.
+ * WebGL scatter of one embedding: drag to pan, wheel to zoom, double-click to reset, lasso (button
+ * or Shift-drag) and click selection, hover. All data stay typed arrays from the artifact worker.
  */
 export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewerProps>(function EmbeddingViewer(props, ref) {
   const { x, y, colouring, mouseMode, height = 560 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const plotRef = useRef<Scatterplot | null>(null);
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
-  const drawn = useRef<{ x: Float32Array; y: Float32Array; index: ArrayBuffer | null } | null>(null);
+  const renderer = useRef<PointRenderer | null>(null);
+  const camera = useRef<Camera>(HOME);
+  const frame = useRef<number | null>(null);
+  const grid = useRef<SpatialGrid | null>(null);
+  const drawnPositions = useRef<Float32Array | null>(null);
+  const pending = useRef<DrawTiming['kind'] | null>(null);
+  const pendingStart = useRef(0);
   const cb = useRef(props);
   cb.current = props;
+  const [lasso, setLasso] = useState<Array<[number, number]> | null>(null);
+  const interacting = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const view = (): ViewState => {
+    const r = canvasRef.current!.getBoundingClientRect();
+    return { ...camera.current, width: Math.max(1, r.width), height: Math.max(1, r.height) };
+  };
+  const pointSize = () => defaultPointSize(cb.current.x.length) * window.devicePixelRatio;
+
+  const schedule = () => {
+    if (frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      const canvas = canvasRef.current;
+      const r = renderer.current;
+      if (!canvas || !r) return;
+      const v = view();
+      const w = Math.round(v.width * window.devicePixelRatio);
+      const h = Math.round(v.height * window.devicePixelRatio);
+      if (canvas.width !== w || canvas.height !== h) {
+        canvas.width = w;
+        canvas.height = h;
+      }
+      r.render(v, pointSize(), interacting.current !== null);
+      cb.current.onFrame?.();
+      cb.current.onView?.(v);
+      if (pending.current) {
+        const kind = pending.current;
+        pending.current = null;
+        // the next frame starts after this one has been presented
+        requestAnimationFrame(() => cb.current.onDrawn?.({ kind, ms: performance.now() - pendingStart.current }));
+      }
+    });
+  };
+
+  /** Camera moved: render the LOD subset now and the full set once the motion pauses. */
+  const moved = () => {
+    if (interacting.current !== null) clearTimeout(interacting.current);
+    interacting.current = setTimeout(() => {
+      interacting.current = null;
+      schedule();
+    }, 150);
+    schedule();
+  };
 
   useEffect(() => {
     const canvas = canvasRef.current!;
-    const plot = createScatterplot({
-      canvas,
-      pointSize: defaultPointSize(x.length),
-      backgroundColor: '#ffffff',
-      lassoColor: '#1677ff',
-      pointColorActive: '#1677ff',
-      pointColorHover: '#111111',
-      opacity: 0.9,
-      performanceMode: x.length > 500_000,
-    });
-    plotRef.current = plot;
-    // destroy() drops these subscriptions with the instance
-    plot.subscribe('select', ({ points }) => cb.current.onSelect?.(points));
-    plot.subscribe('deselect', () => cb.current.onSelect?.([]));
-    plot.subscribe('pointOver', (index) => {
-      const pos = plot.getScreenPosition(index);
-      cb.current.onHover?.(pos ? { index, px: pos[0], py: pos[1] } : null);
-    });
-    plot.subscribe('pointOut', () => cb.current.onHover?.(null));
-    plot.subscribe('view', ({ view }) => {
-      const { width, height: h } = canvas.getBoundingClientRect();
-      cb.current.onView?.({ view: view as Float32Array, width, height: h });
-    });
-    const ro = new ResizeObserver(() => plot.refresh());
+    renderer.current = new PointRenderer(canvas);
+    const ro = new ResizeObserver(schedule);
     ro.observe(canvas);
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const r = canvas.getBoundingClientRect();
+      camera.current = zoomAt(view(), e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+      moved();
+    };
+    canvas.addEventListener('wheel', onWheel, { passive: false });
     return () => {
       ro.disconnect();
-      plot.destroy();
-      plotRef.current = null;
-      drawn.current = null;
+      canvas.removeEventListener('wheel', onWheel);
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      if (interacting.current !== null) clearTimeout(interacting.current);
+      renderer.current?.destroy();
+      renderer.current = null;
+      drawnPositions.current = null;
     };
-    // the plot is created once per mount; data changes go through draw below
+    // one renderer per mounted canvas; schedule/view only read refs
   }, []);
 
   useEffect(() => {
-    void plotRef.current?.set({ mouseMode });
-  }, [mouseMode]);
-
-  useEffect(() => {
-    const plot = plotRef.current;
-    if (!plot) return;
-    const started = performance.now();
-    queue.current = queue.current
-      .catch(() => undefined)
-      .then(async () => {
-        const samePositions = drawn.current !== null && drawn.current.x === x && drawn.current.y === y;
-        const points = buildPoints(x, y, colouring);
-        if (colouring.kind === 'categorical') {
-          await plot.set({ colorBy: 'valueZ', pointColor: colouring.colours, pointOrder: null });
-        } else if (colouring.kind === 'continuous') {
-          await plot.set({
-            colorBy: 'valueW',
-            pointColor: RAMP,
-            pointOrder: x.length <= 200_000 ? expressionDrawOrder(colouring.values) : null,
-          });
-        } else {
-          await plot.set({ colorBy: null, pointColor: '#8c8c8c', pointOrder: null });
-        }
-        await plot.draw(points, {
-          zDataType: 'categorical',
-          wDataType: 'continuous',
-          preventFilterReset: samePositions,
-          ...(samePositions && drawn.current?.index ? { spatialIndex: drawn.current.index } : {}),
-        });
-        if (!samePositions) {
-          await plot.zoomToOrigin({ transition: false });
-          drawn.current = { x, y, index: plot.get('spatialIndex') as ArrayBuffer };
-        }
-        await nextFrame();
-        await nextFrame();
-        cb.current.onDrawn?.({ kind: samePositions ? 'colours' : 'positions', ms: performance.now() - started });
-      });
+    const r = renderer.current!;
+    pendingStart.current = performance.now();
+    const newPositions = drawnPositions.current !== x;
+    if (newPositions) {
+      r.setPositions(x, y);
+      drawnPositions.current = x;
+      camera.current = HOME;
+      grid.current = null;
+      setTimeout(() => {
+        if (drawnPositions.current === x) grid.current = buildGrid(x, y);
+      }, 0);
+    }
+    const p = buildPoints(x, y, colouring);
+    if (colouring.kind === 'categorical') r.setColours('categorical', p.z, colouring.colours);
+    else if (colouring.kind === 'continuous') r.setColours('continuous', p.w, RAMP);
+    else r.setColours('none', null, ['#8c8c8c']);
+    pending.current = newPositions ? 'positions' : 'colours';
+    schedule();
   }, [x, y, colouring]);
+
+  const selectPoints = (points: number[]) => {
+    const r = renderer.current;
+    if (!r) return;
+    if (points.length === 0) r.setSelection(null);
+    else {
+      const mask = new Uint8Array(x.length);
+      for (const i of points) mask[i] = 1;
+      r.setSelection(mask);
+    }
+    cb.current.onSelect?.(points);
+    schedule();
+  };
+
+  const drag = useRef<{ x0: number; y0: number; last: [number, number]; lasso: boolean; moved: boolean } | null>(null);
+  const local = (e: React.PointerEvent): [number, number] => {
+    const r = canvasRef.current!.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  const pick = (px: number, py: number): number => {
+    if (!grid.current) return -1;
+    const v = view();
+    const [dx, dy] = screenToData(v, px, py);
+    const radius = (PICK_PX / (Math.min(v.width, v.height) / 2)) / v.scale;
+    return nearest(grid.current, x, y, dx, dy, radius);
+  };
+
+  const onPointerDown = (e: React.PointerEvent) => {
+    const p = local(e);
+    canvasRef.current!.setPointerCapture(e.pointerId);
+    const isLasso = mouseMode === 'lasso' || e.shiftKey;
+    drag.current = { x0: p[0], y0: p[1], last: p, lasso: isLasso, moved: false };
+    if (isLasso) setLasso([p]);
+  };
+  const onPointerMove = (e: React.PointerEvent) => {
+    const p = local(e);
+    const d = drag.current;
+    if (!d) {
+      const i = pick(p[0], p[1]);
+      cb.current.onHover?.(i >= 0 ? { index: i, px: p[0], py: p[1] } : null);
+      return;
+    }
+    if (Math.hypot(p[0] - d.x0, p[1] - d.y0) > 3) d.moved = true;
+    if (d.lasso) {
+      if (Math.hypot(p[0] - d.last[0], p[1] - d.last[1]) >= 3) {
+        d.last = p;
+        setLasso((l) => (l ? [...l, p] : [p]));
+      }
+    } else {
+      camera.current = pan(view(), p[0] - d.last[0], p[1] - d.last[1]);
+      d.last = p;
+      moved();
+    }
+  };
+  const onPointerUp = (e: React.PointerEvent) => {
+    const d = drag.current;
+    drag.current = null;
+    if (!d) return;
+    const p = local(e);
+    if (!d.moved) {
+      const i = pick(p[0], p[1]);
+      selectPoints(i >= 0 ? [i] : []);
+    } else if (d.lasso && lasso) {
+      const v = view();
+      selectPoints(pointsInPolygon(x, y, [...lasso, p].map(([px, py]) => screenToData(v, px, py))));
+    }
+    setLasso(null);
+  };
 
   useImperativeHandle(
     ref,
     () => ({
       async exportImage(scale) {
-        const plot = plotRef.current;
-        if (!plot) throw new Error('viewer not ready');
-        return plot.export({ scale, antiAliasing: 1, pixelAligned: true });
+        const r = renderer.current;
+        if (!r) throw new Error('viewer not ready');
+        return r.readImage(view(), pointSize(), scale);
       },
-      select(points) {
-        plotRef.current?.select(points);
-      },
+      select: selectPoints,
       canvasSize() {
-        const r = canvasRef.current!.getBoundingClientRect();
-        return { width: r.width, height: r.height };
+        const v = view();
+        return { width: v.width, height: v.height };
       },
     }),
-    [],
+    [x, y],
   );
 
-  return <canvas ref={canvasRef} data-testid="embedding-canvas" style={{ width: '100%', height, display: 'block', touchAction: 'none' }} />;
+  return (
+    <div style={{ position: 'relative' }}>
+      <canvas
+        ref={canvasRef}
+        data-testid="embedding-canvas"
+        style={{ width: '100%', height, display: 'block', touchAction: 'none', cursor: mouseMode === 'lasso' ? 'crosshair' : 'grab' }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => cb.current.onHover?.(null)}
+        onDoubleClick={() => {
+          camera.current = HOME;
+          schedule();
+        }}
+      />
+      {lasso && lasso.length > 1 && (
+        <svg style={{ position: 'absolute', inset: 0, width: '100%', height, pointerEvents: 'none' }}>
+          <polygon points={lasso.map((q) => q.join(',')).join(' ')} fill="rgba(22,119,255,0.08)" stroke="#1677ff" strokeWidth={1.5} />
+        </svg>
+      )}
+    </div>
+  );
 });

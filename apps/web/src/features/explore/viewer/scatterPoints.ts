@@ -46,18 +46,6 @@ export function buildPoints(x: Float32Array, y: Float32Array, colouring: Colouri
   return { x, y, z: new Float32Array(n), w: new Float32Array(n) };
 }
 
-/**
- * Draw order for continuous colouring: expressing cells last so they are not hidden under zeros.
- * Returns null when all points are drawn in their natural order (categorical).
- */
-export function expressionDrawOrder(values: Float32Array): number[] {
-  const zeros: number[] = [];
-  const pos: number[] = [];
-  for (let i = 0; i < values.length; i += 1) (values[i]! > 0 ? pos : zeros).push(i);
-  pos.sort((a, b) => values[a]! - values[b]!);
-  return zeros.concat(pos);
-}
-
 /** Mean position of each category (label anchor for "labels on cluster"). */
 export function categoryCentroids(x: Float32Array, y: Float32Array, codes: Uint32Array, nLabels: number): Array<{ x: number; y: number; n: number }> {
   const sx = new Float64Array(nLabels);
@@ -70,17 +58,6 @@ export function categoryCentroids(x: Float32Array, y: Float32Array, codes: Uint3
     n[c]! += 1;
   }
   return Array.from(n, (k, c) => ({ x: k > 0 ? sx[c]! / k : 0, y: k > 0 ? sy[c]! / k : 0, n: k }));
-}
-
-/**
- * Data → canvas pixels for regl-scatterplot's camera (projection = scale(1/aspect), model = I):
- * ndc = P · V · [x, y, 0, 1].
- */
-export function toScreen(view: ArrayLike<number>, width: number, height: number, x: number, y: number): [number, number] {
-  const aspect = width / height;
-  const nx = (view[0]! * x + view[4]! * y + view[12]!) / aspect;
-  const ny = view[1]! * x + view[5]! * y + view[13]!;
-  return [((nx + 1) / 2) * width, ((1 - ny) / 2) * height];
 }
 
 /** Point size in pixels so a million cells do not become a blob and 3k cells are still visible. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { clipTransform, dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
+import { pointsInPolygon } from '../../src/features/explore/viewer/lasso';
+import { buildGrid, nearest } from '../../src/features/explore/viewer/spatialGrid';
+import { buildPoints, categoryCentroids, project3D } from '../../src/features/explore/viewer/scatterPoints';
+
+const v = { ...HOME, width: 800, height: 400 };
+
+describe('camera', () => {
+  it('maps data to screen and back, keeping the aspect ratio', () => {
+    expect(dataToScreen(v, 0, 0)).toEqual([400, 200]);
+    expect(dataToScreen(v, 1, 1)).toEqual([600, 0]);
+    const [x, y] = screenToData(v, 123, 321);
+    expect(dataToScreen(v, x, y)[0]).toBeCloseTo(123, 9);
+  });
+  it('zooms about the cursor and pans by pixels', () => {
+    const z = { ...zoomAt(v, 600, 0, 2), width: 800, height: 400 };
+    expect(z.scale).toBe(2);
+    expect(dataToScreen(z, 1, 1)[0]).toBeCloseTo(600, 9);
+    expect(dataToScreen(z, 1, 1)[1]).toBeCloseTo(0, 9);
+    const p = { ...pan(v, 10, -20), width: 800, height: 400 };
+    expect(dataToScreen(p, 0, 0)).toEqual([410, 180]);
+  });
+  it('gives the clip transform the shader uses', () => {
+    const { s, t } = clipTransform(v);
+    expect(s).toEqual([0.5, 1]);
+    expect(t).toEqual([0, 0]);
+  });
+});
+
+describe('picking and lasso', () => {
+  const x = Float32Array.from([-0.5, 0.5, 0.51, 0.9]);
+  const y = Float32Array.from([-0.5, 0.5, 0.52, -0.9]);
+  it('finds the nearest point within a radius through the grid', () => {
+    const g = buildGrid(x, y, 16);
+    expect(nearest(g, x, y, 0.505, 0.515, 0.05)).toBe(2);
+    expect(nearest(g, x, y, -0.49, -0.5, 0.05)).toBe(0);
+    expect(nearest(g, x, y, 0, 0, 0.05)).toBe(-1);
+  });
+  it('selects the points inside a polygon', () => {
+    expect(pointsInPolygon(x, y, [[0, 0], [1, 0], [1, 1], [0, 1]])).toEqual([1, 2]);
+    expect(pointsInPolygon(x, y, [[0, 0], [1, 0]])).toEqual([]);
+  });
+});
+
+describe('point attributes', () => {
+  it('normalizes gene values to [0, 1] and keeps category codes', () => {
+    const x = new Float32Array(3);
+    expect(Array.from(buildPoints(x, x, { kind: 'continuous', values: Float32Array.from([0, 2, 4]), max: 4 }).w)).toEqual([0, 0.5, 1]);
+    expect(Array.from(buildPoints(x, x, { kind: 'categorical', codes: Uint32Array.from([2, 0, 1]), colours: [] }).z)).toEqual([2, 0, 1]);
+  });
+  it('projects 3D coordinates and finds category centroids', () => {
+    const p = project3D(Float32Array.from([1]), Float32Array.from([0]), Float32Array.from([0]), 90, 0);
+    expect(p.x[0]).toBeCloseTo(0, 6);
+    const c = categoryCentroids(Float32Array.from([0, 2, 5]), Float32Array.from([0, 2, 5]), Uint32Array.from([0, 0, 1]), 3);
+    expect(c[0]).toEqual({ x: 1, y: 1, n: 2 });
+    expect(c[2]!.n).toBe(0);
+  });
+});

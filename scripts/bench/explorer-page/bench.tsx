@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ArtifactClient } from '../../../apps/web/src/features/explore/data/ArtifactClient';
+import type { NormalizedEmbedding } from '../../../apps/web/src/features/explore/data/decode';
+import { EmbeddingViewer, type DrawTiming } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
+import type { Colouring } from '../../../apps/web/src/features/explore/viewer/scatterPoints';
+import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
+
+/**
+ * Benchmark page: the explorer's own data layer (worker + range requests) and WebGL viewer, with
+ * hooks the bench runner calls through `window.bench`.
+ */
+interface BenchApi {
+  firstPaintMs: number | null;
+  embeddingMs: number | null;
+  clusterColourMs: number | null;
+  frames: number;
+  error: string | null;
+  colourByGene(gene: number): Promise<number>;
+}
+declare global {
+  interface Window {
+    bench: BenchApi;
+  }
+}
+
+const base = new URLSearchParams(location.search).get('base') ?? '/artifacts/';
+const t0 = performance.now();
+const client = new ArtifactClient(base, null);
+let pending: { start: number; resolve: (ms: number) => void } | null = null;
+let setColour: (c: Colouring) => void = () => undefined;
+
+window.bench = {
+  firstPaintMs: null,
+  embeddingMs: null,
+  clusterColourMs: null,
+  frames: 0,
+  error: null,
+  colourByGene: (gene) =>
+    new Promise((resolve, reject) => {
+      const start = performance.now();
+      client.gene('normalized', gene).then((g) => {
+        pending = { start, resolve };
+        setColour({ kind: 'continuous', values: g.values, max: g.max });
+      }, reject);
+    }),
+};
+
+function Bench() {
+  const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
+  const [colouring, setColouring] = useState<Colouring>({ kind: 'none' });
+  setColour = setColouring;
+  useEffect(() => {
+    client
+      .manifest()
+      .then((m) => client.embedding(m.embeddings[0]!.name))
+      .then((e) => {
+        window.bench.embeddingMs = performance.now() - t0;
+        setEmb(e);
+      })
+      .catch((e: unknown) => (window.bench.error = String(e)));
+  }, []);
+  const onDrawn = (t: DrawTiming) => {
+    if (t.kind === 'positions') {
+      window.bench.firstPaintMs = performance.now() - t0;
+      const start = performance.now();
+      pending = { start, resolve: (ms) => (window.bench.clusterColourMs = ms) };
+      void client.obs('cluster').then((c) => c.kind === 'categorical' && setColouring({ kind: 'categorical', codes: c.codes, colours: categoryColours('Default', c.labels.length) }));
+    } else if (pending) {
+      const p = pending;
+      pending = null;
+      p.resolve(performance.now() - p.start);
+    }
+  };
+  if (!emb) return null;
+  return <EmbeddingViewer x={emb.x} y={emb.y} colouring={colouring} mouseMode="panZoom" height={700} onDrawn={onDrawn} onFrame={() => (window.bench.frames += 1)} />;
+}
+
+createRoot(document.getElementById('root')!).render(<Bench />);

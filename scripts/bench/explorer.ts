@@ -1,0 +1,94 @@
+/**
+ * npm run bench:explorer — measures the explorer on a synthetic 1,000,000-cell result in headless
+ * Debian Chromium (WebGL through SwiftShader, i.e. on the CPU): first paint of the embedding after
+ * the data request starts, recolour by a new gene from request to pixels, pan/zoom frames per
+ * second. Prints figures; asserts nothing. Options: --cells N, --genes N.
+ */
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+import { writeSyntheticArtifacts } from './explorer-data';
+import { startStaticServer } from './explorer-server';
+import { LOD_POINTS } from '../../apps/web/src/features/explore/viewer/pointRenderer';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const nCells = arg('cells', 1_000_000);
+const nGenes = arg('genes', 48);
+const work = path.join(os.tmpdir(), 'cellcloud-bench-explorer');
+const artifacts = path.join(work, `artifacts-${nCells}`);
+const pageOut = path.join(work, 'page');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const t = Date.now();
+await writeSyntheticArtifacts(artifacts, { nCells, nGenes, clusters: 20, samples: 8, seed: 7 });
+console.log(`artifacts: ${nCells.toLocaleString('en')} cells × ${nGenes} genes in ${artifacts} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+
+await rm(pageOut, { recursive: true, force: true });
+await build({
+  root: path.resolve(import.meta.dirname, 'explorer-page'),
+  base: '/page/',
+  logLevel: 'warn',
+  plugins: [react()],
+  build: { outDir: pageOut, emptyOutDir: true, chunkSizeWarningLimit: 4000 },
+});
+
+const { server, url } = await startStaticServer({ '/page/': pageOut, '/artifacts/': artifacts });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`${url}/page/?base=/artifacts/`);
+  await page.waitForFunction(() => window.bench.firstPaintMs !== null || window.bench.error !== null, null, { timeout: 120_000 });
+  const first = await page.evaluate(() => window.bench);
+  if (first.error) throw new Error(first.error);
+  await page.waitForFunction(() => window.bench.clusterColourMs !== null, null, { timeout: 60_000 });
+  const clusterMs = await page.evaluate(() => window.bench.clusterColourMs!);
+
+  await page.screenshot({ path: path.join(work, 'bench-clusters.png') });
+  const recolours: number[] = [];
+  for (const gene of [3, 17, 29, 41, 11]) recolours.push(await page.evaluate((g) => window.bench.colourByGene(g), gene % nGenes));
+
+  const cached: number[] = [];
+  for (const gene of [3, 17, 29]) cached.push(await page.evaluate((g) => window.bench.colourByGene(g), gene % nGenes));
+  await page.screenshot({ path: path.join(work, 'bench-gene.png') });
+  const box = (await page.locator('canvas').boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const f0 = await page.evaluate(() => window.bench.frames);
+  const s0 = Date.now();
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  for (let i = 0; i < 90; i += 1) {
+    await page.mouse.move(cx + 200 * Math.sin(i / 9), cy + 120 * Math.cos(i / 9));
+    if (i % 10 === 5) await page.mouse.wheel(0, i % 20 === 5 ? -200 : 200);
+  }
+  await page.mouse.up();
+  const seconds = (Date.now() - s0) / 1000;
+  const frames = (await page.evaluate(() => window.bench.frames)) - f0;
+
+  const gl = await page.evaluate(() => {
+    const c = document.createElement('canvas').getContext('webgl');
+    const ext = c?.getExtension('WEBGL_debug_renderer_info');
+    return ext ? String(c!.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : 'unknown';
+  });
+  console.log(`renderer: ${gl}; machine: ${os.cpus().length} cores`);
+  console.log(`first paint of the embedding after the data request starts: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1500; embedding decoded in the worker after ${first.embeddingMs!.toFixed(0)} ms)`);
+  console.log(`recolour by cluster (categorical column): ${clusterMs.toFixed(0)} ms`);
+  console.log(`recolour by a new gene, request to pixels: median ${median(recolours).toFixed(0)} ms [${recolours.map((r) => r.toFixed(0)).join(', ')}] (target ≤ 150)`);
+  console.log(`recolour by an already-fetched gene (upload + full-detail frame only): median ${median(cached).toFixed(0)} ms`);
+  const lod = nCells > LOD_POINTS ? ` (while moving each frame draws a random ${LOD_POINTS.toLocaleString('en')}-point subset; the full set is redrawn 150 ms after motion stops)` : '';
+  console.log(`pan/zoom: ${frames} frames in ${seconds.toFixed(2)} s = ${(frames / seconds).toFixed(1)} fps (target ≥ 30)${lod}`);
+  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (figures scale with contention)`);
+} finally {
+  await browser.close();
+  server.close();
+}
