@@ -2,6 +2,7 @@ import { accountPaths, drawingsPath } from '@cellcloud/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plansRepo } from '../src/db/repos/plans';
 import { setUserDisabled } from '../src/services/accounts/admin';
+import { wireAccounts } from '../src/services/accounts/wire';
 import { createTestServer, TEST_DB, type TestServer } from './support/harness';
 import { lastCode, logIn, sendCode, signUp, uniq } from './support/accounts';
 
@@ -150,6 +151,30 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
     expect(rows[0]!.message).toBe('A question about CNV.');
     const bad = await s.request('POST', accountPaths.contactUs, { body: { name: 'Ada', email: 'x', subject: 'Hi', message: 'm' } });
     expect(bad.status).toBe(400);
+  });
+
+  it('moves an injectable clock: resend after 60 s, code expiry after 2 h, token expiry after the TTL', async () => {
+    let offset = 0;
+    await wireAccounts(s.ctx, { now: () => new Date(Date.now() + offset) });
+    try {
+      const u = await signUp(s);
+      const email = `${uniq('clock')}@example.org`;
+      await sendCode(s, email);
+      offset = 61_000;
+      const second = await sendCode(s, email); // the 60 s resend wait is over
+      expect(second).toMatch(/^\d{6}$/);
+      offset += 2 * 3600_000 + 1000;
+      const late = await s.request('POST', accountPaths.register, {
+        body: { username: uniq('Late'), firstName: 'A', lastName: 'B', email, password: 'Secret12', repeatPassword: 'Secret12', institution: 'I', emailCode: second, termsAgreed: true },
+      });
+      expect(late.body.msg).toBe('The e-mail code has expired (codes are valid for 2 hours). Please request a new one.');
+      offset = s.ctx.config.tokenTtlMs + 1000;
+      const expired = await s.request('GET', accountPaths.info, { token: u.token });
+      expect(expired.status).toBe(401);
+      expect(expired.body.data.error).toBe('LOGIN_EXPIRED');
+    } finally {
+      await wireAccounts(s.ctx);
+    }
   });
 
   it('reads codes from the outbox in order (newest wins)', async () => {
