@@ -91,5 +91,9 @@ export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts:
 
 /** Read the 10x MTX folder (or unpacked archive) in the bundle. */
 export async function read10xMtx(bundle: SourceBundle, opts: ReadOptions = {}): Promise<Dataset> {
-  return read10xMtxFiles(pick10xMtx(bundle), bundle.name, opts);
+  const files = pick10xMtx(bundle);
+  const ds = await read10xMtxFiles(files, bundle.name, opts);
+  const count = find10xMtx(bundle).length;
+  if (count > 1) ds.warnings.push(`${bundle.name}: ${count} matrices found; read ${files.matrix.name}. Upload one sample per dataset.`);
+  return ds;
 }
