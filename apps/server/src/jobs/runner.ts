@@ -35,7 +35,7 @@ export async function startWorker(ctx: AppContext, queue: JobQueue, notification
     };
     if (jobId) await runTracked(ctx, notifications, job, jobId, (t) => body((f, s) => t.progress(f, s)));
     else await body();
-  });
+  }, { batchSize: 10 });
   const timer = setInterval(() => void reconcileJobs(ctx, queue, notifications).catch(() => {}), ctx.config.queueSuperviseSeconds * 1000);
   timer.unref();
   return {

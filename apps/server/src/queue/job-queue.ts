@@ -84,26 +84,38 @@ export class JobQueue {
     return id;
   }
 
-  /** Process jobs of `name` in this process (`concurrency` defaults to WORKER_CONCURRENCY). */
-  async work<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number } = {}): Promise<void> {
+  /**
+   * Process jobs of `name` in this process: `concurrency` (default WORKER_CONCURRENCY) parallel
+   * fetch loops; `batchSize` > 1 (for short jobs) fetches several per poll and settles each job
+   * on its own outcome, so one failure retries only that job.
+   */
+  async work<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number; batchSize?: number } = {}): Promise<void> {
     const queue = await this.boss.getQueue(name);
     const retryLimit = queue?.retryLimit ?? 0;
-    await this.boss.work<object>(
+    const toContext = (job: Job<object>): JobContext<N> => ({
+      bossId: job.id,
       name,
-      { localConcurrency: Math.max(1, opts.concurrency ?? this.config.workerConcurrency), pollingIntervalSeconds: 0.5, batchSize: 1 },
-      async (jobs: Job<object>[]) => {
-        for (const job of jobs) {
-          await handler({
-            bossId: job.id,
-            name,
-            data: jobPayloads[name].parse(job.data) as JobPayload<N>,
-            attempt: job.retryCount,
-            lastAttempt: job.retryCount >= retryLimit,
-            signal: job.signal,
-          });
-        }
-      },
-    );
+      data: jobPayloads[name].parse(job.data) as JobPayload<N>,
+      attempt: job.retryCount,
+      lastAttempt: job.retryCount >= retryLimit,
+      signal: job.signal,
+    });
+    const localConcurrency = Math.max(1, opts.concurrency ?? this.config.workerConcurrency);
+    const batchSize = Math.max(1, opts.batchSize ?? 1);
+    if (batchSize === 1) {
+      await this.boss.work<object>(name, { localConcurrency, pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]: Job<object>[]) => {
+        await handler(toContext(job!));
+      });
+      return;
+    }
+    await this.boss.work<object>(name, { localConcurrency, pollingIntervalSeconds: 0.5, batchSize, perJobResults: true }, async (jobs: Job<object>[]) => {
+      const outcomes = await Promise.allSettled(jobs.map((j) => handler(toContext(j))));
+      return outcomes.map((o, i) => ({
+        id: jobs[i]!.id,
+        status: o.status === 'fulfilled' ? ('completed' as const) : ('failed' as const),
+        output: o.status === 'rejected' ? { message: String((o.reason as Error)?.message ?? o.reason) } : undefined,
+      }));
+    });
   }
 
   /** Cancel a queued or running job (used by suspend/delete). */
