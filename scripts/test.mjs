@@ -10,18 +10,25 @@ import { ensureInstalled, ensureWebBuilt, must, pinnedEnv, root, run } from './l
 const inCI = process.env.CI === 'true';
 ensureInstalled();
 
-// Debian's chromium for the browser tests (never a downloaded browser).
+// System packages from Debian: chromium for the browser tests (never a downloaded browser),
+// CJK fonts for zh-CN screenshots, h5py + anndata to check that our .h5ad files open in anndata.
 const chromium = process.env.CELLCLOUD_CHROMIUM ?? '/usr/bin/chromium';
+const debs = [
+  ['chromium', () => existsSync(chromium)],
+  ['fonts-noto-cjk', () => existsSync('/usr/share/fonts/opentype/noto')],
+  ['python3-h5py', () => spawnSync('python3', ['-c', 'import h5py']).status === 0],
+  ['python3-anndata', () => spawnSync('python3', ['-c', 'import anndata']).status === 0],
+];
+const missing = debs.filter(([, ok]) => !ok()).map(([name]) => name);
+if (missing.length && process.getuid?.() === 0) {
+  console.log(`• installing Debian packages: ${missing.join(' ')}…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+  spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+}
 if (!existsSync(chromium)) {
-  if (process.getuid?.() === 0) {
-    console.log('• installing Debian chromium for the browser tests…');
-    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  }
-  if (!existsSync(chromium)) {
-    console.error(`✖ chromium not found at ${chromium}; install it with: apt-get install -y chromium`);
-    if (inCI) process.exit(1);
-  }
+  console.error(`✖ chromium not found at ${chromium}; install it with: apt-get install -y chromium`);
+  if (inCI) process.exit(1);
 }
 
 ensureWebBuilt(true);
