@@ -1,0 +1,41 @@
+/** Parsed `cellcloud analyze <input…> --out <dir> [--params params.json]`. */
+export interface AnalyzeArgs {
+  inputs: string[];
+  out: string;
+  params?: string;
+  quiet: boolean;
+}
+
+export const USAGE = `Usage: cellcloud analyze <input…> --out <dir> [--params params.json] [--quiet]
+
+Runs the standard single-cell pipeline. Each input (a 10x folder or archive, .h5, .h5ad, dense
+.tsv/.csv, or a CeleScope output folder) is one sample named after its file or folder. Writes
+<dir>/analysis.h5ad, <dir>/markers.csv and the explorer artifacts under <dir>/artifacts/.`;
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): AnalyzeArgs {
+  const [command, ...rest] = argv;
+  if (command !== 'analyze') throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
+  const inputs: string[] = [];
+  let out: string | undefined;
+  let params: string | undefined;
+  let quiet = false;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (a === '--out' || a === '-o') out = rest[++i];
+    else if (a === '--params' || a === '-p') params = rest[++i];
+    else if (a === '--quiet' || a === '-q') quiet = true;
+    else if (a.startsWith('-')) throw new UsageError(`Unknown option "${a}".`);
+    else inputs.push(a);
+  }
+  if (inputs.length === 0) throw new UsageError('Give at least one input (one per sample).');
+  if (!out) throw new UsageError('Give the output directory with --out <dir>.');
+  return { inputs, out, params, quiet };
+}
+
+/** Sample name from a path: its base name without data-file extensions. */
+export function sampleName(p: string): string {
+  const base = p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? p;
+  return base.replace(/\.(tar\.gz|tgz|tar|zip|h5ad|h5|mtx\.gz|mtx|tsv\.gz|csv\.gz|txt\.gz|tsv|csv|txt)$/i, '') || base;
+}

@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { detectSpecies, readDataset } from '@cellcloud/formats';
+import { pathBundle } from '@cellcloud/formats/node-sources';
+import { isEngineError } from '../errors';
+import { runAnalysis } from '../run-analysis';
+import type { SampleInput } from '../validate';
+import { writeOutputs } from '../write-outputs';
+import { parseArgs, sampleName, USAGE, UsageError } from './args';
+import { directorySink } from './fs-sink';
+import { progressBar } from './progress-bar';
+
+async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
+  if (!file) return {};
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(`Parameter file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const params = await loadParams(args.params);
+  const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
+  const samples: SampleInput[] = [];
+  for (const input of args.inputs) {
+    const t0 = performance.now();
+    const dataset = await readDataset(await pathBundle(path.resolve(input)));
+    const guess = detectSpecies(dataset.genes);
+    const name = sampleName(input);
+    samples.push({ name, dataset, ...(guess.species !== 'unknown' ? { species: guess.species } : {}) });
+    log(
+      `read ${name}: ${dataset.counts.nCells} cells × ${dataset.counts.nGenes} genes (${dataset.format}, ${guess.species}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    for (const w of dataset.warnings) log(`  note: ${w}`);
+  }
+  if (params.species === undefined && samples[0]?.species) params.species = samples[0].species;
+  const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
+  log(
+    `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
+  );
+  await writeOutputs(result, directorySink(args.out));
+  log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    if (isEngineError(e)) {
+      process.stderr.write(`error [${e.code}]: ${e.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

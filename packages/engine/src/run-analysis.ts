@@ -1,0 +1,125 @@
+import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import type { DegRow } from '@cellcloud/contracts/artifacts';
+import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
+import { AnalysisRunner } from './runner';
+import type { SampleDoublets } from './steps/doublets';
+import type { Embedding } from './steps/embeddings';
+import type { SampleFilterSummary } from './steps/filter';
+import type { ProgressCallback, StepName } from './steps/step';
+import type { SampleInput } from './validate';
+import { ENGINE_VERSION } from './version';
+
+/** The QC report: filter thresholds and before/after counts per sample, doublet results. */
+export interface QcReport {
+  samples: SampleFilterSummary[];
+  mitochondrialThreshold: number;
+  doublets: SampleDoublets[];
+  nPcsUsed: number;
+  pcaVarianceRatio: number[];
+  batchCorrection: 'none' | 'harmony' | 'mnn';
+}
+
+/** Everything the writers need: matrices, per-cell columns, embeddings, markers, QC. */
+export interface AnalysisResult {
+  engineVersion: string;
+  params: AnalysisParams;
+  species: string;
+  sampleNames: string[];
+  counts: CountMatrix;
+  /** log1p(CP10k), same layout as `counts`. */
+  normalized: CountMatrix;
+  geneIds: string[];
+  geneSymbols: string[];
+  barcodes: string[];
+  /** Per-cell columns: cluster, Sample ID, QC metrics (scanpy names), doublet score. */
+  obs: Record<string, CellColumn>;
+  highlyVariable: Uint8Array;
+  /** pca (all computed PCs), pcaCorrected (after Harmony/MNN), umap, tsne; row-major. */
+  embeddings: Record<string, Embedding>;
+  clusterLabels: string[];
+  markers: DegRow[];
+  qc: QcReport;
+  /** Seconds spent per step. */
+  timings: Partial<Record<StepName, number>>;
+}
+
+/** Runs the whole pipeline once and returns the result (WebAssembly memory is freed). */
+export async function runAnalysis(
+  samples: SampleInput[],
+  paramsInput: AnalysisParamsInput | unknown,
+  onProgress?: ProgressCallback,
+): Promise<AnalysisResult> {
+  const runner = new AnalysisRunner();
+  const timings: Partial<Record<StepName, number>> = {};
+  let current: StepName | undefined;
+  let since = performance.now();
+  try {
+    const params = await runner.run(samples, paramsInput, (e) => {
+      if (e.step !== current) {
+        if (current) timings[current] = (performance.now() - since) / 1000;
+        current = e.step;
+        since = performance.now();
+      }
+      onProgress?.(e);
+    });
+    if (current) timings[current] = (performance.now() - since) / 1000;
+    return collect(runner, params, timings);
+  } finally {
+    runner.free();
+  }
+}
+
+function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisResult['timings']): AnalysisResult {
+  const data = r.doublets.value;
+  const { codes, labels } = r.clusters.value;
+  const pca = r.pca.value;
+  const reduced = r.batch.value;
+  const sampleNames = r.inputs.value.sampleNames;
+  const obs: Record<string, CellColumn> = {
+    cluster: { kind: 'categorical', values: Array.from(codes, (c) => labels[c]) },
+    'Sample ID': { kind: 'categorical', values: Array.from(data.sampleOfCell, (s) => sampleNames[s]) },
+    n_genes_by_counts: { kind: 'numeric', values: data.qc.nGenes },
+    total_counts: { kind: 'numeric', values: data.qc.nUmi },
+    pct_counts_mito: { kind: 'numeric', values: data.qc.pctMito },
+    pct_counts_ribo: { kind: 'numeric', values: data.qc.pctRibo },
+  };
+  if (data.doubletScore) obs.doublet_score = { kind: 'numeric', values: Float64Array.from(data.doubletScore) };
+  const cc = r.cellCycle.value.scores;
+  if (cc) {
+    obs.S_score = { kind: 'numeric', values: Float64Array.from(cc.s) };
+    obs.G2M_score = { kind: 'numeric', values: Float64Array.from(cc.g2m) };
+    obs.phase = { kind: 'categorical', values: cc.phase };
+  }
+  const embeddings: Record<string, Embedding> = {
+    pca: { dims: pca.nComputed, values: Float32Array.from(pca.pcs) },
+    umap: r.umap.value,
+    tsne: r.tsne.value,
+  };
+  if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
+  const summary = data.summary;
+  return {
+    engineVersion: ENGINE_VERSION,
+    params,
+    species: params.species,
+    sampleNames,
+    counts: data.counts,
+    normalized: r.normalize.value,
+    geneIds: data.geneIds,
+    geneSymbols: data.geneSymbols,
+    barcodes: data.barcodes,
+    obs,
+    highlyVariable: r.hvg.value.selected,
+    embeddings,
+    clusterLabels: labels,
+    markers: r.markers.value,
+    qc: {
+      samples: summary,
+      mitochondrialThreshold: summary[0]?.thresholds.maxMito ?? params.mitochondrialContent.max,
+      doublets: data.doublets,
+      nPcsUsed: pca.nUsed,
+      pcaVarianceRatio: Array.from(pca.varianceRatio),
+      batchCorrection: reduced.method,
+    },
+    timings,
+  };
+}

@@ -1,0 +1,127 @@
+import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { BatchStep } from './steps/batch';
+import { CellCycleStep } from './steps/cell-cycle';
+import { ClustersStep } from './steps/clusters';
+import { TsneStep, UmapStep } from './steps/embeddings';
+import { DoubletStep } from './steps/doublets';
+import { FilterStep } from './steps/filter';
+import { HvgStep } from './steps/hvg';
+import { InputsStep } from './steps/inputs';
+import { MarkersStep } from './steps/markers';
+import { NeighborsStep } from './steps/neighbors';
+import { NormalizeStep } from './steps/normalize';
+import { PcaStep } from './steps/pca';
+import { QcStep } from './steps/qc';
+import type { ProgressCallback, Step, StepName } from './steps/step';
+import { parseParams, validateSamples, type SampleInput } from './validate';
+
+/** Relative cost of each step, for the overall progress fraction. */
+const WEIGHTS: Partial<Record<StepName, number>> = {
+  inputs: 2,
+  qc: 1,
+  filter: 2,
+  doublets: 10,
+  ambient: 10,
+  normalize: 2,
+  hvg: 2,
+  cellCycle: 2,
+  pca: 10,
+  batch: 5,
+  neighbors: 8,
+  clusters: 5,
+  umap: 15,
+  tsne: 15,
+  markers: 10,
+};
+
+const MESSAGES: Record<StepName, string> = {
+  inputs: 'Merging samples',
+  qc: 'Computing QC metrics',
+  filter: 'Filtering cells',
+  doublets: 'Detecting doublets',
+  ambient: 'Estimating ambient RNA',
+  normalize: 'Normalizing',
+  hvg: 'Selecting highly variable genes',
+  cellCycle: 'Scoring the cell cycle',
+  pca: 'Running PCA',
+  batch: 'Correcting batch effects',
+  neighbors: 'Finding nearest neighbours',
+  clusters: 'Clustering',
+  umap: 'Computing UMAP',
+  tsne: 'Computing t-SNE',
+  markers: 'Finding cluster markers',
+};
+
+/**
+ * The standard pipeline as a fixed sequence of step objects. `run` validates the parameters and
+ * samples, then computes each step in order; on a later call only steps whose parameters (or
+ * upstream results) changed are recomputed. Call `free()` when done (WebAssembly memory).
+ */
+export class AnalysisRunner {
+  readonly inputs = new InputsStep();
+  readonly qc = new QcStep(this.inputs);
+  readonly filter = new FilterStep(this.inputs, this.qc);
+  readonly doublets = new DoubletStep(this.filter);
+  readonly normalize = new NormalizeStep(this.doublets);
+  readonly hvg = new HvgStep(this.doublets, this.normalize);
+  readonly cellCycle = new CellCycleStep(this.normalize, this.hvg);
+  readonly pca = new PcaStep(this.normalize, this.hvg, this.cellCycle);
+  readonly batch = new BatchStep(this.inputs, this.doublets, this.pca);
+  readonly neighbors = new NeighborsStep(this.batch);
+  readonly clusters = new ClustersStep(this.neighbors);
+  readonly umap = new UmapStep(this.neighbors);
+  readonly tsne = new TsneStep(this.neighbors);
+  readonly markers = new MarkersStep(this.doublets, this.normalize, this.clusters);
+  params: AnalysisParams | undefined;
+  /** Steps recomputed by the last run (for tests and logs). */
+  lastComputed: StepName[] = [];
+
+  /** Sets new samples (everything recomputes) — omit on a re-run with changed parameters only. */
+  async run(samples: SampleInput[] | undefined, paramsInput: AnalysisParamsInput | unknown, onProgress?: ProgressCallback) {
+    const params = parseParams(paramsInput);
+    if (samples) {
+      validateSamples(samples, params);
+      this.inputs.setInputs(samples);
+    }
+    this.params = params;
+    const plan: [Step<never, unknown>, unknown][] = [
+      [this.inputs, {}],
+      [this.qc, {}],
+      [this.filter, pick(params, 'expressedGeneRange', 'expressedUmiRange', 'mitochondrialContent', 'ribosomalContent')],
+      [this.doublets, pick(params, 'doubletDetectionAndRemoval', 'seed')],
+      [this.normalize, {}],
+      [this.hvg, pick(params, 'numberOfHighlyVariableGenes', 'hvgMethod')],
+      [this.cellCycle, pick(params, 'removeCellCycleEffects', 'species')],
+      [this.pca, pick(params, 'pcValue')],
+      [this.batch, pick(params, 'batchEffectRemoval', 'seed')],
+      [this.neighbors, {}],
+      [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
+      [this.umap, {}],
+      [this.tsne, {}],
+      [this.markers, {}],
+    ];
+    const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
+    let done = 0;
+    this.lastComputed = [];
+    for (const [step, stepParams] of plan) {
+      const w = WEIGHTS[step.name] ?? 1;
+      const report = (f: number, message: string) =>
+        onProgress?.({ fraction: (done + w * Math.min(1, Math.max(0, f))) / total, step: step.name, message });
+      report(0, MESSAGES[step.name]);
+      if (await (step as Step<unknown, unknown>).compute(stepParams, report)) this.lastComputed.push(step.name);
+      done += w;
+      report(1, MESSAGES[step.name]);
+    }
+    return params;
+  }
+
+  free(): void {
+    for (const s of [this.neighbors, this.pca, this.clusters, this.umap, this.tsne, this.markers]) s.free();
+  }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const k of keys) out[k] = o[k];
+  return out;
+}

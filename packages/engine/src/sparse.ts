@@ -1,0 +1,109 @@
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+
+/**
+ * Helpers over the canonical sparse layout (CSC by cell, see packages/formats/src/matrix.ts) and
+ * its gene-major transpose. All functions allocate new arrays; inputs are never modified.
+ */
+
+/** Gene-major (CSR by gene) view: the values of gene g are data[indptr[g] .. indptr[g+1]) at cells indices[…]. */
+export interface GeneMajor {
+  nGenes: number;
+  nCells: number;
+  indptr: Float64Array;
+  indices: Uint32Array;
+  data: Float32Array;
+}
+
+/** Keeps the cells whose index is listed (in that order). */
+export function subsetCells(m: CountMatrix, cells: ArrayLike<number>): CountMatrix {
+  let nnz = 0;
+  for (let i = 0; i < cells.length; i++) nnz += m.indptr[cells[i] + 1] - m.indptr[cells[i]];
+  const indptr = new Float64Array(cells.length + 1);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
+  let p = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const s = m.indptr[cells[i]];
+    const e = m.indptr[cells[i] + 1];
+    indices.set(m.indices.subarray(s, e), p);
+    data.set(m.data.subarray(s, e), p);
+    p += e - s;
+    indptr[i + 1] = p;
+  }
+  return { nGenes: m.nGenes, nCells: cells.length, indptr, indices, data };
+}
+
+/** Keeps the genes flagged in `keep` (renumbering them in order). */
+export function subsetGenes(m: CountMatrix, keep: Uint8Array): CountMatrix {
+  const remap = new Int32Array(m.nGenes).fill(-1);
+  let nGenes = 0;
+  for (let g = 0; g < m.nGenes; g++) if (keep[g]) remap[g] = nGenes++;
+  let nnz = 0;
+  for (let k = 0; k < m.indices.length; k++) if (remap[m.indices[k]] >= 0) nnz++;
+  const indptr = new Float64Array(m.nCells + 1);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
+  let p = 0;
+  for (let c = 0; c < m.nCells; c++) {
+    for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) {
+      const r = remap[m.indices[k]];
+      if (r >= 0) {
+        indices[p] = r;
+        data[p++] = m.data[k];
+      }
+    }
+    indptr[c + 1] = p;
+  }
+  return { nGenes, nCells: m.nCells, indptr, indices, data };
+}
+
+/** Transposes cell-major to gene-major (counting sort: O(nnz)). Cells stay in increasing order. */
+export function toGeneMajor(m: CountMatrix): GeneMajor {
+  const nnz = m.indices.length;
+  const indptr = new Float64Array(m.nGenes + 1);
+  for (let k = 0; k < nnz; k++) indptr[m.indices[k] + 1]++;
+  for (let g = 0; g < m.nGenes; g++) indptr[g + 1] += indptr[g];
+  const pos = indptr.slice(0, m.nGenes);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
+  for (let c = 0; c < m.nCells; c++) {
+    for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) {
+      const g = m.indices[k];
+      const p = pos[g]++;
+      indices[p] = c;
+      data[p] = m.data[k];
+    }
+  }
+  return { nGenes: m.nGenes, nCells: m.nCells, indptr, indices, data };
+}
+
+/** Number of cells with a non-zero value, per gene. */
+export function cellsPerGene(m: CountMatrix): Uint32Array {
+  const out = new Uint32Array(m.nGenes);
+  for (let k = 0; k < m.indices.length; k++) if (m.data[k] > 0) out[m.indices[k]]++;
+  return out;
+}
+
+/** Concatenates matrices that share the same genes (cells of `b` after cells of `a`). */
+export function concatCells(parts: CountMatrix[]): CountMatrix {
+  const nGenes = parts[0]?.nGenes ?? 0;
+  let nCells = 0;
+  let nnz = 0;
+  for (const m of parts) {
+    nCells += m.nCells;
+    nnz += m.indices.length;
+  }
+  const indptr = new Float64Array(nCells + 1);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
+  let c0 = 0;
+  let p0 = 0;
+  for (const m of parts) {
+    for (let c = 0; c < m.nCells; c++) indptr[c0 + c + 1] = p0 + m.indptr[c + 1];
+    indices.set(m.indices, p0);
+    data.set(m.data, p0);
+    c0 += m.nCells;
+    p0 += m.indices.length;
+  }
+  return { nGenes, nCells, indptr, indices, data };
+}

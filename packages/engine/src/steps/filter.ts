@@ -1,0 +1,144 @@
+import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { EngineError } from '../errors';
+import { subsetCells, subsetGenes } from '../sparse';
+import type { InputsStep } from './inputs';
+import type { QcMetrics } from './qc-metrics';
+import type { QcStep } from './qc';
+import { Step } from './step';
+import { passesThresholds, recommendThresholds, type SampleThresholds } from './thresholds';
+
+export type FilterParams = Pick<
+  AnalysisParams,
+  'expressedGeneRange' | 'expressedUmiRange' | 'mitochondrialContent' | 'ribosomalContent'
+>;
+
+export interface SampleFilterSummary {
+  sample: string;
+  cellsBefore: number;
+  cellsAfter: number;
+  thresholds: SampleThresholds;
+  /** Cells failing each criterion (a cell may fail several). */
+  failed: { genes: number; umi: number; mito: number; ribo: number };
+}
+
+/** The filtered data every later step starts from. */
+export interface FilteredData {
+  counts: CountMatrix;
+  geneIds: string[];
+  geneSymbols: string[];
+  barcodes: string[];
+  sampleOfCell: Int32Array;
+  /** Index of each kept cell in the merged input. */
+  cellIndex: Int32Array;
+  qc: QcMetrics;
+  summary: SampleFilterSummary[];
+}
+
+/** A gene is kept when at least this many cells of some sample express it (METHODS §1.3). */
+export const MIN_CELLS_PER_GENE = 5;
+
+export function cellsBySample(sampleOfCell: Int32Array, nSamples: number): number[][] {
+  const out: number[][] = Array.from({ length: nSamples }, () => []);
+  sampleOfCell.forEach((s, c) => out[s].push(c));
+  return out;
+}
+
+export function summarizeFilter(
+  qc: QcMetrics,
+  bySample: number[][],
+  names: string[],
+  thresholds: SampleThresholds[],
+): { keep: Uint8Array; summary: SampleFilterSummary[] } {
+  const keep = new Uint8Array(qc.nGenes.length);
+  const summary = bySample.map((cells, s) => {
+    const t = thresholds[s];
+    const failed = { genes: 0, umi: 0, mito: 0, ribo: 0 };
+    let after = 0;
+    for (const c of cells) {
+      if (qc.nGenes[c] < t.minGenes || qc.nGenes[c] > t.maxGenes) failed.genes++;
+      if (qc.nUmi[c] < t.minUmi || qc.nUmi[c] > t.maxUmi) failed.umi++;
+      if (!(qc.pctMito[c] < t.maxMito)) failed.mito++;
+      if (!(qc.pctRibo[c] < t.maxRibo)) failed.ribo++;
+      if (passesThresholds(qc, c, t)) {
+        keep[c] = 1;
+        after++;
+      }
+    }
+    return { sample: names[s], cellsBefore: cells.length, cellsAfter: after, thresholds: t, failed };
+  });
+  return { keep, summary };
+}
+
+export class FilterStep extends Step<FilterParams, FilteredData> {
+  readonly name = 'filter' as const;
+
+  constructor(
+    private readonly inputs: InputsStep,
+    private readonly qcStep: QcStep,
+  ) {
+    super([inputs, qcStep]);
+  }
+
+  static defaults(): FilterParams {
+    return {
+      expressedGeneRange: { state: 'recommended', range: [200, 5000] },
+      expressedUmiRange: { state: 'recommended', range: [0, 30000] },
+      mitochondrialContent: { state: 'recommended', max: 50 },
+      ribosomalContent: { max: 50 },
+    };
+  }
+
+  protected run(params: FilterParams): FilteredData {
+    const input = this.inputs.value;
+    const qc = this.qcStep.value;
+    const bySample = cellsBySample(input.sampleOfCell, input.sampleNames.length);
+    const thresholds = recommendThresholds(qc, bySample, params);
+    const { keep, summary } = summarizeFilter(qc, bySample, input.sampleNames, thresholds);
+    for (const s of summary) {
+      if (s.cellsAfter === 0) {
+        throw new EngineError(
+          'NO_CELLS_AFTER_FILTER',
+          `No cell of sample "${s.sample}" passes the cell filters; widen the gene, UMI or mitochondrial thresholds.`,
+          { sample: s.sample },
+        );
+      }
+    }
+    const cellIndex = indicesWhere(keep);
+    const cellsOnly = subsetCells(input.counts, cellIndex);
+    const sampleOfCell = Int32Array.from(cellIndex, (c) => input.sampleOfCell[c]);
+    const keptGenes = genesExpressedInSomeSample(cellsOnly, sampleOfCell, input.sampleNames.length);
+    const pick = (a: Float64Array) => Float64Array.from(cellIndex, (c) => a[c]);
+    return {
+      counts: subsetGenes(cellsOnly, keptGenes),
+      geneIds: input.geneIds.filter((_, g) => keptGenes[g]),
+      geneSymbols: input.geneSymbols.filter((_, g) => keptGenes[g]),
+      barcodes: Array.from(cellIndex, (c) => input.barcodes[c]),
+      sampleOfCell,
+      cellIndex,
+      qc: { nGenes: pick(qc.nGenes), nUmi: pick(qc.nUmi), pctMito: pick(qc.pctMito), pctRibo: pick(qc.pctRibo) },
+      summary,
+    };
+  }
+}
+
+function genesExpressedInSomeSample(m: CountMatrix, sampleOfCell: Int32Array, nSamples: number): Uint8Array {
+  const counts = new Uint32Array(m.nGenes * nSamples);
+  for (let c = 0; c < m.nCells; c++) {
+    const base = sampleOfCell[c] * m.nGenes;
+    for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (m.data[k] > 0) counts[base + m.indices[k]]++;
+  }
+  const keep = new Uint8Array(m.nGenes);
+  for (let s = 0; s < nSamples; s++) {
+    for (let g = 0; g < m.nGenes; g++) if (counts[s * m.nGenes + g] >= MIN_CELLS_PER_GENE) keep[g] = 1;
+  }
+  return keep;
+}
+
+export function indicesWhere(flags: Uint8Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < flags.length; i++) if (flags[i]) n++;
+  const out = new Int32Array(n);
+  for (let i = 0, j = 0; i < flags.length; i++) if (flags[i]) out[j++] = i;
+  return out;
+}

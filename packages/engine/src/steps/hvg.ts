@@ -1,0 +1,41 @@
+import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { dispersionHvg } from '../stats/dispersion-hvg';
+import type { NormalizeStep } from './normalize';
+import type { CountsSource } from './sources';
+import { Step } from './step';
+import { pearsonResidualHvg } from '../methods/pearson-hvg';
+
+export type HvgParams = Pick<AnalysisParams, 'numberOfHighlyVariableGenes' | 'hvgMethod'>;
+
+export interface HvgResult {
+  selected: Uint8Array;
+  /** Per-gene ranking statistic: normalized dispersion ('seurat') or residual variance ('pearson'). */
+  score: Float64Array;
+  means: Float64Array;
+}
+
+/** Highly variable genes: scanpy 'seurat' dispersion on log data, or Pearson residuals on counts. */
+export class HvgStep extends Step<HvgParams, HvgResult> {
+  readonly name = 'hvg' as const;
+
+  constructor(
+    private readonly source: CountsSource,
+    private readonly normalize: NormalizeStep,
+  ) {
+    super([source, normalize]);
+  }
+
+  static defaults(): HvgParams {
+    return { numberOfHighlyVariableGenes: 2000, hvgMethod: 'seurat' };
+  }
+
+  protected run(params: HvgParams): HvgResult {
+    const nTop = Math.min(params.numberOfHighlyVariableGenes, this.normalize.value.nGenes);
+    const d = dispersionHvg(this.normalize.value, nTop);
+    if (params.hvgMethod === 'pearson') {
+      const p = pearsonResidualHvg(this.source.value.counts, nTop);
+      return { selected: p.selected, score: p.variances, means: d.means };
+    }
+    return { selected: d.selected, score: d.dispersionsNorm, means: d.means };
+  }
+}

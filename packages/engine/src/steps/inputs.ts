@@ -1,0 +1,130 @@
+import type { CellColumn, CountMatrix, Dataset } from '@cellcloud/formats/matrix';
+import { Step } from './step';
+
+export interface NamedDataset {
+  name: string;
+  dataset: Dataset;
+}
+
+/** All samples merged (outer join on gene ids), with the sample of each cell. */
+export interface MergedInput {
+  counts: CountMatrix;
+  geneIds: string[];
+  geneSymbols: string[];
+  /** `<sample>_<barcode>` (METHODS §1.2), unique across samples. */
+  barcodes: string[];
+  sampleOfCell: Int32Array;
+  sampleNames: string[];
+  /** Cell metadata columns present in every sample (e.g. a batch column from an h5ad). */
+  columns: Record<string, CellColumn>;
+}
+
+export function mergeDatasets(samples: NamedDataset[]): MergedInput {
+  const first = samples[0].dataset.genes;
+  const geneIndex = new Map<string, number>();
+  const geneIds: string[] = [];
+  const geneSymbols: string[] = [];
+  for (const { dataset } of samples) {
+    dataset.genes.ids.forEach((id, g) => {
+      if (!geneIndex.has(id)) {
+        geneIndex.set(id, geneIds.length);
+        geneIds.push(id);
+        geneSymbols.push(dataset.genes.symbols[g] ?? id);
+      }
+    });
+  }
+  let nCells = 0;
+  let nnz = 0;
+  for (const { dataset } of samples) {
+    nCells += dataset.counts.nCells;
+    nnz += dataset.counts.indices.length;
+  }
+  const indptr = new Float64Array(nCells + 1);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
+  const sampleOfCell = new Int32Array(nCells);
+  const barcodes: string[] = [];
+  let c0 = 0;
+  let p = 0;
+  samples.forEach(({ name, dataset }, s) => {
+    const m = dataset.counts;
+    const same = dataset.genes.ids === first.ids || dataset.genes.ids.every((id, g) => geneIndex.get(id) === g);
+    const remap = same ? undefined : Uint32Array.from(dataset.genes.ids, (id) => geneIndex.get(id) ?? 0);
+    for (let c = 0; c < m.nCells; c++) {
+      const s0 = m.indptr[c];
+      const s1 = m.indptr[c + 1];
+      if (!remap) {
+        indices.set(m.indices.subarray(s0, s1), p);
+        data.set(m.data.subarray(s0, s1), p);
+      } else {
+        const order = Array.from({ length: s1 - s0 }, (_, i) => s0 + i).sort(
+          (a, b) => remap[m.indices[a]] - remap[m.indices[b]],
+        );
+        order.forEach((k, i) => {
+          indices[p + i] = remap[m.indices[k]];
+          data[p + i] = m.data[k];
+        });
+      }
+      p += s1 - s0;
+      indptr[c0 + c + 1] = p;
+      sampleOfCell[c0 + c] = s;
+      barcodes.push(samples.length > 1 ? `${name}_${dataset.cells.barcodes[c]}` : dataset.cells.barcodes[c]);
+    }
+    c0 += m.nCells;
+  });
+  return {
+    counts: { nGenes: geneIds.length, nCells, indptr, indices, data },
+    geneIds,
+    geneSymbols,
+    barcodes,
+    sampleOfCell,
+    sampleNames: samples.map((s) => s.name),
+    columns: commonColumns(samples),
+  };
+}
+
+function commonColumns(samples: NamedDataset[]): Record<string, CellColumn> {
+  const keys = Object.keys(samples[0].dataset.cells.columns).filter((k) =>
+    samples.every((s) => s.dataset.cells.columns[k]?.kind === samples[0].dataset.cells.columns[k].kind),
+  );
+  const out: Record<string, CellColumn> = {};
+  for (const key of keys) {
+    const cols = samples.map((s) => s.dataset.cells.columns[key]);
+    if (cols[0].kind === 'categorical') {
+      out[key] = { kind: 'categorical', values: cols.flatMap((c) => (c.kind === 'categorical' ? c.values : [])) };
+    } else {
+      const parts = cols.map((c) => (c.kind === 'numeric' ? c.values : new Float64Array(0)));
+      const values = new Float64Array(parts.reduce((a, b) => a + b.length, 0));
+      let o = 0;
+      for (const part of parts) {
+        values.set(part, o);
+        o += part.length;
+      }
+      out[key] = { kind: 'numeric', values };
+    }
+  }
+  return out;
+}
+
+/** Holds the samples; `setInputs` marks the step changed so everything downstream recomputes. */
+export class InputsStep extends Step<Record<string, never>, MergedInput> {
+  readonly name = 'inputs' as const;
+  private samples: NamedDataset[] = [];
+
+  constructor() {
+    super([]);
+  }
+
+  setInputs(samples: NamedDataset[]): void {
+    this.samples = samples;
+    this.free();
+  }
+
+  static defaults(): Record<string, never> {
+    return {};
+  }
+
+  protected run(): MergedInput {
+    return mergeDatasets(this.samples);
+  }
+}

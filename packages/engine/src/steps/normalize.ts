@@ -1,0 +1,38 @@
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CountsSource } from './sources';
+import { Step } from './step';
+
+export const TARGET_SUM = 1e4;
+
+/**
+ * log1p(count / total × 1e4) per cell (scanpy normalize_total + log1p). The result shares
+ * `indptr`/`indices` with the counts (immutable by convention) and owns only its values.
+ */
+export function logNormalize(counts: CountMatrix): CountMatrix {
+  const data = new Float32Array(counts.data.length);
+  for (let c = 0; c < counts.nCells; c++) {
+    const s = counts.indptr[c];
+    const e = counts.indptr[c + 1];
+    let total = 0;
+    for (let k = s; k < e; k++) total += counts.data[k];
+    const f = total > 0 ? TARGET_SUM / total : 0;
+    for (let k = s; k < e; k++) data[k] = Math.log1p(counts.data[k] * f);
+  }
+  return { nGenes: counts.nGenes, nCells: counts.nCells, indptr: counts.indptr, indices: counts.indices, data };
+}
+
+export class NormalizeStep extends Step<Record<string, never>, CountMatrix> {
+  readonly name = 'normalize' as const;
+
+  constructor(private readonly source: CountsSource) {
+    super([source]);
+  }
+
+  static defaults(): Record<string, never> {
+    return {};
+  }
+
+  protected run(): CountMatrix {
+    return logNormalize(this.source.value.counts);
+  }
+}

@@ -1,0 +1,94 @@
+import type { DegRow } from '@cellcloud/contracts/artifacts';
+import { writeArtifacts, writeH5ad, type ArtifactSink } from '@cellcloud/formats';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { AnalysisResult } from './run-analysis';
+
+/** Where outputs go (a directory, object storage, memory): paths are relative to the result root. */
+export type OutputSink = ArtifactSink;
+
+export const OUTPUT_FILES = { h5ad: 'analysis.h5ad', markers: 'markers.csv', artifacts: 'artifacts/' } as const;
+
+/** SPEC §3 DEG table headers, in the CSV column order. */
+export const MARKER_CSV_HEADER = [
+  'cluster',
+  'Gene id',
+  'Average expression (normalized)',
+  'Log2FC',
+  'Pct1',
+  'Pct2',
+  'Z score',
+  'P_val',
+  'Adjusted p value',
+] as const;
+
+function csvField(v: string | number): string {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The unfiltered marker table as CSV (one row per cluster × gene). */
+export function markersCsv(rows: DegRow[]): string {
+  const lines = [MARKER_CSV_HEADER.join(',')];
+  for (const r of rows) {
+    lines.push(
+      [r.cluster, r.gene, r.avgExpr, r.log2fc, r.pct1, r.pct2, r.zscore, r.pval, r.padj].map(csvField).join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Writes `analysis.h5ad` (X = log-normalized, layers.counts, obs cluster/Sample ID/QC columns,
+ * var highly_variable, obsm X_pca/X_umap/X_tsne[/X_pca_harmony]), `markers.csv` and the explorer
+ * artifacts under `artifacts/` through the formats writers. Returns the artifact manifest.
+ */
+export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Promise<ArtifactManifest> {
+  const genes = { ids: result.geneIds, symbols: result.geneSymbols };
+  const e = result.embeddings;
+  const obsm: Record<string, { dims: number; values: Float32Array }> = {
+    X_pca: e.pca,
+    X_umap: e.umap,
+    X_tsne: e.tsne,
+  };
+  if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
+  if (e.umap3D) obsm.X_umap3D = e.umap3D;
+  if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
+  const h5ad = await writeH5ad({
+    counts: result.counts,
+    normalized: result.normalized,
+    genes,
+    barcodes: result.barcodes,
+    obs: result.obs,
+    var: { highly_variable: { kind: 'boolean', values: result.highlyVariable } },
+    obsm,
+    uns: {
+      cellcloud: {
+        engineVersion: result.engineVersion,
+        params: JSON.stringify(result.params),
+        nPcsUsed: result.qc.nPcsUsed,
+        batchCorrection: result.qc.batchCorrection,
+      },
+    },
+  });
+  await sink.write(OUTPUT_FILES.h5ad, h5ad);
+  await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
+  const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
+  if (e.umap3D) embeddings.umap3D = e.umap3D;
+  if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
+  const artifactSink: ArtifactSink = { write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes) };
+  return writeArtifacts(
+    {
+      engineVersion: result.engineVersion,
+      species: result.species,
+      genes,
+      nCells: result.counts.nCells,
+      layers: { counts: result.counts, normalized: result.normalized },
+      embeddings,
+      obs: result.obs,
+      markers: { cluster: result.markers },
+      qc: result.qc,
+      h5ad: `../${OUTPUT_FILES.h5ad}`,
+    },
+    artifactSink,
+  );
+}
