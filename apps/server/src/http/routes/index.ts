@@ -8,6 +8,7 @@ import accountSessionRoutes from './account-session';
 import contentRoutes from './content';
 import drawingRoutes from './drawings';
 import draftRoutes from './drafts';
+import exploreRoutes from './explore';
 import jobRoutes from './jobs';
 import notificationRoutes from './notifications';
 
@@ -15,4 +16,4 @@ import notificationRoutes from './notifications';
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes];

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
+import { decodeGeneChunk, decodeGeneIndex, geneByteRange } from '@cellcloud/formats/artifacts-decode';
+import { jobsRepo } from '../src/db/repos/jobs';
+import { parseRange } from '../src/services/explore/range';
+import { createTestServer, type TestServer } from './support/harness';
+import { testUser } from './support/jobs';
+
+/** A completed job of `userId` whose results hold a 4-cell × 3-gene explorer artifact set. */
+async function completedJobWithArtifacts(s: TestServer, userId: string) {
+  const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'explore_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
+  // genes × cells CSC by cell: cell j has genes indices[indptr[j]..indptr[j+1]]
+  const counts = { nGenes: 3, nCells: 4, indptr: Float64Array.from([0, 1, 3, 3, 4]), indices: Uint32Array.from([0, 0, 2, 2]), data: Float32Array.from([5, 1, 7, 2]) };
+  await writeArtifacts(
+    {
+      engineVersion: 'test',
+      species: 'Homo sapiens',
+      genes: { ids: ['G1', 'G2', 'G3'], symbols: ['CD3D', 'MS4A1', 'LYZ'] },
+      nCells: 4,
+      layers: { counts },
+      embeddings: { umap: { dims: 2, values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3]) } },
+      obs: { cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] } },
+    },
+    { write: (path, bytes) => s.ctx.storage.put(`results/${job.id}/artifacts/${path}`, bytes) },
+  );
+  return job;
+}
+
+describe('GET /api/user_datasets/{id}/artifacts/*', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof testUser>>;
+  let other: Awaited<ReturnType<typeof testUser>>;
+  let jobId: string;
+
+  beforeAll(async () => {
+    s = await createTestServer();
+    owner = await testUser(s);
+    other = await testUser(s);
+    jobId = (await completedJobWithArtifacts(s, owner.user.id)).id;
+  });
+  afterAll(() => s?.close());
+
+  it('refuses an analysis that has not completed, with a translated message', async () => {
+    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: owner.token, lang: 'zh-CN' });
+    expect(r.status).toBe(409);
+    expect(r.body.msg).toContain('尚未完成');
+  });
+
+  it('serves the manifest and whole files to the owner once completed', async () => {
+    await jobsRepo.setStatus(s.ctx.db, jobId, ['submitted'], 'completed');
+    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: owner.token });
+    expect(r.status).toBe(200);
+    const manifest = JSON.parse(r.raw) as { nCells: number; layers: { name: string; index: string; data: string }[] };
+    expect(manifest.nCells).toBe(4);
+    expect(r.headers['accept-ranges']).toBe('bytes');
+  });
+
+  it('answers a Range request for one gene chunk with 206 and exactly those bytes', async () => {
+    await s.listen();
+    const base = `${s.url}/api/user_datasets/${jobId}/artifacts/`;
+    const idx = decodeGeneIndex(new Uint8Array(await (await fetch(`${base}expr/counts.idx`, { headers: { 'access-token': owner.token } })).arrayBuffer()));
+    const { offset, length } = geneByteRange(idx, 2);
+    const res = await fetch(`${base}expr/counts.bin`, { headers: { 'access-token': owner.token, range: `bytes=${offset}-${offset + length - 1}` } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toMatch(new RegExp(`^bytes ${offset}-${offset + length - 1}/\\d+$`));
+    const chunk = decodeGeneChunk(new Uint8Array(await res.arrayBuffer()));
+    expect(Array.from(chunk.cells)).toEqual([1, 3]);
+    expect(Array.from(chunk.values)).toEqual([7, 2]);
+  });
+
+  it('hides other users’ results and needs a token', async () => {
+    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: other.token })).status).toBe(404);
+    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`)).status).toBe(401);
+  });
+
+  it('refuses paths leaving the artifacts and reports missing files', async () => {
+    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/a%2F..%2F..%2Fsecret`, { token: owner.token })).status).toBe(400);
+    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/obs/nope.u16`, { token: owner.token })).status).toBe(404);
+  });
+});
+
+describe('HTTP Range parsing', () => {
+  it('handles a-b, a- and -n ranges and refuses unsatisfiable ones', () => {
+    expect(parseRange('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
+    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=95-200', 100)).toEqual({ start: 95, end: 99 });
+    expect(parseRange('bytes=100-', 100)).toBe('unsatisfiable');
+    expect(parseRange('bytes=0-1,5-6', 100)).toBeNull();
+    expect(parseRange(undefined, 100)).toBeNull();
+  });
+});
