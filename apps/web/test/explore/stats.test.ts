@@ -4,6 +4,7 @@ import { chiSquarePValue } from '../../src/features/explore/stats/chiSquare';
 import { roeTable } from '../../src/features/explore/stats/roe';
 import { filterDegRows, passesDegFilter, sortDegRows } from '../../src/features/explore/stats/degFilter';
 import { columnProportions, groupProportionBoxes, sampleGroups } from '../../src/features/explore/stats/composition';
+import { findQcColumns, parseQcSummary } from '../../src/features/explore/tabs/qcSummary';
 import { boxStats, crossTab, meanAndPct, splitByGroup, violinDensity } from '../../src/features/explore/stats/groupStats';
 
 describe('chi-square p-value', () => {
@@ -100,5 +101,23 @@ describe('composition', () => {
     const props = [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]];
     expect(groupProportionBoxes(props, [0, 0, 0, 1, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: true, boxes: [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]] });
     expect(groupProportionBoxes(props, [0, 0, 0, 0, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: false, groupsTooSmall: ['stim'] });
+  });
+});
+
+describe('qc.json summary', () => {
+  it('reads the engine summary: samples, thresholds, per-sample doublet rows, QC columns', () => {
+    const q = parseQcSummary({
+      samples: [{ sample: '10x', cellsBefore: 2638, cellsAfter: 2487, thresholds: { minGenes: 200, maxMito: 5 }, failed: { genes: 53 } }],
+      doublets: [{ sample: '10x', removed: 23 }],
+    });
+    expect(q.samples[0]).toMatchObject({ sample: '10x', cellsBefore: 2638, cellsAfter: 2487, thresholds: { minGenes: 200, maxMito: 5 } });
+    expect(q.doublets).toEqual([{ sample: '10x', removed: 23 }]);
+    expect(q.ambient).toEqual([]);
+    expect(findQcColumns(['n_genes_by_counts', 'total_counts', 'pct_counts_mito', 'pct_counts_ribo', 'cluster'])).toEqual([
+      { id: 'genes', key: 'n_genes_by_counts' },
+      { id: 'umis', key: 'total_counts' },
+      { id: 'mito', key: 'pct_counts_mito' },
+      { id: 'ribo', key: 'pct_counts_ribo' },
+    ]);
   });
 });

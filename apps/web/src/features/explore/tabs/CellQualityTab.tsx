@@ -1,4 +1,4 @@
-import { Alert, Descriptions, Empty, Space, Spin, Table, Typography } from 'antd';
+import { Alert, Empty, Space, Spin, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../charts/EChart';
@@ -109,21 +109,24 @@ export function CellQualityTab({ client, manifest }: TabProps) {
         </>
       )}
       <Typography.Title level={5}>{t('quality.doublets')}</Typography.Title>
-      {data.qc?.doublets ? <KeyValues obj={data.qc.doublets} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
+      {data.qc?.doublets.length ? <RowsTable rows={data.qc.doublets} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
       <Typography.Title level={5}>{t('quality.ambient')}</Typography.Title>
-      {data.qc?.ambient ? <KeyValues obj={data.qc.ambient} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
+      {data.qc?.ambient.length ? <RowsTable rows={data.qc.ambient} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
     </Space>
   );
 }
 
-function KeyValues({ obj }: { obj: Record<string, unknown> }) {
+/** Generic result rows (one per sample) with the columns the engine wrote. */
+function RowsTable({ rows }: { rows: Array<Record<string, unknown>> }) {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const show = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(3)) : typeof v === 'object' ? JSON.stringify(v) : String(v));
   return (
-    <Descriptions size="small" bordered column={2}>
-      {Object.entries(obj).map(([k, v]) => (
-        <Descriptions.Item key={k} label={k}>
-          {typeof v === 'object' ? JSON.stringify(v) : String(v)}
-        </Descriptions.Item>
-      ))}
-    </Descriptions>
+    <Table
+      size="small"
+      pagination={false}
+      rowKey={(_, i) => String(i)}
+      dataSource={rows}
+      columns={keys.map((k) => ({ title: k, dataIndex: k, render: show }))}
+    />
   );
 }

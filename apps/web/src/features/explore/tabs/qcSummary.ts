@@ -12,8 +12,9 @@ export interface QcSampleRow {
 
 export interface QcSummary {
   samples: QcSampleRow[];
-  doublets: Record<string, unknown> | null;
-  ambient: Record<string, unknown> | null;
+  /** One row per sample (or a single row) of doublet detection results; empty when not run. */
+  doublets: Array<Record<string, unknown>>;
+  ambient: Array<Record<string, unknown>>;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN);
@@ -24,7 +25,13 @@ function numbers(o: unknown): Record<string, number> {
 }
 
 function objectOrNull(v: unknown): Record<string, unknown> | null {
-  return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function rows(v: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(v)) return v.filter((r): r is Record<string, unknown> => objectOrNull(r) !== null);
+  const o = objectOrNull(v);
+  return o ? [o] : [];
 }
 
 export function parseQcSummary(json: unknown): QcSummary {
@@ -44,8 +51,8 @@ export function parseQcSummary(json: unknown): QcSummary {
     : [];
   return {
     samples,
-    doublets: objectOrNull(root.doublets ?? root.doublet ?? root.doubletDetection),
-    ambient: objectOrNull(root.ambient ?? root.ambientRna ?? root.contamination),
+    doublets: rows(root.doublets ?? root.doublet ?? root.doubletDetection),
+    ambient: rows(root.ambient ?? root.ambientRna ?? root.contamination),
   };
 }
 
@@ -53,7 +60,7 @@ export function parseQcSummary(json: unknown): QcSummary {
 export const QC_METRICS: ReadonlyArray<{ id: 'genes' | 'umis' | 'mito' | 'ribo'; pattern: RegExp }> = [
   { id: 'genes', pattern: /^(n_genes(_by_counts)?|nFeature_RNA|nGenes|n_features)$/i },
   { id: 'umis', pattern: /^(total_counts|nCount_RNA|n_counts|nUmi|n_umi)$/i },
-  { id: 'mito', pattern: /^(pct_counts_mt|percent[._]mt|percent[._]mito|pctMito|pct_mito)$/i },
+  { id: 'mito', pattern: /^(pct_counts_mt|pct_counts_mito|percent[._]mt|percent[._]mito|pctMito|pct_mito)$/i },
   { id: 'ribo', pattern: /^(pct_counts_ribo|percent[._]ribo|pctRibo|pct_ribo)$/i },
 ];
 

@@ -1,0 +1,171 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import { sharedData } from '@cellcloud/testkit';
+import { ensureWebBuild, repoRoot } from './support/build';
+import { CHROMIUM, screenshot, switchLanguage } from './support/browser';
+import { scratchDatabase, type ScratchDb } from './support/database';
+import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
+import { startServer, type RunningServer } from './support/server';
+
+/**
+ * The explorer end to end on a REAL pbmc3k result: the engine CLI analyses the shared 10x data,
+ * the result is published where the job runner publishes it (storage results/<jobId>/) for a
+ * completed job of a user who signed up through the UI, and the page is driven in Chromium
+ * (WebGL via SwiftShader). Screenshots of every tab in both languages land in screenshots/.
+ */
+const pbmc = sharedData('pbmc3k/10x');
+const resultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
+let server: RunningServer;
+let db: ScratchDb;
+let browser: Browser;
+let dataDir: string;
+let jobId: string;
+const user = newUser('explore');
+
+function analysePbmc3k(): void {
+  if (existsSync(path.join(resultDir, 'artifacts/manifest.json'))) return;
+  const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/npx'), ['cellcloud', 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}` } });
+  if (r.status !== 0) throw new Error(`engine CLI failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+/** Counts canvas pixels per colour class in a PNG screenshot (decoded by the browser itself). */
+async function pixelStats(page: Page, png: Buffer): Promise<{ coloured: number; distinct: number }> {
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set<number>();
+    let coloured = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, gg, bb] = [d[i]!, d[i + 1]!, d[i + 2]!];
+      if (Math.max(r, gg, bb) - Math.min(r, gg, bb) > 40) {
+        coloured += 1;
+        colours.add(((r >> 4) << 8) | ((gg >> 4) << 4) | (bb >> 4));
+      }
+    }
+    return { coloured, distinct: colours.size };
+  }, png.toString('base64'));
+}
+
+async function openTab(page: Page, key: string, testId: string) {
+  await page.getByTestId(`tab-label-${key}`).click();
+  await page.getByTestId(testId).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(800); // charts finish their first layout
+}
+
+describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
+  beforeAll(async () => {
+    analysePbmc3k();
+    ensureWebBuild();
+    db = await scratchDatabase();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-e2e-explore-'));
+    server = await startServer({ DATABASE_URL: db.url, CELLCLOUD_DATA_DIR: dataDir });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await db?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('signs up, opens the finished analysis, colours by cluster and CD3D, lassos cells, exports a tall PNG, shows every tab in both languages', async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
+    await context.addInitScript((k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto('/signup');
+    await signUpViaUi(page, server, user);
+    const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username])).rows as { id: string }[];
+    const job = await db.query(
+      `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, params, draft, progress, finished_at)
+       VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), 'pbmc3k_e2e', 'custom', 'completed', 'Homo sapiens', '{}', '{}', 1, now()) RETURNING id`,
+      [userId],
+    );
+    jobId = (job.rows[0] as { id: string }).id;
+    cpSync(path.join(resultDir, 'artifacts'), path.join(dataDir, 'storage/results', jobId, 'artifacts'), { recursive: true });
+
+    const target = `/userDatasetAnalysis?id=${jobId}`;
+    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
+    await logInViaUi(page, user.username, user.password);
+    await waitForPath(page, '/userDatasetAnalysis');
+
+    // coloured by the raw cluster by default: legend lists the clusters, canvas shows several colours
+    const canvas = page.getByTestId('embedding-canvas');
+    await canvas.waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(500);
+    const clusters = await pixelStats(page, await canvas.screenshot());
+    expect(clusters.coloured).toBeGreaterThan(2000);
+    expect(clusters.distinct).toBeGreaterThanOrEqual(3);
+    await screenshot(page, 'explore-cluster');
+
+    // colour by CD3D from the gene search
+    const search = page.getByTestId('viewer-panel').locator('.ant-select-auto-complete input').first();
+    await search.fill('CD3D');
+    await page.locator('.ant-select-item-option', { hasText: /^CD3D$/ }).first().click();
+    await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('CD3D');
+    await page.waitForTimeout(500);
+    const cd3d = await pixelStats(page, await canvas.screenshot());
+    expect(cd3d.coloured).toBeGreaterThan(200); // expressing T cells are coloured, the rest grey
+    await screenshot(page, 'explore-cd3d');
+
+    // lasso a region in the middle of the plot
+    await page.getByTestId('lasso-toggle').click();
+    const box = (await canvas.boundingBox())!;
+    const [cx, cy, r] = [box.x + box.width / 2, box.y + box.height / 2, Math.min(box.width, box.height) / 3];
+    await page.mouse.move(cx + r, cy);
+    await page.mouse.down();
+    for (let a = 0; a <= 2 * Math.PI + 0.01; a += Math.PI / 18) await page.mouse.move(cx + r * Math.cos(a), cy + r * Math.sin(a));
+    await page.mouse.up();
+    await expect.poll(async () => Number((await page.getByTestId('selection-count').textContent())?.match(/\d+/)?.[0] ?? 0)).toBeGreaterThan(50);
+    await screenshot(page, 'explore-lasso');
+
+    // PNG export is at least 4200 px high (SPEC §9)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const png = readFileSync((await download.path())!);
+    expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(4200);
+
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      if (locale === 'zh-CN') await switchLanguage(page);
+      await openTab(page, 'cellQuality', 'tab-cellQuality');
+      await screenshot(page, 'explore-tab-cell-quality');
+      await openTab(page, 'geneExpression', 'tab-geneExpression');
+      await page.getByTestId('tab-geneExpression').locator('.ant-select-auto-complete input').fill('MS4A1');
+      await page.locator('.ant-select-item-option', { hasText: /^MS4A1$/ }).first().click();
+      await page.getByTestId('feature-MS4A1').waitFor();
+      await page.waitForTimeout(500);
+      await screenshot(page, 'explore-tab-gene-expression');
+      await openTab(page, 'cellularComposition', 'tab-cellularComposition');
+      await screenshot(page, 'explore-tab-composition');
+      await openTab(page, 'differentialExpression', 'tab-differentialExpression');
+      const count = (await page.getByTestId('deg-count').textContent()) ?? '';
+      const [shown, total] = (count.match(/\d+/g) ?? []).map(Number);
+      expect(total).toBeGreaterThan(0);
+      expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
+      await screenshot(page, 'explore-tab-deg');
+      await page.getByTestId('tab-label-trajectory').click();
+      await page.getByTestId('empty-trajectory').waitFor();
+      await screenshot(page, 'explore-tab-empty-trajectory');
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
