@@ -155,3 +155,44 @@ export function draftToParams(p: DraftParam, species: z.infer<typeof speciesSche
     species,
   };
 }
+
+/**
+ * Result of the cell-filtering evaluation (job `analysis.preprocess`): per sample the per-cell QC
+ * metrics (genes, UMIs, mito %, ribo %) for the before/after distributions and the recommended
+ * thresholds (SPEC §9) the sliders start at; the wizard recounts kept cells live.
+ */
+export const cellFilteringSample = z.object({
+  name: z.string(),
+  cells: z.number().int(),
+  genes: z.array(z.number()),
+  umis: z.array(z.number()),
+  mito: z.array(z.number()),
+  ribo: z.array(z.number()),
+  recommended: z.object({
+    geneRange: z.tuple([z.number(), z.number()]),
+    umiRange: z.tuple([z.number(), z.number()]),
+    mitochondrial: z.number(),
+    ribosomal: z.number(),
+  }),
+});
+export type CellFilteringSample = z.infer<typeof cellFilteringSample>;
+export const cellFilteringResult = z.object({ samples: z.array(cellFilteringSample) });
+export type CellFilteringResult = z.infer<typeof cellFilteringResult>;
+
+/** The thresholds a draft's `param` block applies to one sample (recommended or manual). */
+export function effectiveThresholds(p: DraftParam, s: CellFilteringSample) {
+  return {
+    geneRange: p.geneState === 'recommended' ? s.recommended.geneRange : p.geneRange,
+    umiRange: p.umiState === 'recommended' ? s.recommended.umiRange : p.umiRange,
+    mitochondrial: p.mitochondrialState === 'recommended' ? s.recommended.mitochondrial : p.mitochondrial,
+    ribosomal: p.ribosomal,
+  };
+}
+
+/** Cells of a sample that pass the thresholds (same rule as the engine's filter). */
+export function keptCells(s: CellFilteringSample, t: ReturnType<typeof effectiveThresholds>): boolean[] {
+  return s.genes.map(
+    (g, i) =>
+      g >= t.geneRange[0] && g <= t.geneRange[1] && s.umis[i]! >= t.umiRange[0] && s.umis[i]! <= t.umiRange[1] && s.mito[i]! < t.mitochondrial && s.ribo[i]! < t.ribosomal,
+  );
+}

@@ -1,3 +1,4 @@
+import type { AnalysisParams } from '@cellcloud/contracts';
 import type { Config } from '../config';
 import { openStorage } from '../storage';
 import type { Storage } from '../storage/storage';
@@ -12,7 +13,6 @@ import type { ChildMessage, ChildTask } from './runner-child-process';
 interface EngineApi {
   runAnalysis?: (samples: unknown[], params: unknown, onProgress: (p: { fraction: number; step: string; message?: string }) => void) => Promise<unknown>;
   writeOutputs?: (result: unknown, sink: { put(key: string, bytes: Uint8Array): Promise<void> }) => Promise<unknown>;
-  evaluateCellFiltering?: (samples: unknown[], params: unknown) => unknown;
 }
 
 const send = (m: ChildMessage) => process.send?.(m);
@@ -53,15 +53,16 @@ async function run(task: ChildTask, config: Config): Promise<unknown> {
     return { ok: true };
   }
   const storage = await openStorage(config);
-  const api = await engine();
   if (task.kind === 'preprocess') {
     send({ type: 'progress', fraction: 0.05, step: 'inputs' });
     const samples = await loadSamples(storage, task.samples);
     send({ type: 'progress', fraction: 0.4, step: 'qc' });
-    const result = await need(api, 'evaluateCellFiltering')(samples, task.params);
+    const { evaluateCellFiltering } = await import('./analysis.preprocess.compute');
+    const result = evaluateCellFiltering(samples, task.params as AnalysisParams);
     await storage.put(task.outKey, new TextEncoder().encode(JSON.stringify(result)));
     return undefined;
   }
+  const api = await engine();
   send({ type: 'progress', fraction: 0.01, step: 'inputs' });
   const samples = await loadSamples(storage, task.samples);
   const result = await need(api, 'runAnalysis')(samples, task.params, (p) => send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }));

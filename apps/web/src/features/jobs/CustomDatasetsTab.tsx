@@ -1,22 +1,21 @@
 import { Button, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ListTable } from '../../shared/ListTable';
+import { JobsTable } from './JobsTable';
 
-/** My Analyses → custom datasets: sub-celltype / child analyses (filled by the jobs work). */
+/** My Analyses → custom datasets: analyses of a single sample. */
 export default function CustomDatasetsTab() {
   const { t } = useTranslation('jobs');
   const navigate = useNavigate();
-  const columns = ['jobName', 'analysisId', 'status', 'producedOn'].map((k) => ({ key: k, title: t(`columns.${k}`) }));
   return (
-    <ListTable
-      testId="custom-datasets"
-      columns={columns}
-      rows={[]}
+    <JobsTable
+      kind="custom"
       empty={
-        <Space direction="vertical">
+        <Space orientation="vertical">
           <Typography.Text>{t('custom.empty')}</Typography.Text>
-          <Button onClick={() => navigate('/guidebook')}>{t('custom.learn')}</Button>
+          <Button type="primary" onClick={() => navigate('/integrateLocalData')}>
+            {t('custom.start')}
+          </Button>
         </Space>
       }
     />

@@ -1,23 +1,17 @@
 import { Button, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ListTable } from '../../shared/ListTable';
+import { JobsTable } from './JobsTable';
 
-/** My Analyses → integrated datasets: integration jobs of the user (filled by the jobs work). */
+/** My Analyses → integrated datasets: analyses of several samples. */
 export default function IntegratedDatasetsTab() {
   const { t } = useTranslation('jobs');
   const navigate = useNavigate();
-  const columns = ['jobName', 'analysisId', 'status', 'submissionTime', 'finishTime', 'runningTime'].map((k) => ({
-    key: k,
-    title: t(`columns.${k}`),
-  }));
   return (
-    <ListTable
-      testId="integrated-datasets"
-      columns={columns}
-      rows={[]}
+    <JobsTable
+      kind="integrated"
       empty={
-        <Space direction="vertical">
+        <Space orientation="vertical">
           <Typography.Text>{t('integrated.empty')}</Typography.Text>
           <Button type="primary" onClick={() => navigate('/integrateLocalData')}>
             {t('integrated.start')}

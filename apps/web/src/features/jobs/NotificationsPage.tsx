@@ -1,16 +1,78 @@
-import { Empty, List, Typography } from 'antd';
+import { useState } from 'react';
+import { Badge, Button, Empty, List, Popconfirm, Space, Typography } from 'antd';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { NotificationView } from '@cellcloud/contracts/notifications';
+import { useDeleteNotifications, useMarkNotificationRead, useNotifications } from '../../api/notifications';
+import { useJobEvents } from '../../api/jobEvents';
 
-/** /notifications: job and download messages of the user (filled by the jobs work). */
+const KIND_KEYS: Record<NotificationView['kind'], string> = {
+  'job.completed': 'notifications.kinds.jobCompleted',
+  'job.failed': 'notifications.kinds.jobFailed',
+  'download.ready': 'notifications.kinds.downloadReady',
+  'download.expired': 'notifications.kinds.downloadExpired',
+};
+
+/** /notifications: job and download messages; click marks read (and opens a finished result). */
 export default function NotificationsPage() {
   const { t } = useTranslation('jobs');
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<string[]>([]);
+  const list = useNotifications(page);
+  useJobEvents();
+  const markRead = useMarkNotificationRead();
+  const del = useDeleteNotifications();
+
+  const open = (n: NotificationView) => {
+    if (!n.read) markRead.mutate(n.id);
+    if (n.kind === 'job.completed' && n.jobId) navigate(`/userDatasetAnalysis?id=${n.jobId}`);
+    else if (n.jobId) navigate('/my_analyzes?tab=integrated');
+  };
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+
   return (
     <>
-      <Typography.Title level={2}>{t('notifications.title')}</Typography.Title>
-      <List
-        dataSource={[]}
+      <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
+        <Typography.Title level={2}>{t('notifications.title')}</Typography.Title>
+        <Space>
+          <Button disabled={!selected.length} onClick={() => del.mutate(selected, { onSuccess: () => setSelected([]) })}>
+            {t('notifications.deleteSelected')}
+          </Button>
+          <Popconfirm title={t('notifications.deleteAllConfirm')} onConfirm={() => del.mutate(undefined)}>
+            <Button danger disabled={!list.data?.total}>
+              {t('notifications.deleteAll')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      </Space>
+      <List<NotificationView>
+        data-testid="notifications-list"
+        loading={list.isLoading}
+        dataSource={list.data?.rows ?? []}
+        pagination={list.data && list.data.total > 10 ? { current: page, pageSize: 10, total: list.data.total, onChange: setPage } : false}
         locale={{ emptyText: <Empty description={t('notifications.empty')} /> }}
-        renderItem={() => null}
+        renderItem={(n) => (
+          <List.Item
+            data-testid={`notification-${n.kind}`}
+            actions={[
+              <Button key="sel" size="small" type={selected.includes(n.id) ? 'primary' : 'default'} onClick={() => toggle(n.id)}>
+                {t('notifications.select')}
+              </Button>,
+            ]}
+          >
+            <List.Item.Meta
+              avatar={<Badge dot={!n.read} />}
+              title={
+                <Typography.Link onClick={() => open(n)} strong={!n.read}>
+                  {t(KIND_KEYS[n.kind], { ...n.params })}
+                </Typography.Link>
+              }
+              description={dayjs(n.createdAt).format('YYYY-MM-DD HH:mm:ss')}
+            />
+          </List.Item>
+        )}
       />
     </>
   );

@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import { cellFilteringStatus, draftView, type WizardDraftInput } from '@cellcloud/contracts/wizard';
+import { z } from 'zod';
+import { request } from './client';
+import { JOB_STATUSES } from './jobs';
+
+/** The initiate-analysis wizard: selectable samples, drafts, the cell-filtering evaluation. */
+export const wizardKeys = {
+  samples: ['wizard', 'samples'] as const,
+  draft: (id: string) => ['wizard', 'draft', id] as const,
+  cellFiltering: (id: string) => ['wizard', 'cellFiltering', id] as const,
+};
+
+export const analysableSample = z.object({
+  id: z.string(),
+  name: z.string(),
+  species: z.string().nullable(),
+  cells: z.number(),
+  genes: z.number(),
+  format: z.string(),
+});
+export type AnalysableSample = z.infer<typeof analysableSample>;
+
+export function useAnalysableSamples() {
+  return useQuery({ queryKey: wizardKeys.samples, queryFn: () => request('/api/wizard/samples', { schema: z.array(analysableSample) }) });
+}
+
+export function useDraft(id: string | null) {
+  return useQuery({ queryKey: wizardKeys.draft(id ?? ''), enabled: !!id, queryFn: () => request(`/api/drafts/${id}`, { schema: draftView }) });
+}
+
+/** Save as draft: creates it the first time, updates it afterwards. */
+export const saveDraft = (draft: WizardDraftInput, id?: string) =>
+  request(id ? `/api/drafts/${id}` : '/api/drafts', { method: id ? 'PUT' : 'POST', body: draft, schema: draftView, handle: JOB_STATUSES });
+
+export const startCellFiltering = (id: string) => request(`/api/drafts/${id}/cell-filtering`, { method: 'POST', schema: draftView, handle: JOB_STATUSES });
+export const discardCellFiltering = (id: string) => request(`/api/drafts/${id}/cell-filtering`, { method: 'DELETE', schema: draftView });
+
+const cellFilteringState = z.object({ status: cellFilteringStatus, message: z.string().nullable(), result: z.unknown() });
+
+/** Evaluation state; polls every 2 s while running (the SSE stream also refreshes it). */
+export function useCellFiltering(id: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: wizardKeys.cellFiltering(id ?? ''),
+    enabled: !!id && enabled,
+    queryFn: () => request(`/api/drafts/${id}/cell-filtering`, { schema: cellFilteringState }),
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? 2000 : false),
+  });
+}
