@@ -1,40 +1,125 @@
-import { Alert, Button, Card, Empty, Space, Steps, Typography } from 'antd';
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Alert, App, Button, Card, Empty, Space, Spin, Steps, Typography } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { submitJob, jobsKeys } from '../../api/jobs';
+import { discardCellFiltering, useAnalysableSamples, wizardKeys } from '../../api/wizard';
+import { ApiError } from '../../api/client';
+import { AnalysisOptionsStep } from './AnalysisOptionsStep';
+import { CellFilteringStep } from './CellFilteringStep';
+import { PreviewStep } from './PreviewStep';
+import { SelectSamplesStep } from './SelectSamplesStep';
+import { optionsStepErrors, samplesStepErrors, type RuleKey } from './stepRules';
+import { useWizard } from './useWizard';
 
 export type IntegrateSource = 'local' | 'public' | 'both';
 
 const STEPS = ['selectSamples', 'cellFiltering', 'analysisOptions', 'preview'] as const;
 
 /**
- * Frame of the initiate/integrate wizard (SPEC §2): 4 steps, Next / Previous / Save as draft /
- * Submit analysis. This release shows step 1 with the sample picker's empty state; the wizard
- * work fills the steps.
+ * The initiate/integrate wizard (SPEC §2): 1 select samples, 2 cell filtering, 3 analysis
+ * options, 4 preview; Next / Previous / Save as draft / Submit analysis. `?draftId=` resumes a
+ * saved draft (or a re-edited job) at its step. Public (SynEcoSys) datasets are not available on
+ * this installation, so those sources show their empty state.
  */
 export function IntegratePage({ source }: { source: IntegrateSource }) {
   const { t } = useTranslation('wizard');
+  const { message } = App.useApp();
   const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [params] = useSearchParams();
+  const w = useWizard(params.get('draftId'));
+  const samplesQ = useAnalysableSamples();
+  const samples = source === 'public' ? [] : (samplesQ.data ?? []);
+  const [errors, setErrors] = useState<RuleKey[]>([]);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const stepErrors = (step: number): RuleKey[] => (step === 1 ? samplesStepErrors(w.draft, samples) : step === 3 ? optionsStepErrors(w.draft) : []);
+
+  const next = () => {
+    const e = stepErrors(w.step);
+    setErrors(e);
+    if (!e.length) w.setStep(w.step + 1);
+  };
+  const previous = async () => {
+    setErrors([]);
+    // Going back from the evaluation discards the preprocessing results (SPEC §4).
+    if (w.step === 2 && w.draftId && w.draft.param.cellFilteringEvaluation === 'evaluate') {
+      await discardCellFiltering(w.draftId);
+      w.setCellFilteringStatus('notStarted');
+      await qc.invalidateQueries({ queryKey: wizardKeys.cellFiltering(w.draftId) });
+    }
+    w.setStep(w.step - 1);
+  };
+  const saveDraft = async () => {
+    setBusy(true);
+    try {
+      await w.save();
+      void message.success(t('saved'));
+    } catch (e) {
+      setServerError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = async () => {
+    const e = [...stepErrors(1), ...stepErrors(3)];
+    setErrors(e);
+    if (e.length) return;
+    setBusy(true);
+    setServerError(null);
+    try {
+      const job = await submitJob({ ...w.draft, id: w.draftId, stepTag: 4 });
+      await qc.invalidateQueries({ queryKey: jobsKeys.all });
+      void message.success(t('submitted'));
+      navigate(`/my_analyzes?tab=${job.kind === 'integrated' ? 'integrated' : 'custom'}`);
+    } catch (err) {
+      setServerError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (w.loading || samplesQ.isLoading) return <Spin />;
+  const empty = !samples.length;
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Typography.Title level={2}>{t(`title.${source}`)}</Typography.Title>
       <Typography.Paragraph type="secondary">{t(`intro.${source}`)}</Typography.Paragraph>
-      <Steps current={0} items={STEPS.map((s) => ({ title: t(`steps.${s}`) }))} responsive />
-      <Card title={t('steps.selectSamples')}>
+      <Steps current={w.step - 1} items={STEPS.map((s) => ({ title: t(`steps.${s}`) }))} responsive />
+      <Card title={t(`steps.${STEPS[w.step - 1]}`)} data-testid={`wizard-step-${w.step}`}>
         {source !== 'local' && <Alert type="info" showIcon title={t('publicNote')} style={{ marginBottom: 16 }} />}
-        <Empty description={t(`empty.${source}`)}>
-          {source !== 'public' && (
-            <Button type="primary" onClick={() => navigate('/importdata')}>
-              {t('toImport')}
-            </Button>
-          )}
-        </Empty>
+        {empty && source === 'public' ? (
+          <Empty description={t('empty.public')} />
+        ) : (
+          <>
+            {w.step === 1 && <SelectSamplesStep w={w} samples={samples} />}
+            {w.step === 2 && <CellFilteringStep w={w} />}
+            {w.step === 3 && <AnalysisOptionsStep w={w} samples={samples} />}
+            {w.step === 4 && <PreviewStep w={w} samples={samples} />}
+          </>
+        )}
       </Card>
+      {errors.length > 0 && <Alert type="error" showIcon data-testid="wizard-errors" title={errors.map((k) => t(k)).join(' · ')} />}
+      {serverError && <Alert type="error" showIcon data-testid="wizard-server-error" title={serverError} />}
       <Space style={{ justifyContent: 'flex-end', width: '100%' }} wrap>
-        <Button disabled>{t('buttons.previous')}</Button>
-        <Button disabled>{t('buttons.saveDraft')}</Button>
-        <Button type="primary" disabled>
-          {t('buttons.next')}
+        <Button disabled={w.step === 1 || busy} onClick={() => void previous()}>
+          {t('buttons.previous')}
         </Button>
+        <Button disabled={empty || busy} onClick={() => void saveDraft()} data-testid="wizard-save-draft">
+          {t('buttons.saveDraft')}
+        </Button>
+        {w.step < 4 ? (
+          <Button type="primary" disabled={empty} onClick={next} data-testid="wizard-next">
+            {t('buttons.next')}
+          </Button>
+        ) : (
+          <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="wizard-submit">
+            {t('buttons.submit')}
+          </Button>
+        )}
       </Space>
     </Space>
   );

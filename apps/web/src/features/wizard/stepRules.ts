@@ -1,0 +1,44 @@
+import { NAME_PATTERN, type WizardDraft } from '@cellcloud/contracts/wizard';
+import type { AnalysableSample } from '../../api/wizard';
+
+/** Keys of the SPEC §5 messages in the wizard namespace (ns="wizard"), translated by IntegratePage. */
+export type RuleKey =
+  | 'rules.selectSamples'
+  | 'rules.jobNameRequired'
+  | 'rules.nameInvalid'
+  | 'rules.sampleNameRequired'
+  | 'rules.nameExists'
+  | 'rules.groupRequired'
+  | 'rules.oneSpecies'
+  | 'rules.speciesRequired'
+  | 'rules.referenceRequired';
+
+const nameRule = (v: string, required: RuleKey): RuleKey | null => (!v.trim() ? required : NAME_PATTERN.test(v.trim()) ? null : 'rules.nameInvalid');
+
+/** Step 1 checks (select samples, job name, sample and group names, one species). */
+export function samplesStepErrors(d: WizardDraft, samples: AnalysableSample[]): RuleKey[] {
+  const errors = new Set<RuleKey>();
+  const job = nameRule(d.param.jobName, 'rules.jobNameRequired');
+  if (job) errors.add(job);
+  if (!d.datasets.length) errors.add('rules.selectSamples');
+  const seen = new Set<string>();
+  for (const s of d.datasets) {
+    const e = nameRule(s.name, 'rules.sampleNameRequired');
+    if (e) errors.add(e);
+    if (seen.has(s.name)) errors.add('rules.nameExists');
+    seen.add(s.name);
+    if (d.datasets.length > 1) {
+      const g = nameRule(s.group, 'rules.groupRequired');
+      if (g) errors.add(g);
+    }
+  }
+  const species = new Set(d.datasets.map((x) => samples.find((s) => s.id === x.id)?.species).filter((x): x is string => !!x));
+  if (species.size > 1) errors.add('rules.oneSpecies');
+  if (d.datasets.length && species.size === 0 && !d.param.species) errors.add('rules.speciesRequired');
+  return [...errors];
+}
+
+/** Step 3 checks. */
+export function optionsStepErrors(d: WizardDraft): RuleKey[] {
+  return d.param.annotationType === 'reference' && !d.param.reference ? ['rules.referenceRequired'] : [];
+}

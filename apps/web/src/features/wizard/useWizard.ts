@@ -1,0 +1,49 @@
+import { useCallback, useEffect, useState } from 'react';
+import { draftParam, wizardDraft, type DraftParam, type WizardDraft, type WizardSample } from '@cellcloud/contracts/wizard';
+import { saveDraft, useDraft } from '../../api/wizard';
+
+/** The wizard's state: the draft (SPEC §3 fields), its server id once saved, the current step. */
+export interface WizardState {
+  draft: WizardDraft;
+  draftId: string | undefined;
+  step: number;
+  loading: boolean;
+  setStep(step: number): void;
+  setParam(patch: Partial<DraftParam>): void;
+  setDatasets(datasets: WizardSample[]): void;
+  setCellFilteringStatus(status: WizardDraft['cellFilteringTaskStatus']): void;
+  /** Save as draft (create or update) at the current step; returns the draft id. */
+  save(): Promise<string>;
+}
+
+export const emptyDraft = (): WizardDraft => wizardDraft.parse({ param: draftParam.parse({}) });
+
+/** Wizard state, resumed from `draftId` (a saved draft or a re-edited job) at its step. */
+export function useWizard(initialDraftId: string | null): WizardState {
+  const loaded = useDraft(initialDraftId);
+  const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
+  const [draftId, setDraftId] = useState<string | undefined>(initialDraftId ?? undefined);
+  const [step, setStep] = useState(1);
+
+  useEffect(() => {
+    if (!loaded.data) return;
+    setDraft(loaded.data.draft);
+    setDraftId(loaded.data.id);
+    setStep(loaded.data.stepTag);
+  }, [loaded.data]);
+
+  const setParam = useCallback((patch: Partial<DraftParam>) => setDraft((d) => ({ ...d, param: { ...d.param, ...patch } })), []);
+  const setDatasets = useCallback((datasets: WizardSample[]) => setDraft((d) => ({ ...d, datasets })), []);
+  const setCellFilteringStatus = useCallback(
+    (cellFilteringTaskStatus: WizardDraft['cellFilteringTaskStatus']) => setDraft((d) => ({ ...d, cellFilteringTaskStatus })),
+    [],
+  );
+
+  const save = useCallback(async () => {
+    const saved = await saveDraft({ ...draft, id: undefined, stepTag: step, pageTag: 'myAnalyzes' }, draftId);
+    setDraftId(saved.id);
+    return saved.id;
+  }, [draft, draftId, step]);
+
+  return { draft, draftId, step, loading: !!initialDraftId && loaded.isLoading, setStep, setParam, setDatasets, setCellFilteringStatus, save };
+}
