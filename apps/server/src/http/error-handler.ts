@@ -47,7 +47,8 @@ export function registerErrorHandler(app: FastifyInstance, opts: { spaFallback?:
   app.setNotFoundHandler((req, reply) => {
     // SPA fallback: a GET outside /api that is not a static file gets the web app's index.html.
     if (opts.spaFallback && req.method === 'GET' && !req.url.startsWith('/api')) {
-      return reply.type('text/html').sendFile('index.html');
+      // status 200: the not-found handler would otherwise send the page with 404
+      return reply.code(200).type('text/html').sendFile('index.html');
     }
     const locale = localeOf(req);
     return reply.status(404).send({ code: 404, msg: translate(locale, 'NOT_FOUND'), data: { error: 'NOT_FOUND' } });
