@@ -12,25 +12,7 @@ import { privilegeEntry, displaySwitches } from './privileges';
  * ("sign up" as in "sign on"), so here `POST /account/sign-up` = log in and
  * `POST /account/reg` = create an account. Both accept JSON or a urlencoded form.
  */
-export const ACCOUNT_BASE = '/api/database-api/celeLens/account';
-export const CELELENS_BASE = '/api/database-api/celeLens';
-
-export const accountPaths = {
-  login: `${ACCOUNT_BASE}/sign-up`,
-  register: `${ACCOUNT_BASE}/reg`,
-  checkUsername: `${ACCOUNT_BASE}/reg/check_username`,
-  checkEmail: `${ACCOUNT_BASE}/reg/check_email`,
-  checkPhone: `${ACCOUNT_BASE}/reg/check_phone`,
-  sendMessage: `${ACCOUNT_BASE}/sendMessage`,
-  signOut: `${ACCOUNT_BASE}/sign-out`,
-  info: `${ACCOUNT_BASE}/info`,
-  criteriaIpAddress: `${ACCOUNT_BASE}/criteriaIpAddress`,
-  forgotPassword: `${ACCOUNT_BASE}/beforeLogin/password/update`,
-  changePassword: `${ACCOUNT_BASE}/password/update`,
-  changeEmail: `${ACCOUNT_BASE}/email/update`,
-  loginLog: `${ACCOUNT_BASE}/loginLog`,
-  contactUs: `${ACCOUNT_BASE}/contactUS`,
-} as const;
+export { ACCOUNT_BASE, CELELENS_BASE, accountPaths } from './paths';
 
 // ── field rules (SPEC §5) ────────────────────────────────────────────────────────────────────
 

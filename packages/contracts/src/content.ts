@@ -1,17 +1,11 @@
 import { z } from 'zod';
-import { CELELENS_BASE } from './account';
 
 /**
  * Content calls of SPEC §7 (public, no token needed) and the notification unread count.
  * Content is stored in the database, bilingual: every text comes in both locales so the web can
  * switch language without refetching.
  */
-export const contentPaths = {
-  faq: `${CELELENS_BASE}/content/listFaq`,
-  list: `${CELELENS_BASE}/content/list`,
-  updateLog: `${CELELENS_BASE}/dataset/updateLog`,
-  notificationsUnread: `${CELELENS_BASE}/user/notifications/unread`,
-} as const;
+export { contentPaths } from './paths';
 
 export const bilingualText = z.object({ 'en-US': z.string(), 'zh-CN': z.string() });
 export type BilingualText = z.infer<typeof bilingualText>;

@@ -1,28 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  accountInfo,
-  accountPaths,
-  availabilityResponse,
-  criteriaIpAddressResponse,
-  loginLogResponse,
-  loginResponse,
-  registerResponse,
-  sendMessageResponse,
-  type ChangeEmailRequest,
-  type ChangePasswordRequest,
-  type CodePurpose,
-  type ContactUsRequest,
-  type ForgotPasswordRequest,
-  type LoginRequest,
-  type RegisterRequest,
-} from '@cellcloud/contracts';
+import { accountInfo, accountPaths, availabilityResponse, loginLogResponse, registerResponse, sendMessageResponse, type ChangeEmailRequest, type ChangePasswordRequest, type CodePurpose, type ContactUsRequest, type ForgotPasswordRequest, type RegisterRequest } from '@cellcloud/contracts/account';
 import { FORM_STATUSES, request } from './client';
-import { startSession, useSession } from './session';
+import { useSession } from './session';
 
 /** Query keys of the account area. */
 export const accountKeys = {
   info: ['account', 'info'] as const,
-  region: ['account', 'region'] as const,
   loginLog: ['account', 'loginLog'] as const,
 };
 
@@ -34,27 +17,6 @@ export function useAccountInfo() {
     queryFn: () => request(accountPaths.info, { schema: accountInfo }),
     enabled: session !== null,
     staleTime: 60_000,
-  });
-}
-
-/** GET /account/criteriaIpAddress: the visitor's region; failures are silent (default: global). */
-export function useRegion() {
-  return useQuery({
-    queryKey: accountKeys.region,
-    queryFn: () =>
-      request(accountPaths.criteriaIpAddress, {
-        schema: criteriaIpAddressResponse,
-        handle: [0, 400, 401, 403, 404, 500, 502, 503],
-      }),
-    staleTime: Infinity,
-  });
-}
-
-export function useLogin() {
-  return useMutation({
-    mutationFn: (body: LoginRequest) =>
-      request(accountPaths.login, { method: 'POST', body, form: true, schema: loginResponse, handle: FORM_STATUSES }),
-    onSuccess: (info) => startSession(info),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { LIMITS } from '@cellcloud/contracts';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import { getSession } from './session';
 import { getErrorPresenter } from './errorPresenter';
 import { currentLocale } from '../i18n';
@@ -18,8 +18,8 @@ export class ApiError extends Error {
 
 export interface RequestOptions<S extends z.ZodType> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Query parameters; arrays are repeated (`a=1&a=2`, SPEC §7). */
-  query?: Record<string, string | number | boolean | undefined | (string | number)[]>;
+  /** Query parameters; arrays are repeated (`a=1&a=2`, SPEC §7); undefined/null are left out. */
+  query?: Record<string, unknown>;
   /** JSON body, or a urlencoded form when `form` is true. */
   body?: unknown;
   form?: boolean;
@@ -36,8 +36,8 @@ export interface RequestOptions<S extends z.ZodType> {
 export function buildUrl(path: string, query?: RequestOptions<z.ZodType>['query']): string {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) v.forEach((x) => qs.append(k, String(x)));
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) v.forEach((x: unknown) => qs.append(k, String(x)));
     else qs.append(k, String(v));
   }
   const s = qs.toString();
@@ -109,12 +109,15 @@ export async function request<S extends z.ZodType = z.ZodUnknown>(
   }
   if (!opts.schema) return payload?.data as z.infer<S>;
   const parsed = opts.schema.safeParse(payload?.data);
-  if (!parsed.success) {
-    const err = new ApiError(502, 502, `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message ?? ''}`);
-    console.error(err.message);
-    throw err;
-  }
+  if (!parsed.success) throw unexpectedAnswer(path, parsed.error.issues[0]?.message ?? '');
   return parsed.data;
+}
+
+/** The server answered 200 with data of the wrong shape (a deployment mismatch). */
+export function unexpectedAnswer(path: string, detail: string): ApiError {
+  const err = new ApiError(502, 502, `Unexpected answer from ${path}: ${detail}`);
+  console.error(err.message);
+  return err;
 }
 
 /** Statuses a public form (login, sign-up, …) shows inline instead of the global behaviour. */

@@ -1,13 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import {
-  contentListResponse,
-  contentPaths,
-  faqListResponse,
-  LIMITS,
-  notificationsUnreadResponse,
-  updateLogResponse,
-  type ContentListQuery,
-} from '@cellcloud/contracts';
+import { contentListResponse, contentPaths, faqListResponse, notificationsUnreadResponse, updateLogResponse, type ContentListQuery } from '@cellcloud/contracts/content';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import { request } from './client';
 import { useSession } from './session';
 import { currentLocale } from '../i18n';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { drawing, drawingsPath, type DrawingApp, type DrawingSave } from '@cellcloud/contracts';
+import { drawing, drawingsPath, type DrawingApp, type DrawingSave } from '@cellcloud/contracts/drawings';
 import { request } from './client';
 
 export function useDrawing(app: DrawingApp) {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { storedUserInfo, type StoredUserInfo } from '@cellcloud/contracts';
+import type { StoredUserInfo } from '@cellcloud/contracts/account';
 import { storage, STORAGE_KEYS } from '../shared/storage';
 
 /**
@@ -15,11 +15,17 @@ function read(): StoredUserInfo | null {
   const raw = storage.get(STORAGE_KEYS.userInfo);
   if (!raw) return null;
   try {
-    const parsed = storedUserInfo.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return asUserInfo(JSON.parse(raw));
   } catch {
     return null;
   }
+}
+
+/** Checks the stored-user-info shape by hand: this module is part of the first load (no zod). */
+export function asUserInfo(v: unknown): StoredUserInfo | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const { token, user_name } = v as Record<string, unknown>;
+  return typeof token === 'string' && token && typeof user_name === 'string' ? { token, user_name } : null;
 }
 
 let current: StoredUserInfo | null = read();

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRegion } from '../api/account';
+import { useRegion } from '../api/region';
 import { setLocale, storedLocale } from '../i18n';
 import { DEFAULT_LOCALE_MODE } from '../config/env';
 import { targetDomain } from './regionDomain';
@@ -9,7 +9,7 @@ import { targetDomain } from './regionDomain';
 /**
  * Region check (SPEC §1): sets the default language from countryIsoCode (unless the user picked
  * one, or the build uses the fixed-Chinese mode) and, when the server has domains configured
- * (CELLCLOUD_DOMAIN_CN / CELLCLOUD_DOMAIN_GLOBAL on the API), shows the redirect alert when the
+ * (CN_DOMAIN / INTL_DOMAIN on the API), shows the redirect alert when the
  * visitor is on the other region's domain.
  */
 export function RegionBridge() {

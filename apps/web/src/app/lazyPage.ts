@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { LIMITS } from '@cellcloud/contracts';
+import { LIMITS } from '@cellcloud/contracts/constants';
 
 /** A route chunk that failed to load (network, new deployment) or took over 120 s. */
 export class ChunkLoadError extends Error {

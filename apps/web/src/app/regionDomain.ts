@@ -1,4 +1,4 @@
-import type { CriteriaIpAddress } from '@cellcloud/contracts';
+import type { CriteriaIpAddress } from '@cellcloud/contracts/account';
 
 /** The domain the visitor should be on, or null when it already is (or none are configured). */
 export function targetDomain(region: CriteriaIpAddress, hostname: string): string | null {

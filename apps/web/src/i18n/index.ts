@@ -1,6 +1,6 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { localeSchema, type Locale } from '@cellcloud/contracts';
+import type { Locale } from '@cellcloud/contracts/locale';
 import { storage, STORAGE_KEYS } from '../shared/storage';
 import { DEFAULT_LOCALE_MODE } from '../config/env';
 
@@ -8,22 +8,38 @@ import { DEFAULT_LOCALE_MODE } from '../config/env';
  * react-i18next with one namespace per feature: locales/<locale>/<namespace>.json.
  * en-US is the key source; zh-CN has exactly the same keys (apps/web/test/locales.test.ts).
  * Code uses `useTranslation('<ns>')` + `t('key')`, or `t('<ns>:key')` across namespaces.
+ *
+ * Each JSON file is its own chunk, loaded on demand for the current language only (a page's
+ * `useTranslation('<ns>')` suspends until its namespace arrived), which keeps the first load of
+ * /login small.
  */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
 
-const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [path, mod] of Object.entries(files)) {
-  const m = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-  if (!m) continue;
-  const [, locale, ns] = m as unknown as [string, string, string];
-  (resources[locale] ??= {})[ns] = mod.default;
-}
-export const namespaces = Object.keys(resources['en-US'] ?? {});
+export const namespaces = Object.keys(files)
+  .map((p) => /\.\/locales\/en-US\/([^/]+)\.json$/.exec(p)?.[1])
+  .filter((n): n is string => Boolean(n));
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = files[`./locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(new Error(`no translations for ${language}/${namespace}`), false);
+      return;
+    }
+    load().then(
+      (m) => callback(null, m.default),
+      (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), false),
+    );
+  },
+};
 
 /** The locale the user picked, if any. */
 export function storedLocale(): Locale | null {
-  const parsed = localeSchema.safeParse(storage.get(STORAGE_KEYS.locale));
-  return parsed.success ? parsed.data : null;
+  // a plain check (no zod): this module is part of the first load
+  const v = storage.get(STORAGE_KEYS.locale);
+  return v === 'en-US' || v === 'zh-CN' ? v : null;
 }
 
 /** First guess before the region answer: stored choice, the fixed-Chinese setting, the browser. */
@@ -34,13 +50,14 @@ function initialLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
+void i18n.use(lazyBackend).use(initReactI18next).init({
   lng: initialLocale(),
-  fallbackLng: 'en-US',
+  // zh-CN is complete (locales test), so no fallback language has to be downloaded too
+  fallbackLng: false,
   supportedLngs: ['en-US', 'zh-CN'],
-  ns: namespaces,
+  ns: ['common', 'shell', 'errors', 'validation'],
   defaultNS: 'common',
+  load: 'currentOnly',
   interpolation: { escapeValue: false },
   returnNull: false,
 });

@@ -1,4 +1,3 @@
-import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CONTACT } from '../config/contact';
 import { useIsChina } from './useIsChina';
@@ -10,8 +9,8 @@ export function Footer() {
   const year = new Date().getFullYear();
   return (
     <footer className="cc-footer" data-testid="footer">
-      <Space wrap size={[24, 8]} style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Space wrap size={16}>
+      <div className="cc-footer-row">
+        <nav className="cc-footer-group">
           <a href={CONTACT.legal.terms}>{t('footer.terms')}</a>
           <a href={CONTACT.legal.privacy}>{t('footer.privacy')}</a>
           {CONTACT.siblings.map((p) => (
@@ -19,8 +18,8 @@ export function Footer() {
               {t(p.nameKey)}
             </a>
           ))}
-        </Space>
-        <Space wrap size={16}>
+        </nav>
+        <div className="cc-footer-group">
           <span>
             {t('footer.support')}: {cn ? `${CONTACT.cn.phone} · ${CONTACT.cn.email}` : CONTACT.global.email}
           </span>
@@ -29,12 +28,10 @@ export function Footer() {
               {CONTACT.cn.icpRecord}
             </a>
           ) : (
-            <Typography.Text style={{ color: 'inherit' }}>
-              {t('footer.copyright', { year, holder: CONTACT.global.copyrightHolder })}
-            </Typography.Text>
+            <span>{t('footer.copyright', { year, holder: CONTACT.global.copyrightHolder })}</span>
           )}
-        </Space>
-      </Space>
+        </div>
+      </div>
     </footer>
   );
 }

@@ -1,4 +1,4 @@
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import { STORAGE_PREFIX } from '@cellcloud/contracts/constants';
 
 /** Local storage with the product's key prefix (SPEC §9). Never throws (private mode, quota). */
 export const storage = {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { BilingualText } from '@cellcloud/contracts';
+import type { BilingualText } from '@cellcloud/contracts/content';
 
 /** Picks the current language's text of a bilingual content field. */
 export function useBilingual(): (text: BilingualText) => string {

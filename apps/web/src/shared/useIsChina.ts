@@ -1,4 +1,4 @@
-import { useRegion } from '../api/account';
+import { useRegion } from '../api/region';
 import { isChina } from '../app/regionDomain';
 
 /** True when the region lookup answered CN (China-region footer, contacts, WeChat widget). */

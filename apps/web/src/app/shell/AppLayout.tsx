@@ -3,7 +3,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { Button, Tooltip } from 'antd';
 import { MenuFoldOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { AccountInfo } from '@cellcloud/contracts';
+import type { AccountInfo } from '@cellcloud/contracts/account';
 import { TopMenu } from './TopMenu';
 import { UserMenu } from './UserMenu';
 import { LanguageSwitch } from '../../shared/LanguageSwitch';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@cellcloud/contracts';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import { signOut } from '../../api/account';
 import { endSession } from '../../api/session';
 
@@ -29,7 +29,7 @@ export function LogoutDialog({ open, onCancel }: { open: boolean; onCancel: () =
       title={t('logout.title')}
       onCancel={exiting ? undefined : onCancel}
       closable={!exiting}
-      maskClosable={!exiting}
+      mask={{ closable: !exiting }}
       footer={[
         <Button key="cancel" onClick={onCancel} disabled={exiting}>
           {t('common:cancel')}

@@ -2,7 +2,7 @@ import { Badge, Button } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@cellcloud/contracts';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import { useUnreadCount } from '../../api/content';
 
 /** Bell with the unread count, capped at 99+ (SPEC §9); nothing while the API answers 404. */

@@ -1,7 +1,7 @@
 import { Navigate, useLocation } from 'react-router';
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { routePermission } from '@cellcloud/contracts';
+import { routePermission } from '@cellcloud/contracts/privileges';
 import { useSession } from '../../api/session';
 import { useAccountInfo } from '../../api/account';
 import { loginRedirectPath } from '../loginRedirect';

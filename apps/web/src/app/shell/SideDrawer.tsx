@@ -3,7 +3,7 @@ import { Button, Divider, Drawer, Typography } from 'antd';
 import { MessageOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@cellcloud/contracts';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import { UpdateLog } from './UpdateLog';
 
 /** Side drawer (width 350, SPEC §1): feedback → /contact, and the update log. */

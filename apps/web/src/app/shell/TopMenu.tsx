@@ -3,12 +3,12 @@ import { Button, Drawer, Grid, Menu } from 'antd';
 import { MenuOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { PrivilegeEntry } from '@cellcloud/contracts';
+import type { PrivilegeEntry } from '@cellcloud/contracts/privileges';
 import { buildMenuItems, LOGOUT_KEY } from './menuItems';
 
 /** The privilege-driven top menu; below the md breakpoint a collapsed menu in a drawer. */
 export function TopMenu({ privileges, onLogout }: { privileges: readonly PrivilegeEntry[]; onLogout: () => void }) {
-  const { t } = useTranslation('shell');
+  const { t } = useTranslation(['shell', 'menu']);
   const navigate = useNavigate();
   const location = useLocation();
   const screens = Grid.useBreakpoint();

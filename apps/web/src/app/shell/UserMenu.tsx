@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 
 /** The user-name menu: account settings and logout (SPEC §2). */
 export function UserMenu({ userName, onLogout }: { userName: string; onLogout: () => void }) {
-  const { t } = useTranslation('shell');
+  const { t } = useTranslation(['shell', 'menu']);
   const navigate = useNavigate();
   return (
     <Dropdown

@@ -1,6 +1,6 @@
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { PRIVILEGE_TYPE, type PrivilegeEntry } from '@cellcloud/contracts';
+import { PRIVILEGE_TYPE, type PrivilegeEntry } from '@cellcloud/contracts/privileges';
 
 export type MenuItem = Required<MenuProps>['items'][number];
 

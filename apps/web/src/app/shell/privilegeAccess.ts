@@ -1,4 +1,4 @@
-import type { PermissionKey, PrivilegeEntry } from '@cellcloud/contracts';
+import type { PermissionKey, PrivilegeEntry } from '@cellcloud/contracts/privileges';
 
 /** A permission is usable when the user's list has it neither disabled nor hidden. */
 export function canUse(privileges: readonly PrivilegeEntry[], key: PermissionKey): boolean {

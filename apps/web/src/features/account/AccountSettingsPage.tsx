@@ -19,7 +19,7 @@ export default function AccountSettingsPage() {
   const active = until !== null && until.isAfter(dayjs());
 
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Typography.Title level={2}>{t('title')}</Typography.Title>
       <Card title={t('renew.title')}>
         <Space wrap>

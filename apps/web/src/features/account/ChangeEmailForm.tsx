@@ -1,14 +1,14 @@
 import { Alert, App, Button, Form, Input, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { emailCodeField, emailField, type ChangeEmailRequest } from '@cellcloud/contracts';
+import { emailCodeField, emailField, type ChangeEmailRequest } from '@cellcloud/contracts/account';
 import { accountKeys, useChangeEmail } from '../../api/account';
 import { useZodRule } from '../../shared/useFieldError';
 import { SendCodeButton } from '../auth/SendCodeButton';
 
 /** New e-mail address confirmed by a code sent to it. */
 export function ChangeEmailForm() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'auth']);
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangeEmailRequest>();
   const change = useChangeEmail();

@@ -1,13 +1,13 @@
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { loginPasswordField, newPasswordField, type ChangePasswordRequest } from '@cellcloud/contracts';
+import { loginPasswordField, newPasswordField, type ChangePasswordRequest } from '@cellcloud/contracts/account';
 import { useChangePassword } from '../../api/account';
 import { useZodRule } from '../../shared/useFieldError';
 import { repeatRule } from '../../shared/repeatRule';
 
 /** Current password, new password twice (SPEC §5 rule). */
 export function ChangePasswordForm() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'auth']);
   const { message } = App.useApp();
   const [form] = Form.useForm<ChangePasswordRequest>();
   const change = useChangePassword();

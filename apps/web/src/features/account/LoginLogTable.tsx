@@ -1,7 +1,7 @@
 import { Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import type { LoginLogRow } from '@cellcloud/contracts';
+import type { LoginLogRow } from '@cellcloud/contracts/account';
 import { useLoginLog } from '../../api/account';
 
 /** The last 10 logins (SPEC §9), newest first. */

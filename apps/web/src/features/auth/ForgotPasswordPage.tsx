@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Form, Input, Result, Space, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { emailCodeField, emailField, newPasswordField, type ForgotPasswordRequest } from '@cellcloud/contracts';
+import { emailCodeField, emailField, newPasswordField, type ForgotPasswordRequest } from '@cellcloud/contracts/account';
 import { useForgotPassword } from '../../api/account';
 import { PublicLayout } from '../../shared/PublicLayout';
 import { useZodRule } from '../../shared/useFieldError';

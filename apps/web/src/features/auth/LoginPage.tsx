@@ -1,12 +1,15 @@
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, Button, Form } from 'antd';
+// deep imports: `Input` from the antd index also pulls TextArea, Search and OTP into /login
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { loginPasswordField, type LoginRequest } from '@cellcloud/contracts';
-import { useLogin } from '../../api/account';
+import type { LoginRequest } from '@cellcloud/contracts/account';
+import { LIMITS } from '@cellcloud/contracts/constants';
+import { useLogin } from '../../api/login';
 import { useSession } from '../../api/session';
 import { PublicLayout } from '../../shared/PublicLayout';
-import { useZodRule } from '../../shared/useFieldError';
 import { safeRedirect } from '../../app/loginRedirect';
 
 /** /login?redirect=<page left>: user name or e-mail + password; back to the page after login. */
@@ -16,7 +19,6 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const session = useSession();
   const login = useLogin();
-  const zodRule = useZodRule();
   const target = safeRedirect(params.get('redirect'));
   const query = params.toString() ? `?${params.toString()}` : '';
 
@@ -28,8 +30,10 @@ export default function LoginPage() {
 
   return (
     <PublicLayout>
-      <Card className="cc-auth-card" title={<Typography.Title level={3} style={{ margin: 0 }}>{t('login.title')}</Typography.Title>}>
-        <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
+      {/* plain elements instead of Card/Typography keep the first load of /login small */}
+      <section className="cc-auth-card cc-panel">
+        <h1 className="cc-panel-title">{t('login.title')}</h1>
+        <p className="cc-muted">{t('login.subtitle')}</p>
         {login.error && <Alert type="error" showIcon title={login.error.message} style={{ marginBottom: 16 }} data-testid="login-error" />}
         <Form<LoginRequest> layout="vertical" onFinish={onFinish} requiredMark={false}>
           <Form.Item name="username" label={t('login.username')} rules={[{ required: true, message: t('validation:login.required') }]}>
@@ -38,9 +42,12 @@ export default function LoginPage() {
           <Form.Item
             name="password"
             label={t('login.password')}
-            rules={[{ required: true, message: t('validation:required') }, zodRule(loginPasswordField)]}
+            rules={[
+              { required: true, message: t('validation:required') },
+              { min: LIMITS.passwordMin, message: t('validation:password.min') },
+            ]}
           >
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+            <Password prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
             {t('login.submit')}
@@ -50,7 +57,7 @@ export default function LoginPage() {
           <Link to={`/forgot-password${query}`}>{t('login.forgot')}</Link>
           <Link to={`/signup${query}`}>{t('login.toSignUp')}</Link>
         </div>
-      </Card>
+      </section>
     </PublicLayout>
   );
 }

@@ -1,7 +1,7 @@
 import { App, Button } from 'antd';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CODE_RESEND_SECONDS, type CodePurpose } from '@cellcloud/contracts';
+import { CODE_RESEND_SECONDS, type CodePurpose } from '@cellcloud/contracts/account';
 import { useSendCode } from '../../api/account';
 import { useCountdown } from '../../shared/useCountdown';
 

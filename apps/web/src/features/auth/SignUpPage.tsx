@@ -2,7 +2,7 @@ import { Alert, Button, Card, Checkbox, Col, Form, Input, Result, Row, Space, Ty
 import type { FormRule } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { emailCodeField, emailField, newPasswordField, phoneField, usernameField, type RegisterRequest } from '@cellcloud/contracts';
+import { emailCodeField, emailField, newPasswordField, phoneField, usernameField, type RegisterRequest } from '@cellcloud/contracts/account';
 import { checkAvailability, useRegister, type AvailabilityField } from '../../api/account';
 import { PublicLayout } from '../../shared/PublicLayout';
 import { useZodRule } from '../../shared/useFieldError';

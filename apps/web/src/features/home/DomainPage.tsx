@@ -1,6 +1,6 @@
 import { Button, Result, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRegion } from '../../api/account';
+import { useRegion } from '../../api/region';
 import { PublicLayout } from '../../shared/PublicLayout';
 
 /** /domain: explains the China and international sites and links both when configured. */

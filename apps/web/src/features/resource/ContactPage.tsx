@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Col, Form, Input, Result, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { emailField, type ContactUsRequest } from '@cellcloud/contracts';
+import { emailField, type ContactUsRequest } from '@cellcloud/contracts/account';
 import { useAccountInfo, useContactUs } from '../../api/account';
 import { useIsChina } from '../../shared/useIsChina';
 import { useZodRule } from '../../shared/useFieldError';

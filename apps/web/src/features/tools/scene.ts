@@ -1,4 +1,4 @@
-import type { DrawingSave } from '@cellcloud/contracts';
+import type { DrawingSave } from '@cellcloud/contracts/drawings';
 
 /** The arguments Excalidraw's onChange passes: elements, appState, files. */
 export type SceneParts = [elements: readonly unknown[], appState: object, files: object];

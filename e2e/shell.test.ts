@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import { ensureWebBuild, webDist } from './support/build';
+import { launchBrowser, openPage, screenshot, screenshotBoth, switchLanguage, type TestPage } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+import { scratchDatabase, type ScratchDb } from './support/database';
+import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
+
+/**
+ * The web shell end to end (issue 3 "Done means"), against the real API process and the built
+ * app in Debian's Chromium. Every test fails on a console error and screenshots both languages.
+ */
+let server: RunningServer;
+let db: ScratchDb;
+let browser: Browser;
+const user = newUser('shell');
+// A login with wrong credentials answers 401, which Chromium reports as a failed resource.
+const allowFailedRequests = [/\/account\/sign-up$/];
+
+beforeAll(async () => {
+  ensureWebBuild();
+  db = await scratchDatabase();
+  server = await startServer({ DATABASE_URL: db.url });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await db?.drop();
+});
+
+async function page(locale: 'en-US' | 'zh-CN' = 'en-US', width?: number): Promise<TestPage> {
+  return openPage(browser, { baseURL: server.url, locale, width, allowFailedRequests });
+}
+
+async function loggedIn(t: TestPage, target = '/my_analyzes'): Promise<void> {
+  await t.page.goto(`/login?redirect=${encodeURIComponent(target)}`);
+  await logInViaUi(t.page, user.username, user.password);
+  await waitForPath(t.page, target).catch(async (e: unknown) => {
+    await screenshot(t.page, 'failed-login');
+    throw e;
+  });
+}
+
+describe('web shell', () => {
+  it('first load of /login stays under 300 KB gzip of JavaScript', async () => {
+    const t = await page();
+    const scripts: string[] = [];
+    t.page.on('response', (r) => {
+      if (r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname);
+    });
+    await t.page.goto('/login');
+    await t.page.getByTestId('login-submit').waitFor();
+    await t.page.waitForLoadState('networkidle');
+    const gz = scripts.reduce((n, p) => n + gzipSync(readFileSync(path.join(webDist, p))).length, 0);
+    console.log(`/login first load: ${scripts.length} JS files, ${(gz / 1024).toFixed(1)} KB gzip`);
+    expect(scripts.length).toBeGreaterThan(1);
+    expect(gz).toBeLessThan(300 * 1024);
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('redirects to login, signs up with the outbox code, logs in and returns to the page left', async () => {
+    const t = await page('en-US');
+    await t.page.goto('/accountsettings');
+    await t.page.waitForURL(/\/login\?redirect=%2Faccountsettings/);
+    await screenshotBoth(t.page, 'login');
+
+    await t.page.getByRole('link', { name: 'Create an account' }).click();
+    await waitForPath(t.page, '/signup');
+    expect(new URL(t.page.url()).searchParams.get('redirect')).toBe('/accountsettings');
+    await signUpViaUi(t.page, server, user);
+    await screenshotBoth(t.page, 'signup-done');
+
+    await t.page.getByTestId('to-login').click();
+    await waitForPath(t.page, '/login');
+    await logInViaUi(t.page, user.email, 'wrong-password');
+    await t.page.getByTestId('login-error').waitFor();
+    await logInViaUi(t.page, user.email, user.password);
+    await waitForPath(t.page, '/accountsettings');
+    await t.page.getByText(user.username, { exact: true }).first().waitFor();
+    await t.page.getByText('Login log').waitFor();
+    await screenshotBoth(t.page, 'account-settings');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('switches language: the menu and the stored choice change', async () => {
+    const t = await page('en-US');
+    await loggedIn(t);
+    await t.page.keyboard.press('Escape'); // the tutorial may be open
+    const menu = t.page.getByTestId('top-menu');
+    await menu.getByText('My Analyses', { exact: true }).waitFor();
+    await switchLanguage(t.page);
+    await menu.getByText('我的分析', { exact: true }).waitFor();
+    expect(await menu.getByText('My Analyses', { exact: true }).count()).toBe(0);
+    expect(await t.page.evaluate((k) => localStorage.getItem(k), `${STORAGE_PREFIX}locale`)).toBe('zh-CN');
+    expect(await t.page.title()).toContain('细胞云');
+    await t.page.reload();
+    await menu.getByText('我的分析', { exact: true }).waitFor();
+    await screenshotBoth(t.page, 'menu');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('dismisses the first-visit tutorial for good', async () => {
+    const t = await page('en-US');
+    await loggedIn(t);
+    const tutorial = t.page.getByTestId('tutorial');
+    await tutorial.getByText('Welcome', { exact: true }).first().waitFor();
+    for (let i = 0; i < 3; i++) await t.page.getByTestId('tutorial-next').click();
+    await tutorial.getByText('Initiate an analysis', { exact: true }).first().waitFor();
+    await screenshotBoth(t.page, 'tutorial');
+    await t.page.getByTestId('tutorial-never').click();
+    await t.page.getByTestId('tutorial-close').click();
+    await tutorial.waitFor({ state: 'hidden' });
+    await t.page.reload();
+    await t.page.getByTestId('integrated-datasets').waitFor();
+    await t.page.waitForTimeout(500);
+    expect(await t.page.getByTestId('tutorial').isVisible().catch(() => false)).toBe(false);
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('opens the drawer and scrolls the update log page by page', async () => {
+    const base = await db.query('SELECT count(*)::int AS n FROM update_log');
+    const seeded = (base.rows[0] as { n: number }).n;
+    for (let i = 1; i <= 25; i++) {
+      await db.query('INSERT INTO update_log (logdate, info_en, info_zh) VALUES ($1, $2, $3)', [
+        `2025-01-${String(i).padStart(2, '0')}`,
+        `<p>Release note ${i}</p>`,
+        `<p>更新说明 ${i}</p>`,
+      ]);
+    }
+    const t = await page('en-US');
+    await loggedIn(t, '/faq');
+    let logCalls = 0;
+    t.page.on('request', (r) => {
+      if (r.url().includes('/dataset/updateLog')) logCalls++;
+    });
+    await t.page.waitForTimeout(300);
+    expect(logCalls).toBe(0); // not loaded before the first opening
+    await t.page.getByTestId('drawer-toggle').click();
+    const rows = t.page.getByTestId('update-log-row');
+    await expect.poll(() => rows.count()).toBe(10);
+    const log = t.page.getByTestId('update-log');
+    const total = seeded + 25;
+    for (let i = 0; i < 5 && (await rows.count()) < total; i++) {
+      await log.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await t.page.waitForTimeout(400);
+    }
+    expect(await rows.count()).toBe(total);
+    expect(logCalls).toBe(Math.ceil(total / 10));
+    const drawerWidth = await t.page.locator('.ant-drawer-content-wrapper').evaluate((el) => el.getBoundingClientRect().width);
+    expect(drawerWidth).toBe(350);
+    await screenshotBoth(t.page, 'drawer');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('sends a disabled route to /404 and shows it greyed in the menu', async () => {
+    const t = await page('en-US');
+    await loggedIn(t, '/faq');
+    await t.page.getByTestId('top-menu').getByText('Initiate/Integrate Analysis').hover();
+    const item = t.page.locator('.ant-menu-item-disabled', { hasText: 'Public data (SynEcoSys)' });
+    await item.waitFor();
+    await t.page.goto('/integrateSynEcoSysData');
+    await waitForPath(t.page, '/404');
+    await t.page.getByTestId('not-found-home').waitFor();
+    await screenshotBoth(t.page, 'not-found');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('works at 390 px with a collapsed menu', async () => {
+    const t = await page('zh-CN', 390);
+    await loggedIn(t, '/faq');
+    await t.page.getByRole('button', { name: '打开菜单' }).click();
+    await t.page.locator('.ant-drawer').getByText('使用指南').click();
+    await waitForPath(t.page, '/guidebook');
+    await t.page.getByTestId('guidebook-chapter').waitFor();
+    await screenshotBoth(t.page, 'mobile-guidebook');
+    const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('logs out through the confirm dialog with the exiting label', async () => {
+    const t = await page('en-US');
+    await loggedIn(t, '/faq');
+    await t.page.getByTestId('user-menu').click();
+    await t.page.getByRole('menuitem', { name: 'Log out' }).click();
+    await screenshotBoth(t.page, 'logout-confirm');
+    await t.page.getByTestId('logout-confirm').click();
+    await t.page.getByTestId('logout-confirm').getByText('Exiting…').waitFor();
+    await t.page.waitForURL(/\/login\?redirect=%2Ffaq/);
+    const stored = await t.page.evaluate((k) => localStorage.getItem(k), `${STORAGE_PREFIX}userInfo`);
+    expect(stored).toBeNull();
+    await t.page.goto('/faq');
+    await t.page.waitForURL(/\/login\?redirect=%2Ffaq/);
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+});

@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import type { RunningServer } from './server';
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+}
+
+export function newUser(tag: string): NewUser {
+  const id = `${tag}${Date.now().toString(36)}`.replace(/[^A-Za-z0-9_]/g, '_');
+  return { username: `u_${id}`, email: `${id}@example.org`, password: 'Cells2024' };
+}
+
+/** Fills the sign-up form, reads the e-mail code from the server's outbox line, submits. */
+export async function signUpViaUi(page: Page, server: RunningServer, user: NewUser): Promise<void> {
+  await page.locator('#username').fill(user.username);
+  await page.locator('#firstName').fill('Ada');
+  await page.locator('#lastName').fill('Lovelace');
+  await page.locator('#email').fill(user.email);
+  await page.locator('#phone').click();
+  await page.getByTestId('send-code').click();
+  const code = await server.waitForCode(user.email, 'register');
+  await page.locator('[data-testid=send-code]:disabled').waitFor(); // the 60 s countdown runs
+  await page.locator('#emailCode').fill(code);
+  await page.locator('#password').fill(user.password);
+  await page.locator('#repeatPassword').fill(user.password);
+  await page.locator('#institution').fill('Analytical Engine Institute');
+  await page.locator('#researchInterest').fill('Tumour microenvironment');
+  await page.locator('#marketingConsent').check();
+  await page.locator('#termsAgreed').check();
+  await page.getByTestId('signup-submit').click();
+  await page.getByTestId('to-login').waitFor();
+}
+
+export async function logInViaUi(page: Page, login: string, password: string): Promise<void> {
+  await page.locator('#username').fill(login);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+/** Waits for the pathname (and optional search) of the page. */
+export async function waitForPath(page: Page, pathname: string): Promise<void> {
+  await page.waitForURL((u) => u.pathname === pathname, { timeout: 30_000 });
+}
