@@ -47,7 +47,7 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   await ctx.storage.delete(staging);
   const params = row.params as AnalysisParams;
   await runInChild(
-    { kind: 'analysis', jobId: row.id, samples, params, outPrefix: staging },
+    { kind: 'analysis', jobId: row.id, species: row.species, samples, params, outPrefix: staging },
     { config: ctx.config, signal: t.signal, memoryBytes: ctx.config.workerMemoryBytes, onProgress: (f, step) => t.progress(f, step) },
   );
   await t.progress(0.97, 'publish');

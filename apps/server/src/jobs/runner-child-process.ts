@@ -5,7 +5,7 @@ import type { Config } from '../config';
 
 /** What the parent asks a child to compute (see runner-child.ts). */
 export type ChildTask =
-  | { kind: 'analysis'; jobId: string; samples: { name: string; group: string; datasetKey: string }[]; params: unknown; outPrefix: string }
+  | { kind: 'analysis'; jobId: string; species: string; samples: { name: string; group: string; datasetKey: string }[]; params: unknown; outPrefix: string }
   | { kind: 'preprocess'; draftId: string; samples: { name: string; datasetKey: string }[]; params: unknown; outKey: string }
   | { kind: 'noop'; sleepMs: number };
 

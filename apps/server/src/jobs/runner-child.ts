@@ -12,12 +12,12 @@ import type { ChildMessage, ChildTask } from './runner-child-process';
  */
 interface EngineApi {
   runAnalysis?: (samples: unknown[], params: unknown, onProgress: (p: { fraction: number; step: string; message?: string }) => void) => Promise<unknown>;
-  writeOutputs?: (result: unknown, sink: { put(key: string, bytes: Uint8Array): Promise<void> }) => Promise<unknown>;
+  writeOutputs?: (result: unknown, sink: { write(rel: string, bytes: Uint8Array): Promise<void> }) => Promise<unknown>;
 }
 
 const send = (m: ChildMessage) => process.send?.(m);
 
-async function loadSamples(storage: Storage, samples: { name: string; datasetKey: string }[]) {
+async function loadSamples(storage: Storage, samples: { name: string; datasetKey: string; species?: string }[]) {
   const { readDataset } = await import('@cellcloud/formats');
   const { storageSource } = await import('./dataset.ingest');
   const out = [];
@@ -25,16 +25,25 @@ async function loadSamples(storage: Storage, samples: { name: string; datasetKey
     const st = await storage.stat(s.datasetKey);
     if (!st) throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
     const dataset = await readDataset({ name: s.name, entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)] });
-    out.push({ name: s.name, dataset });
+    out.push({ name: s.name, dataset, ...(s.species ? { species: s.species } : {}) });
   }
   return out;
 }
 
-/** The engine package, imported by name at run time (its public API is checked by `need`). */
-const ENGINE_MODULE = '@cellcloud/engine';
+/**
+ * The engine, imported by name at run time (its public API is checked by `need`): the package
+ * index, else its `run-analysis` / `write-outputs` modules (as the engine CLI uses them).
+ */
+const ENGINE_MODULES = ['@cellcloud/engine', '@cellcloud/engine/run-analysis', '@cellcloud/engine/write-outputs'];
 
 async function engine(): Promise<EngineApi> {
-  return (await import(ENGINE_MODULE)) as EngineApi;
+  const api: EngineApi = {};
+  for (const m of ENGINE_MODULES) {
+    const mod = (await import(m).catch(() => ({}))) as EngineApi;
+    api.runAnalysis ??= mod.runAnalysis;
+    api.writeOutputs ??= mod.writeOutputs;
+  }
+  return api;
 }
 
 function need<K extends keyof EngineApi>(api: EngineApi, k: K): NonNullable<EngineApi[K]> {
@@ -63,11 +72,13 @@ async function run(task: ChildTask, config: Config): Promise<unknown> {
     return undefined;
   }
   const api = await engine();
+  need(api, 'runAnalysis');
+  need(api, 'writeOutputs');
   send({ type: 'progress', fraction: 0.01, step: 'inputs' });
-  const samples = await loadSamples(storage, task.samples);
+  const samples = await loadSamples(storage, task.samples.map((s) => ({ ...s, species: task.species })));
   const result = await need(api, 'runAnalysis')(samples, task.params, (p) => send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }));
   send({ type: 'progress', fraction: 0.9, step: 'write' });
-  await need(api, 'writeOutputs')(result, { put: (key, bytes) => storage.put(`${task.outPrefix}${key}`, bytes) });
+  await need(api, 'writeOutputs')(result, { write: (rel, bytes) => storage.put(`${task.outPrefix}${rel}`, bytes) });
   return undefined;
 }
 
