@@ -29,8 +29,9 @@ const user = newUser('explore');
 
 function analysePbmc3k(): void {
   if (existsSync(path.join(resultDir, 'artifacts/manifest.json'))) return;
-  const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/npx'), ['cellcloud', 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}` } });
-  if (r.status !== 0) throw new Error(`engine CLI failed:\n${r.stdout}\n${r.stderr}`);
+  const bin = path.join(repoRoot, 'node_modules/.bin');
+  const r = spawnSync(path.join(bin, 'node'), [path.join(bin, 'cellcloud'), 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}` } });
+  if (r.status !== 0) throw new Error(`engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
 }
 
 /** Counts canvas pixels per colour class in a PNG screenshot (decoded by the browser itself). */
@@ -123,9 +124,19 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.locator('.ant-select-item-option', { hasText: /^CD3D$/ }).first().click();
     await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('CD3D');
     await page.waitForTimeout(500);
-    const cd3d = await pixelStats(page, await canvas.screenshot());
+    const cd3d = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-cd3d.png') }));
     expect(cd3d.coloured).toBeGreaterThan(200); // expressing T cells are coloured, the rest grey
     await screenshot(page, 'explore-cd3d');
+
+    // a second gene really is another gene (B-cell MS4A1 colours far fewer cells than CD3D)
+    await search.click();
+    await search.fill('MS4A1');
+    await search.press('Enter');
+    await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('MS4A1');
+    await page.waitForTimeout(500);
+    const ms4a1 = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-ms4a1.png') }));
+    expect(ms4a1.coloured).toBeGreaterThan(50);
+    expect(ms4a1.coloured * 1.5).toBeLessThan(cd3d.coloured);
 
     // lasso a region in the middle of the plot
     await page.getByTestId('lasso-toggle').click();
@@ -148,16 +159,17 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       await openTab(page, 'cellQuality', 'tab-cellQuality');
       await screenshot(page, 'explore-tab-cell-quality');
       await openTab(page, 'geneExpression', 'tab-geneExpression');
-      await page.getByTestId('tab-geneExpression').locator('.ant-select-auto-complete input').fill('MS4A1');
-      await page.locator('.ant-select-item-option', { hasText: /^MS4A1$/ }).first().click();
+      const tabSearch = page.getByTestId('tab-geneExpression').locator('.ant-select-auto-complete input');
+      await tabSearch.fill('MS4A1');
+      await tabSearch.press('Enter');
       await page.getByTestId('feature-MS4A1').waitFor();
       await page.waitForTimeout(500);
       await screenshot(page, 'explore-tab-gene-expression');
       await openTab(page, 'cellularComposition', 'tab-cellularComposition');
       await screenshot(page, 'explore-tab-composition');
       await openTab(page, 'differentialExpression', 'tab-differentialExpression');
-      const count = (await page.getByTestId('deg-count').textContent()) ?? '';
-      const [shown, total] = (count.match(/\d+/g) ?? []).map(Number);
+      const degCount = page.getByTestId('deg-count');
+      const [shown, total] = [Number(await degCount.getAttribute('data-shown')), Number(await degCount.getAttribute('data-total'))];
       expect(total).toBeGreaterThan(0);
       expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
       await screenshot(page, 'explore-tab-deg');

@@ -2,7 +2,7 @@
  * Byte access to a result's artifacts over HTTP with Range requests, cached in the Cache API so a
  * page reload does not refetch. Runs inside the artifact Web Worker (the only binary fetches of the
  * app; JSON API calls stay in src/api). Partial (206) responses cannot be stored as such, so each
- * range is stored as a full response under a synthetic `#range=` key.
+ * range is stored as a full response under a synthetic `?cellcloud-range=` key.
  */
 const CACHE_NAME = 'cellcloud-artifacts-v1';
 
@@ -35,7 +35,8 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
     async get(path, range) {
       const url = new URL(path, new URL(base, self.location.href)).href;
       if (range && range.length === 0) return new ArrayBuffer(0);
-      const key = range ? `${url}#range=${range.start}-${range.length}` : url;
+      // Cache API matching ignores URL fragments, so the range goes into the query of the key
+      const key = range ? `${url}${url.includes('?') ? '&' : '?'}cellcloud-range=${range.start}-${range.length}` : url;
       const cache = await cachePromise;
       const hit = cache ? await cache.match(key) : undefined;
       if (hit) return hit.arrayBuffer();

@@ -26,6 +26,7 @@ export function CompositionTab({ client, manifest }: TabProps) {
   useEffect(() => {
     let live = true;
     const keys = [typeKey, byKey, groupKey].filter((k): k is string => Boolean(k) && !cols[k!]);
+    if (keys.length === 0) return undefined;
     void Promise.all(keys.map((k) => client.obs(k))).then((loaded) => {
       if (!live) return;
       setCols((c) => ({ ...c, ...Object.fromEntries(loaded.filter((o): o is Cat => o.kind === 'categorical').map((o) => [o.key, o])) }));

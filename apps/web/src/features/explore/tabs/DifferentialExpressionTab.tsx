@@ -92,7 +92,7 @@ export function DifferentialExpressionTab({ client, manifest }: TabProps) {
           {t('export.xlsx')}
         </Button>
       </Space>
-      <Typography.Text data-testid="deg-count">{t('deg.count', { shown: shown.length, total: rows.length })}</Typography.Text>
+      <Typography.Text data-testid="deg-count" data-shown={shown.length} data-total={rows.length}>{t('deg.count', { shown: shown.length, total: rows.length })}</Typography.Text>
       <Table size="small" rowKey={(r) => `${r.cluster}|${r.gene}`} dataSource={shown} columns={columns} pagination={{ pageSize: 20, showSizeChanger: false }} scroll={{ x: true }} />
       <Typography.Title level={5}>{t('deg.volcano')}</Typography.Title>
       <EChart option={volcano} fileName={`volcano-${groupBy}`} height={380} />

@@ -39,7 +39,7 @@ export function generatePalette(n: number, seed: string[], opts: GenOptions): st
 }
 
 const BUILT: Record<PaletteName, () => string[]> = {
-  Default: () => generatePalette(130, TABLEAU20, { lightness: [0.62, 0.78, 0.5, 0.7, 0.42, 0.85], chroma: [0.17, 0.12, 0.08], hueStart: 20, minDelta: 0.06 }),
+  Default: () => generatePalette(130, [...TABLEAU20.filter((_, i) => i % 2 === 0), ...TABLEAU20.filter((_, i) => i % 2 === 1)], { lightness: [0.62, 0.78, 0.5, 0.7, 0.42, 0.85], chroma: [0.17, 0.12, 0.08], hueStart: 20, minDelta: 0.06 }),
   v1: () => [...CLASSIC10],
   v2: () => [...TABLEAU20],
   v3: () => generatePalette(40, CLASSIC10, { lightness: [0.7, 0.55, 0.82], chroma: [0.16, 0.11], hueStart: 40, minDelta: 0.08 }),
