@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { sharedData } from '@cellcloud/testkit';
+import { ensureWebBuild } from './support/build';
+import { launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+import { logInViaUi, newUser, waitForPath } from './support/flows';
+import { registerAndLogIn, uploadParsed } from './support/api-setup';
+
+/**
+ * Two samples in the wizard: the ifnb subset split into its control and stimulated halves
+ * (columns 1–1000 / 1001–2000, two uploads), both selected with their sample groups, Harmony
+ * batch-effect removal chosen in step 3, submitted as an integrated analysis, and re-edited back
+ * into the wizard with the same choice.
+ */
+const ifnb = sharedData('ifnb_kang2018_subset');
+const geneLists = sharedData('gene_ids');
+
+/** Writes the cells [from, to) of the ifnb triplet as a 10x triplet in `dir`. */
+function splitTriplet(src: string, dir: string, from: number, to: number): string[] {
+  const lines = gunzipSync(readFileSync(path.join(src, 'matrix.mtx.gz'))).toString('utf8').split('\n');
+  const header: string[] = [];
+  let i = 0;
+  while (lines[i]!.startsWith('%')) header.push(lines[i++]!);
+  const [genes] = lines[i++]!.split(/\s+/).map(Number);
+  const entries: string[] = [];
+  for (; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (!l) continue;
+    const [g, c, v] = l.split(/\s+/);
+    const col = Number(c);
+    if (col > from && col <= to) entries.push(`${g} ${col - from} ${v}`);
+  }
+  const mtx = [...header, `${genes} ${to - from} ${entries.length}`, ...entries, ''].join('\n');
+  const barcodes = gunzipSync(readFileSync(path.join(src, 'barcodes.tsv.gz'))).toString('utf8').split('\n').slice(from, to);
+  writeFileSync(path.join(dir, 'matrix.mtx.gz'), gzipSync(mtx));
+  writeFileSync(path.join(dir, 'barcodes.tsv.gz'), gzipSync(`${barcodes.join('\n')}\n`));
+  writeFileSync(path.join(dir, 'genes.tsv.gz'), readFileSync(path.join(src, 'genes.tsv.gz')));
+  return ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => path.join(dir, f));
+}
+
+let server: RunningServer;
+let browser: Browser;
+let tp: TestPage;
+let tmp: string;
+const user = newUser('ifnb');
+
+describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony', () => {
+  beforeAll(async () => {
+    ensureWebBuild();
+    server = await startServer({ ENSEMBL_GENE_LISTS_DIR: geneLists!, IN_PROCESS_WORKER: 'true', WORKER_CONCURRENCY: '1' });
+    browser = await launchBrowser();
+    const token = await registerAndLogIn(server, user);
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'ifnb-split-'));
+    for (const [name, from, to] of [['ifnb_ctrl', 0, 1000], ['ifnb_stim', 1000, 2000]] as const) {
+      const dir = path.join(tmp, name);
+      mkdirSync(dir);
+      const up = await uploadParsed(server, token, name, splitTriplet(ifnb!, dir, from, to));
+      expect(up.state).toBe('completed');
+    }
+    tp = await openPage(browser, { baseURL: server.url, locale: 'en-US', allowFailedRequests: [/\/api\/jobs\/events/] });
+    await tp.page.goto('/login?redirect=%2Fmy_analyzes');
+    await logInViaUi(tp.page, user.username, user.password);
+    await waitForPath(tp.page, '/my_analyzes');
+  });
+  afterAll(async () => {
+    await tp?.close();
+    await browser?.close();
+    await server?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('submits an integrated analysis of both samples with Harmony and re-edits it', async () => {
+    const page = tp.page;
+    await page.goto('/integrateLocalData');
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('wizard-job-name').fill('ifnb_harmony');
+    for (const name of ['ifnb_ctrl', 'ifnb_stim']) {
+      await page.locator('[data-testid=wizard-samples] .ant-table-row', { hasText: name }).locator('input[type=checkbox]').check();
+    }
+    // Several samples need their sample-group names.
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain('Please fill in the sample group name');
+    await page.getByTestId('wizard-group-ifnb_ctrl').fill('ctrl');
+    await page.getByTestId('wizard-group-ifnb_stim').fill('stim');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-2').waitFor(); // skip evaluation (the default)
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-3').waitFor();
+    await page.getByTestId('options-batch').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Harmony' }).click();
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain('harmony');
+    await screenshot(page, 'wizard-ifnb-preview');
+    await page.getByTestId('wizard-submit').click();
+    await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=integrated'));
+    const row = page.locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' });
+    await row.waitFor();
+
+    // Re-edit goes back into the wizard with the job's parameters (the row moves while its live
+    // status changes, so the click is dispatched rather than waiting for a still layout).
+    await row.getByRole('button', { name: 'Re-edit' }).dispatchEvent('click');
+    await waitForPath(page, '/integrateLocalData');
+    await page.getByTestId('wizard-step-1').waitFor();
+    await expect(page.getByTestId('wizard-job-name').inputValue()).resolves.toBe('ifnb_harmony');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByTestId('options-batch').textContent()).resolves.toContain('Harmony');
+  });
+});
