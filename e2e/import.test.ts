@@ -41,7 +41,8 @@ async function register(): Promise<void> {
 describe.skipIf(!have)('import data in the browser', () => {
   beforeAll(async () => {
     ensureWebBuild();
-    server = await startServer({ ENSEMBL_GENE_LISTS_DIR: geneLists! });
+    // The parse job runs on the queue's worker: in the API process here (as `npm start` does).
+    server = await startServer({ ENSEMBL_GENE_LISTS_DIR: geneLists!, IN_PROCESS_WORKER: 'true' });
     browser = await launchBrowser();
     await register();
   });

@@ -35,6 +35,6 @@ export async function composeContext(config: Config, overrides: { pgliteDir?: st
  */
 export async function wireServices(ctx: AppContext): Promise<void> {
   await wireAccounts(ctx);
-  await wireFiles(ctx);
   await wireJobs(ctx);
+  await wireFiles(ctx); // after jobs: uploads left in 'parsing' are re-queued on the job queue
 }
