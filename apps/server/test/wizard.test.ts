@@ -20,7 +20,8 @@ describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
 
   beforeAll(async () => {
     process.env.ENSEMBL_GENE_LISTS_DIR = geneLists;
-    s = await createTestServer({ WORKER_CONCURRENCY: '1' });
+    // A 512 MiB analysis budget: enough for the evaluation, too little for a full analysis.
+    s = await createTestServer({ WORKER_CONCURRENCY: '1', WORKER_MEMORY_MB: '512' });
     await s.listen();
     ({ token } = await testUser(s));
     const files = ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => fileFrom(`${pbmc}/${f}`));
@@ -67,5 +68,24 @@ describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
     const back = await s.request('DELETE', `/api/drafts/${id}/cell-filtering`, { token });
     expect(back.body.data.draft.cellFilteringTaskStatus).toBe('notStarted');
     expect(await s.ctx.storage.list(`preprocess/${id}/`)).toEqual([]);
+  });
+
+  it('refuses an analysis above the worker memory budget up front, with a message saying what to do', async () => {
+    const r = await s.request('POST', '/api/jobs', {
+      token,
+      body: { datasets: [{ id: uploadId, name: 'pbmc3k', group: 'g1' }], param: { jobName: 'too_big' } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data.kind).toBe('custom');
+    let job = r.body.data;
+    for (let i = 0; i < 200 && job.status !== 'error'; i++) {
+      await new Promise((res) => setTimeout(res, 250));
+      job = (await s.request('GET', `/api/jobs/${job.id}`, { token })).body.data;
+    }
+    expect(job.status).toBe('error');
+    expect(job.message).toMatch(/needs about \d+ MiB but a worker may use 512 MiB; select fewer samples or raise WORKER_MEMORY_MB/);
+    // Refused at once: no retry of a job that cannot fit.
+    const [row] = await s.ctx.db.query<{ attempt: number }>('SELECT attempt FROM analysis_jobs WHERE id = $1', [job.id]);
+    expect(row!.attempt).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
 import { resultsPrefix, stagingPrefix } from '../services/jobs-view';
 import { runInChild } from './runner-child-process';
-import { JobSuperseded, type Tracked } from './runner-tracked';
+import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked';
 
 /** Fixed overhead of a child process (Node + scran.js WebAssembly) in bytes. */
 const BASE_BYTES = 400 * 1024 * 1024;
@@ -32,14 +32,14 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   let cells = 0;
   for (const d of draftSamples) {
     const s = byId.get(d.id);
-    if (!s) throw new Error(`Sample "${d.name}" is no longer available (deleted or not Completed); re-initiate from upload.`);
+    if (!s) throw new PermanentJobError(`Sample "${d.name}" is no longer available (deleted or not Completed); re-initiate from upload.`);
     bytes += (await ctx.storage.stat(s.datasetKey))?.size ?? 0;
     cells += s.properties.cells;
     samples.push({ name: d.name, group: d.group, datasetKey: s.datasetKey });
   }
   const need = estimateAnalysisBytes(bytes, cells);
   if (need > ctx.config.workerMemoryBytes) {
-    throw new Error(
+    throw new PermanentJobError(
       `This analysis needs about ${Math.ceil(need / 2 ** 20)} MiB but a worker may use ${Math.floor(ctx.config.workerMemoryBytes / 2 ** 20)} MiB; select fewer samples or raise WORKER_MEMORY_MB.`,
     );
   }

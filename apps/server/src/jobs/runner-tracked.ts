@@ -12,6 +12,9 @@ export class JobSuperseded extends Error {
   }
 }
 
+/** A failure no retry can fix (input gone, over the memory budget): the job errors at once. */
+export class PermanentJobError extends Error {}
+
 export interface Tracked {
   row: JobRow;
   attempt: number;
@@ -27,8 +30,8 @@ export const WORKER_ID = `${os.hostname()}:${process.pid}`;
 /**
  * Runs one attempt of a job that has an `analysis_jobs` row: claim (fenced by attempt number) →
  * body → complete exactly once → "completed" notification. A thrown error re-queues the row for
- * the queue's retry, or on the last attempt marks it `error` with the message and notifies. The
- * error is rethrown so pg-boss records the failure and schedules the retry.
+ * the queue's retry, or on the last attempt (or a PermanentJobError) marks it `error` with the
+ * message and notifies. Other errors are rethrown so pg-boss records the failure and retries.
  */
 export async function runTracked<N extends JobName>(
   ctx: AppContext,
@@ -61,10 +64,12 @@ export async function runTracked<N extends JobName>(
   } catch (e) {
     if (e instanceof JobSuperseded) return;
     const message = e instanceof Error ? e.message : String(e);
-    const failed = await jobsRepo.fail(ctx.db, jobId, attempt, message.slice(0, 1000), job.lastAttempt);
-    if (failed && job.lastAttempt) {
+    const final = job.lastAttempt || e instanceof PermanentJobError;
+    const failed = await jobsRepo.fail(ctx.db, jobId, attempt, message.slice(0, 1000), final);
+    if (failed && final) {
       await notifications.create(failed.user_id, 'job.failed', { jobName: failed.job_name, analysisId: failed.analysis_id, message: message.slice(0, 200) }, jobId);
     }
+    if (e instanceof PermanentJobError) return; // settled: nothing for the queue to retry
     throw e;
   }
   const done = await jobsRepo.complete(ctx.db, jobId, attempt);
