@@ -1,16 +1,11 @@
 import type { AppContext } from '../../context';
 import { uploadBytesOfUser } from '../../db/repos/uploads';
 import { AppError } from '../../http/errors';
+import { quotaFor } from '../plans/quota';
 
-/** A plans service (accounts area) may provide per-user quotas; otherwise STORAGE_QUOTA_GB applies. */
-interface PlanQuotas {
-  storageQuotaBytes(userId: string): Promise<number | undefined>;
-}
-
+/** The user's quota: their plan's storage quota, else STORAGE_QUOTA_GB (accounts/plans area). */
 export async function quotaBytesOf(ctx: AppContext, userId: string): Promise<number> {
-  const plans = ctx.services.plans as Partial<PlanQuotas> | undefined;
-  const fromPlan = typeof plans?.storageQuotaBytes === 'function' ? await plans.storageQuotaBytes(userId) : undefined;
-  return fromPlan ?? ctx.config.storageQuotaBytes;
+  return quotaFor(ctx.db, ctx.config, userId);
 }
 
 /** Bytes the user occupies: uploaded originals plus their canonical datasets. */
