@@ -62,6 +62,7 @@ async function pixelStats(page: Page, png: Buffer): Promise<{ coloured: number; 
 async function openTab(page: Page, key: string, testId: string) {
   await page.getByTestId(`tab-label-${key}`).click();
   await page.getByTestId(testId).waitFor({ timeout: 60_000 });
+  await page.getByTestId(`tab-label-${key}`).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(800); // charts finish their first layout
 }
 
@@ -173,8 +174,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       expect(total).toBeGreaterThan(0);
       expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
       await screenshot(page, 'explore-tab-deg');
-      await page.getByTestId('tab-label-trajectory').click();
-      await page.getByTestId('empty-trajectory').waitFor();
+      await openTab(page, 'trajectory', 'empty-trajectory');
       await screenshot(page, 'explore-tab-empty-trajectory');
     }
     expect(errors).toEqual([]);

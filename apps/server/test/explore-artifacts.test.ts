@@ -1,30 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
 import { decodeGeneChunk, decodeGeneIndex, geneByteRange } from '@cellcloud/formats/artifacts-decode';
 import { jobsRepo } from '../src/db/repos/jobs';
 import { parseRange } from '../src/services/explore/range';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
-
-/** A completed job of `userId` whose results hold a 4-cell × 3-gene explorer artifact set. */
-async function completedJobWithArtifacts(s: TestServer, userId: string) {
-  const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'explore_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
-  // genes × cells CSC by cell: cell j has genes indices[indptr[j]..indptr[j+1]]
-  const counts = { nGenes: 3, nCells: 4, indptr: Float64Array.from([0, 1, 3, 3, 4]), indices: Uint32Array.from([0, 0, 2, 2]), data: Float32Array.from([5, 1, 7, 2]) };
-  await writeArtifacts(
-    {
-      engineVersion: 'test',
-      species: 'Homo sapiens',
-      genes: { ids: ['G1', 'G2', 'G3'], symbols: ['CD3D', 'MS4A1', 'LYZ'] },
-      nCells: 4,
-      layers: { counts },
-      embeddings: { umap: { dims: 2, values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3]) } },
-      obs: { cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] } },
-    },
-    { write: (path, bytes) => s.ctx.storage.put(`results/${job.id}/artifacts/${path}`, bytes) },
-  );
-  return job;
-}
+import { completedJobWithArtifacts } from './support/explore';
 
 describe('GET /api/user_datasets/{id}/artifacts/*', () => {
   let s: TestServer;
@@ -36,7 +16,7 @@ describe('GET /api/user_datasets/{id}/artifacts/*', () => {
     s = await createTestServer();
     owner = await testUser(s);
     other = await testUser(s);
-    jobId = (await completedJobWithArtifacts(s, owner.user.id)).id;
+    jobId = (await completedJobWithArtifacts(s, owner.user.id, { complete: false })).id;
   });
   afterAll(() => s?.close());
 
