@@ -116,7 +116,7 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
       samples: summary,
       mitochondrialThreshold: summary[0]?.thresholds.maxMito ?? params.mitochondrialContent.max,
       doublets: data.doublets,
-      nPcsUsed: pca.nUsed,
+      nPcsUsed: reduced.dims,
       pcaVarianceRatio: Array.from(pca.varianceRatio),
       batchCorrection: reduced.method,
     },

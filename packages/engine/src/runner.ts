@@ -92,8 +92,8 @@ export class AnalysisRunner {
       [this.normalize, {}],
       [this.hvg, pick(params, 'numberOfHighlyVariableGenes', 'hvgMethod')],
       [this.cellCycle, pick(params, 'removeCellCycleEffects', 'species')],
-      [this.pca, pick(params, 'pcValue')],
-      [this.batch, pick(params, 'batchEffectRemoval', 'seed')],
+      [this.pca, {}],
+      [this.batch, pick(params, 'batchEffectRemoval', 'seed', 'pcValue')],
       [this.neighbors, {}],
       [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
       [this.umap, {}],
@@ -109,8 +109,8 @@ export class AnalysisRunner {
         onProgress?.({ fraction: (done + w * Math.min(1, Math.max(0, f))) / total, step: step.name, message });
       report(0, MESSAGES[step.name]);
       if (await (step as Step<unknown, unknown>).compute(stepParams, report)) this.lastComputed.push(step.name);
-      done += w;
       report(1, MESSAGES[step.name]);
+      done += w;
     }
     return params;
   }

@@ -3,11 +3,11 @@ import { EngineError } from '../errors';
 import { harmony } from '../methods/harmony';
 import type { FilteredData } from './filter';
 import type { InputsStep } from './inputs';
-import { leadingColumns, type PcaStep } from './pca';
+import { leadingColumns, pcsToUse, type PcaStep } from './pca';
 import type { CountsSource } from './sources';
 import { Step } from './step';
 
-export type BatchParams = Pick<AnalysisParams, 'batchEffectRemoval' | 'seed'>;
+export type BatchParams = Pick<AnalysisParams, 'batchEffectRemoval' | 'seed' | 'pcValue'>;
 
 /** The representation the graph, clustering and embeddings use (METHODS §1.7). */
 export interface ReducedResult {
@@ -52,11 +52,12 @@ export class BatchStep extends Step<BatchParams, ReducedResult> {
   }
 
   static defaults(): BatchParams {
-    return { batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' }, seed: 42 };
+    return { batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' }, seed: 42, pcValue: 'auto' };
   }
 
   protected run(params: BatchParams, progress: (f: number, m: string) => void): ReducedResult {
-    const { pcs, nComputed, nUsed } = this.pca.value;
+    const { pcs, nComputed } = this.pca.value;
+    const nUsed = pcsToUse(params.pcValue, this.pca.value);
     const nCells = this.source.value.counts.nCells;
     const cfg = params.batchEffectRemoval;
     const batch = cfg.enabled ? batchLabels(cfg.batchKey, this.source.value, this.inputs) : undefined;

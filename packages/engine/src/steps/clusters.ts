@@ -6,8 +6,8 @@ import { Step } from './step';
 
 export type ClusterParams = Pick<AnalysisParams, 'clusterResolution' | 'algorithm'>;
 
-/** Neighbours per cell in the shared-nearest-neighbour graph used for community detection. */
-export const SNN_NEIGHBORS = 20;
+/** Neighbours per cell in the shared-nearest-neighbour graph (METHODS §1.7: n_neighbors = 15). */
+export const SNN_NEIGHBORS = 15;
 
 export interface ClusterResult {
   /** Cluster code per cell, 0-based, numbered by decreasing size. */
@@ -30,8 +30,9 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
 }
 
 /**
- * SNN graph (Jaccard weights over 20 neighbours, as Seurat's FindNeighbors) and Louvain
- * (multilevel, modularity) or Leiden (modularity objective) at the requested resolution.
+ * Shared-nearest-neighbour graph over 15 neighbours with scran's rank weights (on pbmc3k this
+ * agreed better with the Seurat labels than Jaccard weights over 10–20 neighbours), then Louvain
+ * (igraph multilevel, modularity) or Leiden (modularity objective) at the requested resolution.
  */
 export class ClustersStep extends Step<ClusterParams, ClusterResult> {
   readonly name = 'clusters' as const;
@@ -51,7 +52,7 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
     let clusters: ClusterResults | undefined;
     try {
       nn = scran.findNearestNeighbors(this.neighbors.value, SNN_NEIGHBORS);
-      graph = scran.buildSnnGraph(nn, { scheme: 'jaccard', neighbors: SNN_NEIGHBORS });
+      graph = scran.buildSnnGraph(nn, { scheme: 'rank', neighbors: SNN_NEIGHBORS });
       clusters =
         params.algorithm === 'leiden'
           ? scran.clusterGraph(graph, {

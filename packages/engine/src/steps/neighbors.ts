@@ -4,8 +4,10 @@ import type { BatchStep } from './batch';
 import { Step } from './step';
 
 export const N_NEIGHBORS = 15;
+/** Up to this many cells the search is exact; above, scran.js's Annoy index (approximate). */
+export const EXACT_SEARCH_MAX_CELLS = 10_000;
 
-/** Nearest-neighbour search index over the reduced representation (scran.js, Annoy). */
+/** Nearest-neighbour search index over the reduced representation (scran.js: exact, or Annoy above 10k cells). */
 export class NeighborsStep extends Step<Record<string, never>, NeighborIndex> {
   readonly name = 'neighbors' as const;
 
@@ -20,10 +22,11 @@ export class NeighborsStep extends Step<Record<string, never>, NeighborIndex> {
   protected async run(): Promise<NeighborIndex> {
     const scran = await initScran();
     const { embedding, dims } = this.batch.value;
+    const nCells = embedding.length / dims;
     return scran.buildNeighborSearchIndex(embedding, {
       numberOfDims: dims,
-      numberOfCells: embedding.length / dims,
-      approximate: true,
+      numberOfCells: nCells,
+      approximate: nCells > EXACT_SEARCH_MAX_CELLS,
     });
   }
 

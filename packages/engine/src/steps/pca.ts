@@ -14,11 +14,14 @@ export interface PcaResult {
   pcs: Float64Array;
   nComputed: number;
   varianceRatio: Float64Array;
-  /** PCs used downstream (pcValue or the cumulative-variance guidance). */
-  nUsed: number;
 }
 
-export type PcaParams = Pick<AnalysisParams, 'pcValue'>;
+export type PcaParams = Record<string, never>;
+
+/** PCs used downstream: `pcValue`, or the cumulative-variance guidance when 'auto'. */
+export function pcsToUse(pcValue: AnalysisParams['pcValue'], pca: PcaResult): number {
+  return pcValue === 'auto' ? choosePcCount(pca.varianceRatio) : Math.min(pcValue, pca.nComputed);
+}
 
 /**
  * PCA of the HVGs of the log-normalized data, each gene centred and scaled to unit variance
@@ -38,10 +41,10 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
   }
 
   static defaults(): PcaParams {
-    return { pcValue: 'auto' };
+    return {};
   }
 
-  protected async run(params: PcaParams): Promise<PcaResult> {
+  protected async run(): Promise<PcaResult> {
     const scran = await initScran();
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
@@ -64,9 +67,11 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
       res = scran.runPca(mat, { numberOfPCs: N_PCS_COMPUTED, scale: true });
       const nComputed = res.numberOfPCs();
       const total = res.totalVariance();
-      const varianceRatio = Float64Array.from(res.varianceExplained(), (v) => v / total);
-      const nUsed = params.pcValue === 'auto' ? choosePcCount(varianceRatio) : Math.min(params.pcValue, nComputed);
-      return { pcs: res.principalComponents(), nComputed, varianceRatio, nUsed };
+      const pcs = res.principalComponents();
+      // scran.js 4.1 varianceExplained() returns zeros for the leading PCs (seen on pbmc3k), so
+      // the variance of each PC is taken from its (centred) scores instead.
+      const varianceRatio = scoreVariances(pcs, nComputed).map((v) => v / total);
+      return { pcs, nComputed, varianceRatio };
     } finally {
       freeAll(res, mat);
     }
@@ -80,3 +85,11 @@ export function leadingColumns(x: ArrayLike<number>, nCells: number, d: number, 
   return out;
 }
 
+
+/** Variance (ddof 1) of each column of a row-major nCells × d score matrix with centred columns. */
+export function scoreVariances(pcs: Float64Array, d: number): Float64Array {
+  const n = pcs.length / d;
+  const out = new Float64Array(d);
+  for (let c = 0; c < n; c++) for (let j = 0; j < d; j++) out[j] += pcs[c * d + j] * pcs[c * d + j];
+  return out.map((v) => v / Math.max(1, n - 1));
+}

@@ -1,0 +1,151 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDataset } from '@cellcloud/formats';
+import { pathBundle } from '@cellcloud/formats/node-sources';
+import { hasSharedData, sharedData } from '@cellcloud/testkit';
+import { directorySink } from '../src/cli/fs-sink';
+import type { DegRow } from '@cellcloud/contracts/artifacts';
+import { filterDegTable, findMarkers } from '../src/markers';
+import { runAnalysis, type AnalysisResult } from '../src/run-analysis';
+import { adjustedRandIndex } from '../src/stats/ari';
+import { MARKER_CSV_HEADER, writeOutputs } from '../src/write-outputs';
+
+const PBMC = 'pbmc3k/10x';
+const LABELS = 'pbmc3k/pbmc3k_seurat_labels.csv';
+
+/** Canonical markers (any of the genes) per lineage, and the Seurat labels of each lineage. */
+const CANONICAL: { lineage: string; labels: string[]; genes: string[] }[] = [
+  { lineage: 'T', labels: ['Naive CD4 T', 'Memory CD4 T', 'CD8 T'], genes: ['CD3D', 'IL7R'] },
+  { lineage: 'CD14 mono', labels: ['CD14+ Mono'], genes: ['CD14', 'LYZ'] },
+  { lineage: 'B', labels: ['B'], genes: ['MS4A1'] },
+  { lineage: 'NK', labels: ['NK'], genes: ['GNLY', 'NKG7'] },
+  { lineage: 'FCGR3A mono', labels: ['FCGR3A+ Mono'], genes: ['FCGR3A'] },
+  { lineage: 'DC', labels: ['DC'], genes: ['FCER1A', 'CST3'] },
+  // 14 platelets: genes found only in them (GP9, ITGA2B, PF4…) outrank PPBP, which a few other
+  // cells also carry; PF4 is the other textbook platelet marker.
+  { lineage: 'Platelet', labels: ['Platelet'], genes: ['PPBP', 'PF4'] },
+];
+
+describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline', () => {
+  let result: AnalysisResult;
+  let labels: Map<string, string>;
+
+  beforeAll(async () => {
+    const dataset = await readDataset(await pathBundle(sharedData(PBMC) as string));
+    const csv = await readFile(sharedData(LABELS) as string, 'utf8');
+    labels = new Map(csv.trim().split('\n').slice(1).map((l) => l.split(',') as [string, string]));
+    // The Seurat tutorial labels were made without doublet removal or a ribosomal filter, with
+    // a fixed number of PCs; compare like with like. Everything else is the default pipeline.
+    result = await runAnalysis([{ name: 'pbmc3k', dataset }], {
+      pcValue: 15,
+      clusterResolution: 0.8,
+      doubletDetectionAndRemoval: false,
+      ribosomalContent: { max: 100 },
+    });
+  }, 600_000);
+
+  const clusterOf = () => (result.obs.cluster.kind === 'categorical' ? result.obs.cluster.values : []);
+
+  it('agrees with the Seurat tutorial labels (ARI)', () => {
+    const known: string[] = [];
+    const found: string[] = [];
+    const clusters = clusterOf();
+    result.barcodes.forEach((b, i) => {
+      const l = labels.get(b);
+      if (l) {
+        known.push(l);
+        found.push(clusters[i]);
+      }
+    });
+    expect(known.length).toBeGreaterThan(2400);
+    const ari = adjustedRandIndex(known, found);
+    console.info(`pbmc3k ARI vs Seurat labels: ${ari.toFixed(3)} (${result.clusterLabels.length} clusters)`);
+    expect(ari).toBeGreaterThanOrEqual(0.8);
+  });
+
+  const topGenes = (rows: DegRow[], group: string) => rows.filter((r) => r.cluster === group).slice(0, 10).map((r) => r.gene);
+
+  it('puts a canonical marker in the top 10 of every cluster whose cells are mostly of one lineage', () => {
+    const clusters = clusterOf();
+    const byCluster = new Map<string, Map<string, number>>();
+    result.barcodes.forEach((b, i) => {
+      const l = labels.get(b);
+      if (!l) return;
+      const m = byCluster.get(clusters[i]) ?? new Map<string, number>();
+      m.set(l, (m.get(l) ?? 0) + 1);
+      byCluster.set(clusters[i], m);
+    });
+    const checked = new Set<string>();
+    const misses: string[] = [];
+    for (const [cluster, counts] of byCluster) {
+      const majority = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+      const c = CANONICAL.find((x) => x.labels.includes(majority));
+      if (!c) continue;
+      checked.add(c.lineage);
+      const top = topGenes(result.markers, cluster);
+      if (c.lineage !== 'T' && !c.genes.some((g) => top.includes(g))) misses.push(`${c.lineage} cluster ${cluster}: ${top.join(' ')}`);
+    }
+    // T cells form several clusters (naive/memory CD4, CD8): at least one shows CD3D or IL7R.
+    const tClusters = [...byCluster.entries()].filter(([, m]) => ['Naive CD4 T', 'Memory CD4 T', 'CD8 T'].includes([...m.entries()].sort((a, b) => b[1] - a[1])[0][0]));
+    expect(tClusters.some(([cl]) => ['CD3D', 'IL7R'].some((g) => topGenes(result.markers, cl).includes(g)))).toBe(true);
+    expect(misses).toEqual([]);
+    // At this resolution DC (32 cells) and platelets (14) join the CD14 monocyte cluster.
+    expect([...checked].sort()).toEqual(expect.arrayContaining(['B', 'CD14 mono', 'FCGR3A mono', 'NK', 'T']));
+  });
+
+  it('ranks every canonical marker in the top 10 of its cell type (Wilcoxon on the Seurat groups)', () => {
+    const names = CANONICAL.flatMap((c) => c.labels);
+    const codes = Int32Array.from(result.barcodes, (b) => names.indexOf(labels.get(b) ?? ''));
+    const rows = findMarkers(result.normalized, codes, names, result.geneSymbols);
+    const misses = CANONICAL.flatMap((c) =>
+      c.labels
+        .filter((l) => c.lineage !== 'T' || l === 'Memory CD4 T')
+        .filter((l) => !c.genes.some((g) => topGenes(rows, l).includes(g)))
+        .map((l) => `${l}: ${topGenes(rows, l).join(' ')}`),
+    );
+    expect(misses).toEqual([]);
+  });
+
+  it('has a marker table covering every gene of every cluster, with a meaningful display filter', () => {
+    expect(result.markers).toHaveLength(result.clusterLabels.length * result.geneIds.length);
+    const shown = filterDegTable(result.markers);
+    expect(shown.length).toBeGreaterThan(100);
+    expect(shown.every((r) => r.padj <= 0.05 && r.log2fc >= 0.25)).toBe(true);
+    expect(result.clusterLabels[0]).toBe('1');
+  });
+
+  describe('outputs', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-engine-'));
+      await writeOutputs(result, directorySink(dir));
+    }, 300_000);
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('writes an h5ad that the formats reader opens with clusters, QC columns and embeddings', async () => {
+      const back = await readDataset(await pathBundle(path.join(dir, 'analysis.h5ad')));
+      expect(back.counts.nCells).toBe(result.counts.nCells);
+      expect(back.counts.nGenes).toBe(result.counts.nGenes);
+      const cluster = back.cells.columns.cluster;
+      expect(cluster?.kind).toBe('categorical');
+      expect(cluster?.kind === 'categorical' && cluster.values).toEqual(clusterOf());
+      expect(back.cells.columns.total_counts?.kind).toBe('numeric');
+      expect(Object.keys(back.embeddings).sort()).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
+      expect(back.embeddings.X_umap.dims).toBe(2);
+    });
+
+    it('writes markers.csv with the SPEC §3 headers and the artifact manifest', async () => {
+      const csv = await readFile(path.join(dir, 'markers.csv'), 'utf8');
+      const lines = csv.trim().split('\n');
+      expect(lines[0]).toBe(MARKER_CSV_HEADER.join(','));
+      expect(lines).toHaveLength(result.markers.length + 1);
+      const manifest = JSON.parse(await readFile(path.join(dir, 'artifacts/manifest.json'), 'utf8'));
+      expect(manifest.nCells).toBe(result.counts.nCells);
+      expect(manifest.embeddings.map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(['umap', 'tsne']));
+    });
+  });
+});

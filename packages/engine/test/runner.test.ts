@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineError } from '../src/errors';
+import { AnalysisRunner } from '../src/runner';
+import { adjustedRandIndex } from '../src/stats/ari';
+import { syntheticDataset } from '../src/synthetic';
+import { validateSamples } from '../src/validate';
+import { analysisParams } from '@cellcloud/contracts/analysis-params';
+import type { ProgressEvent } from '../src/steps/step';
+
+const syn = syntheticDataset({ nCells: 1500, nGenes: 3000, nClusters: 5, markersPerCluster: 40, seed: 3 });
+const sample = { name: 'syn', dataset: syn.dataset };
+const base = { doubletDetectionAndRemoval: false, pcValue: 10, clusterResolution: 0.5 };
+
+describe('AnalysisRunner', () => {
+  const runner = new AnalysisRunner();
+  afterAll(() => runner.free());
+
+  it('runs every step in order with monotone progress and recovers the planted clusters', async () => {
+    const events: ProgressEvent[] = [];
+    await runner.run([sample], base, (e) => events.push(e));
+    const fractions = events.map((e) => e.fraction);
+    expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1])).toBe(true);
+    expect(fractions.at(-1)).toBeCloseTo(1, 10);
+    expect([...new Set(events.map((e) => e.step))]).toEqual(runner.lastComputed);
+    const data = runner.doublets.value;
+    const truth = Array.from(data.cellIndex, (c) => syn.truth[c]);
+    expect(adjustedRandIndex(truth, runner.clusters.value.codes)).toBeGreaterThan(0.9);
+  }, 300_000);
+
+  it('recomputes only the steps downstream of a changed parameter', async () => {
+    const before = runner.umap.value;
+    await runner.run(undefined, { ...base, clusterResolution: 1.5 });
+    expect(runner.lastComputed).toEqual(['clusters', 'markers']);
+    expect(runner.umap.value).toBe(before);
+    await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
+    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'umap', 'tsne', 'markers']);
+    await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
+    expect(runner.lastComputed).toEqual([]);
+  }, 300_000);
+
+  it('is deterministic for a seed', async () => {
+    const other = new AnalysisRunner();
+    try {
+      await other.run([sample], { ...base, clusterResolution: 1.5, pcValue: 8 });
+      expect(Array.from(other.clusters.value.codes)).toEqual(Array.from(runner.clusters.value.codes));
+      expect(Array.from(other.umap.value.values)).toEqual(Array.from(runner.umap.value.values));
+    } finally {
+      other.free();
+    }
+  }, 300_000);
+
+  it('rejects unknown or out-of-range parameters with INVALID_PARAMS', async () => {
+    const r = new AnalysisRunner();
+    await expect(r.run([sample], { clusterResolution: 9 })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await expect(r.run([sample], { nope: 1 })).rejects.toBeInstanceOf(EngineError);
+  });
+});
+
+describe('sample validation (SPEC §5)', () => {
+  const params = analysisParams.parse({});
+  const withCells = (n: number) => syntheticDataset({ nCells: n, nGenes: 200, nClusters: 2, markersPerCluster: 5 }).dataset;
+  const code = (f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      return e instanceof EngineError ? e.code : String(e);
+    }
+    return 'ok';
+  };
+
+  it('needs more than 30 cells per sample', () => {
+    expect(code(() => validateSamples([{ name: 'a', dataset: withCells(30) }], params))).toBe('TOO_FEW_CELLS');
+    expect(code(() => validateSamples([{ name: 'a', dataset: withCells(31) }], params))).toBe('ok');
+  });
+
+  it('needs fewer than 100,000 cells per sample (checked on the size alone)', () => {
+    const big = withCells(31);
+    const huge = { ...big, counts: { ...big.counts, nCells: 100_000 } };
+    const e = (() => {
+      try {
+        validateSamples([{ name: 'big', dataset: huge }], params);
+      } catch (err) {
+        return err as EngineError;
+      }
+    })();
+    expect(e?.code).toBe('TOO_MANY_CELLS');
+    expect(e?.params).toMatchObject({ sample: 'big', cells: 100_000, max: 100_000 });
+  });
+
+  it('needs one species, unique names and at least one sample', () => {
+    const d = withCells(40);
+    expect(
+      code(() =>
+        validateSamples(
+          [
+            { name: 'a', dataset: d, species: 'Homo sapiens' },
+            { name: 'b', dataset: d, species: 'Mus musculus' },
+          ],
+          params,
+        ),
+      ),
+    ).toBe('MIXED_SPECIES');
+    expect(code(() => validateSamples([{ name: 'a', dataset: d }, { name: 'a', dataset: d }], params))).toBe(
+      'DUPLICATE_SAMPLE_NAME',
+    );
+    expect(code(() => validateSamples([], params))).toBe('NO_SAMPLES');
+  });
+});
