@@ -22,7 +22,7 @@ describe('explore namespace', () => {
   const en = keys(load('en-US')).sort();
   const zh = keys(load('zh-CN')).sort();
   const code = sources(path.join(web, 'src/features/explore'));
-  const used = new Set([...code.matchAll(/\bt\('([^']+)'/g), ...code.matchAll(/'((?:levels|layers|tabs|quality|gene|deg)\.[\w.]+)'/g)].map((m) => m[1]!));
+  const used = new Set([...code.matchAll(/\bt\('([^']+)'/g), ...code.matchAll(/'(?:explore:)?((?:levels|layers|tabs|quality|gene|deg|subsets)\.[\w.]+)'/g)].map((m) => m[1]!));
 
   it('zh-CN has exactly the en-US keys', () => {
     expect(zh).toEqual(en);

@@ -41,7 +41,7 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
       ) : state.status === 'error' ? (
         <Alert type="error" showIcon title={t('page.loadFailed', { detail: state.error.message })} />
       ) : (
-        <ExplorerWorkspace client={state.client} manifest={state.manifest} access={access} />
+        <ExplorerWorkspace datasetId={datasetId} client={state.client} manifest={state.manifest} access={access} />
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
+import { useSubsets } from '../../api/explore';
 import type { ArtifactClient } from './data/ArtifactClient';
 import { TAB_TITLE_KEYS } from './i18nKeys';
 import { EmptyAnalysisTab } from './tabs/EmptyAnalysisTab';
@@ -16,6 +17,8 @@ export interface ExploreAccess {
 }
 
 interface Props {
+  /** the analysis (job) id; null where there is no server (subsets hidden) */
+  datasetId: string | null;
   client: ArtifactClient;
   manifest: ArtifactManifest;
   access: ExploreAccess;
@@ -23,10 +26,11 @@ interface Props {
 }
 
 /** Viewer + the tab registry; tabs respect the explore privileges (hidden / disabled). */
-export function ExplorerWorkspace({ client, manifest, access, onDrawn }: Props) {
+export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn }: Props) {
   const { t } = useTranslation('explore');
   const [symbols, setSymbols] = useState<string[]>([]);
   const [selection, setSelection] = useState<number[]>([]);
+  const subsets = useSubsets(datasetId);
   useEffect(() => {
     void client.geneCatalog().then((g) => setSymbols(g.symbols));
   }, [client]);
@@ -60,7 +64,7 @@ export function ExplorerWorkspace({ client, manifest, access, onDrawn }: Props) 
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-      <ViewerPanel client={client} manifest={manifest} symbols={symbols} onSelection={setSelection} onDrawn={onDrawn} />
+      <ViewerPanel client={client} manifest={manifest} datasetId={datasetId} subsets={subsets.data ?? []} symbols={symbols} onSelection={setSelection} onDrawn={onDrawn} />
       <Tabs destroyOnHidden items={items} data-testid="explore-tabs" />
     </div>
   );

@@ -3,63 +3,63 @@
  * every key the code uses (explore namespace).
  */
 export const LEVEL_KEYS: Record<string, string> = {
-  annot_full: 'levels.annot_full',
-  annot_sub: 'levels.annot_sub',
-  annot_sub2: 'levels.annot_sub2',
-  annot_article: 'levels.annot_article',
-  annot_auto: 'levels.annot_auto',
-  cluster: 'levels.cluster',
-  seurat_clusters: 'levels.seurat_clusters',
-  'Sample ID': 'levels.sampleId',
+  annot_full: 'explore:levels.annot_full',
+  annot_sub: 'explore:levels.annot_sub',
+  annot_sub2: 'explore:levels.annot_sub2',
+  annot_article: 'explore:levels.annot_article',
+  annot_auto: 'explore:levels.annot_auto',
+  cluster: 'explore:levels.cluster',
+  seurat_clusters: 'explore:levels.seurat_clusters',
+  'Sample ID': 'explore:levels.sampleId',
 };
 
-export const LAYER_KEYS = { counts: 'layers.counts', normalized: 'layers.normalized' } as const;
+export const LAYER_KEYS = { counts: 'explore:layers.counts', normalized: 'explore:layers.normalized' } as const;
 
 export const TAB_TITLE_KEYS: Record<string, string> = {
-  cellQuality: 'tabs.title.cellQuality',
-  geneExpression: 'tabs.title.geneExpression',
-  cellularComposition: 'tabs.title.cellularComposition',
-  differentialExpression: 'tabs.title.differentialExpression',
-  cellInteractions: 'tabs.title.cellInteractions',
-  trajectory: 'tabs.title.trajectory',
-  cnv: 'tabs.title.cnv',
-  ith: 'tabs.title.ith',
-  vdj: 'tabs.title.vdj',
-  tfRegulation: 'tabs.title.tfRegulation',
-  cellAnnotations: 'tabs.title.cellAnnotations',
+  cellQuality: 'explore:tabs.title.cellQuality',
+  geneExpression: 'explore:tabs.title.geneExpression',
+  cellularComposition: 'explore:tabs.title.cellularComposition',
+  differentialExpression: 'explore:tabs.title.differentialExpression',
+  cellInteractions: 'explore:tabs.title.cellInteractions',
+  trajectory: 'explore:tabs.title.trajectory',
+  cnv: 'explore:tabs.title.cnv',
+  ith: 'explore:tabs.title.ith',
+  vdj: 'explore:tabs.title.vdj',
+  tfRegulation: 'explore:tabs.title.tfRegulation',
+  cellAnnotations: 'explore:tabs.title.cellAnnotations',
 };
 
 export const TAB_NEEDS_KEYS: Record<string, string> = {
-  cellQuality: 'tabs.needs.cellQuality',
-  geneExpression: 'tabs.needs.geneExpression',
-  cellularComposition: 'tabs.needs.cellularComposition',
-  differentialExpression: 'tabs.needs.differentialExpression',
-  cellInteractions: 'tabs.needs.cellInteractions',
-  trajectory: 'tabs.needs.trajectory',
-  cnv: 'tabs.needs.cnv',
-  ith: 'tabs.needs.ith',
-  vdj: 'tabs.needs.vdj',
-  tfRegulation: 'tabs.needs.tfRegulation',
-  cellAnnotations: 'tabs.needs.cellAnnotations',
+  cellQuality: 'explore:tabs.needs.cellQuality',
+  geneExpression: 'explore:tabs.needs.geneExpression',
+  cellularComposition: 'explore:tabs.needs.cellularComposition',
+  differentialExpression: 'explore:tabs.needs.differentialExpression',
+  cellInteractions: 'explore:tabs.needs.cellInteractions',
+  trajectory: 'explore:tabs.needs.trajectory',
+  cnv: 'explore:tabs.needs.cnv',
+  ith: 'explore:tabs.needs.ith',
+  vdj: 'explore:tabs.needs.vdj',
+  tfRegulation: 'explore:tabs.needs.tfRegulation',
+  cellAnnotations: 'explore:tabs.needs.cellAnnotations',
 };
 
 export const QC_METRIC_KEYS: Record<string, string> = {
-  genes: 'quality.metric.genes',
-  umis: 'quality.metric.umis',
-  mito: 'quality.metric.mito',
-  ribo: 'quality.metric.ribo',
+  genes: 'explore:quality.metric.genes',
+  umis: 'explore:quality.metric.umis',
+  mito: 'explore:quality.metric.mito',
+  ribo: 'explore:quality.metric.ribo',
 };
 
-export const PLOT_KEYS = { feature: 'gene.plot.feature', violin: 'gene.plot.violin', dot: 'gene.plot.dot', heatmap: 'gene.plot.heatmap' } as const;
+export const PLOT_KEYS = { feature: 'explore:gene.plot.feature', violin: 'explore:gene.plot.violin', dot: 'explore:gene.plot.dot', heatmap: 'explore:gene.plot.heatmap' } as const;
 
 export const DEG_COLUMN_KEYS: Record<string, string> = {
-  cluster: 'deg.col.cluster',
-  gene: 'deg.col.gene',
-  avgExpr: 'deg.col.avgExpr',
-  log2fc: 'deg.col.log2fc',
-  pct1: 'deg.col.pct1',
-  zscore: 'deg.col.zscore',
-  pval: 'deg.col.pval',
-  padj: 'deg.col.padj',
-  pct2: 'deg.col.pct2',
+  cluster: 'explore:deg.col.cluster',
+  gene: 'explore:deg.col.gene',
+  avgExpr: 'explore:deg.col.avgExpr',
+  log2fc: 'explore:deg.col.log2fc',
+  pct1: 'explore:deg.col.pct1',
+  zscore: 'explore:deg.col.zscore',
+  pval: 'explore:deg.col.pval',
+  padj: 'explore:deg.col.padj',
+  pct2: 'explore:deg.col.pct2',
 };

@@ -2,6 +2,9 @@ import { Alert, Button, Card, Space, Spin, Typography, message } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { SubsetView } from '@cellcloud/contracts/explore';
+import { fetchSubsetCodes, useSubsetAction } from '../../../api/explore';
+import { SubsetPanel } from '../subsets/SubsetPanel';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import type { NormalizedEmbedding } from '../data/decode';
 import { defaultGroupColumn, embeddingChoices } from '../annotationLevels';
@@ -16,6 +19,9 @@ import { ViewerToolbar, type ViewerSettings } from './ViewerToolbar';
 interface Props {
   client: ArtifactClient;
   manifest: ArtifactManifest;
+  /** null on pages without a server (benchmarks): subsets are then not offered */
+  datasetId: string | null;
+  subsets: SubsetView[];
   symbols: string[];
   onSelection: (points: number[]) => void;
   onDrawn?: (t: DrawTiming) => void;
@@ -24,7 +30,7 @@ interface Props {
 const EMPTY = new Map<number, string>();
 
 /** The embedding card: toolbar, WebGL scatter, labels, legend, hover tooltip and selection count. */
-export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }: Props) {
+export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onSelection, onDrawn }: Props) {
   const { t } = useTranslation('explore');
   const viewer = useRef<EmbeddingViewerHandle>(null);
   const [settings, setSettings] = useState<ViewerSettings>(() => ({
@@ -57,8 +63,25 @@ export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }:
     };
   }, [client, settings.embedding]);
 
+  const action = useSubsetAction(datasetId ?? '');
+  const loadSubset = useMemo(() => (datasetId ? (id: string) => fetchSubsetCodes(datasetId, id) : null), [datasetId]);
+  // keep a subset colouring in step with the list (recolour, rename, merge refresh it)
+  useEffect(() => {
+    const by = settings.colourBy;
+    if (by.kind !== 'subset') return;
+    const fresh = subsets.find((x) => x.id === by.subset.id);
+    if (!fresh) setSettings((st) => ({ ...st, colourBy: { kind: 'obs', key: defaultGroupColumn(manifest)?.key ?? '' } }));
+    else if (fresh.updatedAt !== by.subset.updatedAt) setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset: fresh } }));
+  }, [subsets, settings.colourBy, manifest]);
   const overrides = settings.colourBy.kind === 'obs' && settings.colourMode === 'customize' ? (custom[settings.colourBy.key] ?? EMPTY) : EMPTY;
-  const colour = useColouring(client, settings.colourBy, settings.palette, overrides);
+  const colour = useColouring(client, settings.colourBy, settings.palette, overrides, loadSubset, t('subsets.outside'));
+  const recolour = (i: number, c: string) => {
+    const by = settings.colourBy;
+    if (by.kind === 'obs') setCustom((m) => ({ ...m, [by.key]: new Map(m[by.key] ?? []).set(i, c) }));
+    else if (by.kind === 'subset' && i < by.subset.labels.length) {
+      action.mutate({ kind: 'colours', body: { subsetId: by.subset.id, colours: { [by.subset.labels[i]!]: c } } }, { onError: (e) => void message.error(e.message) });
+    }
+  };
   const xy = useMemo(() => {
     if (!emb) return null;
     return emb.z ? project3D(emb.x, emb.y, emb.z, settings.yaw, settings.pitch) : { x: emb.x, y: emb.y };
@@ -90,6 +113,7 @@ export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }:
     <Card size="small" data-testid="viewer-panel">
       <ViewerToolbar
         manifest={manifest}
+        subsets={subsets}
         symbols={symbols}
         settings={settings}
         is3D={Boolean(emb?.z)}
@@ -124,15 +148,12 @@ export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }:
             </div>
           )}
         </div>
-        {(settings.labelPosition === 'onSide' || legend?.kind === 'continuous') && (
+        {(settings.labelPosition === 'onSide' || settings.colourMode === 'customize' || legend?.kind === 'continuous') && (
           <div style={{ width: 200 }}>
             <Legend
               legend={legend}
               customize={settings.colourMode === 'customize'}
-              onColour={(i, c) =>
-                settings.colourBy.kind === 'obs' &&
-                setCustom((m) => ({ ...m, [(settings.colourBy as { key: string }).key]: new Map(m[(settings.colourBy as { key: string }).key] ?? []).set(i, c) }))
-              }
+              onColour={recolour}
             />
           </div>
         )}
@@ -145,6 +166,7 @@ export function ViewerPanel({ client, manifest, symbols, onSelection, onDrawn }:
           </Button>
         )}
       </Space>
+      {datasetId && <SubsetPanel datasetId={datasetId} manifest={manifest} subsets={subsets} selection={selected} onShow={(subset) => setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset } }))} />}
     </Card>
   );
 }

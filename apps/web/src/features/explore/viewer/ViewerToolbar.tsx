@@ -1,6 +1,7 @@
 import { Button, Radio, Select, Slider, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { SubsetView } from '@cellcloud/contracts/explore';
 import { categoricalColumns, embeddingChoices, levelLabelKey } from '../annotationLevels';
 import { GeneSearch } from '../GeneSearch';
 import { paletteNames, type PaletteName } from './palettes';
@@ -21,6 +22,7 @@ export interface ViewerSettings {
 
 interface Props {
   manifest: ArtifactManifest;
+  subsets: SubsetView[];
   symbols: string[];
   settings: ViewerSettings;
   is3D: boolean;
@@ -29,12 +31,16 @@ interface Props {
 }
 
 /** Embedding, colour-by (annotation level or gene), layer, palette, labels, colour mode, lasso, export. */
-export function ViewerToolbar({ manifest, symbols, settings, is3D, onChange, onExport }: Props) {
+export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onChange, onExport }: Props) {
   const { t } = useTranslation('explore');
-  const obsOptions = categoricalColumns(manifest).map((o) => {
-    const k = levelLabelKey(o.key);
-    return { value: o.key, label: k ? t(k) : o.key };
-  });
+  const obsOptions = [
+    ...categoricalColumns(manifest).map((o) => {
+      const k = levelLabelKey(o.key);
+      return { value: o.key, label: k ? t(k) : o.key };
+    }),
+    ...subsets.map((sub) => ({ value: `subset:${sub.id}`, label: t('subsets.option', { name: sub.name }) })),
+  ];
+  const colourValue = settings.colourBy.kind === 'obs' ? settings.colourBy.key : settings.colourBy.kind === 'subset' ? `subset:${settings.colourBy.subset.id}` : undefined;
   const layers = manifest.layers.map((l) => ({ value: l.name, label: t(LAYER_KEYS[l.name]) }));
   return (
     <Space wrap size="small" style={{ marginBottom: 8 }}>
@@ -47,11 +53,14 @@ export function ViewerToolbar({ manifest, symbols, settings, is3D, onChange, onE
       />
       <Select
         data-testid="colour-by-select"
-        value={settings.colourBy.kind === 'obs' ? settings.colourBy.key : undefined}
+        value={colourValue}
         placeholder={settings.colourBy.kind === 'gene' ? settings.colourBy.symbol : t('viewer.colourBy')}
         style={{ width: 170 }}
         options={obsOptions}
-        onChange={(key: string) => onChange({ colourBy: { kind: 'obs', key } })}
+        onChange={(key: string) => {
+          const sub = key.startsWith('subset:') ? subsets.find((x) => `subset:${x.id}` === key) : undefined;
+          onChange({ colourBy: sub ? { kind: 'subset', subset: sub } : { kind: 'obs', key } });
+        }}
       />
       <GeneSearch symbols={symbols} width={150} onPick={(g) => onChange({ colourBy: { kind: 'gene', gene: g.index, symbol: g.symbol, layer: settings.layer } })} />
       {layers.length > 0 && (

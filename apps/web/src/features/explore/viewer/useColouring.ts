@@ -1,10 +1,19 @@
 import { useEffect, useState } from 'react';
+import { NOT_IN_SUBSET, type SubsetView } from '@cellcloud/contracts/explore';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import type { ObsColumn } from '../data/protocol';
 import { categoryColours, type PaletteName } from './palettes';
 import type { Colouring } from './scatterPoints';
 
-export type ColourBy = { kind: 'obs'; key: string } | { kind: 'gene'; gene: number; symbol: string; layer: 'counts' | 'normalized' };
+export type ColourBy =
+  | { kind: 'obs'; key: string }
+  | { kind: 'gene'; gene: number; symbol: string; layer: 'counts' | 'normalized' }
+  | { kind: 'subset'; subset: SubsetView };
+
+/** Loads a subset's per-cell codes (u32, NOT_IN_SUBSET for cells outside it). */
+export type SubsetCodesLoader = (subsetId: string) => Promise<Uint32Array>;
+
+const OUTSIDE_COLOUR = '#d9d9d9';
 
 export type LegendModel =
   | { kind: 'categorical'; key: string; labels: string[]; colours: string[]; counts: number[] }
@@ -30,7 +39,14 @@ function counts(codes: Uint32Array, n: number): number[] {
  * turns it into a Colouring for the viewer plus a legend. `overrides` are custom colours per
  * annotation key (label index → #RRGGBB).
  */
-export function useColouring(client: ArtifactClient, by: ColourBy, paletteName: PaletteName, overrides: ReadonlyMap<number, string>): ColouringState {
+export function useColouring(
+  client: ArtifactClient,
+  by: ColourBy,
+  paletteName: PaletteName,
+  overrides: ReadonlyMap<number, string>,
+  loadSubset: SubsetCodesLoader | null,
+  outsideLabel: string,
+): ColouringState {
   const [state, setState] = useState<ColouringState>({ colouring: { kind: 'none' }, legend: null, column: null, loading: true, error: null });
   useEffect(() => {
     let live = true;
@@ -39,6 +55,17 @@ export function useColouring(client: ArtifactClient, by: ColourBy, paletteName: 
       if (by.kind === 'gene') {
         const g = await client.gene(by.layer, by.gene);
         return { colouring: { kind: 'continuous', values: g.values, max: g.max }, legend: { kind: 'continuous', title: by.symbol, max: g.max }, column: null, loading: false, error: null };
+      }
+      if (by.kind === 'subset') {
+        if (!loadSubset) throw new Error('subsets need a dataset id');
+        const raw = await loadSubset(by.subset.id);
+        const n = by.subset.labels.length;
+        const codes = raw.map((c) => (c === NOT_IN_SUBSET ? n : c));
+        const own = new Map(by.subset.colours.flatMap((c, i) => (c ? [[i, c] as [number, string]] : [])));
+        const colours = [...categoryColours(paletteName, n, own), OUTSIDE_COLOUR];
+        const labels = [...by.subset.labels, outsideLabel];
+        const column: ObsColumn = { kind: 'categorical', key: `subset:${by.subset.id}`, labels, codes };
+        return { colouring: { kind: 'categorical', codes, colours }, legend: { kind: 'categorical', key: column.key, labels, colours, counts: counts(codes, n + 1) }, column, loading: false, error: null };
       }
       const col = await client.obs(by.key);
       if (col.kind === 'numeric') {
@@ -60,6 +87,6 @@ export function useColouring(client: ArtifactClient, by: ColourBy, paletteName: 
     return () => {
       live = false;
     };
-  }, [client, by, paletteName, overrides]);
+  }, [client, by, paletteName, overrides, loadSubset, outsideLabel]);
   return state;
 }
