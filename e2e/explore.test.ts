@@ -150,6 +150,52 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await expect.poll(async () => Number((await page.getByTestId('selection-count').textContent())?.match(/\d+/)?.[0] ?? 0)).toBeGreaterThan(50);
     await screenshot(page, 'explore-lasso');
 
+    // subsets: the lassoed cells become a subset; a copy of the raw clusters is recoloured and merged
+    const panel = page.getByTestId('subset-panel');
+    const ok = () => page.locator('.ant-modal-footer .ant-btn-primary').click();
+    await page.getByTestId('subset-from-selection').click();
+    await page.getByTestId('subset-name').fill('T_lasso');
+    await page.getByTestId('subset-label').fill('T');
+    await ok();
+    await panel.getByText('T_lasso').waitFor();
+    await panel.getByRole('button', { name: 'Rename' }).first().click();
+    await page.getByTestId('subset-name').fill('T_renamed');
+    await ok();
+    await panel.getByText('T_renamed').waitFor();
+
+    await page.getByTestId('subset-copy').click();
+    await page.getByTestId('subset-name').fill('clusters_copy');
+    await page.getByTestId('subset-group').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Raw cluster' }).click();
+    await ok();
+    await panel.getByTestId('subset-show-clusters_copy').waitFor();
+    await panel.getByTestId('subset-show-clusters_copy').click();
+    await page.locator('.ant-radio-button-wrapper', { hasText: 'Customize' }).click();
+    const legendItems = page.getByTestId('legend-item');
+    await expect.poll(() => legendItems.count()).toBeGreaterThanOrEqual(3);
+    const colourOf = (label: string) => page.getByTestId(`swatch-${label}`).locator('span').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const taken = await colourOf('2');
+    await page.getByTestId('swatch-1').click();
+    const rgb = taken.match(/\d+/g)!.map(Number);
+    await page.getByTestId('colour-input').fill(`#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`);
+    await page.getByTestId('colour-input').press('Enter');
+    await page.locator('.ant-message').getByText('already used').waitFor();
+    await page.getByTestId('colour-input').fill('#123456');
+    await page.getByTestId('colour-input').press('Enter');
+    await expect.poll(() => colourOf('1'), { timeout: 30_000 }).toBe('rgb(18, 52, 86)');
+    await screenshot(page, 'explore-subset-recolour');
+
+    const row = panel.locator('tr', { hasText: 'clusters_copy' });
+    await row.getByRole('button', { name: 'Merge clusters' }).click();
+    await page.locator('.ant-modal .ant-select').click();
+    await page.locator('.ant-select-item-option', { hasText: /^1$/ }).click();
+    await page.locator('.ant-select-item-option', { hasText: /^2$/ }).click();
+    await page.locator('.ant-modal input.ant-input').fill('Merged');
+    await ok();
+    await row.getByText('Must be recalculated').waitFor();
+    await expect.poll(() => page.getByTestId('legend').textContent()).toContain('Merged');
+    await screenshot(page, 'explore-subset-merged');
+
     // PNG export is at least 4200 px high (SPEC §9)
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
     const png = readFileSync((await download.path())!);
