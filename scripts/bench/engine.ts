@@ -8,6 +8,8 @@
  * per step, peak RSS and ARI against the known labels (pbmc3k: Seurat tutorial labels), and ends
  * each run with one JSON line: {"dataset","cells","seconds","peakRssMB","ari",…}.
  * `seconds` = read (pbmc3k) + pipeline through markers; synthetic generation is reported apart.
+ * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment; BENCH_PARAMS='{…}'
+ * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -46,8 +48,14 @@ async function child(name: Name): Promise<void> {
   if (generateSeconds) console.log(`  generate        ${generateSeconds.toFixed(2)} s (not counted)`);
   if (readSeconds) console.log(`  read            ${readSeconds.toFixed(2)} s`);
   const t0 = performance.now();
-  const params = name === 'pbmc3k' ? {} : { species: 'Homo sapiens' as const };
-  const result = await runAnalysis([{ name, dataset }], params);
+  const params = { ...(process.env.BENCH_PARAMS ? JSON.parse(process.env.BENCH_PARAMS) : {}) };
+  let lastStep = '';
+  const result = await runAnalysis([{ name, dataset }], params, (e) => {
+    if (e.step === lastStep || !process.env.BENCH_VERBOSE) return;
+    lastStep = e.step;
+    const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
+    console.log(`    … ${((performance.now() - t0) / 1000).toFixed(1)} s ${e.message} (RSS ${rss} MB)`);
+  });
   const pipelineSeconds = (performance.now() - t0) / 1000;
   for (const [step, s] of Object.entries(result.timings)) console.log(`  ${step.padEnd(15)} ${s.toFixed(2)} s`);
   const known: string[] = [];
@@ -74,6 +82,7 @@ async function child(name: Name): Promise<void> {
       cellsAfterQc: result.counts.nCells,
       clusters: result.clusterLabels.length,
       generateSeconds: Number(generateSeconds.toFixed(2)),
+      params,
     }),
   );
 }

@@ -2,6 +2,7 @@ import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/a
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 import { AnalysisRunner } from './runner';
+import type { SampleAmbient } from './steps/ambient';
 import type { SampleDoublets } from './steps/doublets';
 import type { Embedding } from './steps/embeddings';
 import type { SampleFilterSummary } from './steps/filter';
@@ -9,11 +10,12 @@ import type { ProgressCallback, StepName } from './steps/step';
 import type { SampleInput } from './validate';
 import { ENGINE_VERSION } from './version';
 
-/** The QC report: filter thresholds and before/after counts per sample, doublet results. */
+/** The QC report: filter thresholds and before/after counts per sample, doublet and ambient-RNA results. */
 export interface QcReport {
   samples: SampleFilterSummary[];
   mitochondrialThreshold: number;
   doublets: SampleDoublets[];
+  ambient: SampleAmbient[];
   nPcsUsed: number;
   pcaVarianceRatio: number[];
   batchCorrection: 'none' | 'harmony' | 'mnn';
@@ -31,7 +33,7 @@ export interface AnalysisResult {
   geneIds: string[];
   geneSymbols: string[];
   barcodes: string[];
-  /** Per-cell columns: cluster, Sample ID, QC metrics (scanpy names), doublet score. */
+  /** Per-cell columns: cluster, Sample ID, QC metrics (scanpy names), doublet score, contamination, cell cycle. */
   obs: Record<string, CellColumn>;
   highlyVariable: Uint8Array;
   /** pca (all computed PCs), pcaCorrected (after Harmony/MNN), umap, tsne; row-major. */
@@ -70,7 +72,8 @@ export async function runAnalysis(
 }
 
 function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisResult['timings']): AnalysisResult {
-  const data = r.doublets.value;
+  const data = r.ambient.value;
+  const doublets = r.doublets.value;
   const { codes, labels } = r.clusters.value;
   const pca = r.pca.value;
   const reduced = r.batch.value;
@@ -83,7 +86,8 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     pct_counts_mito: { kind: 'numeric', values: data.qc.pctMito },
     pct_counts_ribo: { kind: 'numeric', values: data.qc.pctRibo },
   };
-  if (data.doubletScore) obs.doublet_score = { kind: 'numeric', values: Float64Array.from(data.doubletScore) };
+  if (doublets.doubletScore) obs.doublet_score = { kind: 'numeric', values: Float64Array.from(doublets.doubletScore) };
+  if (data.contamination) obs.contamination = { kind: 'numeric', values: Float64Array.from(data.contamination) };
   const cc = r.cellCycle.value.scores;
   if (cc) {
     obs.S_score = { kind: 'numeric', values: Float64Array.from(cc.s) };
@@ -115,7 +119,8 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     qc: {
       samples: summary,
       mitochondrialThreshold: summary[0]?.thresholds.maxMito ?? params.mitochondrialContent.max,
-      doublets: data.doublets,
+      doublets: doublets.doublets,
+      ambient: data.ambient,
       nPcsUsed: reduced.dims,
       pcaVarianceRatio: Array.from(pca.varianceRatio),
       batchCorrection: reduced.method,

@@ -1,4 +1,5 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { AmbientStep } from './steps/ambient';
 import { BatchStep } from './steps/batch';
 import { CellCycleStep } from './steps/cell-cycle';
 import { ClustersStep } from './steps/clusters';
@@ -62,16 +63,17 @@ export class AnalysisRunner {
   readonly qc = new QcStep(this.inputs);
   readonly filter = new FilterStep(this.inputs, this.qc);
   readonly doublets = new DoubletStep(this.filter);
-  readonly normalize = new NormalizeStep(this.doublets);
-  readonly hvg = new HvgStep(this.doublets, this.normalize);
-  readonly cellCycle = new CellCycleStep(this.normalize, this.hvg);
+  readonly ambient = new AmbientStep(this.doublets);
+  readonly normalize = new NormalizeStep(this.ambient);
+  readonly hvg = new HvgStep(this.ambient, this.normalize);
+  readonly cellCycle = new CellCycleStep(this.ambient, this.normalize, this.hvg);
   readonly pca = new PcaStep(this.normalize, this.hvg, this.cellCycle);
-  readonly batch = new BatchStep(this.inputs, this.doublets, this.pca);
+  readonly batch = new BatchStep(this.inputs, this.ambient, this.pca);
   readonly neighbors = new NeighborsStep(this.batch);
   readonly clusters = new ClustersStep(this.neighbors);
   readonly umap = new UmapStep(this.neighbors);
   readonly tsne = new TsneStep(this.neighbors);
-  readonly markers = new MarkersStep(this.doublets, this.normalize, this.clusters);
+  readonly markers = new MarkersStep(this.ambient, this.normalize, this.clusters);
   params: AnalysisParams | undefined;
   /** Steps recomputed by the last run (for tests and logs). */
   lastComputed: StepName[] = [];
@@ -89,9 +91,10 @@ export class AnalysisRunner {
       [this.qc, {}],
       [this.filter, pick(params, 'expressedGeneRange', 'expressedUmiRange', 'mitochondrialContent', 'ribosomalContent')],
       [this.doublets, pick(params, 'doubletDetectionAndRemoval', 'seed')],
+      [this.ambient, pick(params, 'ambientRnaRemoval', 'seed')],
       [this.normalize, {}],
       [this.hvg, pick(params, 'numberOfHighlyVariableGenes', 'hvgMethod')],
-      [this.cellCycle, pick(params, 'removeCellCycleEffects', 'species')],
+      [this.cellCycle, pick(params, 'removeCellCycleEffects', 'species', 'seed')],
       [this.pca, {}],
       [this.batch, pick(params, 'batchEffectRemoval', 'seed', 'pcValue')],
       [this.neighbors, {}],

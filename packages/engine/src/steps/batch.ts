@@ -1,6 +1,7 @@
 import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { EngineError } from '../errors';
 import { harmony } from '../methods/harmony';
+import { mnnCorrect } from '../methods/mnn';
 import type { FilteredData } from './filter';
 import type { InputsStep } from './inputs';
 import { leadingColumns, pcsToUse, type PcaStep } from './pca';
@@ -39,7 +40,7 @@ export function batchLabels(key: string, data: FilteredData, inputs: InputsStep)
   });
 }
 
-/** Harmony (default) or MNN on the PCs when enabled and there is more than one batch. */
+/** Harmony (default) or MNN (scran.js, via D2's methods/mnn) on all computed PCs when enabled and there is more than one batch. */
 export class BatchStep extends Step<BatchParams, ReducedResult> {
   readonly name = 'batch' as const;
 
@@ -55,7 +56,7 @@ export class BatchStep extends Step<BatchParams, ReducedResult> {
     return { batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' }, seed: 42, pcValue: 'auto' };
   }
 
-  protected run(params: BatchParams, progress: (f: number, m: string) => void): ReducedResult {
+  protected async run(params: BatchParams, progress: (f: number, m: string) => void): Promise<ReducedResult> {
     const { pcs, nComputed } = this.pca.value;
     const nUsed = pcsToUse(params.pcValue, this.pca.value);
     const nCells = this.source.value.counts.nCells;
@@ -65,12 +66,10 @@ export class BatchStep extends Step<BatchParams, ReducedResult> {
     if (!batch || nBatches < 2) {
       return { embedding: leadingColumns(pcs, nCells, nComputed, nUsed), dims: nUsed, method: 'none' };
     }
-    if (cfg.method !== 'harmony') {
-      throw new EngineError('INVALID_PARAMS', 'MNN batch correction is not available in this engine build yet; use Harmony.', {
-        method: cfg.method,
-      });
-    }
-    const corrected = harmony(pcs, nCells, nComputed, batch, { seed: params.seed, onProgress: progress });
+    const corrected =
+      cfg.method === 'mnn'
+        ? await mnnCorrect(pcs, nCells, nComputed, batch)
+        : harmony(pcs, nCells, nComputed, batch, { seed: params.seed, onProgress: progress });
     return {
       embedding: leadingColumns(corrected, nCells, nComputed, nUsed),
       dims: nUsed,
