@@ -51,6 +51,10 @@ describe('explorer subsets (observation_subset, edit, merge, map_cell_type, colo
     expect(dup.status).toBe(400);
     expect(dup.body.msg).toContain('cannot share a colour');
     expect((await post('observation_color_manager', { subsetId: id, colours: { '1': 'red' } })).status).toBe(400);
+    const got = await s.request('GET', `${base}/observation_color_manager?subsetId=${id}`, { token: owner.token });
+    expect(got.body.data).toEqual({ labels: ['0', '1'], colours: ['#ff0000', null] });
+    const one = await s.request('GET', `${base}/observation_edit_subset?subsetId=${id}`, { token: owner.token });
+    expect(one.body.data).toMatchObject({ id, name: 'clusters_copy' });
   });
 
   it('maps labels to cell types, merges clusters (cluster genes become stale) and renames', async () => {

@@ -98,6 +98,11 @@ export async function createSubset(ctx: AppContext, user: AuthUser, datasetId: s
   return toView(row);
 }
 
+export async function getSubset(ctx: AppContext, user: AuthUser, datasetId: string, id: string): Promise<SubsetView> {
+  await artifactPrefix(ctx, user, datasetId);
+  return toView(await subsetOf(ctx, datasetId, id));
+}
+
 export async function subsetCodesBytes(ctx: AppContext, user: AuthUser, datasetId: string, id: string): Promise<Uint8Array> {
   await artifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, id);

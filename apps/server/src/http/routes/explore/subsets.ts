@@ -10,7 +10,7 @@ import {
   subsetView,
 } from '@cellcloud/contracts/explore';
 import type { AppContext } from '../../../context';
-import { createSubset, deleteSubset, editSubset, listSubsets, mergeClusters, setColours, subsetCodesBytes } from '../../../services/explore/subsets';
+import { createSubset, deleteSubset, editSubset, getSubset, listSubsets, mergeClusters, setColours, subsetCodesBytes } from '../../../services/explore/subsets';
 import { userOf } from '../../auth';
 import { ok, okSchema } from '../../envelope';
 import type { ZodApp } from '../../app';
@@ -45,6 +45,20 @@ export default async function subsetRoutes(app: ZodApp, ctx: AppContext) {
       const b = await subsetCodesBytes(ctx, userOf(req), req.params.id, req.params.subsetId);
       reply.type('application/octet-stream').header('cache-control', 'no-store');
       return reply.send(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    },
+  );
+  const bySubset = z.object({ subsetId: z.string().min(1) });
+  app.get(
+    `${base}/observation_edit_subset`,
+    { config: { auth: true }, schema: { tags, summary: 'One subset (labels, counts, colours, state) before editing', params: datasetIdParams, querystring: bySubset, response: one } },
+    async (req) => ok(await getSubset(ctx, userOf(req), req.params.id, req.query.subsetId)),
+  );
+  app.get(
+    `${base}/observation_color_manager`,
+    { config: { auth: true }, schema: { tags, summary: 'Colours of a subset’s clusters (null = palette default)', params: datasetIdParams, querystring: bySubset, response: okSchema(z.object({ labels: z.array(z.string()), colours: z.array(z.string().nullable()) })) } },
+    async (req) => {
+      const s = await getSubset(ctx, userOf(req), req.params.id, req.query.subsetId);
+      return ok({ labels: s.labels, colours: s.colours });
     },
   );
   app.post(

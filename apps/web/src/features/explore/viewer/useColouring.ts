@@ -62,10 +62,11 @@ export function useColouring(
         const n = by.subset.labels.length;
         const codes = raw.map((c) => (c === NOT_IN_SUBSET ? n : c));
         const own = new Map(by.subset.colours.flatMap((c, i) => (c ? [[i, c] as [number, string]] : [])));
-        const colours = [...categoryColours(paletteName, n, own), OUTSIDE_COLOUR];
-        const labels = [...by.subset.labels, outsideLabel];
+        const outside = codes.some((c) => c === n);
+        const colours = [...categoryColours(paletteName, n, own), ...(outside ? [OUTSIDE_COLOUR] : [])];
+        const labels = [...by.subset.labels, ...(outside ? [outsideLabel] : [])];
         const column: ObsColumn = { kind: 'categorical', key: `subset:${by.subset.id}`, labels, codes };
-        return { colouring: { kind: 'categorical', codes, colours }, legend: { kind: 'categorical', key: column.key, labels, colours, counts: counts(codes, n + 1) }, column, loading: false, error: null };
+        return { colouring: { kind: 'categorical', codes, colours }, legend: { kind: 'categorical', key: column.key, labels, colours, counts: counts(codes, labels.length) }, column, loading: false, error: null };
       }
       const col = await client.obs(by.key);
       if (col.kind === 'numeric') {
