@@ -4,11 +4,11 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
-import { ensureWebBuild, webDist } from './support/build';
+import { ensureWebBuild } from './support/build';
 import { launchBrowser, openPage, screenshot, screenshotBoth, switchLanguage, type TestPage } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 import { scratchDatabase, type ScratchDb } from './support/database';
-import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
+import { logInViaUi, newUser, registerViaApi, signUpViaUi, waitForPath } from './support/flows';
 
 /**
  * The web shell end to end (issue 3 "Done means"), against the real API process and the built
@@ -17,7 +17,8 @@ import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
 let server: RunningServer;
 let db: ScratchDb;
 let browser: Browser;
-const user = newUser('shell');
+const user = newUser('shell'); // signs up through the UI
+const member = newUser('member'); // registered through the API for the other flows
 // A login with wrong credentials answers 401, which Chromium reports as a failed resource.
 const allowFailedRequests = [/\/account\/sign-up$/];
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
   ensureWebBuild();
   db = await scratchDatabase();
   server = await startServer({ DATABASE_URL: db.url });
+  await registerViaApi(server, member);
   browser = await launchBrowser();
 });
 
@@ -40,7 +42,7 @@ async function page(locale: 'en-US' | 'zh-CN' = 'en-US', width?: number): Promis
 
 async function loggedIn(t: TestPage, target = '/my_analyzes'): Promise<void> {
   await t.page.goto(`/login?redirect=${encodeURIComponent(target)}`);
-  await logInViaUi(t.page, user.username, user.password);
+  await logInViaUi(t.page, member.username, member.password);
   await waitForPath(t.page, target).catch(async (e: unknown) => {
     await screenshot(t.page, 'failed-login');
     throw e;
@@ -57,7 +59,7 @@ describe('web shell', () => {
     await t.page.goto('/login');
     await t.page.getByTestId('login-submit').waitFor();
     await t.page.waitForLoadState('networkidle');
-    const gz = scripts.reduce((n, p) => n + gzipSync(readFileSync(path.join(webDist, p))).length, 0);
+    const gz = scripts.reduce((n, p) => n + gzipSync(readFileSync(path.join(server.webDir, p))).length, 0);
     console.log(`/login first load: ${scripts.length} JS files, ${(gz / 1024).toFixed(1)} KB gzip`);
     expect(scripts.length).toBeGreaterThan(1);
     expect(gz).toBeLessThan(300 * 1024);
@@ -120,7 +122,7 @@ describe('web shell', () => {
     await t.page.getByTestId('tutorial-close').click();
     await tutorial.waitFor({ state: 'hidden' });
     await t.page.reload();
-    await t.page.getByTestId('integrated-datasets').waitFor();
+    await t.page.getByRole('tab', { name: 'Integrated datasets' }).waitFor();
     await t.page.waitForTimeout(500);
     expect(await t.page.getByTestId('tutorial').isVisible().catch(() => false)).toBe(false);
     expect(t.errors).toEqual([]);
@@ -181,7 +183,9 @@ describe('web shell', () => {
     const t = await page('zh-CN', 390);
     await loggedIn(t, '/faq');
     await t.page.getByRole('button', { name: '打开菜单' }).click();
-    await t.page.locator('.ant-drawer').getByText('使用指南').click();
+    const nav = t.page.locator('.ant-drawer');
+    await nav.getByText('资源', { exact: true }).click();
+    await nav.getByText('使用指南', { exact: true }).click();
     await waitForPath(t.page, '/guidebook');
     await t.page.getByTestId('guidebook-chapter').waitFor();
     await screenshotBoth(t.page, 'mobile-guidebook');

@@ -17,10 +17,12 @@ function newestMtime(dir: string): number {
 
 /**
  * The e2e tests run against the BUILT app (as `npm start` serves it). Rebuilds when the bundle
- * is missing or older than apps/web/src or packages/contracts/src.
+ * is missing or older than apps/web/src or packages/contracts/src, unless CELLCLOUD_E2E_NO_BUILD=1.
  */
 export function ensureWebBuild(): void {
   const index = path.join(webDist, 'index.html');
+  // CELLCLOUD_E2E_NO_BUILD=1 tests the existing bundle as it is (e.g. `npm test` just built it)
+  if (process.env.CELLCLOUD_E2E_NO_BUILD === '1' && existsSync(index)) return;
   const sources = Math.max(
     newestMtime(path.join(repoRoot, 'apps/web/src')),
     newestMtime(path.join(repoRoot, 'packages/contracts/src')),

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import { accountPaths } from '@cellcloud/contracts/paths';
 import type { RunningServer } from './server';
+import { screenshot } from './browser';
 
 export interface NewUser {
   username: string;
@@ -14,6 +16,8 @@ export function newUser(tag: string): NewUser {
 
 /** Fills the sign-up form, reads the e-mail code from the server's outbox line, submits. */
 export async function signUpViaUi(page: Page, server: RunningServer, user: NewUser): Promise<void> {
+  // route changes are transitions: the previous page stays until the new chunk is there
+  await page.getByTestId('signup-submit').waitFor();
   await page.locator('#username').fill(user.username);
   await page.locator('#firstName').fill('Ada');
   await page.locator('#lastName').fill('Lovelace');
@@ -30,10 +34,17 @@ export async function signUpViaUi(page: Page, server: RunningServer, user: NewUs
   await page.locator('#marketingConsent').check();
   await page.locator('#termsAgreed').check();
   await page.getByTestId('signup-submit').click();
-  await page.getByTestId('to-login').waitFor();
+  await page.getByTestId('to-login').waitFor().catch(async (e: unknown) => {
+    await screenshot(page, 'failed-signup');
+    throw e;
+  });
 }
 
 export async function logInViaUi(page: Page, login: string, password: string): Promise<void> {
+  await page.getByTestId('login-submit').waitFor().catch(async (e: unknown) => {
+    await screenshot(page, 'failed-login-page');
+    throw e;
+  });
   await page.locator('#username').fill(login);
   await page.locator('#password').fill(password);
   await page.getByTestId('login-submit').click();
@@ -42,4 +53,26 @@ export async function logInViaUi(page: Page, login: string, password: string): P
 /** Waits for the pathname (and optional search) of the page. */
 export async function waitForPath(page: Page, pathname: string): Promise<void> {
   await page.waitForURL((u) => u.pathname === pathname, { timeout: 30_000 });
+}
+
+/** Registers a user through the real API (code read from the outbox), for tests about other screens. */
+export async function registerViaApi(server: RunningServer, user: NewUser): Promise<void> {
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const j = (await r.json()) as { code: number; msg: string };
+    if (j.code !== 200) throw new Error(`${path}: ${j.msg}`);
+  };
+  await post(accountPaths.sendMessage, { email: user.email, purpose: 'register' });
+  const code = await server.waitForCode(user.email, 'register');
+  await post(accountPaths.register, {
+    username: user.username,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: user.email,
+    password: user.password,
+    repeatPassword: user.password,
+    institution: 'Harvard',
+    emailCode: code,
+    termsAgreed: true,
+  });
 }

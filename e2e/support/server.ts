@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { OUTBOX_LINE } from '@cellcloud/contracts';
-import { repoRoot } from './build';
+import { repoRoot, webDist } from './build';
 
 export interface RunningServer {
   url: string;
+  /** The snapshot of apps/web/dist this server serves. */
+  webDir: string;
   /** Everything the server printed so far (stdout + stderr). */
   output(): string;
   /** The newest e-mail code printed by the outbox for this address and purpose. */
@@ -44,6 +46,10 @@ async function until<T>(fn: () => T | undefined | Promise<T | undefined>, timeou
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-e2e-'));
+  // Serve a private copy of the built app: others may rebuild apps/web/dist during the run.
+  const webDir = path.join(dataDir, 'web');
+  if (!existsSync(path.join(webDist, 'index.html'))) throw new Error(`no built web app in ${webDist}`);
+  cpSync(webDist, webDir, { recursive: true });
   const node = path.join(repoRoot, 'node_modules/.bin/node');
   let out = '';
   const child: ChildProcess = spawn(node, ['--import', 'tsx', 'apps/server/src/entry/api.ts'], {
@@ -53,6 +59,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: '127.0.0.1',
       CELLCLOUD_DATA_DIR: dataDir,
+      WEB_DIST_DIR: webDir,
       DATABASE_URL: '',
       IN_PROCESS_WORKER: 'false',
       LOG_LEVEL: 'warn',
@@ -78,6 +85,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
   return {
     url,
+    webDir,
     output: () => out,
     waitForCode: (email, purpose, timeoutMs = 15_000) =>
       until(
