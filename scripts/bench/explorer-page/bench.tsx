@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ArtifactClient } from '../../../apps/web/src/features/explore/data/ArtifactClient';
 import type { NormalizedEmbedding } from '../../../apps/web/src/features/explore/data/decode';
-import { EmbeddingViewer, type DrawTiming } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
+import { EmbeddingViewer, type DrawTiming, type EmbeddingViewerHandle } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
 import type { Colouring } from '../../../apps/web/src/features/explore/viewer/scatterPoints';
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
 
@@ -16,7 +16,13 @@ interface BenchApi {
   clusterColourMs: number | null;
   frames: number;
   error: string | null;
+  /** last colourByGene: ms until the worker delivered the decoded gene */
+  lastFetchMs: number;
   colourByGene(gene: number): Promise<number>;
+  /** dispatches a wheel event every animation frame for `ms`; resolves with frames rendered */
+  wheelFor(ms: number): Promise<{ frames: number; seconds: number }>;
+  /** points drawn per frame while moving (adaptive subset; 0 = all) */
+  movingPoints(): number;
 }
 declare global {
   interface Window {
@@ -36,20 +42,45 @@ window.bench = {
   clusterColourMs: null,
   frames: 0,
   error: null,
+  lastFetchMs: 0,
   colourByGene: (gene) =>
     new Promise((resolve, reject) => {
       const start = performance.now();
       client.gene('normalized', gene).then((g) => {
+        window.bench.lastFetchMs = performance.now() - start;
         pending = { start, resolve };
         setColour({ kind: 'continuous', values: g.values, max: g.max });
       }, reject);
+    }),
+  movingPoints: () => 0,
+  wheelFor: (ms) =>
+    new Promise((resolve) => {
+      const canvas = document.querySelector('canvas')!;
+      const r = canvas.getBoundingClientRect();
+      const f0 = window.bench.frames;
+      const t0w = performance.now();
+      let i = 0;
+      const tick = () => {
+        const now = performance.now();
+        if (now - t0w >= ms) {
+          resolve({ frames: window.bench.frames - f0, seconds: (now - t0w) / 1000 });
+          return;
+        }
+        i += 1;
+        const deltaY = Math.sin(i / 8) * 60;
+        canvas.dispatchEvent(new WheelEvent('wheel', { deltaY, clientX: r.left + r.width / 2 + 100 * Math.cos(i / 11), clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
     }),
 };
 
 function Bench() {
   const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
   const [colouring, setColouring] = useState<Colouring>({ kind: 'none' });
+  const viewer = useRef<EmbeddingViewerHandle>(null);
   setColour = setColouring;
+  window.bench.movingPoints = () => viewer.current?.movingPoints() ?? 0;
   useEffect(() => {
     client
       .manifest()
@@ -73,7 +104,7 @@ function Bench() {
     }
   };
   if (!emb) return null;
-  return <EmbeddingViewer x={emb.x} y={emb.y} colouring={colouring} mouseMode="panZoom" height={700} onDrawn={onDrawn} onFrame={() => (window.bench.frames += 1)} />;
+  return <EmbeddingViewer ref={viewer} x={emb.x} y={emb.y} colouring={colouring} mouseMode="panZoom" height={700} onDrawn={onDrawn} onFrame={() => (window.bench.frames += 1)} />;
 }
 
 createRoot(document.getElementById('root')!).render(<Bench />);

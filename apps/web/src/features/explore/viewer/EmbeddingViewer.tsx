@@ -31,6 +31,8 @@ export interface EmbeddingViewerProps {
 
 export interface EmbeddingViewerHandle {
   exportImage(scale: number): Promise<ImageData>;
+  /** points drawn per frame while the camera moves (0 = all) */
+  movingPoints(): number;
   select(points: number[]): void;
   canvasSize(): { width: number; height: number };
 }
@@ -56,6 +58,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
   cb.current = props;
   const [lasso, setLasso] = useState<Array<[number, number]> | null>(null);
   const interacting = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const lastMovingFrame = useRef(0);
 
   const view = (): ViewState => {
     const r = canvasRef.current!.getBoundingClientRect();
@@ -77,7 +80,13 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
         canvas.width = w;
         canvas.height = h;
       }
-      r.render(v, pointSize(), interacting.current !== null);
+      const moving = interacting.current !== null;
+      if (moving) {
+        const now = performance.now();
+        if (lastMovingFrame.current > 0 && now - lastMovingFrame.current < 1000) r.adaptLod(now - lastMovingFrame.current);
+        lastMovingFrame.current = now;
+      } else lastMovingFrame.current = 0;
+      r.render(v, pointSize(), moving);
       cb.current.onFrame?.();
       cb.current.onView?.(v);
       if (pending.current) {
@@ -221,6 +230,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
         return r.readImage(view(), pointSize(), scale);
       },
       select: selectPoints,
+      movingPoints: () => renderer.current?.lodCount ?? 0,
       canvasSize() {
         const v = view();
         return { width: v.width, height: v.height };

@@ -4,41 +4,39 @@ import { clipTransform, type ViewState } from './camera';
 
 /**
  * Minimal WebGL point renderer for millions of cells (regl). Positions are uploaded once; a recolour
- * replaces only the per-point value buffer (`subdata`) and the palette texture; pan/zoom changes two
- * uniforms. Continuous values also drive depth so expressing cells draw on top without sorting.
+ * uploads one RGBA byte per channel per point (colours resolved on the CPU, so the vertex shader
+ * does no texture fetch — much cheaper on software GL) plus a depth value so expressing cells draw
+ * on top without sorting. Pan/zoom only change two uniforms. Above LOD_MIN_CELLS cells, frames drawn
+ * while the camera moves use a random subset (separate buffers, a random permutation, so any prefix
+ * is a random sample) whose size adapts to the measured frame interval; the full set follows.
  */
 export type RenderMode = 'categorical' | 'continuous' | 'none';
 
-/** Above this many cells, pan/zoom frames draw a random subset of this size; the full set follows. */
+/** Largest random subset kept for frames drawn while the camera moves. */
 export const LOD_POINTS = 250_000;
+/** Datasets above this many cells get a motion subset; smaller ones always draw everything. */
+export const LOD_MIN_CELLS = 50_000;
+const LOD_FLOOR = 10_000;
 
 const VERT = `
 precision highp float;
 attribute float ax;
 attribute float ay;
-attribute float aval;
+attribute float adepth;
+attribute vec4 acol;
 attribute float asel;
 uniform vec2 s;
 uniform vec2 t;
 uniform float pointSize;
-uniform float mode;
-uniform float paletteSize;
 uniform float hasSel;
-uniform sampler2D palette;
 varying vec4 vColor;
 void main() {
-  float z = 0.5;
-  vec4 c = vec4(0.55, 0.55, 0.55, 1.0);
-  if (mode < 0.5) {
-    c = texture2D(palette, vec2((aval + 0.5) / paletteSize, 0.5));
-  } else if (mode < 1.5) {
-    c = texture2D(palette, vec2((aval * (paletteSize - 1.0) + 0.5) / paletteSize, 0.5));
-    z = 0.9 - 0.8 * aval;
-  }
+  float z = 0.9 - 0.8 * adepth;
+  vec3 c = acol.rgb;
   if (hasSel > 0.5) {
-    if (asel > 0.5) { z = 0.05; } else { c = vec4(mix(c.rgb, vec3(0.88), 0.75), 1.0); z = 0.95; }
+    if (asel > 0.5) { z = 0.05; } else { c = mix(c, vec3(0.88), 0.75); z = 0.95; }
   }
-  vColor = c;
+  vColor = vec4(c, 1.0);
   gl_Position = vec4(ax * s.x + t.x, ay * s.y + t.y, z, 1.0);
   gl_PointSize = pointSize;
 }`;
@@ -59,134 +57,156 @@ interface Props {
   s: [number, number];
   t: [number, number];
   pointSize: number;
-  mode: number;
-  paletteSize: number;
   hasSel: number;
   roundPoints: number;
   count: number;
 }
 
-export class PointRenderer {
-  private readonly regl: createREGL.Regl;
-  private readonly bx: createREGL.Buffer;
-  private readonly by: createREGL.Buffer;
-  private readonly bval: createREGL.Buffer;
-  private readonly bsel: createREGL.Buffer;
-  private readonly palette: createREGL.Texture2D;
-  private readonly drawPoints: createREGL.DrawCommand;
-  private count = 0;
-  private mode: RenderMode = 'none';
-  private paletteSize = 1;
-  private hasSel = false;
-  private readonly lod: createREGL.Elements | null;
-  private lodCount = 0;
-  private readonly drawLod: createREGL.DrawCommand | null;
+/** One set of per-point buffers (the full set, or the LOD subset). */
+class PointSet {
+  readonly x: createREGL.Buffer;
+  readonly y: createREGL.Buffer;
+  readonly depth: createREGL.Buffer;
+  readonly col: createREGL.Buffer;
+  readonly sel: createREGL.Buffer;
+  count = 0;
+  readonly draw: createREGL.DrawCommand;
 
-  constructor(readonly canvas: HTMLCanvasElement) {
-    this.regl = createREGL({ canvas, attributes: { antialias: false, depth: true, preserveDrawingBuffer: false }, optionalExtensions: ['OES_element_index_uint'] });
-    this.bx = this.regl.buffer({ usage: 'static', type: 'float', length: 4 });
-    this.by = this.regl.buffer({ usage: 'static', type: 'float', length: 4 });
-    this.bval = this.regl.buffer({ usage: 'dynamic', type: 'float', length: 4 });
-    this.bsel = this.regl.buffer({ usage: 'dynamic', type: 'uint8', length: 1 });
-    this.palette = this.regl.texture({ width: 1, height: 1, data: new Uint8Array([140, 140, 140, 255]), min: 'nearest', mag: 'nearest' });
-    const spec: createREGL.DrawConfig<Record<string, unknown>, Record<string, unknown>, Props> = {
+  constructor(regl: createREGL.Regl) {
+    this.x = regl.buffer({ usage: 'static', type: 'float', length: 4 });
+    this.y = regl.buffer({ usage: 'static', type: 'float', length: 4 });
+    this.depth = regl.buffer({ usage: 'dynamic', type: 'float', length: 4 });
+    this.col = regl.buffer({ usage: 'dynamic', type: 'uint8', length: 4 });
+    this.sel = regl.buffer({ usage: 'dynamic', type: 'uint8', length: 1 });
+    this.draw = regl<Record<string, unknown>, Record<string, unknown>, Props>({
       vert: VERT,
       frag: FRAG,
       attributes: {
-        ax: { buffer: this.bx, size: 1 },
-        ay: { buffer: this.by, size: 1 },
-        aval: { buffer: this.bval, size: 1 },
-        asel: { buffer: this.bsel, size: 1, normalized: false },
+        ax: { buffer: this.x, size: 1 },
+        ay: { buffer: this.y, size: 1 },
+        adepth: { buffer: this.depth, size: 1 },
+        acol: { buffer: this.col, size: 4, normalized: true },
+        asel: { buffer: this.sel, size: 1 },
       },
       uniforms: {
-        s: this.regl.prop<Props, 's'>('s'),
-        t: this.regl.prop<Props, 't'>('t'),
-        pointSize: this.regl.prop<Props, 'pointSize'>('pointSize'),
-        mode: this.regl.prop<Props, 'mode'>('mode'),
-        paletteSize: this.regl.prop<Props, 'paletteSize'>('paletteSize'),
-        hasSel: this.regl.prop<Props, 'hasSel'>('hasSel'),
-        roundPoints: this.regl.prop<Props, 'roundPoints'>('roundPoints'),
-        palette: this.palette,
+        s: regl.prop<Props, 's'>('s'),
+        t: regl.prop<Props, 't'>('t'),
+        pointSize: regl.prop<Props, 'pointSize'>('pointSize'),
+        hasSel: regl.prop<Props, 'hasSel'>('hasSel'),
+        roundPoints: regl.prop<Props, 'roundPoints'>('roundPoints'),
       },
       depth: { enable: true, func: 'lequal' },
-      primitive: 'points' as const,
-      count: this.regl.prop<Props, 'count'>('count'),
-    };
-    this.drawPoints = this.regl<Record<string, unknown>, Record<string, unknown>, Props>(spec);
-    const canIndex = this.regl.hasExtension('OES_element_index_uint');
-    this.lod = canIndex ? this.regl.elements({ primitive: 'points', type: 'uint32', data: new Uint32Array(1) }) : null;
-    this.drawLod = this.lod ? this.regl<Record<string, unknown>, Record<string, unknown>, Props>({ ...spec, elements: this.lod }) : null;
+      primitive: 'points',
+      count: regl.prop<Props, 'count'>('count'),
+    });
   }
 
   setPositions(x: Float32Array, y: Float32Array): void {
     this.count = x.length;
-    this.bx({ data: x, usage: 'static' });
-    this.by({ data: y, usage: 'static' });
-    this.bval({ data: new Float32Array(this.count), usage: 'dynamic' });
-    this.bsel({ data: new Uint8Array(this.count), usage: 'dynamic', type: 'uint8' });
+    this.x({ data: x, usage: 'static' });
+    this.y({ data: y, usage: 'static' });
+    this.depth({ data: new Float32Array(this.count), usage: 'dynamic' });
+    this.col({ data: new Uint8Array(this.count * 4).fill(140), usage: 'dynamic', type: 'uint8' });
+    this.sel({ data: new Uint8Array(this.count), usage: 'dynamic', type: 'uint8' });
+  }
+}
+
+function gather<T extends Float32Array | Uint8Array>(src: T, idx: Uint32Array, width: number, make: (n: number) => T): T {
+  const out = make(idx.length * width);
+  for (let k = 0; k < idx.length; k += 1) for (let c = 0; c < width; c += 1) out[k * width + c] = src[idx[k]! * width + c]!;
+  return out;
+}
+
+export class PointRenderer {
+  private readonly regl: createREGL.Regl;
+  private readonly full: PointSet;
+  private readonly lod: PointSet;
+  private lodIdx: Uint32Array | null = null;
+  private hasSel = false;
+  /** points drawn per moving frame (adapted by `adaptLod`) */
+  lodCount = 0;
+
+  constructor(readonly canvas: HTMLCanvasElement) {
+    this.regl = createREGL({ canvas, attributes: { antialias: false, depth: true, preserveDrawingBuffer: false } });
+    this.full = new PointSet(this.regl);
+    this.lod = new PointSet(this.regl);
+  }
+
+  setPositions(x: Float32Array, y: Float32Array): void {
+    this.full.setPositions(x, y);
     this.hasSel = false;
-    this.lodCount = 0;
-    if (this.lod && this.count > LOD_POINTS) {
+    this.lodIdx = null;
+    this.lod.count = 0;
+    if (x.length > LOD_MIN_CELLS) {
+      const size = Math.min(LOD_POINTS, x.length);
       // random subset drawn while the user pans/zooms (partial Fisher–Yates)
-      const perm = new Uint32Array(this.count);
-      for (let i = 0; i < this.count; i += 1) perm[i] = i;
-      for (let i = 0; i < LOD_POINTS; i += 1) {
-        const j = i + Math.floor(Math.random() * (this.count - i));
+      const perm = new Uint32Array(x.length);
+      for (let i = 0; i < x.length; i += 1) perm[i] = i;
+      for (let i = 0; i < size; i += 1) {
+        const j = i + Math.floor(Math.random() * (x.length - i));
         const tmp = perm[i]!;
         perm[i] = perm[j]!;
         perm[j] = tmp;
       }
-      this.lod({ primitive: 'points', type: 'uint32', data: perm.subarray(0, LOD_POINTS) });
-      this.lodCount = LOD_POINTS;
+      this.lodIdx = perm.slice(0, size);
+      this.lodCount = Math.min(size, 100_000);
+      this.lod.setPositions(gather(x, this.lodIdx, 1, (n) => new Float32Array(n)), gather(y, this.lodIdx, 1, (n) => new Float32Array(n)));
     }
   }
 
   /** `values`: category codes (categorical) or values in [0, 1] (continuous); `colours`: palette / ramp. */
   setColours(mode: RenderMode, values: Float32Array | null, colours: string[]): void {
-    this.mode = mode;
-    // re-specify (orphan) instead of subdata: avoids a stall on a buffer the previous frame still uses
-    if (values && values.length === this.count) this.bval({ data: values, usage: 'dynamic' });
-    const n = Math.max(1, Math.min(4096, colours.length));
-    const data = new Uint8Array(n * 4);
+    const n = this.full.count;
+    const rgb = colours.map(hexToRgb);
+    const col = new Uint8Array(n * 4);
+    const depth = new Float32Array(n);
+    const last = rgb.length - 1;
     for (let i = 0; i < n; i += 1) {
-      const [r, g, b] = hexToRgb(colours[i] ?? '#8c8c8c');
-      data.set([r, g, b, 255], i * 4);
+      let c: [number, number, number] = [140, 140, 140];
+      if (values && mode === 'categorical') c = rgb[Math.min(last, values[i]!)] ?? c;
+      else if (values && mode === 'continuous') {
+        const v = values[i]!;
+        c = rgb[Math.round(v * last)] ?? c;
+        depth[i] = v;
+      }
+      col[4 * i] = c[0];
+      col[4 * i + 1] = c[1];
+      col[4 * i + 2] = c[2];
+      col[4 * i + 3] = 255;
     }
-    this.palette({ width: n, height: 1, data, min: 'nearest', mag: 'nearest' });
-    this.paletteSize = n;
+    this.full.col({ data: col, usage: 'dynamic', type: 'uint8' });
+    this.full.depth({ data: depth, usage: 'dynamic' });
+    if (this.lodIdx) {
+      this.lod.col({ data: gather(col, this.lodIdx, 4, (k) => new Uint8Array(k)), usage: 'dynamic', type: 'uint8' });
+      this.lod.depth({ data: gather(depth, this.lodIdx, 1, (k) => new Float32Array(k)), usage: 'dynamic' });
+    }
   }
 
   setSelection(mask: Uint8Array | null): void {
     this.hasSel = mask !== null;
-    if (mask && mask.length === this.count) this.bsel.subdata(mask);
+    if (!mask || mask.length !== this.full.count) return;
+    this.full.sel({ data: mask, usage: 'dynamic', type: 'uint8' });
+    if (this.lodIdx) this.lod.sel({ data: gather(mask, this.lodIdx, 1, (k) => new Uint8Array(k)), usage: 'dynamic', type: 'uint8' });
   }
 
-  private props(view: ViewState, pointSize: number): Props {
+  private props(view: ViewState, pointSize: number, count: number): Props {
     const { s, t } = clipTransform(view);
-    return {
-      s,
-      t,
-      pointSize,
-      mode: this.mode === 'categorical' ? 0 : this.mode === 'continuous' ? 1 : 2,
-      paletteSize: this.paletteSize,
-      hasSel: this.hasSel ? 1 : 0,
-      roundPoints: pointSize > 2.5 ? 1 : 0,
-      count: this.count,
-    };
+    return { s, t, pointSize, hasSel: this.hasSel ? 1 : 0, roundPoints: pointSize > 2.5 ? 1 : 0, count };
   }
 
   /** `interactive`: draw the random LOD subset only (pan/zoom in progress on a huge dataset). */
   render(view: ViewState, pointSize: number, interactive = false): void {
     this.regl.poll();
     this.regl.clear({ color: [1, 1, 1, 1], depth: 1 });
-    if (this.count === 0) return;
-    if (interactive && this.drawLod && this.lodCount > 0) this.drawLod({ ...this.props(view, pointSize), count: this.lodCount });
-    else this.drawPoints(this.props(view, pointSize));
+    if (interactive && this.lod.count > 0) this.lod.draw(this.props(view, pointSize, this.lodCount));
+    else if (this.full.count > 0) this.full.draw(this.props(view, pointSize, this.full.count));
   }
 
-  /** Points drawn per frame while interacting. */
-  interactivePoints(): number {
-    return this.lodCount > 0 ? this.lodCount : this.count;
+  /** Adapts the moving-frame subset to the interval between moving frames (aim: 25–40 ms). */
+  adaptLod(frameIntervalMs: number): void {
+    if (this.lod.count === 0) return;
+    if (frameIntervalMs > 40) this.lodCount = Math.max(LOD_FLOOR, Math.round(this.lodCount * 0.6));
+    else if (frameIntervalMs < 25) this.lodCount = Math.min(this.lod.count, Math.round(this.lodCount * 1.25));
   }
 
   /** Renders the view `scale`× larger off-screen and returns it top-down as ImageData. */
@@ -199,7 +219,7 @@ export class PointRenderer {
     let pixels: Uint8Array = new Uint8Array(0);
     fbo.use(() => {
       this.regl.clear({ color: [1, 1, 1, 1], depth: 1 });
-      this.drawPoints(this.props({ ...view, width, height }, pointSize * k));
+      this.full.draw(this.props({ ...view, width, height }, pointSize * k, this.full.count));
       pixels = this.regl.read({ framebuffer: fbo }) as Uint8Array;
     });
     fbo.destroy();
