@@ -47,6 +47,7 @@ async function throughput(label: string, databaseUrl: string | undefined) {
 async function pbmc3k() {
   const dir = sharedData('pbmc3k/10x');
   if (!dir) return console.log('pbmc3k end to end: skipped (shared data pbmc3k/10x not found)');
+  process.env.ENSEMBL_GENE_LISTS_DIR ??= sharedData('gene_ids');
   const s = await createTestServer({ WORKER_CONCURRENCY: '1' });
   try {
     await s.listen();
