@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { accountPaths } from '@cellcloud/contracts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Upload } from 'tus-js-client';
+import { accountPaths, FILES_API, type UploadRow } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
 import { ensureWebBuild } from './support/build';
 import { launchBrowser, openPage, screenshot, screenshotBoth, type TestPage } from './support/browser';
@@ -84,6 +87,58 @@ describe.skipIf(!have)('import data in the browser', () => {
     await t.page.getByTestId('language-switch').dispatchEvent('click');
     await listed.getByText('已完成').waitFor();
     await listed.getByText('2,638 个细胞 × 13,714 个基因').waitFor();
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('resumes an upload the browser left unfinished (same files chosen again)', async () => {
+    const login = await fetch(`${server.url}${accountPaths.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: user.username, password: user.password }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const bytes = files.map((f) => readFileSync(f!));
+    const created = await fetch(`${server.url}${FILES_API.uploads}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'access-token': token },
+      body: JSON.stringify({ sampleName: 'PBMC_resumed', kind: 'matrix', files: files.map((f, i) => ({ name: path.basename(f!), size: bytes[i]!.length })) }),
+    });
+    const row = ((await created.json()) as { data: UploadRow }).data;
+    // A first attempt that stops after 2 MB of the matrix (tab closed mid-upload).
+    await new Promise<void>((resolve, reject) => {
+      const up: Upload = new Upload(bytes[0]!, {
+        endpoint: `${server.url}${FILES_API.tus}`,
+        headers: { 'access-token': token },
+        metadata: { slot: row.files[0]!.slot, filename: row.files[0]!.name },
+        chunkSize: 512 * 1024,
+        onProgress: (sent) => {
+          if (sent >= 2 * 1024 * 1024) void up.abort().then(() => resolve());
+        },
+        onError: reject,
+      });
+      up.start();
+    });
+
+    // Resuming asks the server for each file's offset (HEAD); files never started answer 404 and
+    // are then created — an expected tus exchange that Chromium logs as a failed resource.
+    const t: TestPage = await openPage(browser, { baseURL: server.url, locale: 'zh-CN', allowFailedRequests: [/\/api\/files\/tus\/[0-9a-f-]+\.[12]$/] });
+    await t.page.goto(`/login?redirect=${encodeURIComponent('/my_analyzes?tab=uploaded')}`);
+    await logInViaUi(t.page, user.username, user.password);
+    await waitForPath(t.page, '/my_analyzes');
+    const listed = t.page.getByTestId('uploaded-files').locator('tr', { hasText: 'PBMC_resumed' });
+    await listed.getByText('上传中').waitFor();
+    const tutorial = t.page.locator('.ant-modal-close');
+    if (await tutorial.isVisible()) await tutorial.click();
+    await screenshotBoth(t.page, 'import-unfinished');
+    const offsets: number[] = [];
+    t.page.on('request', (r) => {
+      if (r.method() === 'PATCH' && r.url().includes(row.files[0]!.slot)) offsets.push(Number(r.headers()['upload-offset']));
+    });
+    await listed.locator('input[type=file]').setInputFiles(files as string[]);
+    await listed.getByText('已完成').waitFor({ timeout: 120_000 });
+    await listed.getByText('2,638 个细胞 × 13,714 个基因').waitFor();
+    expect(offsets[0]).toBeGreaterThanOrEqual(2 * 1024 * 1024); // continued, not restarted
     expect(t.errors).toEqual([]);
     await t.close();
   });

@@ -154,6 +154,8 @@ export async function interruptedUploadScenario(s: TestServer) {
   expect(before).toBeLessThan(size);
   const mid = await s.request('GET', FILES_API.upload(row.id), { token });
   expect(mid.body.data.state).toBe('uploading');
+  expect(mid.body.data.files[0].received).toBe(before); // the list shows how far it got
+  expect(mid.body.data.progress).toBeGreaterThan(0);
 
   const next = await restart(s, s.app);
   s.app = next.app;

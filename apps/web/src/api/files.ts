@@ -67,18 +67,20 @@ export function createUpload(body: CreateUploadBody) {
 }
 
 /**
- * Sends one file with tus (resumable, 8 MB chunks, retried after a dropped connection; the
- * browser remembers unfinished uploads so a reload resumes them). Resolves when the server
- * has every byte.
+ * Sends one file with tus (8 MB chunks, retried after a dropped connection; with `resume`,
+ * continued from the server's offset). Resolves when the server has every byte.
  */
-export function sendFile(slot: string, file: File, onProgress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+export function sendFile(slot: string, file: File, onProgress: (sent: number, total: number) => void, opts: { resume?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  sending.add(slot);
+  return new Promise<void>((resolve, reject) => {
     const upload = new Upload(file, {
       endpoint: FILES_API.tus,
+      // Resuming: the slot's URL first, so tus asks the server for its offset and continues from
+      // there (a closed tab, a server restart); a file the server never saw is created instead.
+      uploadUrl: opts.resume ? `${FILES_API.tus}/${slot}` : undefined,
       chunkSize: 8 * 1024 * 1024,
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
-      storeFingerprintForResuming: true,
-      removeFingerprintOnSuccess: true,
+      storeFingerprintForResuming: false,
       metadata: { slot, filename: file.name },
       onBeforeRequest: (req) => {
         const token = getSession()?.token;
@@ -89,13 +91,16 @@ export function sendFile(slot: string, file: File, onProgress: (sent: number, to
       onSuccess: () => resolve(),
       onError: (e) => reject(new Error(tusMessage(e))),
     });
-    signal?.addEventListener('abort', () => void upload.abort());
-    void upload.findPreviousUploads().then((previous) => {
-      const same = previous.find((p) => p.metadata.slot === slot);
-      if (same) upload.resumeFromPreviousUpload(same);
-      upload.start();
-    });
-  });
+    opts.signal?.addEventListener('abort', () => void upload.abort());
+    upload.start();
+  }).finally(() => sending.delete(slot));
+}
+
+const sending = new Set<string>();
+
+/** True while this page is sending the file of that slot (no "resume" offered then). */
+export function isSending(slot: string): boolean {
+  return sending.has(slot);
 }
 
 /** The server's translated message of a refused tus request, else the client's text. */

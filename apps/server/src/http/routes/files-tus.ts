@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { filesDeps } from '../../services/files/deps';
 import { guardTusRequest } from '../../services/files/tus-guard';
+import { recordTusOffset } from '../../services/files/tus-server';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
 
@@ -22,7 +23,9 @@ export default async function filesTusRoutes(app: ZodApp, ctx: AppContext) {
       const slot = (req.params as { slot?: string }).slot;
       await guardTusRequest(ctx, userOf(req).id, { method: req.method, slot, headers: req.headers });
       reply.hijack();
-      await filesDeps(ctx).tus.handle(req.raw, reply.raw);
+      const { tus } = filesDeps(ctx);
+      await tus.handle(req.raw, reply.raw);
+      if (req.method === 'PATCH') await recordTusOffset(ctx, tus, slot);
     };
     const schema = { hide: true };
     sub.route({ method: [...METHODS], url: FILES_API.tus, config: { auth: true, privilege: 'importData' }, schema, handler: handle });

@@ -40,6 +40,14 @@ export function createTusServer(ctx: AppContext, datastore: DataStore, enqueueIn
   return tus;
 }
 
+/** Records the offset the store holds after a PATCH (the list shows how far an upload got, also an unfinished one). */
+export async function recordTusOffset(ctx: AppContext, tus: Server, slot: string | undefined): Promise<void> {
+  const k = slot ? parseTusSlot(slot) : undefined;
+  if (!k) return;
+  const upload = await tus.datastore.getUpload(rawFileKey(k.uploadId, k.index)).catch(() => undefined);
+  if (upload) await setFileProgress(ctx.db, k.uploadId, k.index, upload.offset, false);
+}
+
 /** Marks one file complete; when it was the last one the upload moves to 'parsing' and is queued. */
 export async function fileFinished(ctx: AppContext, key: string, size: number, enqueueIngest: (uploadId: string) => Promise<void>): Promise<void> {
   const k = parseRawKey(key);

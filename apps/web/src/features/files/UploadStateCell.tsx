@@ -1,7 +1,8 @@
 import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { UploadRow } from '@cellcloud/contracts/files';
-import { useRetryUpload } from '../../api/files';
+import { isSending, useRetryUpload } from '../../api/files';
+import { ResumeUpload } from './ResumeUpload';
 
 const COLORS = { uploading: 'processing', parsing: 'processing', completed: 'success', failed: 'error' } as const;
 
@@ -14,6 +15,7 @@ export function UploadStateCell({ row }: { row: UploadRow }) {
     <Space orientation="vertical" size={2} style={{ minWidth: 160 }} data-testid="upload-state">
       <Tag color={COLORS[row.state]}>{t(`state.${row.state}`)}</Tag>
       {(row.state === 'uploading' || row.state === 'parsing') && <Progress percent={Math.floor(row.progress * 100)} size="small" status="active" />}
+      {row.state === 'uploading' && !row.files.some((f) => isSending(f.slot)) && <ResumeUpload row={row} />}
       {row.failure && (
         <>
           <Typography.Text type="danger" style={{ maxWidth: 360 }} data-testid="upload-failure">
