@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { FILES_API, type UploadRow } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,10 +38,17 @@ function denseTsv(): FileToSend {
   return { name: 'dense_counts.tsv.gz', bytes: new Uint8Array(gzipSync(lines.join('\n') + '\n')) };
 }
 
+/** The v3 triplet as one zip archive, optionally under a CeleScope v2 sample folder. */
+function zipped(name: string, prefix: string): FileToSend {
+  const dir = 'scanpy_bundled/10x_v3_small';
+  const entries = Object.fromEntries(['matrix.mtx.gz', 'features.tsv.gz', 'barcodes.tsv.gz'].map((f) => [`${prefix}${f}`, new Uint8Array(readFileSync(d(`${dir}/${f}`)!))]));
+  return { name, bytes: zipSync(entries) };
+}
+
 interface Case {
   name: string;
   files: () => FileToSend[];
-  kind?: 'matrix' | 'annotated';
+  kind?: 'matrix' | 'annotated' | 'celescope';
   format: string;
   species: string;
   cells: number;
@@ -48,9 +57,11 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'pbmc3k_10x', files: () => triplet('pbmc3k/10x', 'genes.tsv'), format: '10x-mtx', species: 'Homo sapiens', cells: 2638, genes: 13714, usable: true },
+  { name: 'pbmc3k_10x', files: () => [...triplet('pbmc3k/10x', 'genes.tsv'), fileFrom(d('pbmc3k/pbmc3k_seurat_labels.csv')!, 'labels.csv', 'metadata')], format: '10x-mtx', species: 'Homo sapiens', cells: 2638, genes: 13714, usable: true },
   { name: 'pbmc3k_h5ad', files: () => [fileFrom(d('pbmc3k/pbmc3k.h5ad')!)], kind: 'annotated', format: 'h5ad', species: 'Homo sapiens', cells: 2638, genes: 13714, usable: true },
   { name: 'v3_small_mtx', files: () => triplet('scanpy_bundled/10x_v3_small', 'features.tsv'), format: '10x-mtx', species: 'Homo sapiens', cells: 1107, genes: 507, usable: true },
+  { name: 'v3_small_zip', files: () => [zipped('filtered_feature_bc_matrix.zip', '')], format: '10x-mtx', species: 'Homo sapiens', cells: 1107, genes: 507, usable: true },
+  { name: 'celescope_project', files: () => [zipped('S1_celescope.zip', 'S1/outs/filtered/')], kind: 'celescope', format: 'celescope', species: 'Homo sapiens', cells: 1107, genes: 507, usable: true },
   { name: 'v3_small_h5', files: () => [fileFrom(d('scanpy_bundled/10x_v3_small/filtered_feature_bc_matrix.h5')!)], format: '10x-h5', species: 'Homo sapiens', cells: 1107, genes: 507, usable: true },
   { name: 'v2_chr21_mtx', files: () => triplet('scanpy_bundled/10x_v2_chr21', 'genes.tsv', false), format: '10x-mtx', species: 'Homo sapiens', cells: 12, genes: 343, usable: false },
   { name: 'v2_chr21_h5', files: () => [fileFrom(d('scanpy_bundled/10x_v2_chr21/filtered_gene_bc_matrices_h5.h5')!)], format: '10x-h5', species: 'Homo sapiens', cells: 12, genes: 343, usable: false },
@@ -101,6 +112,10 @@ describe.skipIf(!have || !geneLists)('files: every shared format reaches Complet
     expect(manifest.species).toBe('Homo sapiens');
     expect(manifest.contentSha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await s.ctx.storage.stat(`datasets/${id}/counts.h5ad`))?.size).toBeGreaterThan(1000);
+    const pbmc = rows.get('pbmc3k_10x')!;
+    const withMeta = JSON.parse(Buffer.from(await s.ctx.storage.getBytes(`datasets/${pbmc.id}/manifest.json`)).toString('utf8'));
+    expect(withMeta.metadataFiles).toEqual([{ name: 'labels.csv', key: `raw/${pbmc.id}/3` }]);
+    expect(pbmc.files.map((f) => f.role)).toEqual(['data', 'data', 'data', 'metadata']);
   });
 
   it('unusable sample carries the SPEC cell-limit message key', () => {
@@ -113,9 +128,12 @@ describe.skipIf(!have || !geneLists)('files: every shared format reaches Complet
     const names = (all.body.data.rows as UploadRow[]).map((r) => r.fileName);
     expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     const page2 = await s.request('GET', `${FILES_API.uploads}?sortBy=fileName&order=asc&pageSize=4&pageNum=2`, { token });
+    expect(page2.body.data.total).toBe(cases.length);
     expect((page2.body.data.rows as UploadRow[]).map((r) => r.fileName)).toEqual(names.slice(4, 8));
     const found = await s.request('GET', `${FILES_API.uploads}?search=v3_small`, { token });
-    expect((found.body.data.rows as UploadRow[]).map((r) => r.fileName).sort()).toEqual(['v3_small_h5', 'v3_small_mtx']);
+    expect((found.body.data.rows as UploadRow[]).map((r) => r.fileName).sort()).toEqual(['v3_small_h5', 'v3_small_mtx', 'v3_small_zip']);
+    const byFile = await s.request('GET', `${FILES_API.uploads}?search=S1_celescope`, { token });
+    expect((byFile.body.data.rows as UploadRow[]).map((r) => r.fileName)).toEqual(['celescope_project']);
     const byDate = await s.request('GET', `${FILES_API.uploads}?sortBy=uploadedOn&order=asc&pageSize=100`, { token });
     expect((byDate.body.data.rows as UploadRow[])[0]!.fileName).toBe('pbmc3k_10x');
   });
