@@ -103,6 +103,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     );
     jobId = (job.rows[0] as { id: string }).id;
     cpSync(path.join(resultDir, 'artifacts'), path.join(dataDir, 'storage/results', jobId, 'artifacts'), { recursive: true });
+    cpSync(path.join(resultDir, 'analysis.h5ad'), path.join(dataDir, 'storage/results', jobId, 'analysis.h5ad'));
 
     const target = `/userDatasetAnalysis?id=${jobId}`;
     await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
@@ -195,6 +196,11 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await row.getByText('Must be recalculated').waitFor();
     await expect.poll(() => page.getByTestId('legend').textContent()).toContain('Merged');
     await screenshot(page, 'explore-subset-merged');
+
+    // the dataset downloads as .h5ad (HDF5 signature)
+    const h5ad = await page.request.get((await page.getByTestId('download-h5ad').getAttribute('href'))!);
+    expect(h5ad.status()).toBe(200);
+    expect((await h5ad.body()).subarray(0, 8).toString('latin1')).toBe('\x89HDF\r\n\x1a\n');
 
     // PNG export is at least 4200 px high (SPEC §9)
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);

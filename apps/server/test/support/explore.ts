@@ -22,6 +22,7 @@ export async function completedJobWithArtifacts(s: TestServer, userId: string, o
     },
     { write: (path, bytes) => s.ctx.storage.put(`results/${job.id}/artifacts/${path}`, bytes) },
   );
+  await s.ctx.storage.put(`results/${job.id}/analysis.h5ad`, new TextEncoder().encode('HDF5-placeholder-bytes'));
   if (opts.complete !== false) await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
   return job;
 }

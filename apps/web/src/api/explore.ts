@@ -58,3 +58,9 @@ export function useSubsetAction(datasetId: string) {
     onSettled: () => qc.invalidateQueries({ queryKey: subsetKeys.list(datasetId) }),
   });
 }
+
+/** Plain link that downloads the analysed dataset as .h5ad (token in the query, SPEC §7 blobs). */
+export function h5adDownloadUrl(datasetId: string): string {
+  const token = getSession()?.token ?? '';
+  return `${base(datasetId)}/h5ad?token=${encodeURIComponent(token)}`;
+}

@@ -1,7 +1,8 @@
-import { Alert, Empty, Spin, Typography } from 'antd';
+import { Alert, Button, Empty, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DISPLAY_SWITCHES } from '@cellcloud/contracts/privileges';
 import { useAccountInfo } from '../../api/account';
+import { h5adDownloadUrl } from '../../api/explore';
 import { useSession } from '../../api/session';
 import { canUse } from '../../app/shell/privilegeAccess';
 import { useArtifactClient } from './data/useArtifactClient';
@@ -31,7 +32,14 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
 
   return (
     <div style={{ padding: 16 }}>
-      <Typography.Title level={3}>{title}</Typography.Title>
+      <Space style={{ width: '100%', justifyContent: 'space-between' }} align="baseline">
+        <Typography.Title level={3}>{title}</Typography.Title>
+        {state.status === 'ready' && state.manifest.h5ad && datasetId && (
+          <Button href={h5adDownloadUrl(datasetId)} data-testid="download-h5ad">
+            {t('page.downloadH5ad')}
+          </Button>
+        )}
+      </Space>
       {datasetId === null ? (
         <Empty description={t('page.noDataset')} />
       ) : state.status === 'loading' || info.isLoading ? (
