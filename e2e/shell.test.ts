@@ -36,8 +36,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function page(locale: 'en-US' | 'zh-CN' = 'en-US', width?: number): Promise<TestPage> {
-  return openPage(browser, { baseURL: server.url, locale, width, allowFailedRequests });
+async function page(locale: 'en-US' | 'zh-CN' = 'en-US', width?: number, allow: RegExp[] = []): Promise<TestPage> {
+  return openPage(browser, { baseURL: server.url, locale, width, allowFailedRequests: [...allowFailedRequests, ...allow] });
 }
 
 async function loggedIn(t: TestPage, target = '/my_analyzes'): Promise<void> {
@@ -209,6 +209,48 @@ describe('web shell', () => {
     await t.page.goto('/faq');
     await t.page.waitForURL(/\/login\?redirect=%2Ffaq/);
     expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('draws on the /app1 whiteboard and keeps the drawing for the user', async () => {
+    const t = await page('en-US');
+    await loggedIn(t, '/app1');
+    const canvas = t.page.locator('.excalidraw canvas.interactive');
+    await canvas.waitFor();
+    const box = (await canvas.boundingBox())!;
+    await t.page.getByTitle(/Rectangle/).first().click();
+    const saved = t.page.waitForResponse((r) => r.url().endsWith('/api/user/drawings/app1') && r.request().method() === 'PUT');
+    await t.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await t.page.mouse.down();
+    await t.page.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 2 + 100, { steps: 8 });
+    await t.page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    await t.page.getByTestId('drawing-status').getByText('Saved').waitFor();
+    await screenshotBoth(t.page, 'app1');
+    await t.page.reload();
+    await canvas.waitFor();
+    const stored = await t.page.evaluate(async (key) => {
+      const token = (JSON.parse(localStorage.getItem(key) ?? '{}') as { token?: string }).token ?? '';
+      const r = await fetch('/api/user/drawings/app1', { headers: { 'access-token': token } });
+      return ((await r.json()) as { data: { elements: { type: string }[] } }).data.elements.map((e) => e.type);
+    }, `${STORAGE_PREFIX}userInfo`);
+    expect(stored).toEqual(['rectangle']);
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('shows the reload prompt when a page chunk fails to load', async () => {
+    const chunk = /\/assets\/DocumentationPage-[^/]+\.js$/;
+    const t = await page('en-US', undefined, [chunk]);
+    await loggedIn(t, '/faq');
+    await t.page.route(chunk, (r) => r.abort());
+    await t.page.getByTestId('top-menu').getByText('Resource', { exact: true }).hover();
+    await t.page.getByRole('menuitem', { name: 'Documentation' }).click();
+    await t.page.getByText('This page could not be loaded').waitFor();
+    await t.page.getByRole('button', { name: 'Reload' }).waitFor();
+    await screenshotBoth(t.page, 'chunk-error');
+    // React reports the error its boundary caught; nothing else may appear
+    expect(t.errors.filter((e) => !/dynamically imported module|Chunk load error/.test(e))).toEqual([]);
     await t.close();
   });
 });

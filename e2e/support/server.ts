@@ -79,9 +79,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
       return ok ? true : undefined;
     },
-    120_000,
+    240_000,
     `the server on ${url}`,
-  );
+  ).catch((e: unknown) => {
+    child.kill('SIGKILL');
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; its output:\n${out}`);
+  });
 
   return {
     url,

@@ -13,6 +13,7 @@ import { LogoutDialog } from './LogoutDialog';
 import { Footer } from '../../shared/Footer';
 import { Logo } from '../../shared/Logo';
 import { WeChatWidget } from '../../shared/WeChatWidget';
+import { RouteErrorBoundary } from '../RouteErrorBoundary';
 
 /** Frame of the logged-in pages: header (menu, badge, language, drawer, user), page, footer. */
 export function AppLayout({ info }: { info: AccountInfo }) {
@@ -46,7 +47,10 @@ export function AppLayout({ info }: { info: AccountInfo }) {
         </div>
       </header>
       <main className={full ? 'cc-content-full' : 'cc-content'} style={{ flex: 1 }}>
-        <Outlet />
+        {/* a failing page (e.g. a chunk that did not load) keeps the header, menu and language switch */}
+        <RouteErrorBoundary resetKey={location.pathname}>
+          <Outlet />
+        </RouteErrorBoundary>
       </main>
       {!full && <Footer />}
       <SideDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
