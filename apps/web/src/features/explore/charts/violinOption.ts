@@ -24,7 +24,7 @@ export function violinOption(groups: string[], values: Float64Array[], colours: 
     tooltip: { trigger: 'item' },
     grid: { left: 60, right: 20, top: 20, bottom: 80 },
     xAxis: { type: 'category', data: groups, axisLabel: { rotate: groups.length > 6 ? 40 : 0 } },
-    yAxis: { type: 'value', name: yName, min: lo, max: hi },
+    yAxis: { type: 'value', name: yName, scale: true },
     series: [
       {
         type: 'custom',
@@ -34,7 +34,7 @@ export function violinOption(groups: string[], values: Float64Array[], colours: 
           const i = params.dataIndex;
           const d = densities[i]!;
           const centre = api.coord([i, lo]);
-          const halfWidth = (api.size?.([1, 0]) as number[])[0]! * 0.4;
+          const halfWidth = Math.min(70, (api.size?.([1, 0]) as number[])[0]! * 0.4);
           const left = grid.map((y, k) => [centre[0]! - d[k]! * halfWidth, api.coord([i, y])[1]!]);
           const right = grid.map((y, k) => [centre[0]! + d[k]! * halfWidth, api.coord([i, y])[1]!]).reverse();
           return { type: 'polygon', shape: { points: [...left, ...right] }, style: { fill: colours[i % colours.length], opacity: 0.55 } };
