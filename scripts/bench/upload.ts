@@ -82,8 +82,10 @@ async function main() {
     const uploadS = (Date.now() - u0) / 1000;
 
     let done: UploadRow;
+    const seen = new Set<number>();
     for (;;) {
       done = (await s.request('GET', FILES_API.upload(row.id), { token })).body.data as UploadRow;
+      if (done.state === 'parsing') seen.add(Math.round(done.progress * 100));
       if (done.state === 'completed' || done.state === 'failed') break;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -93,6 +95,7 @@ async function main() {
     console.log(`upload (tus, HTTP → local storage): ${uploadS.toFixed(1)} s  ${(totalMb / uploadS).toFixed(1)} MB/s`);
     console.log(`parse (read + properties + h5ad):   ${parseS.toFixed(1)} s  ${(totalMb / parseS).toFixed(1)} MB/s`);
     console.log(`upload + parse:                     ${(uploadS + parseS).toFixed(1)} s  ${(totalMb / (uploadS + parseS)).toFixed(1)} MB/s`);
+    console.log(`parse progress seen by the list (%): ${[...seen].join(', ')}`);
     console.log(`parsed: ${p.cells} cells × ${p.genes} genes, ${p.umi.total} UMIs; peak RSS ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`);
   } finally {
     await s.close();

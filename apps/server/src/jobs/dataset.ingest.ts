@@ -37,7 +37,18 @@ export async function handleDatasetIngest(
   try {
     await progress(0.05, 'read');
     const dataFiles = upload.files.filter((f) => f.role === 'data');
-    const sources = dataFiles.map((f) => storageSource(ctx.storage, rawFileKey(upload.id, f.idx), f.name, f.size));
+    // Reading is the long part: its progress is the share of the originals read so far (0.05–0.6).
+    const totalBytes = Math.max(1, dataFiles.reduce((a, f) => a + f.size, 0));
+    let readBytes = 0;
+    let lastReport = 0;
+    const onBytes = (n: number) => {
+      readBytes += n;
+      const now = Date.now();
+      if (now - lastReport < 500) return;
+      lastReport = now;
+      void progress(0.05 + 0.55 * Math.min(1, readBytes / totalBytes), 'read').catch(() => {});
+    };
+    const sources = dataFiles.map((f) => storageSource(ctx.storage, rawFileKey(upload.id, f.idx), f.name, f.size, onBytes));
     const dataset = await readDataset({ name: upload.sampleName, entries: sources });
     await progress(0.6, 'properties');
     const properties = await computeProperties(dataset, opts.geneListsDir);
@@ -56,7 +67,7 @@ export async function handleDatasetIngest(
 }
 
 /** A ByteSource over a storage object (range reads; works for local and S3 storage). */
-export function storageSource(storage: Storage, key: string, name: string, size: number): ByteSource {
+export function storageSource(storage: Storage, key: string, name: string, size: number, onBytes: (n: number) => void = () => {}): ByteSource {
   return {
     name,
     size,
@@ -65,11 +76,14 @@ export function storageSource(storage: Storage, key: string, name: string, size:
       if (end < offset) return new Uint8Array(0);
       const chunks: Uint8Array[] = [];
       for await (const c of await storage.get(key, { start: offset, end })) chunks.push(c as Uint8Array);
-      return Buffer.concat(chunks);
+      const out = Buffer.concat(chunks);
+      onBytes(out.length);
+      return out;
     },
     async *stream() {
       for await (const c of await storage.get(key)) {
         const b = c as Buffer;
+        onBytes(b.byteLength);
         yield new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
       }
     },
