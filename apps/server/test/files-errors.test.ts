@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { FILES_API } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announce, fileFrom, tusSend, uploadSample, waitParsed, type FileToSend } from './files-helpers';
+import { announce, fileFrom, tusSend, tusSendUntil, uploadSample, waitParsed, type FileToSend } from './files-helpers';
 import { signUp } from './support/accounts';
 import { createTestServer, type TestServer } from './support/harness';
 
@@ -109,6 +109,18 @@ describe.skipIf(!v2 || !v3 || !h5adScaled)('files: bad input, quota, traversal, 
     expect(head.status).toBe(404);
     expect((await s.request('GET', FILES_API.uploads, { token: other })).body.data.total).toBe(0);
     expect((await s.request('GET', FILES_API.upload(row.id), { token })).status).toBe(200);
+    const notReady = await s.request('GET', FILES_API.properties(row.id), { token });
+    expect(notReady.status).toBe(409);
+    expect(notReady.body.msg).toBe('File properties are available once parsing has completed (state: uploading).');
+  });
+
+  it('deleting an unfinished upload removes its partial files', async () => {
+    const bytes = new Uint8Array(readFileSync(v3!));
+    const row = await announce(s, token, 'half_done', [{ name: 'matrix.mtx.gz', bytes }]);
+    await tusSendUntil(s.url!, token, row.files[0]!.slot, { name: 'matrix.mtx.gz', bytes }, 16 * 1024, 16 * 1024);
+    expect((await s.ctx.storage.list(`raw/${row.id}`)).length).toBeGreaterThan(0);
+    expect((await s.request('DELETE', FILES_API.upload(row.id), { token })).status).toBe(200);
+    expect(await s.ctx.storage.list(`raw/${row.id}`)).toEqual([]);
   });
 
   it('tus requires the access token', async () => {

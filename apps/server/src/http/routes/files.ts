@@ -41,7 +41,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get('/api/files/uploads/:id/properties', { config: { auth: true }, schema: { tags, security, summary: 'File properties of a completed upload', params: uploadIdParams, response: okSchema(fileProperties) } }, async (req) => {
     const row = await uploads.getUpload(ctx, userOf(req).id, req.params.id, localeOf(req));
-    if (!row.properties) throw new AppError('CONFLICT', { state: row.state }, 'files.upload.closed');
+    if (!row.properties) throw new AppError('CONFLICT', { state: row.state }, 'files.properties.notReady');
     return ok(row.properties);
   });
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import * as repo from '../../db/repos/uploads';
 import { AppError } from '../../http/errors';
-import { datasetPrefix, rawPrefix } from '../../storage/tus-store';
+import { datasetPrefix, rawFileKey, rawPrefix } from '../../storage/tus-store';
 import { filesDeps } from './deps';
 import { checkFileName } from './file-names';
 import { assertStorageAvailable } from './quota';
@@ -46,8 +46,11 @@ export async function renameUpload(ctx: AppContext, userId: string, id: string, 
 
 /** Deletes the upload, its originals and its canonical dataset (frees quota). */
 export async function deleteUpload(ctx: AppContext, userId: string, id: string): Promise<void> {
-  await getUploadRecord(ctx, userId, id);
+  const upload = await getUploadRecord(ctx, userId, id);
   await repo.deleteUpload(ctx.db, id, userId);
+  // Unfinished tus uploads: let the store clean up (on S3 this aborts the multipart upload).
+  const { tus } = filesDeps(ctx);
+  for (const f of upload.files.filter((x) => !x.complete)) await tus.datastore.remove(rawFileKey(id, f.idx)).catch(() => {});
   await ctx.storage.delete(rawPrefix(id));
   await ctx.storage.delete(datasetPrefix(id));
 }
