@@ -33,7 +33,8 @@ export interface TestPage {
 
 export interface PageOptions {
   baseURL: string;
-  locale?: 'en-US' | 'zh-CN';
+  /** Language stored before the first visit; null = none (the app picks one by region). */
+  locale?: 'en-US' | 'zh-CN' | null;
   width?: number;
   height?: number;
   /** "Failed to load resource" errors for URLs matching these are expected (e.g. a login 401). */
@@ -48,12 +49,14 @@ export async function openPage(browser: Browser, opts: PageOptions): Promise<Tes
     locale: opts.locale ?? 'en-US',
   });
   const key = `${STORAGE_PREFIX}locale`;
-  await context.addInitScript(
-    ([k, v]) => {
-      if (!window.localStorage.getItem(k)) window.localStorage.setItem(k, v);
-    },
-    [key, opts.locale ?? 'en-US'] as const,
-  );
+  if (opts.locale !== null) {
+    await context.addInitScript(
+      ([k, v]) => {
+        if (!window.localStorage.getItem(k)) window.localStorage.setItem(k, v);
+      },
+      [key, opts.locale ?? 'en-US'] as const,
+    );
+  }
   const page = await context.newPage();
   const errors: string[] = [];
   const allowed = opts.allowFailedRequests ?? [];

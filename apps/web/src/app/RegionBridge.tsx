@@ -15,14 +15,21 @@ import { targetDomain } from './regionDomain';
 export function RegionBridge() {
   const region = useRegion();
   const { modal } = App.useApp();
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const alerted = useRef(false);
+  const defaulted = useRef(false);
 
   useEffect(() => {
     const data = region.data;
     if (!data) return;
-    if (!storedLocale() && DEFAULT_LOCALE_MODE === 'region') {
-      setLocale(data.countryIsoCode === 'CN' ? 'zh-CN' : 'en-US', false);
+    // once: the language change re-renders with a new `t`, which re-runs this effect
+    if (!defaulted.current && !storedLocale() && DEFAULT_LOCALE_MODE === 'region') {
+      defaulted.current = true;
+      const wanted = data.countryIsoCode === 'CN' ? 'zh-CN' : 'en-US';
+      if (i18n.language !== wanted) {
+        setLocale(wanted, false);
+        return; // the alert below is shown in the new language when this effect re-runs
+      }
     }
     const target = targetDomain(data, window.location.hostname);
     if (target && !alerted.current) {
@@ -35,6 +42,6 @@ export function RegionBridge() {
         onOk: () => window.location.assign(`${window.location.protocol}//${target}${window.location.pathname}`),
       });
     }
-  }, [region.data, modal, t]);
+  }, [region.data, modal, t, i18n]);
   return null;
 }
