@@ -140,6 +140,21 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     expect(ms4a1.coloured).toBeGreaterThan(50);
     expect(ms4a1.coloured * 1.5).toBeLessThan(cd3d.coloured);
 
+    // labels on the clusters, and a hover tooltip over a cell
+    await page.locator('.ant-radio-button-wrapper', { hasText: 'On cluster' }).click();
+    await expect.poll(() => page.getByTestId('cluster-label').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'explore-labels-on-cluster');
+    await page.locator('.ant-radio-button-wrapper', { hasText: 'On side' }).click();
+    const area = (await canvas.boundingBox())!;
+    let hovered = false;
+    for (let gy = 0.2; gy < 0.9 && !hovered; gy += 0.1) {
+      for (let gx = 0.1; gx < 0.9 && !hovered; gx += 0.05) {
+        await page.mouse.move(area.x + area.width * gx, area.y + area.height * gy);
+        hovered = await page.getByTestId('hover-tip').isVisible();
+      }
+    }
+    expect(hovered).toBe(true);
+
     // lasso a region in the middle of the plot
     await page.getByTestId('lasso-toggle').click();
     const box = (await canvas.boundingBox())!;
@@ -218,6 +233,13 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       await page.getByTestId('feature-MS4A1').waitFor();
       await page.waitForTimeout(500);
       await screenshot(page, 'explore-tab-gene-expression');
+      for (const [plot, name] of [['Dot plot', 'dot'], ['Heatmap', 'heatmap'], ['Violin', 'violin']] as const) {
+        if (locale !== 'en-US') break;
+        await page.locator('.ant-radio-button-wrapper', { hasText: plot }).click();
+        await page.getByTestId('tab-geneExpression').locator('canvas').first().waitFor();
+        await page.waitForTimeout(600);
+        await screenshot(page, `explore-gene-${name}`);
+      }
       await openTab(page, 'cellularComposition', 'tab-cellularComposition');
       await screenshot(page, 'explore-tab-composition');
       await openTab(page, 'differentialExpression', 'tab-differentialExpression');

@@ -23,6 +23,7 @@ export function ClusterLabels({ x, y, codes, labels, view }: Props) {
         return (
           <span
             key={labels[i]}
+            data-testid="cluster-label"
             style={{ position: 'absolute', left: px, top: py, transform: 'translate(-50%, -50%)', fontSize: 12, fontWeight: 600, color: '#222', textShadow: '0 0 3px #fff, 0 0 3px #fff', whiteSpace: 'nowrap' }}
           >
             {labels[i]}

@@ -7,6 +7,7 @@ import { fetchSubsetCodes, useSubsetAction } from '../../../api/explore';
 import { SubsetPanel } from '../subsets/SubsetPanel';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import type { NormalizedEmbedding } from '../data/decode';
+import type { ObsColumn } from '../data/protocol';
 import { defaultGroupColumn, embeddingChoices } from '../annotationLevels';
 import { ClusterLabels } from './ClusterLabels';
 import { EmbeddingViewer, type DrawTiming, type EmbeddingViewerHandle, type ViewState } from './EmbeddingViewer';
@@ -82,6 +83,18 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
       action.mutate({ kind: 'colours', body: { subsetId: by.subset.id, colours: { [by.subset.labels[i]!]: c } } }, { onError: (e) => void message.error(e.message) });
     }
   };
+  // labels on cluster: the colouring's groups, or the default grouping when colouring by a gene
+  const [groupCol, setGroupCol] = useState<ObsColumn | null>(null);
+  useEffect(() => {
+    const key = defaultGroupColumn(manifest)?.key;
+    if (settings.labelPosition !== 'onCluster' || !key) return;
+    let live = true;
+    void client.obs(key).then((c) => live && setGroupCol(c));
+    return () => {
+      live = false;
+    };
+  }, [client, manifest, settings.labelPosition]);
+  const labelCol = colour.column?.kind === 'categorical' ? colour.column : groupCol?.kind === 'categorical' ? groupCol : null;
   const xy = useMemo(() => {
     if (!emb) return null;
     return emb.z ? project3D(emb.x, emb.y, emb.z, settings.yaw, settings.pitch) : { x: emb.x, y: emb.y };
@@ -139,9 +152,7 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
           ) : (
             <Spin style={{ display: 'block', padding: 120 }} />
           )}
-          {xy && settings.labelPosition === 'onCluster' && colour.column?.kind === 'categorical' && (
-            <ClusterLabels x={xy.x} y={xy.y} codes={colour.column.codes} labels={colour.column.labels} view={view} />
-          )}
+          {xy && settings.labelPosition === 'onCluster' && labelCol && <ClusterLabels x={xy.x} y={xy.y} codes={labelCol.codes} labels={labelCol.labels} view={view} />}
           {hover && hoverText != null && (
             <div data-testid="hover-tip" style={{ position: 'absolute', left: hover.px + 10, top: hover.py + 10, background: 'rgba(0,0,0,.75)', color: '#fff', padding: '2px 6px', borderRadius: 4, fontSize: 12, pointerEvents: 'none' }}>
               {t('viewer.cell', { index: hover.index })}: {hoverText}
