@@ -253,4 +253,60 @@ describe('web shell', () => {
     expect(t.errors.filter((e) => !/dynamically imported module|Chunk load error/.test(e))).toEqual([]);
     await t.close();
   });
+
+  it('resets a forgotten password with the e-mail code and logs in with the new one', async () => {
+    const t = await page('en-US');
+    await t.page.goto('/login?redirect=%2Ffaq');
+    await t.page.getByRole('link', { name: 'Forgot password?' }).click();
+    await t.page.getByRole('button', { name: 'Reset password' }).waitFor();
+    await t.page.locator('#email').fill(member.email);
+    await t.page.getByTestId('send-code').click();
+    const code = await server.waitForCode(member.email, 'reset');
+    await t.page.locator('#code').fill(code);
+    member.password = 'Renewed2025';
+    await t.page.locator('#password').fill(member.password);
+    await t.page.locator('#repeatPassword').fill(member.password);
+    await t.page.getByRole('button', { name: 'Reset password' }).click();
+    await t.page.getByText('Your password was changed').waitFor();
+    await screenshotBoth(t.page, 'forgot-password-done');
+    await t.page.getByRole('button', { name: 'Log in' }).click();
+    await logInViaUi(t.page, member.username, member.password);
+    await waitForPath(t.page, '/faq');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('sends the contact form', async () => {
+    const t = await page('en-US');
+    await loggedIn(t, '/contact');
+    await t.page.getByTestId('contact-facts-global').waitFor();
+    await t.page.locator('#subject').fill('Subscription');
+    await t.page.locator('#message').fill('Please enable the SynEcoSys integration for our lab.');
+    await t.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await t.page.getByText('Thank you, your message was sent').waitFor();
+    await screenshotBoth(t.page, 'contact-sent');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('shows the public pages without errors', async () => {
+    const t = await page('en-US');
+    for (const [path, text] of [
+      ['/', 'Single-cell RNA-seq analysis in the cloud'],
+      ['/migration', 'We are moving'],
+      ['/domain', 'China and international sites'],
+      ['/no/such/page', 'This page does not exist'],
+    ] as const) {
+      await t.page.goto(path);
+      await t.page.getByText(text).first().waitFor();
+      await screenshotBoth(t.page, `public${path.replace(/\//g, '-') || '-home'}`);
+    }
+    expect(new URL(t.page.url()).pathname).toBe('/404');
+    expect(await t.page.getByTestId('footer').count()).toBe(1);
+    await t.page.goto('/');
+    await t.page.getByTestId('home-login').waitFor();
+    expect(await t.page.getByTestId('footer').count()).toBe(0); // the home page has no footer
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
 });
