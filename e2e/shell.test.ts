@@ -299,7 +299,7 @@ describe('web shell', () => {
     ] as const) {
       await t.page.goto(path);
       await t.page.getByText(text).first().waitFor();
-      await screenshotBoth(t.page, `public${path.replace(/\//g, '-') || '-home'}`);
+      await screenshotBoth(t.page, path === '/' ? 'public-home' : `public${path.replace(/\//g, '-')}`);
     }
     expect(new URL(t.page.url()).pathname).toBe('/404');
     expect(await t.page.getByTestId('footer').count()).toBe(1);
