@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
 import { ensureWebBuild } from './support/build';
 import { launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
@@ -14,8 +15,8 @@ import { registerAndLogIn, uploadParsed } from './support/api-setup';
 /**
  * Two samples in the wizard: the ifnb subset split into its control and stimulated halves
  * (columns 1–1000 / 1001–2000, two uploads), both selected with their sample groups, Harmony
- * batch-effect removal chosen in step 3, submitted as an integrated analysis, and re-edited back
- * into the wizard with the same choice.
+ * batch-effect removal chosen in step 3, submitted as an integrated analysis, re-edited back into
+ * the wizard with the same choice, and completed (opened in the explorer).
  */
 const ifnb = sharedData('ifnb_kang2018_subset');
 const geneLists = sharedData('gene_ids');
@@ -63,6 +64,8 @@ describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony',
       expect(up.state).toBe('completed');
     }
     tp = await openPage(browser, { baseURL: server.url, locale: 'en-US', allowFailedRequests: [/\/api\/jobs\/events/] });
+    // The first-visit tutorial (its own test) stays closed here.
+    await tp.context.addInitScript((key) => window.localStorage.setItem(key, '1'), `${STORAGE_PREFIX}tutorialDismissed`);
     await tp.page.goto('/login?redirect=%2Fmy_analyzes');
     await logInViaUi(tp.page, user.username, user.password);
     await waitForPath(tp.page, '/my_analyzes');
@@ -103,12 +106,22 @@ describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony',
 
     // Re-edit goes back into the wizard with the job's parameters (the row moves while its live
     // status changes, so the click is dispatched rather than waiting for a still layout).
-    await row.getByRole('button', { name: 'Re-edit' }).dispatchEvent('click');
+    await row.getByRole('button', { name: 'Re-edit' }).click();
     await waitForPath(page, '/integrateLocalData');
     await page.getByTestId('wizard-step-1').waitFor();
     await expect(page.getByTestId('wizard-job-name').inputValue()).resolves.toBe('ifnb_harmony');
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-next').click();
     await expect(page.getByTestId('options-batch').textContent()).resolves.toContain('Harmony');
+
+    // The integrated analysis completes (Harmony on the two batches) and opens in the explorer.
+    await page.goto('/my_analyzes?tab=integrated');
+    const done = page.locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' }).locator('[data-status=completed]');
+    await done.waitFor({ timeout: 280_000 });
+    await page.locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' }).getByText('Open result').click();
+    await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
+    // The explorer shows the published result: the embedding with its clusters.
+    await page.getByTestId('embedding-canvas').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   });
 });
