@@ -33,15 +33,21 @@ export function useJob(id: string | null) {
 }
 
 /** Submit the wizard draft (validation messages shown inline by the wizard). */
-export const submitJob = (draft: unknown) => request('/api/jobs', { method: 'POST', body: draft, schema: jobView, handle: JOB_STATUSES });
+export const submitJob = (draft: unknown) =>
+  request('/api/jobs', { method: 'POST', body: draft, schema: jobView, handle: JOB_STATUSES });
 
 function useJobAction<A>(fn: (a: A) => Promise<unknown>) {
   const qc = useQueryClient();
   return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: jobsKeys.all }) });
 }
 
-export const useSuspendJob = () => useJobAction((id: string) => request(`/api/jobs/${id}/suspend`, { method: 'POST', schema: jobView }));
-export const useResumeJob = () => useJobAction((id: string) => request(`/api/jobs/${id}/resume`, { method: 'POST', schema: jobView }));
-export const useDeleteJob = () => useJobAction((id: string) => request(`/api/jobs/${id}`, { method: 'DELETE' }));
+export const useSuspendJob = () =>
+  useJobAction((id: string) => request(`/api/jobs/${id}/suspend`, { method: 'POST', schema: jobView }));
+export const useResumeJob = () =>
+  useJobAction((id: string) => request(`/api/jobs/${id}/resume`, { method: 'POST', schema: jobView }));
+export const useDeleteJob = () =>
+  useJobAction((id: string) => request(`/api/jobs/${id}`, { method: 'DELETE' }));
 export const useReeditJob = () =>
-  useJobAction((id: string) => request(`/api/jobs/${id}/reedit`, { method: 'POST', schema: z.object({ draftId: z.string() }) }));
+  useJobAction((id: string) =>
+    request(`/api/jobs/${id}/reedit`, { method: 'POST', schema: z.object({ draftId: z.string() }) }),
+  );

@@ -13,20 +13,28 @@ export const notificationsKeys = {
 export function useNotifications(pageNum: number, pageSize = 10) {
   return useQuery({
     queryKey: notificationsKeys.list(pageNum),
-    queryFn: () => request(NOTIFICATIONS_API, { query: { pageNum, pageSize }, schema: paged(notificationView) }),
+    queryFn: () =>
+      request(NOTIFICATIONS_API, { query: { pageNum, pageSize }, schema: paged(notificationView) }),
     placeholderData: keepPreviousData,
   });
 }
 
 function useNotificationsMutation<A>(fn: (a: A) => Promise<unknown>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: notificationsKeys.all }) });
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => qc.invalidateQueries({ queryKey: notificationsKeys.all }),
+  });
 }
 
 /** PUT /{id} with a form (SPEC §7). */
 export const useMarkNotificationRead = () =>
-  useNotificationsMutation((id: string) => request(`${NOTIFICATIONS_API}/${id}`, { method: 'PUT', body: { read: 'true' }, form: true }));
+  useNotificationsMutation((id: string) =>
+    request(`${NOTIFICATIONS_API}/${id}`, { method: 'PUT', body: { read: 'true' }, form: true }),
+  );
 
 /** DELETE selected (`ids`) or all (no ids). */
 export const useDeleteNotifications = () =>
-  useNotificationsMutation((ids: string[] | undefined) => request(NOTIFICATIONS_API, { method: 'DELETE', query: { ids } }));
+  useNotificationsMutation((ids: string[] | undefined) =>
+    request(NOTIFICATIONS_API, { method: 'DELETE', query: { ids } }),
+  );

@@ -22,21 +22,48 @@ export const analysableSample = z.object({
 export type AnalysableSample = z.infer<typeof analysableSample>;
 
 export function useAnalysableSamples() {
-  return useQuery({ queryKey: wizardKeys.samples, queryFn: () => request('/api/wizard/samples', { schema: z.array(analysableSample) }) });
+  return useQuery({
+    queryKey: wizardKeys.samples,
+    queryFn: () => request('/api/wizard/samples', { schema: z.array(analysableSample) }),
+  });
 }
 
+export function useDrafts() {
+  return useQuery({
+    queryKey: ['wizard', 'drafts'],
+    queryFn: () => request('/api/drafts', { schema: z.array(draftView) }),
+  });
+}
+
+export const deleteDraft = (id: string) => request(`/api/drafts/${id}`, { method: 'DELETE' });
+
 export function useDraft(id: string | null) {
-  return useQuery({ queryKey: wizardKeys.draft(id ?? ''), enabled: !!id, queryFn: () => request(`/api/drafts/${id}`, { schema: draftView }) });
+  return useQuery({
+    queryKey: wizardKeys.draft(id ?? ''),
+    enabled: !!id,
+    queryFn: () => request(`/api/drafts/${id}`, { schema: draftView }),
+  });
 }
 
 /** Save as draft: creates it the first time, updates it afterwards. */
 export const saveDraft = (draft: WizardDraftInput, id?: string) =>
-  request(id ? `/api/drafts/${id}` : '/api/drafts', { method: id ? 'PUT' : 'POST', body: draft, schema: draftView, handle: JOB_STATUSES });
+  request(id ? `/api/drafts/${id}` : '/api/drafts', {
+    method: id ? 'PUT' : 'POST',
+    body: draft,
+    schema: draftView,
+    handle: JOB_STATUSES,
+  });
 
-export const startCellFiltering = (id: string) => request(`/api/drafts/${id}/cell-filtering`, { method: 'POST', schema: draftView, handle: JOB_STATUSES });
-export const discardCellFiltering = (id: string) => request(`/api/drafts/${id}/cell-filtering`, { method: 'DELETE', schema: draftView });
+export const startCellFiltering = (id: string) =>
+  request(`/api/drafts/${id}/cell-filtering`, { method: 'POST', schema: draftView, handle: JOB_STATUSES });
+export const discardCellFiltering = (id: string) =>
+  request(`/api/drafts/${id}/cell-filtering`, { method: 'DELETE', schema: draftView });
 
-const cellFilteringState = z.object({ status: cellFilteringStatus, message: z.string().nullable(), result: z.unknown() });
+const cellFilteringState = z.object({
+  status: cellFilteringStatus,
+  message: z.string().nullable(),
+  result: z.unknown(),
+});
 
 /** Evaluation state; polls every 2 s while running (the SSE stream also refreshes it). */
 export function useCellFiltering(id: string | null, enabled: boolean) {

@@ -37,7 +37,12 @@ export function JobsTable({ kind, empty }: { kind: JobKind; empty: React.ReactNo
   const actions = (j: JobView) => (
     <Space wrap size={4}>
       {j.status === 'completed' && (
-        <Button size="small" type="primary" data-testid={`job-open-${j.id}`} onClick={() => navigate(`/userDatasetAnalysis?id=${j.resultId}`)}>
+        <Button
+          size="small"
+          type="primary"
+          data-testid={`job-open-${j.id}`}
+          onClick={() => navigate(`/userDatasetAnalysis?id=${j.resultId}`)}
+        >
           {t('actions.open')}
         </Button>
       )}
@@ -54,12 +59,17 @@ export function JobsTable({ kind, empty }: { kind: JobKind; empty: React.ReactNo
       <Button
         size="small"
         onClick={() =>
-          reedit.mutate(j.id, { onSuccess: (r) => navigate(`/integrateLocalData?draftId=${(r as { draftId: string }).draftId}`) })
+          reedit.mutate(j.id, {
+            onSuccess: (r) => navigate(`/integrateLocalData?draftId=${(r as { draftId: string }).draftId}`),
+          })
         }
       >
         {t('actions.reedit')}
       </Button>
-      <Popconfirm title={t('actions.deleteConfirm')} onConfirm={() => del.mutate(j.id, { onSuccess: () => void message.success(t('actions.deleted')) })}>
+      <Popconfirm
+        title={t('actions.deleteConfirm')}
+        onConfirm={() => del.mutate(j.id, { onSuccess: () => void message.success(t('actions.deleted')) })}
+      >
         <Button size="small" danger>
           {t('actions.delete')}
         </Button>
@@ -75,15 +85,29 @@ export function JobsTable({ kind, empty }: { kind: JobKind; empty: React.ReactNo
       loading={jobs.isLoading}
       dataSource={jobs.data?.rows ?? []}
       scroll={{ x: true }}
-      pagination={{ current: page, pageSize: 10, total: jobs.data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
+      pagination={{
+        current: page,
+        pageSize: 10,
+        total: jobs.data?.total ?? 0,
+        onChange: setPage,
+        hideOnSinglePage: true,
+      }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} /> }}
       columns={[
-        { key: 'jobName', title: t('columns.jobName'), render: (_, j) => <Typography.Text strong>{j.jobName}</Typography.Text> },
+        {
+          key: 'jobName',
+          title: t('columns.jobName'),
+          render: (_, j) => <Typography.Text strong>{j.jobName}</Typography.Text>,
+        },
         { key: 'analysisId', title: t('columns.analysisId'), dataIndex: 'analysisId' },
         { key: 'status', title: t('columns.status'), render: (_, j) => <JobStatusTag job={j} /> },
         { key: 'submissionTime', title: t('columns.submissionTime'), render: (_, j) => time(j.submittedAt) },
         { key: 'finishTime', title: t('columns.finishTime'), render: (_, j) => time(j.finishedAt) },
-        { key: 'runningTime', title: t('columns.runningTime'), render: (_, j) => formatDuration(j.runningSeconds) },
+        {
+          key: 'runningTime',
+          title: t('columns.runningTime'),
+          render: (_, j) => formatDuration(j.runningSeconds),
+        },
         { key: 'actions', title: t('columns.actions'), render: (_, j) => actions(j) },
       ]}
     />

@@ -30,14 +30,18 @@ export default function NotificationsPage() {
     if (n.kind === 'job.completed' && n.jobId) navigate(`/userDatasetAnalysis?id=${n.jobId}`);
     else if (n.jobId) navigate('/my_analyzes?tab=integrated');
   };
-  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const toggle = (id: string) =>
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
   return (
     <>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
         <Typography.Title level={2}>{t('notifications.title')}</Typography.Title>
         <Space>
-          <Button disabled={!selected.length} onClick={() => del.mutate(selected, { onSuccess: () => setSelected([]) })}>
+          <Button
+            disabled={!selected.length}
+            onClick={() => del.mutate(selected, { onSuccess: () => setSelected([]) })}
+          >
             {t('notifications.deleteSelected')}
           </Button>
           <Popconfirm title={t('notifications.deleteAllConfirm')} onConfirm={() => del.mutate(undefined)}>
@@ -51,13 +55,22 @@ export default function NotificationsPage() {
         data-testid="notifications-list"
         loading={list.isLoading}
         dataSource={list.data?.rows ?? []}
-        pagination={list.data && list.data.total > 10 ? { current: page, pageSize: 10, total: list.data.total, onChange: setPage } : false}
+        pagination={
+          list.data && list.data.total > 10
+            ? { current: page, pageSize: 10, total: list.data.total, onChange: setPage }
+            : false
+        }
         locale={{ emptyText: <Empty description={t('notifications.empty')} /> }}
         renderItem={(n) => (
           <List.Item
             data-testid={`notification-${n.kind}`}
             actions={[
-              <Button key="sel" size="small" type={selected.includes(n.id) ? 'primary' : 'default'} onClick={() => toggle(n.id)}>
+              <Button
+                key="sel"
+                size="small"
+                type={selected.includes(n.id) ? 'primary' : 'default'}
+                onClick={() => toggle(n.id)}
+              >
                 {t('notifications.select')}
               </Button>,
             ]}

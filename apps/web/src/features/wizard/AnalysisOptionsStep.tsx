@@ -10,7 +10,9 @@ const AMBIENT_MIN_CELLS = 100;
 export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: AnalysableSample[] }) {
   const { t } = useTranslation('wizard');
   const p = w.draft.param;
-  const chosen = w.draft.datasets.map((d) => samples.find((s) => s.id === d.id)).filter((s): s is AnalysableSample => !!s);
+  const chosen = w.draft.datasets
+    .map((d) => samples.find((s) => s.id === d.id))
+    .filter((s): s is AnalysableSample => !!s);
   const totalCells = chosen.reduce((n, s) => n + s.cells, 0);
   const smallSamples = chosen.filter((s) => s.cells <= AMBIENT_MIN_CELLS);
   const several = w.draft.datasets.length > 1;
@@ -18,14 +20,38 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
   return (
     <Form layout="vertical" style={{ maxWidth: 720 }}>
       <Form.Item label={t('options.cluster')} extra={hint(t('options.clusterHint'))}>
-        <InputNumber min={0.01} max={5} step={0.1} value={p.cluster} onChange={(v) => w.setParam({ cluster: v ?? 0.8 })} />
+        <InputNumber
+          min={0.01}
+          max={5}
+          step={0.1}
+          value={p.cluster}
+          onChange={(v) => w.setParam({ cluster: v ?? 0.8 })}
+        />
       </Form.Item>
       <Form.Item label={t('options.algorithm')}>
-        <Radio.Group value={p.algorithm} onChange={(e) => w.setParam({ algorithm: e.target.value as 'louvain' | 'leiden' })} options={['louvain', 'leiden'].map((v) => ({ value: v, label: v }))} />
+        <Radio.Group
+          value={p.algorithm}
+          onChange={(e) => w.setParam({ algorithm: e.target.value as 'louvain' | 'leiden' })}
+          options={['louvain', 'leiden'].map((v) => ({ value: v, label: v }))}
+        />
       </Form.Item>
       <Form.Item label={t('options.hvg')} extra={hint(t('options.hvgHint'))}>
-        <InputNumber min={100} max={10000} step={100} value={p.numberOfHighlyVariableGenes} onChange={(v) => w.setParam({ numberOfHighlyVariableGenes: v ?? 2000 })} />
-        <Select style={{ width: 140, marginLeft: 8 }} value={p.hvgMethod} onChange={(v) => w.setParam({ hvgMethod: v })} options={[{ value: 'seurat', label: 'seurat' }, { value: 'pearson', label: 'pearson' }]} />
+        <InputNumber
+          min={100}
+          max={10000}
+          step={100}
+          value={p.numberOfHighlyVariableGenes}
+          onChange={(v) => w.setParam({ numberOfHighlyVariableGenes: v ?? 2000 })}
+        />
+        <Select
+          style={{ width: 140, marginLeft: 8 }}
+          value={p.hvgMethod}
+          onChange={(v) => w.setParam({ hvgMethod: v })}
+          options={[
+            { value: 'seurat', label: 'seurat' },
+            { value: 'pearson', label: 'pearson' },
+          ]}
+        />
       </Form.Item>
       <Form.Item label={t('options.pc')} extra={hint(t('options.pcHint'))}>
         <Radio.Group
@@ -36,20 +62,46 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
             { value: 'manual', label: t('options.pcManual') },
           ]}
         />
-        {p.pcValueState === 'manual' && <InputNumber min={2} max={100} value={p.pcValueNum} onChange={(v) => w.setParam({ pcValueNum: v ?? 30 })} />}
+        {p.pcValueState === 'manual' && (
+          <InputNumber
+            min={2}
+            max={100}
+            value={p.pcValueNum}
+            onChange={(v) => w.setParam({ pcValueNum: v ?? 30 })}
+          />
+        )}
       </Form.Item>
-      <Form.Item label={t('options.scale')} extra={hint(t('options.scaleHint', { cells: totalCells.toLocaleString() }))}>
+      <Form.Item
+        label={t('options.scale')}
+        extra={hint(t('options.scaleHint', { cells: totalCells.toLocaleString() }))}
+      >
         <Switch checked={p.scaleLargeData} onChange={(v) => w.setParam({ scaleLargeData: v })} />
-        {totalCells > SCALE_HINT_CELLS && !p.scaleLargeData && <Typography.Text type="warning"> {t('options.scaleSuggested')}</Typography.Text>}
+        {totalCells > SCALE_HINT_CELLS && !p.scaleLargeData && (
+          <Typography.Text type="warning"> {t('options.scaleSuggested')}</Typography.Text>
+        )}
       </Form.Item>
-      <Form.Item label={t('options.ambient')} extra={hint(smallSamples.length ? t('options.ambientTooFew', { samples: smallSamples.map((s) => s.name).join(', ') }) : t('options.ambientHint'))}>
-        <Switch checked={p.contaminationState} disabled={smallSamples.length > 0} onChange={(v) => w.setParam({ contaminationState: v })} />
+      <Form.Item
+        label={t('options.ambient')}
+        extra={hint(
+          smallSamples.length
+            ? t('options.ambientTooFew', { samples: smallSamples.map((s) => s.name).join(', ') })
+            : t('options.ambientHint'),
+        )}
+      >
+        <Switch
+          checked={p.contaminationState}
+          disabled={smallSamples.length > 0}
+          onChange={(v) => w.setParam({ contaminationState: v })}
+        />
       </Form.Item>
       <Form.Item label={t('options.doublets')}>
         <Switch checked={p.doubletState} onChange={(v) => w.setParam({ doubletState: v })} />
       </Form.Item>
       <Form.Item label={t('options.cellCycle')} extra={hint(t('options.cellCycleHint'))}>
-        <Switch checked={p.removeCellCycleEffects} onChange={(v) => w.setParam({ removeCellCycleEffects: v })} />
+        <Switch
+          checked={p.removeCellCycleEffects}
+          onChange={(v) => w.setParam({ removeCellCycleEffects: v })}
+        />
       </Form.Item>
       {several ? (
         <Form.Item label={t('options.batch')} extra={hint(t('options.batchHint'))}>

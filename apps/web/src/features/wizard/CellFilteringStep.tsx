@@ -19,7 +19,10 @@ export function CellFilteringStep({ w }: { w: WizardState }) {
   const evaluate = w.draft.param.cellFilteringEvaluation === 'evaluate';
   const state = useCellFiltering(w.draftId ?? null, evaluate);
   const status = state.data?.status ?? 'notStarted';
-  const parsed = useMemo(() => (state.data?.result ? cellFilteringResult.safeParse(state.data.result) : null), [state.data?.result]);
+  const parsed = useMemo(
+    () => (state.data?.result ? cellFilteringResult.safeParse(state.data.result) : null),
+    [state.data?.result],
+  );
   const samples = parsed?.success ? parsed.data.samples : [];
   const thresholds = samples.map((s) => effectiveThresholds(w.draft.param, s));
   const kept = useMemo(() => samples.map((s, i) => keptCells(s, thresholds[i]!)), [samples, thresholds]);
@@ -49,14 +52,22 @@ export function CellFilteringStep({ w }: { w: WizardState }) {
           { value: 'evaluate', label: t('cellFiltering.evaluate') },
         ]}
       />
-      {!evaluate && <Typography.Paragraph type="secondary">{t('cellFiltering.skipHint')}</Typography.Paragraph>}
+      {!evaluate && (
+        <Typography.Paragraph type="secondary">{t('cellFiltering.skipHint')}</Typography.Paragraph>
+      )}
       {evaluate && status === 'notStarted' && (
         <Button type="primary" data-testid="cell-filtering-start" onClick={() => void start()}>
           {t('cellFiltering.start')}
         </Button>
       )}
       {evaluate && status === 'running' && (
-        <Alert type="info" showIcon icon={<Spin size="small" />} title={t('cellFiltering.running')} data-testid="cell-filtering-running" />
+        <Alert
+          type="info"
+          showIcon
+          icon={<Spin size="small" />}
+          title={t('cellFiltering.running')}
+          data-testid="cell-filtering-running"
+        />
       )}
       {evaluate && status === 'failed' && (
         <Result
@@ -70,7 +81,9 @@ export function CellFilteringStep({ w }: { w: WizardState }) {
           }
         />
       )}
-      {(!evaluate || status === 'done') && <ThresholdControls param={w.draft.param} shown={shown} onChange={w.setParam} />}
+      {(!evaluate || status === 'done') && (
+        <ThresholdControls param={w.draft.param} shown={shown} onChange={w.setParam} />
+      )}
       {evaluate && status === 'done' && samples.length > 0 && (
         <>
           <Table
@@ -78,11 +91,20 @@ export function CellFilteringStep({ w }: { w: WizardState }) {
             size="small"
             rowKey="name"
             pagination={false}
-            dataSource={samples.map((s, i) => ({ name: s.name, before: s.cells, after: kept[i]!.filter(Boolean).length }))}
+            dataSource={samples.map((s, i) => ({
+              name: s.name,
+              before: s.cells,
+              after: kept[i]!.filter(Boolean).length,
+            }))}
             columns={[
               { key: 'name', title: t('fields.sampleName'), dataIndex: 'name' },
               { key: 'before', title: t('qc.cellsBefore'), dataIndex: 'before' },
-              { key: 'after', title: t('qc.cellsAfter'), dataIndex: 'after', render: (v: number) => <span data-testid="kept-count">{v}</span> },
+              {
+                key: 'after',
+                title: t('qc.cellsAfter'),
+                dataIndex: 'after',
+                render: (v: number) => <span data-testid="kept-count">{v}</span>,
+              },
             ]}
           />
           <QcDistributions samples={samples} kept={kept} />

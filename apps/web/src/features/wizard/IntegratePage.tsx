@@ -36,7 +36,8 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const stepErrors = (step: number): RuleKey[] => (step === 1 ? samplesStepErrors(w.draft, samples) : step === 3 ? optionsStepErrors(w.draft) : []);
+  const stepErrors = (step: number): RuleKey[] =>
+    step === 1 ? samplesStepErrors(w.draft, samples) : step === 3 ? optionsStepErrors(w.draft) : [];
 
   const next = () => {
     const e = stepErrors(w.step);
@@ -90,7 +91,9 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
       <Typography.Paragraph type="secondary">{t(`intro.${source}`)}</Typography.Paragraph>
       <Steps current={w.step - 1} items={STEPS.map((s) => ({ title: t(`steps.${s}`) }))} responsive />
       <Card title={t(`steps.${STEPS[w.step - 1]}`)} data-testid={`wizard-step-${w.step}`}>
-        {source !== 'local' && <Alert type="info" showIcon title={t('publicNote')} style={{ marginBottom: 16 }} />}
+        {source !== 'local' && (
+          <Alert type="info" showIcon title={t('publicNote')} style={{ marginBottom: 16 }} />
+        )}
         {empty && source === 'public' ? (
           <Empty description={t('empty.public')} />
         ) : (
@@ -102,7 +105,14 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
           </>
         )}
       </Card>
-      {errors.length > 0 && <Alert type="error" showIcon data-testid="wizard-errors" title={errors.map((k) => t(k)).join(' · ')} />}
+      {errors.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="wizard-errors"
+          title={errors.map((k) => t(k)).join(' · ')}
+        />
+      )}
       {serverError && <Alert type="error" showIcon data-testid="wizard-server-error" title={serverError} />}
       <Space style={{ justifyContent: 'flex-end', width: '100%' }} wrap>
         <Button disabled={w.step === 1 || busy} onClick={() => void previous()}>

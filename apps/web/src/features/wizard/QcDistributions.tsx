@@ -32,7 +32,11 @@ export function QcDistributions({ samples, kept }: { samples: CellFilteringSampl
       yAxis: { type: 'value', scale: true },
       series: [
         { name: t('qc.before'), type: 'boxplot', data: samples.map((s) => boxStats(s[m])) },
-        { name: t('qc.after'), type: 'boxplot', data: samples.map((s, i) => boxStats(s[m].filter((_, c) => kept[i]?.[c]))) },
+        {
+          name: t('qc.after'),
+          type: 'boxplot',
+          data: samples.map((s, i) => boxStats(s[m].filter((_, c) => kept[i]?.[c]))),
+        },
       ],
     });
     return METRICS.map((m) => [m, make(m)] as const);

@@ -10,7 +10,9 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
   const { t } = useTranslation('wizard');
   const navigate = useNavigate();
   const selected = new Map(w.draft.datasets.map((d) => [d.id, d]));
-  const knownSpecies = [...new Set(w.draft.datasets.map((d) => samples.find((s) => s.id === d.id)?.species).filter(Boolean))];
+  const knownSpecies = [
+    ...new Set(w.draft.datasets.map((d) => samples.find((s) => s.id === d.id)?.species).filter(Boolean)),
+  ];
   if (!samples.length) {
     return (
       <Empty description={t('empty.local')}>
@@ -26,7 +28,12 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
     <>
       <Form layout="vertical">
         <Form.Item label={t('fields.jobName')} required extra={t('hints.name')}>
-          <Input data-testid="wizard-job-name" value={w.draft.param.jobName} maxLength={100} onChange={(e) => w.setParam({ jobName: e.target.value })} />
+          <Input
+            data-testid="wizard-job-name"
+            value={w.draft.param.jobName}
+            maxLength={100}
+            onChange={(e) => w.setParam({ jobName: e.target.value })}
+          />
         </Form.Item>
         {knownSpecies.length === 0 && w.draft.datasets.length > 0 && (
           <Form.Item label={t('fields.species')} required>
@@ -39,7 +46,9 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
           </Form.Item>
         )}
       </Form>
-      {knownSpecies.length > 1 && <Alert type="error" showIcon title={t('rules.oneSpecies')} style={{ marginBottom: 12 }} />}
+      {knownSpecies.length > 1 && (
+        <Alert type="error" showIcon title={t('rules.oneSpecies')} style={{ marginBottom: 12 }} />
+      )}
       <Table<AnalysableSample>
         data-testid="wizard-samples"
         rowKey="id"
@@ -50,7 +59,14 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
           selectedRowKeys: [...selected.keys()],
           onChange: (keys) =>
             w.setDatasets(
-              keys.map((k) => selected.get(String(k)) ?? { id: String(k), name: samples.find((s) => s.id === k)!.name, group: '' }),
+              keys.map(
+                (k) =>
+                  selected.get(String(k)) ?? {
+                    id: String(k),
+                    name: samples.find((s) => s.id === k)!.name,
+                    group: '',
+                  },
+              ),
             ),
         }}
         columns={[
@@ -61,14 +77,25 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
             key: 'sampleName',
             title: t('fields.sampleName'),
             render: (_, s) =>
-              selected.has(s.id) ? <Input size="small" value={selected.get(s.id)!.name} onChange={(e) => update(s.id, { name: e.target.value })} /> : null,
+              selected.has(s.id) ? (
+                <Input
+                  size="small"
+                  value={selected.get(s.id)!.name}
+                  onChange={(e) => update(s.id, { name: e.target.value })}
+                />
+              ) : null,
           },
           {
             key: 'group',
             title: t('fields.group'),
             render: (_, s) =>
               selected.has(s.id) ? (
-                <Input size="small" data-testid={`wizard-group-${s.name}`} value={selected.get(s.id)!.group} onChange={(e) => update(s.id, { group: e.target.value })} />
+                <Input
+                  size="small"
+                  data-testid={`wizard-group-${s.name}`}
+                  value={selected.get(s.id)!.group}
+                  onChange={(e) => update(s.id, { group: e.target.value })}
+                />
               ) : null,
           },
         ]}

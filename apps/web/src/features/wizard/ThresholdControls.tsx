@@ -14,7 +14,12 @@ export function ThresholdControls({
   onChange,
 }: {
   param: DraftParam;
-  shown: { geneRange: [number, number]; umiRange: [number, number]; mitochondrial: number; ribosomal: number };
+  shown: {
+    geneRange: [number, number];
+    umiRange: [number, number];
+    mitochondrial: number;
+    ribosomal: number;
+  };
   onChange(patch: Partial<DraftParam>): void;
 }) {
   const { t } = useTranslation('wizard');
@@ -23,14 +28,32 @@ export function ThresholdControls({
     <Form layout="inline" style={{ rowGap: 8 }}>
       <Form.Item label={`${t('filters.genes')} (${state(param.geneState)})`}>
         <Space>
-          <InputNumber data-testid="filter-gene-min" min={0} value={shown.geneRange[0]} onChange={(v) => onChange({ geneState: 'manual', geneRange: [v ?? 0, shown.geneRange[1]] })} />
-          <InputNumber data-testid="filter-gene-max" min={0} value={shown.geneRange[1]} onChange={(v) => onChange({ geneState: 'manual', geneRange: [shown.geneRange[0], v ?? 0] })} />
+          <InputNumber
+            data-testid="filter-gene-min"
+            min={0}
+            value={shown.geneRange[0]}
+            onChange={(v) => onChange({ geneState: 'manual', geneRange: [v ?? 0, shown.geneRange[1]] })}
+          />
+          <InputNumber
+            data-testid="filter-gene-max"
+            min={0}
+            value={shown.geneRange[1]}
+            onChange={(v) => onChange({ geneState: 'manual', geneRange: [shown.geneRange[0], v ?? 0] })}
+          />
         </Space>
       </Form.Item>
       <Form.Item label={`${t('filters.umis')} (${state(param.umiState)})`}>
         <Space>
-          <InputNumber min={0} value={shown.umiRange[0]} onChange={(v) => onChange({ umiState: 'manual', umiRange: [v ?? 0, shown.umiRange[1]] })} />
-          <InputNumber min={0} value={shown.umiRange[1]} onChange={(v) => onChange({ umiState: 'manual', umiRange: [shown.umiRange[0], v ?? 0] })} />
+          <InputNumber
+            min={0}
+            value={shown.umiRange[0]}
+            onChange={(v) => onChange({ umiState: 'manual', umiRange: [v ?? 0, shown.umiRange[1]] })}
+          />
+          <InputNumber
+            min={0}
+            value={shown.umiRange[1]}
+            onChange={(v) => onChange({ umiState: 'manual', umiRange: [shown.umiRange[0], v ?? 0] })}
+          />
         </Space>
       </Form.Item>
       <Form.Item label={`${t('filters.mito')} (${state(param.mitochondrialState)})`}>
@@ -43,9 +66,20 @@ export function ThresholdControls({
         />
       </Form.Item>
       <Form.Item label={t('filters.ribo')}>
-        <InputNumber min={0} max={100} value={shown.ribosomal} onChange={(v) => onChange({ ribosomal: v ?? 50 })} />
+        <InputNumber
+          min={0}
+          max={100}
+          value={shown.ribosomal}
+          onChange={(v) => onChange({ ribosomal: v ?? 50 })}
+        />
       </Form.Item>
-      <Button onClick={() => onChange({ geneState: 'recommended', umiState: 'recommended', mitochondrialState: 'recommended' })}>{t('filters.reset')}</Button>
+      <Button
+        onClick={() =>
+          onChange({ geneState: 'recommended', umiState: 'recommended', mitochondrialState: 'recommended' })
+        }
+      >
+        {t('filters.reset')}
+      </Button>
     </Form>
   );
 }

@@ -13,7 +13,8 @@ export type RuleKey =
   | 'rules.speciesRequired'
   | 'rules.referenceRequired';
 
-const nameRule = (v: string, required: RuleKey): RuleKey | null => (!v.trim() ? required : NAME_PATTERN.test(v.trim()) ? null : 'rules.nameInvalid');
+const nameRule = (v: string, required: RuleKey): RuleKey | null =>
+  !v.trim() ? required : NAME_PATTERN.test(v.trim()) ? null : 'rules.nameInvalid';
 
 /** Step 1 checks (select samples, job name, sample and group names, one species). */
 export function samplesStepErrors(d: WizardDraft, samples: AnalysableSample[]): RuleKey[] {
@@ -32,7 +33,9 @@ export function samplesStepErrors(d: WizardDraft, samples: AnalysableSample[]): 
       if (g) errors.add(g);
     }
   }
-  const species = new Set(d.datasets.map((x) => samples.find((s) => s.id === x.id)?.species).filter((x): x is string => !!x));
+  const species = new Set(
+    d.datasets.map((x) => samples.find((s) => s.id === x.id)?.species).filter((x): x is string => !!x),
+  );
   if (species.size > 1) errors.add('rules.oneSpecies');
   if (d.datasets.length && species.size === 0 && !d.param.species) errors.add('rules.speciesRequired');
   return [...errors];

@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { draftParam, wizardDraft, type DraftParam, type WizardDraft, type WizardSample } from '@cellcloud/contracts/wizard';
+import {
+  draftParam,
+  wizardDraft,
+  type DraftParam,
+  type WizardDraft,
+  type WizardSample,
+} from '@cellcloud/contracts/wizard';
 import { saveDraft, useDraft } from '../../api/wizard';
 
 /** The wizard's state: the draft (SPEC §3 fields), its server id once saved, the current step. */
@@ -32,10 +38,14 @@ export function useWizard(initialDraftId: string | null): WizardState {
     setStep(loaded.data.stepTag);
   }, [loaded.data]);
 
-  const setParam = useCallback((patch: Partial<DraftParam>) => setDraft((d) => ({ ...d, param: { ...d.param, ...patch } })), []);
+  const setParam = useCallback(
+    (patch: Partial<DraftParam>) => setDraft((d) => ({ ...d, param: { ...d.param, ...patch } })),
+    [],
+  );
   const setDatasets = useCallback((datasets: WizardSample[]) => setDraft((d) => ({ ...d, datasets })), []);
   const setCellFilteringStatus = useCallback(
-    (cellFilteringTaskStatus: WizardDraft['cellFilteringTaskStatus']) => setDraft((d) => ({ ...d, cellFilteringTaskStatus })),
+    (cellFilteringTaskStatus: WizardDraft['cellFilteringTaskStatus']) =>
+      setDraft((d) => ({ ...d, cellFilteringTaskStatus })),
     [],
   );
 
@@ -45,5 +55,15 @@ export function useWizard(initialDraftId: string | null): WizardState {
     return saved.id;
   }, [draft, draftId, step]);
 
-  return { draft, draftId, step, loading: !!initialDraftId && loaded.isLoading, setStep, setParam, setDatasets, setCellFilteringStatus, save };
+  return {
+    draft,
+    draftId,
+    step,
+    loading: !!initialDraftId && loaded.isLoading,
+    setStep,
+    setParam,
+    setDatasets,
+    setCellFilteringStatus,
+    save,
+  };
 }
