@@ -9,6 +9,7 @@ import {
   parseGenes,
   parseManifest,
 } from '../../src/features/explore/data/decode';
+import { fingerprint } from '../../src/features/explore/data/rangeFetch';
 
 function chunk(cells: number[], vals: number[]): Uint8Array {
   const b = new ArrayBuffer(4 + 8 * cells.length);
@@ -59,5 +60,9 @@ describe('artifact decoding', () => {
     expect(g.lookup.get('MS4A1')).toBe(1);
     expect(g.lookup.get('ENSG1')).toBe(0);
     expect(() => parseManifest({ formatVersion: 2 })).toThrow(/not a valid explorer manifest/);
+  });
+  it('fingerprints manifests so a rewritten result never reuses cached bytes', () => {
+    expect(fingerprint('{"nCells":4}')).toBe(fingerprint('{"nCells":4}'));
+    expect(fingerprint('{"nCells":4}')).not.toBe(fingerprint('{"nCells":5}'));
   });
 });

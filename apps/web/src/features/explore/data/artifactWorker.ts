@@ -12,7 +12,7 @@ import {
   type GeneIndex,
 } from './decode';
 import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest } from './protocol';
-import { ArtifactHttpError, createHttpByteSource, type ByteSource } from './rangeFetch';
+import { ArtifactHttpError, createHttpByteSource, fingerprint, type ByteSource } from './rangeFetch';
 
 /** Artifact Web Worker: fetches, decodes and indexes off the main thread; replies with transferables. */
 let source: ByteSource | null = null;
@@ -26,12 +26,17 @@ function need(): ByteSource {
 
 async function manifest(): Promise<ArtifactManifest> {
   manifestP ??= need()
-    .get('manifest.json')
-    .then((b) => parseManifest(JSON.parse(new TextDecoder().decode(b))));
+    .fresh('manifest.json')
+    .then((b) => {
+      const text = new TextDecoder().decode(b);
+      need().setVersion(fingerprint(text));
+      return parseManifest(JSON.parse(text));
+    });
   return manifestP;
 }
 
 async function json(path: string): Promise<unknown> {
+  await manifest(); // sets the cache version first
   return JSON.parse(new TextDecoder().decode(await need().get(path)));
 }
 

@@ -18,6 +18,20 @@ export class ArtifactHttpError extends Error {
 
 export interface ByteSource {
   get(path: string, range?: { start: number; length: number }): Promise<ArrayBuffer>;
+  /** Always from the network (manifest.json): never cached. */
+  fresh(path: string): Promise<ArrayBuffer>;
+  /** Cached entries are keyed by this version (a fingerprint of the manifest), so new results never reuse old bytes. */
+  setVersion(version: string): void;
+}
+
+/** FNV-1a of a string, hex: a cheap fingerprint of manifest.json. */
+export function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16);
 }
 
 async function openCache(): Promise<Cache | null> {
@@ -31,19 +45,28 @@ async function openCache(): Promise<Cache | null> {
 export function createHttpByteSource(baseUrl: string, token: string | null): ByteSource {
   const cachePromise = openCache();
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  let version = '0';
+  const headers = (extra: Record<string, string> = {}) => ({ ...(token ? { 'access-token': token } : {}), ...extra });
+  const resolve = (path: string) => new URL(path, new URL(base, self.location.href)).href;
   return {
+    setVersion(v) {
+      version = v;
+    },
+    async fresh(path) {
+      const url = resolve(path);
+      const res = await fetch(url, { headers: headers(), cache: 'no-store' });
+      if (!res.ok) throw new ArtifactHttpError(res.status, url);
+      return res.arrayBuffer();
+    },
     async get(path, range) {
-      const url = new URL(path, new URL(base, self.location.href)).href;
+      const url = resolve(path);
       if (range && range.length === 0) return new ArrayBuffer(0);
-      // Cache API matching ignores URL fragments, so the range goes into the query of the key
-      const key = range ? `${url}${url.includes('?') ? '&' : '?'}cellcloud-range=${range.start}-${range.length}` : url;
+      // Cache API matching ignores URL fragments, so version and range go into the query of the key
+      const key = `${url}${url.includes('?') ? '&' : '?'}cellcloud-v=${version}${range ? `&cellcloud-range=${range.start}-${range.length}` : ''}`;
       const cache = await cachePromise;
       const hit = cache ? await cache.match(key) : undefined;
       if (hit) return hit.arrayBuffer();
-      const headers: Record<string, string> = {};
-      if (token) headers['access-token'] = token;
-      if (range) headers.Range = `bytes=${range.start}-${range.start + range.length - 1}`;
-      const res = await fetch(url, { headers });
+      const res = await fetch(url, { headers: headers(range ? { Range: `bytes=${range.start}-${range.start + range.length - 1}` } : {}) });
       if (!res.ok) throw new ArtifactHttpError(res.status, url);
       let body = await res.arrayBuffer();
       if (range && res.status === 200) {
