@@ -98,6 +98,7 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     pca: { dims: pca.nComputed, values: Float32Array.from(pca.pcs) },
     umap: r.umap.value,
     tsne: r.tsne.value,
+    umap3D: r.umap3d.value,
   };
   if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
   const summary = data.summary;

@@ -4,6 +4,7 @@ import { BatchStep } from './steps/batch';
 import { CellCycleStep } from './steps/cell-cycle';
 import { ClustersStep } from './steps/clusters';
 import { TsneStep, UmapStep } from './steps/embeddings';
+import { Umap3dStep } from './steps/umap3d';
 import { DoubletStep } from './steps/doublets';
 import { FilterStep } from './steps/filter';
 import { HvgStep } from './steps/hvg';
@@ -32,6 +33,7 @@ const WEIGHTS: Partial<Record<StepName, number>> = {
   clusters: 5,
   umap: 15,
   tsne: 15,
+  umap3D: 15,
   markers: 10,
 };
 
@@ -50,6 +52,7 @@ const MESSAGES: Record<StepName, string> = {
   clusters: 'Clustering',
   umap: 'Computing UMAP',
   tsne: 'Computing t-SNE',
+  umap3D: 'Computing 3D UMAP',
   markers: 'Finding cluster markers',
 };
 
@@ -73,6 +76,7 @@ export class AnalysisRunner {
   readonly clusters = new ClustersStep(this.neighbors);
   readonly umap = new UmapStep(this.neighbors);
   readonly tsne = new TsneStep(this.neighbors);
+  readonly umap3d = new Umap3dStep(this.batch, this.neighbors);
   readonly markers = new MarkersStep(this.ambient, this.normalize, this.clusters);
   params: AnalysisParams | undefined;
   /** Steps recomputed by the last run (for tests and logs). */
@@ -95,12 +99,13 @@ export class AnalysisRunner {
       [this.normalize, {}],
       [this.hvg, pick(params, 'numberOfHighlyVariableGenes', 'hvgMethod')],
       [this.cellCycle, pick(params, 'removeCellCycleEffects', 'species', 'seed')],
-      [this.pca, {}],
+      [this.pca, pick(params, 'seed')],
       [this.batch, pick(params, 'batchEffectRemoval', 'seed', 'pcValue')],
       [this.neighbors, {}],
       [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
       [this.umap, {}],
       [this.tsne, {}],
+      [this.umap3d, pick(params, 'seed')],
       [this.markers, {}],
     ];
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
@@ -119,7 +124,7 @@ export class AnalysisRunner {
   }
 
   free(): void {
-    for (const s of [this.neighbors, this.pca, this.clusters, this.umap, this.tsne, this.markers]) s.free();
+    for (const s of [this.neighbors, this.pca, this.clusters, this.umap, this.tsne, this.umap3d, this.markers]) s.free();
   }
 }
 

@@ -52,7 +52,6 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   };
   if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
   if (e.umap3D) obsm.X_umap3D = e.umap3D;
-  if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
   const h5ad = await writeH5ad({
     counts: result.counts,
     normalized: result.normalized,
@@ -74,7 +73,6 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
   const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
   if (e.umap3D) embeddings.umap3D = e.umap3D;
-  if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
   const artifactSink: ArtifactSink = { write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes) };
   return writeArtifacts(
     {

@@ -33,7 +33,7 @@ describe('AnalysisRunner', () => {
     expect(runner.lastComputed).toEqual(['clusters', 'markers']);
     expect(runner.umap.value).toBe(before);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
-    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'umap', 'tsne', 'markers']);
+    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'umap', 'tsne', 'umap3D', 'markers']);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
     expect(runner.lastComputed).toEqual([]);
   }, 300_000);
@@ -44,6 +44,7 @@ describe('AnalysisRunner', () => {
       await other.run([sample], { ...base, clusterResolution: 1.5, pcValue: 8 });
       expect(Array.from(other.clusters.value.codes)).toEqual(Array.from(runner.clusters.value.codes));
       expect(Array.from(other.umap.value.values)).toEqual(Array.from(runner.umap.value.values));
+      expect(Array.from(other.umap3d.value.values)).toEqual(Array.from(runner.umap3d.value.values));
     } finally {
       other.free();
     }

@@ -19,6 +19,7 @@ export const stepNames = [
   'clusters',
   'umap',
   'tsne',
+  'umap3D',
   'markers',
 ] as const;
 export type StepName = (typeof stepNames)[number];
