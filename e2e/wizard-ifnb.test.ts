@@ -23,7 +23,9 @@ const geneLists = sharedData('gene_ids');
 
 /** Writes the cells [from, to) of the ifnb triplet as a 10x triplet in `dir`. */
 function splitTriplet(src: string, dir: string, from: number, to: number): string[] {
-  const lines = gunzipSync(readFileSync(path.join(src, 'matrix.mtx.gz'))).toString('utf8').split('\n');
+  const lines = gunzipSync(readFileSync(path.join(src, 'matrix.mtx.gz')))
+    .toString('utf8')
+    .split('\n');
   const header: string[] = [];
   let i = 0;
   while (lines[i]!.startsWith('%')) header.push(lines[i++]!);
@@ -37,7 +39,10 @@ function splitTriplet(src: string, dir: string, from: number, to: number): strin
     if (col > from && col <= to) entries.push(`${g} ${col - from} ${v}`);
   }
   const mtx = [...header, `${genes} ${to - from} ${entries.length}`, ...entries, ''].join('\n');
-  const barcodes = gunzipSync(readFileSync(path.join(src, 'barcodes.tsv.gz'))).toString('utf8').split('\n').slice(from, to);
+  const barcodes = gunzipSync(readFileSync(path.join(src, 'barcodes.tsv.gz')))
+    .toString('utf8')
+    .split('\n')
+    .slice(from, to);
   writeFileSync(path.join(dir, 'matrix.mtx.gz'), gzipSync(mtx));
   writeFileSync(path.join(dir, 'barcodes.tsv.gz'), gzipSync(`${barcodes.join('\n')}\n`));
   writeFileSync(path.join(dir, 'genes.tsv.gz'), readFileSync(path.join(src, 'genes.tsv.gz')));
@@ -53,19 +58,33 @@ const user = newUser('ifnb');
 describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony', () => {
   beforeAll(async () => {
     ensureWebBuild();
-    server = await startServer({ ENSEMBL_GENE_LISTS_DIR: geneLists!, IN_PROCESS_WORKER: 'true', WORKER_CONCURRENCY: '1' });
+    server = await startServer({
+      ENSEMBL_GENE_LISTS_DIR: geneLists!,
+      IN_PROCESS_WORKER: 'true',
+      WORKER_CONCURRENCY: '1',
+    });
     browser = await launchBrowser();
     const token = await registerAndLogIn(server, user);
     tmp = mkdtempSync(path.join(os.tmpdir(), 'ifnb-split-'));
-    for (const [name, from, to] of [['ifnb_ctrl', 0, 1000], ['ifnb_stim', 1000, 2000]] as const) {
+    for (const [name, from, to] of [
+      ['ifnb_ctrl', 0, 1000],
+      ['ifnb_stim', 1000, 2000],
+    ] as const) {
       const dir = path.join(tmp, name);
       mkdirSync(dir);
       const up = await uploadParsed(server, token, name, splitTriplet(ifnb!, dir, from, to));
       expect(up.state).toBe('completed');
     }
-    tp = await openPage(browser, { baseURL: server.url, locale: 'en-US', allowFailedRequests: [/\/api\/jobs\/events/] });
+    tp = await openPage(browser, {
+      baseURL: server.url,
+      locale: 'en-US',
+      allowFailedRequests: [/\/api\/jobs\/events/],
+    });
     // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript((key) => window.localStorage.setItem(key, '1'), `${STORAGE_PREFIX}tutorialDismissed`);
+    await tp.context.addInitScript(
+      (key) => window.localStorage.setItem(key, '1'),
+      `${STORAGE_PREFIX}tutorialDismissed`,
+    );
     await tp.page.goto('/login?redirect=%2Fmy_analyzes');
     await logInViaUi(tp.page, user.username, user.password);
     await waitForPath(tp.page, '/my_analyzes');
@@ -83,11 +102,16 @@ describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony',
     await page.getByTestId('wizard-step-1').waitFor();
     await page.getByTestId('wizard-job-name').fill('ifnb_harmony');
     for (const name of ['ifnb_ctrl', 'ifnb_stim']) {
-      await page.locator('[data-testid=wizard-samples] .ant-table-row', { hasText: name }).locator('input[type=checkbox]').check();
+      await page
+        .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: name })
+        .locator('input[type=checkbox]')
+        .check();
     }
     // Several samples need their sample-group names.
     await page.getByTestId('wizard-next').click();
-    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain('Please fill in the sample group name');
+    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain(
+      'Please fill in the sample group name',
+    );
     await page.getByTestId('wizard-group-ifnb_ctrl').fill('ctrl');
     await page.getByTestId('wizard-group-ifnb_stim').fill('stim');
     await page.getByTestId('wizard-next').click();
@@ -116,12 +140,19 @@ describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony',
 
     // The integrated analysis completes (Harmony on the two batches) and opens in the explorer.
     await page.goto('/my_analyzes?tab=integrated');
-    const done = page.locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' }).locator('[data-status=completed]');
+    const done = page
+      .locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' })
+      .locator('[data-status=completed]');
     await done.waitFor({ timeout: 280_000 });
-    await page.locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' }).getByText('Open result').click();
+    await page
+      .locator('[data-testid=jobs-integrated] .ant-table-row', { hasText: 'ifnb_harmony' })
+      .getByText('Open result')
+      .click();
     await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
     // The explorer shows the published result: the embedding with its clusters.
     await page.getByTestId('embedding-canvas').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
   });
 });

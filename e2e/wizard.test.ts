@@ -27,14 +27,30 @@ const user = newUser('wizard');
 describe.skipIf(!have)('initiate analysis wizard', () => {
   beforeAll(async () => {
     ensureWebBuild();
-    server = await startServer({ ENSEMBL_GENE_LISTS_DIR: geneLists!, IN_PROCESS_WORKER: 'true', WORKER_CONCURRENCY: '1' });
+    server = await startServer({
+      ENSEMBL_GENE_LISTS_DIR: geneLists!,
+      IN_PROCESS_WORKER: 'true',
+      WORKER_CONCURRENCY: '1',
+    });
     browser = await launchBrowser();
     const token = await registerAndLogIn(server, user);
-    const up = await uploadParsed(server, token, 'pbmc3k', ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`));
+    const up = await uploadParsed(
+      server,
+      token,
+      'pbmc3k',
+      ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
+    );
     expect(up.state).toBe('completed');
-    tp = await openPage(browser, { baseURL: server.url, locale: 'en-US', allowFailedRequests: [/\/api\/jobs\/events/] });
+    tp = await openPage(browser, {
+      baseURL: server.url,
+      locale: 'en-US',
+      allowFailedRequests: [/\/api\/jobs\/events/],
+    });
     // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript((key) => window.localStorage.setItem(key, '1'), `${STORAGE_PREFIX}tutorialDismissed`);
+    await tp.context.addInitScript(
+      (key) => window.localStorage.setItem(key, '1'),
+      `${STORAGE_PREFIX}tutorialDismissed`,
+    );
     await tp.page.goto('/login?redirect=%2Fmy_analyzes');
     try {
       await logInViaUi(tp.page, user.username, user.password);
@@ -56,9 +72,14 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     await page.getByTestId('wizard-step-1').waitFor();
     // Next without anything selected shows the SPEC §5 messages.
     await page.getByTestId('wizard-next').click();
-    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain('Please fill in the job name');
+    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain(
+      'Please fill in the job name',
+    );
     await page.getByTestId('wizard-job-name').fill('pbmc3k_wizard');
-    await page.locator('[data-testid=wizard-samples] .ant-table-row', { hasText: 'pbmc3k' }).locator('input[type=checkbox]').check();
+    await page
+      .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: 'pbmc3k' })
+      .locator('input[type=checkbox]')
+      .check();
     await page.getByTestId('wizard-next').click();
 
     await page.getByTestId('wizard-step-2').waitFor();
@@ -72,7 +93,9 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     // Tighten the minimum genes: fewer cells are kept, counted live.
     await page.getByTestId('filter-gene-min').fill('800');
     await page.getByTestId('filter-gene-min').press('Tab');
-    await expect.poll(async () => Number(await page.getByTestId('kept-count').textContent())).toBeLessThan(keptBefore);
+    await expect
+      .poll(async () => Number(await page.getByTestId('kept-count').textContent()))
+      .toBeLessThan(keptBefore);
     await page.getByTestId('wizard-save-draft').click();
     await page.getByText('Draft saved').waitFor();
     await page.getByTestId('wizard-next').click();
@@ -93,7 +116,9 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     // The notification arrives over the live stream (no reload).
     const item = page.locator('[data-testid^=notification-job]', { hasText: 'pbmc3k_wizard' });
     await item.waitFor({ timeout: 280_000 });
-    expect(await item.getAttribute('data-testid'), await item.textContent() ?? '').toBe('notification-job.completed');
+    expect(await item.getAttribute('data-testid'), (await item.textContent()) ?? '').toBe(
+      'notification-job.completed',
+    );
     await screenshot(page, 'wizard-notification');
     await page.goto('/my_analyzes?tab=custom');
     const row = page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: 'pbmc3k_wizard' });
@@ -102,7 +127,9 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
     // The explorer shows the published result: the embedding with its clusters.
     await page.getByTestId('embedding-canvas').waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
     await screenshot(page, 'wizard-result');
   });
 });

@@ -13,36 +13,66 @@ const form = (body: Record<string, string>) => ({
 });
 
 export async function registerAndLogIn(server: RunningServer, user: NewUser): Promise<string> {
-  const sent = await fetch(`${server.url}${accountPaths.sendMessage}`, form({ email: user.email, purpose: 'register' }));
+  const sent = await fetch(
+    `${server.url}${accountPaths.sendMessage}`,
+    form({ email: user.email, purpose: 'register' }),
+  );
   if (sent.status !== 200) throw new Error(`sendMessage ${sent.status}`);
   const code = await server.waitForCode(user.email, 'register');
   const reg = await fetch(
     `${server.url}${accountPaths.register}`,
     form({
-      username: user.username, firstName: 'Ada', lastName: 'Lovelace', email: user.email, phone: '', password: user.password,
-      repeatPassword: user.password, institution: 'Test Institute', researchInterest: 'immunology', emailCode: code,
-      marketingConsent: 'false', termsAgreed: 'true',
+      username: user.username,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: user.email,
+      phone: '',
+      password: user.password,
+      repeatPassword: user.password,
+      institution: 'Test Institute',
+      researchInterest: 'immunology',
+      emailCode: code,
+      marketingConsent: 'false',
+      termsAgreed: 'true',
     }),
   );
   if (reg.status !== 200) throw new Error(`register ${reg.status}`);
-  const login = await fetch(`${server.url}${accountPaths.login}`, form({ username: user.username, password: user.password }));
+  const login = await fetch(
+    `${server.url}${accountPaths.login}`,
+    form({ username: user.username, password: user.password }),
+  );
   const body = (await login.json()) as { data: { token: string } };
   return body.data.token;
 }
 
 /** Uploads one sample's files with the real tus client and waits until it is parsed. */
-export async function uploadParsed(server: RunningServer, token: string, sampleName: string, paths: string[]): Promise<UploadRow> {
-  const files = paths.map((p) => ({ name: path.basename(p), bytes: new Uint8Array(readFileSync(p)), role: 'data' as const }));
+export async function uploadParsed(
+  server: RunningServer,
+  token: string,
+  sampleName: string,
+  paths: string[],
+): Promise<UploadRow> {
+  const files = paths.map((p) => ({
+    name: path.basename(p),
+    bytes: new Uint8Array(readFileSync(p)),
+    role: 'data' as const,
+  }));
   const res = await fetch(`${server.url}${FILES_API.uploads}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'access-token': token },
-    body: JSON.stringify({ sampleName, kind: 'matrix', files: files.map((f) => ({ name: f.name, size: f.bytes.length, role: f.role })) }),
+    body: JSON.stringify({
+      sampleName,
+      kind: 'matrix',
+      files: files.map((f) => ({ name: f.name, size: f.bytes.length, role: f.role })),
+    }),
   });
   const row = ((await res.json()) as { data: UploadRow }).data;
   for (const [i, f] of files.entries()) await tusSend(server.url, token, row.files[i]!.slot, f);
   const end = Date.now() + 180_000;
   while (Date.now() < end) {
-    const r = (await (await fetch(`${server.url}${FILES_API.upload(row.id)}`, { headers: { 'access-token': token } })).json()) as { data: UploadRow };
+    const r = (await (
+      await fetch(`${server.url}${FILES_API.upload(row.id)}`, { headers: { 'access-token': token } })
+    ).json()) as { data: UploadRow };
     if (r.data.state === 'completed' || r.data.state === 'failed') return r.data;
     await new Promise((ok) => setTimeout(ok, 500));
   }

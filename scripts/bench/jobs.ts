@@ -18,7 +18,12 @@ const N = Number(process.env.BENCH_JOBS ?? 300);
 const CONCURRENCY = process.env.WORKER_CONCURRENCY ?? '4';
 
 async function throughput(label: string, databaseUrl: string | undefined) {
-  const config = loadConfig({ LOG_LEVEL: 'silent', CELLCLOUD_DATA_DIR: '/tmp/cellcloud-bench', WORKER_CONCURRENCY: CONCURRENCY, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    CELLCLOUD_DATA_DIR: '/tmp/cellcloud-bench',
+    WORKER_CONCURRENCY: CONCURRENCY,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const db = await openDb({ url: databaseUrl });
   const queue = new JobQueue(config, db);
   await queue.start();
@@ -57,17 +62,27 @@ async function pbmc3k() {
     const parsed = await waitParsed(s, token, up.id);
     if (parsed.state !== 'completed') return console.log(`pbmc3k end to end: upload ended ${parsed.state}`);
     const t0 = performance.now();
-    const r = await s.request('POST', '/api/jobs', { token, body: { datasets: [{ id: up.id, name: 'pbmc3k', group: 'g1' }], param: { jobName: 'bench_pbmc3k', species: 'Homo sapiens' } } });
+    const r = await s.request('POST', '/api/jobs', {
+      token,
+      body: {
+        datasets: [{ id: up.id, name: 'pbmc3k', group: 'g1' }],
+        param: { jobName: 'bench_pbmc3k', species: 'Homo sapiens' },
+      },
+    });
     if (r.status !== 200) return console.log(`pbmc3k end to end: submit failed ${r.status} ${r.body?.msg}`);
     const id = r.body.data.id as string;
     for (;;) {
       const j = (await s.request('GET', `/api/jobs/${id}`, { token })).body.data;
       if (j.status === 'completed') {
-        console.log(`pbmc3k end to end: submit → completed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        console.log(
+          `pbmc3k end to end: submit → completed in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
         break;
       }
       if (j.status === 'error') {
-        console.log(`pbmc3k end to end: job failed after ${((performance.now() - t0) / 1000).toFixed(1)} s: ${j.message}`);
+        console.log(
+          `pbmc3k end to end: job failed after ${((performance.now() - t0) / 1000).toFixed(1)} s: ${j.message}`,
+        );
         break;
       }
       await new Promise((res) => setTimeout(res, 500));
@@ -79,7 +94,10 @@ async function pbmc3k() {
 
 async function main() {
   await throughput('PGlite', undefined);
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const admin =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.CELLCLOUD_TEST_PG_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
   const scratch = await createScratchDatabase().catch(() => undefined);
   if (scratch) {
     try {

@@ -19,7 +19,12 @@ describe('wizard drafts and submission rules', () => {
     stepTag: 3,
     pageTag: 'myAnalyzes',
     datasets: [{ id: 'no-such-upload', name: 'S1', group: 'G1' }],
-    param: { jobName: 'my_job', cellFilteringEvaluation: 'evaluate', geneRange: [300, 4000], geneState: 'manual' },
+    param: {
+      jobName: 'my_job',
+      cellFilteringEvaluation: 'evaluate',
+      geneRange: [300, 4000],
+      geneState: 'manual',
+    },
     ...extra,
   });
 
@@ -47,7 +52,8 @@ describe('wizard drafts and submission rules', () => {
   });
 
   it('runs the cell-filtering evaluation to failed (retry offered) for an unavailable sample, and going back resets it', async () => {
-    const id = (await s.request('POST', '/api/drafts', { token, body: draft({ stepTag: 2 }) })).body.data.id as string;
+    const id = (await s.request('POST', '/api/drafts', { token, body: draft({ stepTag: 2 }) })).body.data
+      .id as string;
     const started = await s.request('POST', `/api/drafts/${id}/cell-filtering`, { token });
     expect(started.body.data.draft.cellFilteringTaskStatus).toBe('running');
     let state = started.body.data.draft.cellFilteringTaskStatus as string;
@@ -65,23 +71,45 @@ describe('wizard drafts and submission rules', () => {
   });
 
   it('validates a submission with the SPEC §5 messages in the request language', async () => {
-    const noName = await s.request('POST', '/api/jobs', { token, lang: 'en-US', body: draft({ param: { jobName: '' } }) });
+    const noName = await s.request('POST', '/api/jobs', {
+      token,
+      lang: 'en-US',
+      body: draft({ param: { jobName: '' } }),
+    });
     expect(noName.status).toBe(400);
     expect(noName.body.msg).toBe('Please fill in the job name');
-    const digit = await s.request('POST', '/api/jobs', { token, lang: 'zh-CN', body: draft({ param: { jobName: '1job' } }) });
+    const digit = await s.request('POST', '/api/jobs', {
+      token,
+      lang: 'zh-CN',
+      body: draft({ param: { jobName: '1job' } }),
+    });
     expect(digit.body.msg).toContain('不能以数字或符号开头');
-    const noSamples = await s.request('POST', '/api/jobs', { token, lang: 'en-US', body: draft({ datasets: [] }) });
+    const noSamples = await s.request('POST', '/api/jobs', {
+      token,
+      lang: 'en-US',
+      body: draft({ datasets: [] }),
+    });
     expect(noSamples.body.msg).toBe('Please select samples');
     const dupNames = await s.request('POST', '/api/jobs', {
       token,
       lang: 'en-US',
-      body: draft({ datasets: [{ id: 'a', name: 'S1', group: 'G' }, { id: 'b', name: 'S1', group: 'G' }] }),
+      body: draft({
+        datasets: [
+          { id: 'a', name: 'S1', group: 'G' },
+          { id: 'b', name: 'S1', group: 'G' },
+        ],
+      }),
     });
     expect(dupNames.body.msg).toBe('name exists, please type another');
     const noGroup = await s.request('POST', '/api/jobs', {
       token,
       lang: 'en-US',
-      body: draft({ datasets: [{ id: 'a', name: 'S1', group: '' }, { id: 'b', name: 'S2', group: 'G' }] }),
+      body: draft({
+        datasets: [
+          { id: 'a', name: 'S1', group: '' },
+          { id: 'b', name: 'S2', group: 'G' },
+        ],
+      }),
     });
     expect(noGroup.body.msg).toBe('Please fill in the sample group name');
     const unknown = await s.request('POST', '/api/jobs', { token, lang: 'en-US', body: draft() });

@@ -18,7 +18,10 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
   let token: string;
   let uploadId: string;
   let firstId: string;
-  const draft = () => ({ datasets: [{ id: uploadId, name: 'pbmc3k', group: 'g1' }], param: { jobName: 'pbmc3k_run', cluster: 0.5 } });
+  const draft = () => ({
+    datasets: [{ id: uploadId, name: 'pbmc3k', group: 'g1' }],
+    param: { jobName: 'pbmc3k_run', cluster: 0.5 },
+  });
 
   beforeAll(async () => {
     process.env.ENSEMBL_GENE_LISTS_DIR = geneLists;
@@ -38,9 +41,21 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
     const r = await s.request('POST', '/api/jobs', { token, body: draft() });
     expect(r.status).toBe(200);
     firstId = r.body.data.id;
-    const running = await waitJob(s, token, firstId, (j) => j.status === 'running' && j.progress > 0.1, 300_000);
+    const running = await waitJob(
+      s,
+      token,
+      firstId,
+      (j) => j.status === 'running' && j.progress > 0.1,
+      300_000,
+    );
     expect(running.step).toBeTruthy();
-    const done = await waitJob(s, token, firstId, (j) => j.status === 'completed' || j.status === 'error', 600_000);
+    const done = await waitJob(
+      s,
+      token,
+      firstId,
+      (j) => j.status === 'completed' || j.status === 'error',
+      600_000,
+    );
     expect(done.message).toBeNull();
     expect(done.status).toBe('completed');
     expect(done.resultId).toBe(firstId);
@@ -58,7 +73,10 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
     expect(r.body.data.cached).toBe(true);
     expect(r.body.data.resultId).toBe(firstId);
     // A different parameter is a different analysis.
-    const other = await s.request('POST', '/api/jobs', { token, body: { ...draft(), param: { jobName: 'pbmc3k_run', cluster: 1.1 } } });
+    const other = await s.request('POST', '/api/jobs', {
+      token,
+      body: { ...draft(), param: { jobName: 'pbmc3k_run', cluster: 1.1 } },
+    });
     expect(other.body.data.cached).toBe(false);
     await s.request('POST', `/api/jobs/${other.body.data.id}/suspend`, { token });
     // Deleting the original keeps the files the cached copy still shows.

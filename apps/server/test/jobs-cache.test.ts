@@ -10,8 +10,20 @@ describe('result cache key', () => {
 
   it('is the same for parameters that differ only by defaults or key order', () => {
     const a = resultCacheKey({ samples, params: {} }, '1.0.0');
-    const b = resultCacheKey({ samples, params: { clusterResolution: 0.8, algorithm: 'louvain', numberOfHighlyVariableGenes: 2000 } }, '1.0.0');
-    const c = resultCacheKey({ samples, params: { numberOfHighlyVariableGenes: 2000, algorithm: 'louvain', clusterResolution: 0.8 } }, '1.0.0');
+    const b = resultCacheKey(
+      {
+        samples,
+        params: { clusterResolution: 0.8, algorithm: 'louvain', numberOfHighlyVariableGenes: 2000 },
+      },
+      '1.0.0',
+    );
+    const c = resultCacheKey(
+      {
+        samples,
+        params: { numberOfHighlyVariableGenes: 2000, algorithm: 'louvain', clusterResolution: 0.8 },
+      },
+      '1.0.0',
+    );
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(b).toBe(a);
     expect(c).toBe(a);
@@ -20,8 +32,12 @@ describe('result cache key', () => {
   it('changes with any parameter, input content, sample label or engine version', () => {
     const base = resultCacheKey({ samples, params: {} }, '1.0.0');
     expect(resultCacheKey({ samples, params: { clusterResolution: 1.2 } }, '1.0.0')).not.toBe(base);
-    expect(resultCacheKey({ samples: [{ ...samples[0]!, contentHash: 'ccc' }, samples[1]!], params: {} }, '1.0.0')).not.toBe(base);
-    expect(resultCacheKey({ samples: [{ ...samples[0]!, name: 'X1' }, samples[1]!], params: {} }, '1.0.0')).not.toBe(base);
+    expect(
+      resultCacheKey({ samples: [{ ...samples[0]!, contentHash: 'ccc' }, samples[1]!], params: {} }, '1.0.0'),
+    ).not.toBe(base);
+    expect(
+      resultCacheKey({ samples: [{ ...samples[0]!, name: 'X1' }, samples[1]!], params: {} }, '1.0.0'),
+    ).not.toBe(base);
     expect(resultCacheKey({ samples: [samples[1]!, samples[0]!], params: {} }, '1.0.0')).not.toBe(base);
     expect(resultCacheKey({ samples, params: {} }, '1.0.1')).not.toBe(base);
   });

@@ -4,7 +4,11 @@ import { createTestServer, type TestServer } from './support/harness';
 import { diagnostic, testUser } from './support/jobs';
 
 /** Reads server-sent events from a real HTTP connection until `stop` returns true. */
-async function collect(url: string, stop: (events: JobEvent[]) => boolean, timeoutMs = 60_000): Promise<JobEvent[]> {
+async function collect(
+  url: string,
+  stop: (events: JobEvent[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<JobEvent[]> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), timeoutMs);
   const res = await fetch(url, { signal: ac.signal });
@@ -50,13 +54,20 @@ describe('job events (SSE)', () => {
     const { token, user } = await testUser(s);
     const other = await testUser(s);
     const done = (ev: JobEvent[]) =>
-      ev.some((e) => e.type === 'job' && e.job.status === 'completed') && ev.some((e) => e.type === 'notifications' && e.unread >= 1);
+      ev.some((e) => e.type === 'job' && e.job.status === 'completed') &&
+      ev.some((e) => e.type === 'notifications' && e.unread >= 1);
     const stream = collect(`${s.url}/api/jobs/events?token=${encodeURIComponent(token)}`, done);
-    const otherStream = collect(`${s.url}/api/jobs/events?token=${encodeURIComponent(other.token)}`, () => false, 8000).catch(() => [] as JobEvent[]);
+    const otherStream = collect(
+      `${s.url}/api/jobs/events?token=${encodeURIComponent(other.token)}`,
+      () => false,
+      8000,
+    ).catch(() => [] as JobEvent[]);
     await new Promise((r) => setTimeout(r, 300));
     const job = await diagnostic(s, user.id, 'streamed_job', { sleepMs: 2500 });
     const events = await stream;
-    const mine = events.filter((e): e is Extract<JobEvent, { type: 'job' }> => e.type === 'job' && e.job.id === job.id);
+    const mine = events.filter(
+      (e): e is Extract<JobEvent, { type: 'job' }> => e.type === 'job' && e.job.id === job.id,
+    );
     const running = mine.filter((e) => e.job.status === 'running');
     expect(running.length).toBeGreaterThan(1);
     const fractions = running.map((e) => e.job.progress);

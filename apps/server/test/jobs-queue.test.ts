@@ -14,8 +14,15 @@ describe('job queue lifecycle', () => {
   let userId: string;
 
   beforeAll(async () => {
-    s = await createTestServer({ WORKER_CONCURRENCY: '2', QUEUE_SUPERVISE_SECONDS: '1', JOB_HEARTBEAT_SECONDS: '10' });
-    ({ token, user: { id: userId } } = await testUser(s).then((u) => ({ token: u.token, user: u.user })));
+    s = await createTestServer({
+      WORKER_CONCURRENCY: '2',
+      QUEUE_SUPERVISE_SECONDS: '1',
+      JOB_HEARTBEAT_SECONDS: '10',
+    });
+    ({
+      token,
+      user: { id: userId },
+    } = await testUser(s).then((u) => ({ token: u.token, user: u.user })));
   });
   afterAll(async () => {
     await s?.close();
@@ -31,7 +38,11 @@ describe('job queue lifecycle', () => {
     const unread = await s.request('GET', '/api/database-api/celeLens/user/notifications/unread', { token });
     expect(unread.body.data).toBeGreaterThanOrEqual(1);
     const list = await s.request('GET', '/api/database-api/celeLens/user/notifications', { token });
-    expect(list.body.data.rows.some((n: { kind: string; jobId: string }) => n.kind === 'job.completed' && n.jobId === job.id)).toBe(true);
+    expect(
+      list.body.data.rows.some(
+        (n: { kind: string; jobId: string }) => n.kind === 'job.completed' && n.jobId === job.id,
+      ),
+    ).toBe(true);
   });
 
   it('retries a handler that throws, then completes on the next attempt', async () => {
@@ -47,8 +58,15 @@ describe('job queue lifecycle', () => {
     const job = await diagnostic(s, userId, 'broken_job', { failTimes: 9 });
     const failed = await waitJob(s, token, job.id, (j) => j.status === 'error');
     expect(failed.message).toMatch(/diagnostic failure on attempt 2/);
-    const list = await s.request('GET', '/api/database-api/celeLens/user/notifications', { token, lang: 'en-US' });
-    expect(list.body.data.rows.some((n: { kind: string; jobId: string }) => n.kind === 'job.failed' && n.jobId === job.id)).toBe(true);
+    const list = await s.request('GET', '/api/database-api/celeLens/user/notifications', {
+      token,
+      lang: 'en-US',
+    });
+    expect(
+      list.body.data.rows.some(
+        (n: { kind: string; jobId: string }) => n.kind === 'job.failed' && n.jobId === job.id,
+      ),
+    ).toBe(true);
   });
 
   it('suspends a running job (its attempt stops at the next progress report) and resumes it', async () => {
@@ -97,7 +115,11 @@ describe('job expiry', () => {
 
   it('fails a job that runs past its timeout on every attempt, with a message', async () => {
     // 3-second timeout; the job would need 30 seconds.
-    s = await createTestServer({ JOB_TIMEOUT_MINUTES: '0.05', QUEUE_SUPERVISE_SECONDS: '1', JOB_HEARTBEAT_SECONDS: '10' });
+    s = await createTestServer({
+      JOB_TIMEOUT_MINUTES: '0.05',
+      QUEUE_SUPERVISE_SECONDS: '1',
+      JOB_HEARTBEAT_SECONDS: '10',
+    });
     const { token, user } = await testUser(s);
     const job = await diagnostic(s, user.id, 'slow_job', { sleepMs: 30_000 });
     const failed = await waitJob(s, token, job.id, (j) => j.status === 'error', 120_000);

@@ -46,7 +46,11 @@ describe.skipIf(TEST_DB !== 'postgres')('two worker processes, one killed mid-jo
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    s = await createTestServer({ IN_PROCESS_WORKER: 'false', QUEUE_SUPERVISE_SECONDS: '1', JOB_HEARTBEAT_SECONDS: '10' });
+    s = await createTestServer({
+      IN_PROCESS_WORKER: 'false',
+      QUEUE_SUPERVISE_SECONDS: '1',
+      JOB_HEARTBEAT_SECONDS: '10',
+    });
     workers.push(await startWorkerProcess(s), await startWorkerProcess(s));
   });
   afterAll(async () => {

@@ -16,7 +16,8 @@ describe('notifications API', () => {
     a = await testUser(s);
     b = await testUser(s);
     const n = jobsDeps(s.ctx).notifications;
-    for (let i = 0; i < 12; i++) await n.create(a.user.id, 'job.completed', { jobName: `job_${i}`, analysisId: `CA${i}` });
+    for (let i = 0; i < 12; i++)
+      await n.create(a.user.id, 'job.completed', { jobName: `job_${i}`, analysisId: `CA${i}` });
     await n.create(b.user.id, 'job.failed', { jobName: 'other', analysisId: 'CAX', message: 'boom' });
   });
   afterAll(async () => {
@@ -38,15 +39,24 @@ describe('notifications API', () => {
     expect(p1.body.data.rows).toHaveLength(5);
     expect(p1.body.data.rows[0].params.jobName).toBe('job_11');
     const p3 = await s.request('GET', `${base}?pageNum=3&pageSize=5`, { token: a.token });
-    expect(p3.body.data.rows.map((r: { params: { jobName: string } }) => r.params.jobName)).toEqual(['job_1', 'job_0']);
+    expect(p3.body.data.rows.map((r: { params: { jobName: string } }) => r.params.jobName)).toEqual([
+      'job_1',
+      'job_0',
+    ]);
   });
 
   it('marks one read with a form PUT, and not another user’s', async () => {
     const list = await s.request('GET', `${base}?pageSize=1`, { token: a.token });
     const id = list.body.data.rows[0].id as string;
-    expect((await s.request('PUT', `${base}/${id}`, { token: a.token, body: { read: 'true' }, form: true })).status).toBe(200);
+    expect(
+      (await s.request('PUT', `${base}/${id}`, { token: a.token, body: { read: 'true' }, form: true }))
+        .status,
+    ).toBe(200);
     expect((await s.request('GET', `${base}/unread`, { token: a.token })).body.data).toBe(11);
-    expect((await s.request('PUT', `${base}/${id}`, { token: b.token, body: { read: 'true' }, form: true })).status).toBe(404);
+    expect(
+      (await s.request('PUT', `${base}/${id}`, { token: b.token, body: { read: 'true' }, form: true }))
+        .status,
+    ).toBe(404);
     const unreadOnly = await s.request('GET', `${base}?unreadOnly=true&pageSize=50`, { token: a.token });
     expect(unreadOnly.body.data.total).toBe(11);
   });

@@ -36,13 +36,19 @@ describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
 
   it('lists the parsed sample as selectable with its species', async () => {
     const r = await s.request('GET', '/api/wizard/samples', { token });
-    expect(r.body.data).toEqual([expect.objectContaining({ id: uploadId, name: 'pbmc3k', species: 'Homo sapiens', cells: 2638 })]);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({ id: uploadId, name: 'pbmc3k', species: 'Homo sapiens', cells: 2638 }),
+    ]);
   });
 
   it('evaluates cell filtering in the background with the recommended thresholds', async () => {
     const draft = await s.request('POST', '/api/drafts', {
       token,
-      body: { stepTag: 2, datasets: [{ id: uploadId, name: 'pbmc3k', group: 'g1' }], param: { jobName: 'pbmc_eval', cellFilteringEvaluation: 'evaluate' } },
+      body: {
+        stepTag: 2,
+        datasets: [{ id: uploadId, name: 'pbmc3k', group: 'g1' }],
+        param: { jobName: 'pbmc_eval', cellFilteringEvaluation: 'evaluate' },
+      },
     });
     const id = draft.body.data.id as string;
     await s.request('POST', `/api/drafts/${id}/cell-filtering`, { token });
@@ -83,9 +89,14 @@ describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
       job = (await s.request('GET', `/api/jobs/${job.id}`, { token })).body.data;
     }
     expect(job.status).toBe('error');
-    expect(job.message).toMatch(/needs about \d+ MiB but a worker may use 512 MiB; select fewer samples or raise WORKER_MEMORY_MB/);
+    expect(job.message).toMatch(
+      /needs about \d+ MiB but a worker may use 512 MiB; select fewer samples or raise WORKER_MEMORY_MB/,
+    );
     // Refused at once: no retry of a job that cannot fit.
-    const [row] = await s.ctx.db.query<{ attempt: number }>('SELECT attempt FROM analysis_jobs WHERE id = $1', [job.id]);
+    const [row] = await s.ctx.db.query<{ attempt: number }>(
+      'SELECT attempt FROM analysis_jobs WHERE id = $1',
+      [job.id],
+    );
     expect(row!.attempt).toBe(0);
   });
 });

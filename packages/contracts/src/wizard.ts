@@ -12,7 +12,12 @@ import { DEFAULT_FILTERS } from './constants';
 export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_. ]*$/;
 
 export const wizardName = (requiredKey: string) =>
-  z.string().trim().min(1, requiredKey).max(100, 'wizard.name.tooLong').regex(NAME_PATTERN, 'wizard.name.invalid');
+  z
+    .string()
+    .trim()
+    .min(1, requiredKey)
+    .max(100, 'wizard.name.tooLong')
+    .regex(NAME_PATTERN, 'wizard.name.invalid');
 
 export const cellFilteringStatus = z.enum(['notStarted', 'running', 'failed', 'done']);
 export type CellFilteringStatus = z.infer<typeof cellFilteringStatus>;
@@ -106,17 +111,22 @@ export type DraftView = z.infer<typeof draftView>;
 /** Submission rules (SPEC §5) checked before a job is created; the message keys are i18n keys. */
 export const submitDraft = wizardDraft.superRefine((d, ctx) => {
   const name = wizardName('wizard.jobName.required').safeParse(d.param.jobName);
-  if (!name.success) ctx.addIssue({ code: 'custom', path: ['param', 'jobName'], message: name.error.issues[0]!.message });
-  if (d.datasets.length === 0) ctx.addIssue({ code: 'custom', path: ['datasets'], message: 'wizard.samples.required' });
+  if (!name.success)
+    ctx.addIssue({ code: 'custom', path: ['param', 'jobName'], message: name.error.issues[0]!.message });
+  if (d.datasets.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['datasets'], message: 'wizard.samples.required' });
   const names = new Set<string>();
   d.datasets.forEach((s, i) => {
     const r = wizardName('wizard.sampleName.required').safeParse(s.name);
-    if (!r.success) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: r.error.issues[0]!.message });
-    if (names.has(s.name)) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: 'wizard.name.exists' });
+    if (!r.success)
+      ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: r.error.issues[0]!.message });
+    if (names.has(s.name))
+      ctx.addIssue({ code: 'custom', path: ['datasets', i, 'name'], message: 'wizard.name.exists' });
     names.add(s.name);
     if (d.datasets.length > 1) {
       const g = wizardName('wizard.group.required').safeParse(s.group);
-      if (!g.success) ctx.addIssue({ code: 'custom', path: ['datasets', i, 'group'], message: g.error.issues[0]!.message });
+      if (!g.success)
+        ctx.addIssue({ code: 'custom', path: ['datasets', i, 'group'], message: g.error.issues[0]!.message });
     }
   });
   if (d.param.annotationType === 'reference' && !d.param.reference) {
@@ -193,6 +203,11 @@ export function effectiveThresholds(p: DraftParam, s: CellFilteringSample) {
 export function keptCells(s: CellFilteringSample, t: ReturnType<typeof effectiveThresholds>): boolean[] {
   return s.genes.map(
     (g, i) =>
-      g >= t.geneRange[0] && g <= t.geneRange[1] && s.umis[i]! >= t.umiRange[0] && s.umis[i]! <= t.umiRange[1] && s.mito[i]! < t.mitochondrial && s.ribo[i]! < t.ribosomal,
+      g >= t.geneRange[0] &&
+      g <= t.geneRange[1] &&
+      s.umis[i]! >= t.umiRange[0] &&
+      s.umis[i]! <= t.umiRange[1] &&
+      s.mito[i]! < t.mitochondrial &&
+      s.ribo[i]! < t.ribosomal,
   );
 }

@@ -19,7 +19,10 @@ async function main() {
     throw e;
   }
   if (config.workerConcurrency < 1) config = { ...config, workerConcurrency: 1 };
-  if (!config.databaseUrl) console.warn('DATABASE_URL is not set: this worker uses the embedded database in CELLCLOUD_DATA_DIR, so it must be the only process using it.');
+  if (!config.databaseUrl)
+    console.warn(
+      'DATABASE_URL is not set: this worker uses the embedded database in CELLCLOUD_DATA_DIR, so it must be the only process using it.',
+    );
   const ctx = await composeContext(config);
   const deps = jobsDeps(ctx);
   const shutdown = async () => {
@@ -29,7 +32,9 @@ async function main() {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  console.log(`CellCloud worker ${process.pid} started (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, concurrency: ${config.workerConcurrency})`);
+  console.log(
+    `CellCloud worker ${process.pid} started (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, concurrency: ${config.workerConcurrency})`,
+  );
 }
 
 main().catch((e) => {

@@ -7,14 +7,17 @@ registerMessages({
     'wizard.sampleName.required': 'Please enter the sample ID',
     'wizard.group.required': 'Please fill in the sample group name',
     'wizard.name.tooLong': 'The name is too long (at most 100 characters)',
-    'wizard.name.invalid': 'No spaces at the start, special symbols or Chinese characters; start with a letter or underscore, not a digit or symbol',
+    'wizard.name.invalid':
+      'No spaces at the start, special symbols or Chinese characters; start with a letter or underscore, not a digit or symbol',
     'wizard.name.exists': 'name exists, please type another',
     'wizard.samples.required': 'Please select samples',
-    'wizard.samples.notAnalysable': 'A selected sample is not a Completed upload of yours ({detail}); re-initiate from upload',
+    'wizard.samples.notAnalysable':
+      'A selected sample is not a Completed upload of yours ({detail}); re-initiate from upload',
     'wizard.species.mixed': 'Selected samples must share one species (found: {detail})',
     'wizard.species.required': 'Please enter the correct species',
     'wizard.species.mismatch': 'Please enter the correct species: the samples are {detail}',
-    'wizard.species.unsupported': 'Please enter the correct species: {detail} must be converted to human or mouse first',
+    'wizard.species.unsupported':
+      'Please enter the correct species: {detail} must be converted to human or mouse first',
     'wizard.ambient.tooFewCells': 'Ambient RNA removal needs more than 100 cells per sample ({detail})',
     'wizard.reference.required': 'Please choose reference species for annotation',
     'jobs.cannotSuspend': 'Job unable to suspend: it is {detail}',

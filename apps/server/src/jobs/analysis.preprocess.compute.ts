@@ -11,10 +11,18 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
  * mito cutoff being the cross-sample mode), with the engine's own functions so the preview and
  * the analysis filter agree.
  */
-export function evaluateCellFiltering(samples: { name: string; dataset: Dataset }[], params: AnalysisParams): CellFilteringResult {
+export function evaluateCellFiltering(
+  samples: { name: string; dataset: Dataset }[],
+  params: AnalysisParams,
+): CellFilteringResult {
   const perSample = samples.map((s) => computeQcMetrics(s.dataset.counts, s.dataset.genes.symbols));
   const total = perSample.reduce((n, q) => n + q.nGenes.length, 0);
-  const merged: QcMetrics = { nGenes: new Float64Array(total), nUmi: new Float64Array(total), pctMito: new Float64Array(total), pctRibo: new Float64Array(total) };
+  const merged: QcMetrics = {
+    nGenes: new Float64Array(total),
+    nUmi: new Float64Array(total),
+    pctMito: new Float64Array(total),
+    pctRibo: new Float64Array(total),
+  };
   const cellsOfSample: number[][] = [];
   let offset = 0;
   for (const q of perSample) {

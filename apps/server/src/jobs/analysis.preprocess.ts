@@ -12,7 +12,10 @@ import { runInChild } from './runner-child-process';
  * `preprocess/<draftId>/<run>/qc.json`. The draft's `cf_run` fences a result of an evaluation the
  * user discarded meanwhile (going back). Failures are shown with a retry, not retried silently.
  */
-export async function handleAnalysisPreprocess(ctx: AppContext, job: JobContext<'analysis.preprocess'>): Promise<void> {
+export async function handleAnalysisPreprocess(
+  ctx: AppContext,
+  job: JobContext<'analysis.preprocess'>,
+): Promise<void> {
   const draftId = job.data.jobId;
   const row = await draftsRepo.get(ctx.db, draftId);
   if (!row || row.cf_status !== 'running') return;
@@ -25,7 +28,9 @@ export async function handleAnalysisPreprocess(ctx: AppContext, job: JobContext<
       if (!s) throw new Error(`Sample "${d.name}" is no longer available; re-initiate from upload.`);
       return { name: d.name || s.sampleName, datasetKey: s.datasetKey, species: s.properties.species };
     });
-    const species = speciesSchema.catch('Homo sapiens').parse(samples.find((s) => s.species)?.species ?? draft.param?.species);
+    const species = speciesSchema
+      .catch('Homo sapiens')
+      .parse(samples.find((s) => s.species)?.species ?? draft.param?.species);
     const params = analysisParams.parse(draftToParams(draft.param, species));
     await runInChild(
       { kind: 'preprocess', draftId, samples, params, outKey: preprocessKey(draftId, run) },

@@ -14,14 +14,19 @@ import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked
 export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<void> {
   const row = t.row;
   const byId = new Map((await listAnalysableSamples(ctx, row.user_id)).map((s) => [s.uploadId, s]));
-  const draftSamples = ((row.draft as { datasets?: { id: string; name: string; group: string }[] }).datasets ?? []).filter((d) => row.sample_ids.includes(d.id));
+  const draftSamples = (
+    (row.draft as { datasets?: { id: string; name: string; group: string }[] }).datasets ?? []
+  ).filter((d) => row.sample_ids.includes(d.id));
   const samples = [];
   let cells = 0;
   let genes = 0;
   let nnz = 0;
   for (const d of draftSamples) {
     const s = byId.get(d.id);
-    if (!s) throw new PermanentJobError(`Sample "${d.name}" is no longer available (deleted or not Completed); re-initiate from upload.`);
+    if (!s)
+      throw new PermanentJobError(
+        `Sample "${d.name}" is no longer available (deleted or not Completed); re-initiate from upload.`,
+      );
     cells += s.properties.cells;
     genes = Math.max(genes, s.properties.genes);
     // Every stored non-zero holds at least one UMI: total UMIs bound the non-zeros from above.
@@ -39,7 +44,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   await ctx.storage.delete(staging);
   await runInChild(
     { kind: 'analysis', jobId: row.id, species: row.species, samples, params, outPrefix: staging },
-    { config: ctx.config, signal: t.signal, memoryBytes: ctx.config.workerMemoryBytes, onProgress: (f, step) => t.progress(f, step) },
+    {
+      config: ctx.config,
+      signal: t.signal,
+      memoryBytes: ctx.config.workerMemoryBytes,
+      onProgress: (f, step) => t.progress(f, step),
+    },
   );
   await t.progress(0.97, 'publish');
   if (!(await t.stillOurs())) {

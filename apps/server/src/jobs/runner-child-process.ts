@@ -5,8 +5,21 @@ import type { Config } from '../config';
 
 /** What the parent asks a child to compute (see runner-child.ts). */
 export type ChildTask =
-  | { kind: 'analysis'; jobId: string; species: string; samples: { name: string; group: string; datasetKey: string }[]; params: unknown; outPrefix: string }
-  | { kind: 'preprocess'; draftId: string; samples: { name: string; datasetKey: string }[]; params: unknown; outKey: string }
+  | {
+      kind: 'analysis';
+      jobId: string;
+      species: string;
+      samples: { name: string; group: string; datasetKey: string }[];
+      params: unknown;
+      outPrefix: string;
+    }
+  | {
+      kind: 'preprocess';
+      draftId: string;
+      samples: { name: string; datasetKey: string }[];
+      params: unknown;
+      outKey: string;
+    }
   | { kind: 'noop'; sleepMs: number };
 
 export type ChildMessage =
@@ -26,7 +39,12 @@ const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).h
  */
 export function runInChild(
   task: ChildTask,
-  opts: { config: Config; signal?: AbortSignal; memoryBytes: number; onProgress?: (fraction: number, step: string) => Promise<void> },
+  opts: {
+    config: Config;
+    signal?: AbortSignal;
+    memoryBytes: number;
+    onProgress?: (fraction: number, step: string) => Promise<void>;
+  },
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const heapMb = Math.max(256, Math.floor(opts.memoryBytes / 1024 / 1024));
@@ -47,12 +65,17 @@ export function runInChild(
       if (err) reject(err);
       else resolve(value);
     };
-    const onAbort = () => finish(new ChildProcessFailure('The job was stopped (suspended, timed out or the worker is shutting down).'));
+    const onAbort = () =>
+      finish(
+        new ChildProcessFailure('The job was stopped (suspended, timed out or the worker is shutting down).'),
+      );
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort);
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'progress' && opts.onProgress) {
-        progressChain = progressChain.then(() => opts.onProgress!(m.fraction, m.step)).catch((e: Error) => finish(e));
+        progressChain = progressChain
+          .then(() => opts.onProgress!(m.fraction, m.step))
+          .catch((e: Error) => finish(e));
       } else if (m.type === 'done') {
         doneReceived = true;
         void progressChain.then(() => finish(null, m.result));
@@ -63,7 +86,11 @@ export function runInChild(
     child.on('error', (e) => finish(e));
     child.on('exit', (code, sig) => {
       if (doneReceived) return;
-      finish(new ChildProcessFailure(`The analysis process ended unexpectedly (${sig ?? `exit code ${code}`}); it may have run out of memory.`));
+      finish(
+        new ChildProcessFailure(
+          `The analysis process ended unexpectedly (${sig ?? `exit code ${code}`}); it may have run out of memory.`,
+        ),
+      );
     });
     child.send({ task, config: opts.config });
   });

@@ -12,14 +12,21 @@ import type { ChildMessage, ChildTask } from './runner-child-process';
  */
 const send = (m: ChildMessage) => process.send?.(m);
 
-async function loadSamples(storage: Storage, samples: { name: string; datasetKey: string; species?: string }[]) {
+async function loadSamples(
+  storage: Storage,
+  samples: { name: string; datasetKey: string; species?: string }[],
+) {
   const { readDataset } = await import('@cellcloud/formats');
   const { storageSource } = await import('./dataset.ingest');
   const out = [];
   for (const s of samples) {
     const st = await storage.stat(s.datasetKey);
-    if (!st) throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
-    const dataset = await readDataset({ name: s.name, entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)] });
+    if (!st)
+      throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
+    const dataset = await readDataset({
+      name: s.name,
+      entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)],
+    });
     out.push({ name: s.name, dataset, ...(s.species ? { species: s.species } : {}) });
   }
   return out;
@@ -45,8 +52,13 @@ async function run(task: ChildTask, config: Config): Promise<unknown> {
     return undefined;
   }
   send({ type: 'progress', fraction: 0.01, step: 'inputs' });
-  const samples = await loadSamples(storage, task.samples.map((s) => ({ ...s, species: task.species })));
-  const result = await runAnalysis(samples, task.params, (p) => send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }));
+  const samples = await loadSamples(
+    storage,
+    task.samples.map((s) => ({ ...s, species: task.species })),
+  );
+  const result = await runAnalysis(samples, task.params, (p) =>
+    send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }),
+  );
   send({ type: 'progress', fraction: 0.9, step: 'write' });
   await writeOutputs(result, { write: (rel, bytes) => storage.put(`${task.outPrefix}${rel}`, bytes) });
   return undefined;
@@ -55,7 +67,12 @@ async function run(task: ChildTask, config: Config): Promise<unknown> {
 process.once('message', (m: { task: ChildTask; config: Config }) => {
   run(m.task, m.config).then(
     (result) => send({ type: 'done', result }),
-    (e: unknown) => send({ type: 'error', message: e instanceof Error ? e.message : String(e), code: (e as { code?: string })?.code }),
+    (e: unknown) =>
+      send({
+        type: 'error',
+        message: e instanceof Error ? e.message : String(e),
+        code: (e as { code?: string })?.code,
+      }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -52,7 +52,8 @@ export async function runTracked<N extends JobName>(
       const now = Date.now();
       if (now - lastWrite < 250 && fraction < 1) return;
       lastWrite = now;
-      if (!(await jobsRepo.progress(ctx.db, jobId, attempt, Math.min(1, Math.max(0, fraction)), step))) throw new JobSuperseded(jobId);
+      if (!(await jobsRepo.progress(ctx.db, jobId, attempt, Math.min(1, Math.max(0, fraction)), step)))
+        throw new JobSuperseded(jobId);
     },
     async stillOurs() {
       const r = await jobsRepo.get(ctx.db, jobId);
@@ -67,11 +68,22 @@ export async function runTracked<N extends JobName>(
     const final = job.lastAttempt || e instanceof PermanentJobError;
     const failed = await jobsRepo.fail(ctx.db, jobId, attempt, message.slice(0, 1000), final);
     if (failed && final) {
-      await notifications.create(failed.user_id, 'job.failed', { jobName: failed.job_name, analysisId: failed.analysis_id, message: message.slice(0, 200) }, jobId);
+      await notifications.create(
+        failed.user_id,
+        'job.failed',
+        { jobName: failed.job_name, analysisId: failed.analysis_id, message: message.slice(0, 200) },
+        jobId,
+      );
     }
     if (e instanceof PermanentJobError) return; // settled: nothing for the queue to retry
     throw e;
   }
   const done = await jobsRepo.complete(ctx.db, jobId, attempt);
-  if (done) await notifications.create(done.user_id, 'job.completed', { jobName: done.job_name, analysisId: done.analysis_id }, jobId);
+  if (done)
+    await notifications.create(
+      done.user_id,
+      'job.completed',
+      { jobName: done.job_name, analysisId: done.analysis_id },
+      jobId,
+    );
 }

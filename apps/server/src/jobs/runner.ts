@@ -16,27 +16,41 @@ export interface Worker {
  * (WORKER_CONCURRENCY parallel jobs per name) and a periodic reconcile of job rows the queue gave
  * up on. Used by the in-process worker of `npm start` and by `npm run worker`.
  */
-export async function startWorker(ctx: AppContext, queue: JobQueue, notifications: NotificationsService): Promise<Worker> {
+export async function startWorker(
+  ctx: AppContext,
+  queue: JobQueue,
+  notifications: NotificationsService,
+): Promise<Worker> {
   await queue.work('dataset.ingest', async (job) => {
     await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: process.env.ENSEMBL_GENE_LISTS_DIR });
   });
   await queue.work('analysis.preprocess', (job) => handleAnalysisPreprocess(ctx, job));
-  await queue.work('analysis.run', (job) => runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisRun(ctx, t)));
-  await queue.work('system.noop', async (job) => {
-    const { jobId, sleepMs, failTimes } = job.data;
-    const body = async (progress?: (f: number, s: string) => Promise<void>) => {
-      const steps = Math.max(1, Math.min(20, Math.ceil(sleepMs / 250)));
-      for (let i = 1; i <= steps && sleepMs > 0; i++) {
-        await new Promise((r) => setTimeout(r, sleepMs / steps));
-        if (job.signal.aborted) throw new Error('The job was stopped (timed out or the worker is shutting down).');
-        await progress?.(i / steps, 'noop');
-      }
-      if (job.attempt < failTimes) throw new Error(`diagnostic failure on attempt ${job.attempt + 1}`);
-    };
-    if (jobId) await runTracked(ctx, notifications, job, jobId, (t) => body((f, s) => t.progress(f, s)));
-    else await body();
-  }, { batchSize: 10 });
-  const timer = setInterval(() => void reconcileJobs(ctx, queue, notifications).catch(() => {}), ctx.config.queueSuperviseSeconds * 1000);
+  await queue.work('analysis.run', (job) =>
+    runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisRun(ctx, t)),
+  );
+  await queue.work(
+    'system.noop',
+    async (job) => {
+      const { jobId, sleepMs, failTimes } = job.data;
+      const body = async (progress?: (f: number, s: string) => Promise<void>) => {
+        const steps = Math.max(1, Math.min(20, Math.ceil(sleepMs / 250)));
+        for (let i = 1; i <= steps && sleepMs > 0; i++) {
+          await new Promise((r) => setTimeout(r, sleepMs / steps));
+          if (job.signal.aborted)
+            throw new Error('The job was stopped (timed out or the worker is shutting down).');
+          await progress?.(i / steps, 'noop');
+        }
+        if (job.attempt < failTimes) throw new Error(`diagnostic failure on attempt ${job.attempt + 1}`);
+      };
+      if (jobId) await runTracked(ctx, notifications, job, jobId, (t) => body((f, s) => t.progress(f, s)));
+      else await body();
+    },
+    { batchSize: 10 },
+  );
+  const timer = setInterval(
+    () => void reconcileJobs(ctx, queue, notifications).catch(() => {}),
+    ctx.config.queueSuperviseSeconds * 1000,
+  );
   timer.unref();
   return {
     async stop() {

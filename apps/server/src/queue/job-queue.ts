@@ -89,7 +89,11 @@ export class JobQueue {
    * fetch loops; `batchSize` > 1 (for short jobs) fetches several per poll and settles each job
    * on its own outcome, so one failure retries only that job.
    */
-  async work<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number; batchSize?: number } = {}): Promise<void> {
+  async work<N extends JobName>(
+    name: N,
+    handler: JobHandler<N>,
+    opts: { concurrency?: number; batchSize?: number } = {},
+  ): Promise<void> {
     const queue = await this.boss.getQueue(name);
     const retryLimit = queue?.retryLimit ?? 0;
     const toContext = (job: Job<object>): JobContext<N> => ({
@@ -103,19 +107,30 @@ export class JobQueue {
     const localConcurrency = Math.max(1, opts.concurrency ?? this.config.workerConcurrency);
     const batchSize = Math.max(1, opts.batchSize ?? 1);
     if (batchSize === 1) {
-      await this.boss.work<object>(name, { localConcurrency, pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]: Job<object>[]) => {
-        await handler(toContext(job!));
-      });
+      await this.boss.work<object>(
+        name,
+        { localConcurrency, pollingIntervalSeconds: 0.5, batchSize: 1 },
+        async ([job]: Job<object>[]) => {
+          await handler(toContext(job!));
+        },
+      );
       return;
     }
-    await this.boss.work<object>(name, { localConcurrency, pollingIntervalSeconds: 0.5, batchSize, perJobResults: true }, async (jobs: Job<object>[]) => {
-      const outcomes = await Promise.allSettled(jobs.map((j) => handler(toContext(j))));
-      return outcomes.map((o, i) => ({
-        id: jobs[i]!.id,
-        status: o.status === 'fulfilled' ? ('completed' as const) : ('failed' as const),
-        output: o.status === 'rejected' ? { message: String((o.reason as Error)?.message ?? o.reason) } : undefined,
-      }));
-    });
+    await this.boss.work<object>(
+      name,
+      { localConcurrency, pollingIntervalSeconds: 0.5, batchSize, perJobResults: true },
+      async (jobs: Job<object>[]) => {
+        const outcomes = await Promise.allSettled(jobs.map((j) => handler(toContext(j))));
+        return outcomes.map((o, i) => ({
+          id: jobs[i]!.id,
+          status: o.status === 'fulfilled' ? ('completed' as const) : ('failed' as const),
+          output:
+            o.status === 'rejected'
+              ? { message: String((o.reason as Error)?.message ?? o.reason) }
+              : undefined,
+        }));
+      },
+    );
   }
 
   /** Cancel a queued or running job (used by suspend/delete). */

@@ -1,4 +1,9 @@
-import { wizardDraft, type CellFilteringStatus, type DraftView, type WizardDraft } from '@cellcloud/contracts';
+import {
+  wizardDraft,
+  type CellFilteringStatus,
+  type DraftView,
+  type WizardDraft,
+} from '@cellcloud/contracts';
 import type { AppContext, AuthUser } from '../context';
 import { draftsRepo, type DraftRow } from '../db/repos/drafts';
 import { AppError } from '../http/errors';
@@ -47,7 +52,8 @@ export class DraftsService {
 
   async delete(user: AuthUser, id: string): Promise<void> {
     const row = await this.own(user, id);
-    if (row.cf_boss_id && row.cf_status === 'running') await this.queue.cancel('analysis.preprocess', row.cf_boss_id);
+    if (row.cf_boss_id && row.cf_status === 'running')
+      await this.queue.cancel('analysis.preprocess', row.cf_boss_id);
     await draftsRepo.delete(this.ctx.db, user.id, id);
     await this.ctx.storage.delete(preprocessPrefix(id));
   }
@@ -61,20 +67,26 @@ export class DraftsService {
     await this.ctx.storage.delete(preprocessPrefix(id));
     const running = await draftsRepo.setCellFiltering(this.ctx.db, id, 'running', { newRun: true });
     const bossId = await this.queue.send('analysis.preprocess', { jobId: id });
-    return toDraftView((await draftsRepo.setCellFiltering(this.ctx.db, id, 'running', { bossId, run: running!.cf_run }))!);
+    return toDraftView(
+      (await draftsRepo.setCellFiltering(this.ctx.db, id, 'running', { bossId, run: running!.cf_run }))!,
+    );
   }
 
   /** Going back from the evaluation: cancel it and discard its results. */
   async discardCellFiltering(user: AuthUser, id: string): Promise<DraftView> {
     const row = await this.own(user, id);
-    if (row.cf_boss_id && row.cf_status === 'running') await this.queue.cancel('analysis.preprocess', row.cf_boss_id);
+    if (row.cf_boss_id && row.cf_status === 'running')
+      await this.queue.cancel('analysis.preprocess', row.cf_boss_id);
     const reset = await draftsRepo.setCellFiltering(this.ctx.db, id, 'notStarted', { newRun: true });
     await this.ctx.storage.delete(preprocessPrefix(id));
     return toDraftView(reset!);
   }
 
   /** The evaluation result (per-sample QC distributions + recommended thresholds) once done. */
-  async cellFilteringResult(user: AuthUser, id: string): Promise<{ status: CellFilteringStatus; message: string | null; result: unknown }> {
+  async cellFilteringResult(
+    user: AuthUser,
+    id: string,
+  ): Promise<{ status: CellFilteringStatus; message: string | null; result: unknown }> {
     const row = await this.own(user, id);
     const status = row.cf_status as CellFilteringStatus;
     if (status !== 'done') return { status, message: row.cf_message, result: null };

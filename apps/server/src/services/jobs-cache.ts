@@ -4,7 +4,9 @@ import { analysisParams, type AnalysisParams } from '@cellcloud/contracts';
 
 /** Engine version, read from its package.json (services never import the engine itself). */
 export const ENGINE_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../../../packages/engine/package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../../../../packages/engine/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
 ).version;
 
 export interface CacheInput {
@@ -20,7 +22,11 @@ export interface CacheInput {
  */
 export function resultCacheKey(input: CacheInput, engineVersion = ENGINE_VERSION): string {
   const params: AnalysisParams = analysisParams.parse(input.params);
-  const canonical = JSON.stringify({ samples: input.samples, params: sortKeys(params), engine: engineVersion });
+  const canonical = JSON.stringify({
+    samples: input.samples,
+    params: sortKeys(params),
+    engine: engineVersion,
+  });
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -67,7 +67,10 @@ export class JobEventsHub {
       for (const u of users) {
         if (u.ts > latest) latest = u.ts;
         if (this.listeners.has(u.user_id)) {
-          this.emit(u.user_id, { type: 'notifications', unread: await notificationsRepo.unreadCount(this.db, u.user_id) });
+          this.emit(u.user_id, {
+            type: 'notifications',
+            unread: await notificationsRepo.unreadCount(this.db, u.user_id),
+          });
         }
       }
       this.since = latest;

@@ -18,13 +18,19 @@ export interface ResolvedSample {
  * Resolves the wizard's selected samples (SPEC §4/§5): each must be one of the user's Completed,
  * usable uploads; the content hash comes from the canonical dataset's manifest.
  */
-export async function resolveSamples(ctx: AppContext, userId: string, selected: WizardSample[]): Promise<ResolvedSample[]> {
+export async function resolveSamples(
+  ctx: AppContext,
+  userId: string,
+  selected: WizardSample[],
+): Promise<ResolvedSample[]> {
   const available = new Map((await listAnalysableSamples(ctx, userId)).map((s) => [s.uploadId, s]));
   const out: ResolvedSample[] = [];
   for (const sel of selected) {
     const s = available.get(sel.id);
     if (!s) throw new AppError('VALIDATION_FAILED', { detail: sel.id }, 'wizard.samples.notAnalysable');
-    const manifest = JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(s.manifestKey))) as { contentSha256?: string };
+    const manifest = JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(s.manifestKey))) as {
+      contentSha256?: string;
+    };
     out.push({
       id: sel.id,
       name: sel.name || s.sampleName,
@@ -41,9 +47,11 @@ export async function resolveSamples(ctx: AppContext, userId: string, selected: 
 /** SPEC §5: the selected samples must share one species; the wizard's choice fills an unknown one. */
 export function sharedSpecies(samples: ResolvedSample[], chosen: string | undefined): string {
   const known = new Set(samples.map((s) => s.species).filter((s): s is string => !!s));
-  if (known.size > 1) throw new AppError('VALIDATION_FAILED', { detail: [...known].join(', ') }, 'wizard.species.mixed');
+  if (known.size > 1)
+    throw new AppError('VALIDATION_FAILED', { detail: [...known].join(', ') }, 'wizard.species.mixed');
   const species = [...known][0] ?? chosen;
   if (!species) throw new AppError('VALIDATION_FAILED', {}, 'wizard.species.required');
-  if (chosen && known.size === 1 && chosen !== species) throw new AppError('VALIDATION_FAILED', { detail: species }, 'wizard.species.mismatch');
+  if (chosen && known.size === 1 && chosen !== species)
+    throw new AppError('VALIDATION_FAILED', { detail: species }, 'wizard.species.mismatch');
   return species;
 }

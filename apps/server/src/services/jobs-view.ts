@@ -5,7 +5,9 @@ import type { JobRow } from '../db/repos/jobs';
 export function toJobView(r: JobRow, now = new Date()): JobView {
   const started = r.started_at ? new Date(r.started_at) : null;
   const finished = r.finished_at ? new Date(r.finished_at) : null;
-  const runningSeconds = started ? Math.max(0, Math.round(((finished ?? now).getTime() - started.getTime()) / 1000)) : null;
+  const runningSeconds = started
+    ? Math.max(0, Math.round(((finished ?? now).getTime() - started.getTime()) / 1000))
+    : null;
   return {
     id: r.id,
     analysisId: r.analysis_id,

@@ -35,21 +35,38 @@ export class JobsService {
     const parsed = submitDraft.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new AppError('VALIDATION_FAILED', { detail: issue.path.join('.') }, issue.message.includes('.') ? issue.message : undefined);
+      throw new AppError(
+        'VALIDATION_FAILED',
+        { detail: issue.path.join('.') },
+        issue.message.includes('.') ? issue.message : undefined,
+      );
     }
     const draft: WizardDraft = parsed.data;
     const samples = await resolveSamples(this.ctx, user.id, draft.datasets);
     const speciesName = sharedSpecies(samples, draft.param.species);
     const species = speciesSchema.safeParse(speciesName);
-    if (!species.success) throw new AppError('VALIDATION_FAILED', { detail: speciesName }, 'wizard.species.unsupported');
+    if (!species.success)
+      throw new AppError('VALIDATION_FAILED', { detail: speciesName }, 'wizard.species.unsupported');
     const params = analysisParams.parse(draftToParams(draft.param, species.data));
     if (params.ambientRnaRemoval.enabled) {
-      const small = samples.filter((s) => s.cells <= AMBIENT_MIN_CELLS && (params.ambientRnaRemoval.mode === 'default' || params.ambientRnaRemoval.samples.includes(s.id)));
-      if (small.length) throw new AppError('VALIDATION_FAILED', { detail: small.map((s) => s.name).join(', ') }, 'wizard.ambient.tooFewCells');
+      const small = samples.filter(
+        (s) =>
+          s.cells <= AMBIENT_MIN_CELLS &&
+          (params.ambientRnaRemoval.mode === 'default' || params.ambientRnaRemoval.samples.includes(s.id)),
+      );
+      if (small.length)
+        throw new AppError(
+          'VALIDATION_FAILED',
+          { detail: small.map((s) => s.name).join(', ') },
+          'wizard.ambient.tooFewCells',
+        );
     }
     if (params.batchEffectRemoval.enabled && samples.length < 2) params.batchEffectRemoval.enabled = false;
     const kind: JobKind = samples.length > 1 ? 'integrated' : 'custom';
-    const cacheKey = resultCacheKey({ samples: samples.map((s) => ({ contentHash: s.contentHash, name: s.name, group: s.group })), params });
+    const cacheKey = resultCacheKey({
+      samples: samples.map((s) => ({ contentHash: s.contentHash, name: s.name, group: s.group })),
+      params,
+    });
     const row = await jobsRepo.insert(this.ctx.db, {
       userId: user.id,
       jobName: draft.param.jobName.trim(),
@@ -64,15 +81,27 @@ export class JobsService {
     const cached = await jobsRepo.findCompletedByCacheKey(this.ctx.db, cacheKey);
     if (cached && cached.id !== row.id) {
       const done = await jobsRepo.markCachedCompleted(this.ctx.db, row.id, cached.id);
-      await this.notifications.create(user.id, 'job.completed', { jobName: done.job_name, analysisId: done.analysis_id }, done.id);
+      await this.notifications.create(
+        user.id,
+        'job.completed',
+        { jobName: done.job_name, analysisId: done.analysis_id },
+        done.id,
+      );
       return toJobView(done);
     }
     return toJobView(await this.enqueue(row));
   }
 
   /** Queues a `submitted` row (`system.noop` is the diagnostic stand-in used by the benchmark). */
-  async enqueue(row: JobRow, name: 'analysis.run' | 'system.noop' = 'analysis.run', extra: { sleepMs?: number; failTimes?: number } = {}): Promise<JobRow> {
-    const bossId = name === 'analysis.run' ? await this.queue.send(name, { jobId: row.id }) : await this.queue.send(name, { jobId: row.id, ...extra });
+  async enqueue(
+    row: JobRow,
+    name: 'analysis.run' | 'system.noop' = 'analysis.run',
+    extra: { sleepMs?: number; failTimes?: number } = {},
+  ): Promise<JobRow> {
+    const bossId =
+      name === 'analysis.run'
+        ? await this.queue.send(name, { jobId: row.id })
+        : await this.queue.send(name, { jobId: row.id, ...extra });
     await jobsRepo.markQueued(this.ctx.db, row.id, name, bossId);
     return (await jobsRepo.get(this.ctx.db, row.id))!;
   }
@@ -101,14 +130,20 @@ export class JobsService {
     const row = await this.own(user, id);
     const back = await jobsRepo.setStatus(this.ctx.db, id, ['suspended', 'error'], 'submitted');
     if (!back) throw new AppError('CONFLICT', { detail: row.status }, 'jobs.cannotResume');
-    return toJobView(await this.enqueue(back, back.boss_queue === 'system.noop' ? 'system.noop' : 'analysis.run'));
+    return toJobView(
+      await this.enqueue(back, back.boss_queue === 'system.noop' ? 'system.noop' : 'analysis.run'),
+    );
   }
 
   /**
    * A diagnostic job row run by `system.noop` through the full lifecycle (benchmark, queue
    * failure tests): `sleepMs` of work reported as progress, the first `failTimes` attempts throw.
    */
-  async createDiagnostic(userId: string, jobName: string, opts: { sleepMs?: number; failTimes?: number } = {}): Promise<JobView> {
+  async createDiagnostic(
+    userId: string,
+    jobName: string,
+    opts: { sleepMs?: number; failTimes?: number } = {},
+  ): Promise<JobView> {
     const row = await jobsRepo.insert(this.ctx.db, {
       userId,
       jobName,
@@ -125,15 +160,25 @@ export class JobsService {
   /** Re-edit: a new draft holding the job's wizard state, resumed at step 1. */
   async reedit(user: AuthUser, id: string): Promise<{ draftId: string }> {
     const row = await this.own(user, id);
-    const draft = { ...(row.draft as WizardDraft), stepTag: 1, cellFilteringTaskStatus: 'notStarted' as const };
-    const saved = await draftsRepo.upsert(this.ctx.db, user.id, undefined, { jobName: row.job_name, stepTag: 1, pageTag: 'myAnalyzes', content: draft });
+    const draft = {
+      ...(row.draft as WizardDraft),
+      stepTag: 1,
+      cellFilteringTaskStatus: 'notStarted' as const,
+    };
+    const saved = await draftsRepo.upsert(this.ctx.db, user.id, undefined, {
+      jobName: row.job_name,
+      stepTag: 1,
+      pageTag: 'myAnalyzes',
+      content: draft,
+    });
     return { draftId: saved!.id };
   }
 
   /** Deletes the job and its results (kept while another job shows them as a cached result). */
   async delete(user: AuthUser, id: string): Promise<void> {
     const row = await this.own(user, id);
-    if (row.boss_job_id && row.boss_queue && (row.status === 'queued' || row.status === 'running')) await this.queue.cancel(row.boss_queue, row.boss_job_id);
+    if (row.boss_job_id && row.boss_queue && (row.status === 'queued' || row.status === 'running'))
+      await this.queue.cancel(row.boss_queue, row.boss_job_id);
     await jobsRepo.delete(this.ctx.db, id);
     if (!row.result_of && (await jobsRepo.countResultUsers(this.ctx.db, id)) === 0) {
       await this.ctx.storage.delete(resultsPrefix(id));

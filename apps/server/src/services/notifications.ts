@@ -11,7 +11,12 @@ import { AppError } from '../http/errors';
 export class NotificationsService {
   constructor(private readonly db: Db) {}
 
-  async create(userId: string, kind: NotificationKind, params: Record<string, string | number>, jobId?: string): Promise<NotificationView> {
+  async create(
+    userId: string,
+    kind: NotificationKind,
+    params: Record<string, string | number>,
+    jobId?: string,
+  ): Promise<NotificationView> {
     return toView(await notificationsRepo.insert(this.db, { userId, kind, params, jobId }));
   }
 
@@ -20,7 +25,13 @@ export class NotificationsService {
   }
 
   async list(userId: string, q: { pageNum: number; pageSize: number; unreadOnly: boolean }) {
-    const r = await notificationsRepo.list(this.db, userId, q.unreadOnly, q.pageSize, (q.pageNum - 1) * q.pageSize);
+    const r = await notificationsRepo.list(
+      this.db,
+      userId,
+      q.unreadOnly,
+      q.pageSize,
+      (q.pageNum - 1) * q.pageSize,
+    );
     return { total: r.total, rows: r.rows.map(toView) };
   }
 

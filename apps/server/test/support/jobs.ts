@@ -12,7 +12,13 @@ export async function testUser(s: TestServer) {
 }
 
 /** Polls a job through the API until `until` holds (or throws with the last state). */
-export async function waitJob(s: TestServer, token: string, id: string, until: (j: JobView) => boolean, timeoutMs = 90_000): Promise<JobView> {
+export async function waitJob(
+  s: TestServer,
+  token: string,
+  id: string,
+  until: (j: JobView) => boolean,
+  timeoutMs = 90_000,
+): Promise<JobView> {
   const end = Date.now() + timeoutMs;
   let last: JobView | undefined;
   while (Date.now() < end) {
@@ -24,13 +30,20 @@ export async function waitJob(s: TestServer, token: string, id: string, until: (
   throw new Error(`job ${id} did not reach the expected state; last: ${JSON.stringify(last)}`);
 }
 
-export const diagnostic = (s: TestServer, userId: string, name: string, opts: { sleepMs?: number; failTimes?: number } = {}) =>
-  jobsDeps(s.ctx).jobs.createDiagnostic(userId, name, opts);
+export const diagnostic = (
+  s: TestServer,
+  userId: string,
+  name: string,
+  opts: { sleepMs?: number; failTimes?: number } = {},
+) => jobsDeps(s.ctx).jobs.createDiagnostic(userId, name, opts);
 
 export async function jobRow(s: TestServer, id: string) {
-  const [row] = await s.ctx.db.query<{ status: string; attempt: number; completions: number; worker: string | null; message: string | null }>(
-    'SELECT status, attempt, completions, worker, message FROM analysis_jobs WHERE id = $1',
-    [id],
-  );
+  const [row] = await s.ctx.db.query<{
+    status: string;
+    attempt: number;
+    completions: number;
+    worker: string | null;
+    message: string | null;
+  }>('SELECT status, attempt, completions, worker, message FROM analysis_jobs WHERE id = $1', [id]);
   return row!;
 }

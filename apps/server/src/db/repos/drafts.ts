@@ -16,7 +16,12 @@ export interface DraftRow {
 }
 
 export const draftsRepo = {
-  async upsert(q: Queryable, userId: string, id: string | undefined, d: { jobName: string; stepTag: number; pageTag: string; content: unknown }) {
+  async upsert(
+    q: Queryable,
+    userId: string,
+    id: string | undefined,
+    d: { jobName: string; stepTag: number; pageTag: string; content: unknown },
+  ) {
     if (id) {
       const [row] = await q.query<DraftRow>(
         `UPDATE analysis_drafts SET job_name = $3, step_tag = $4, page_tag = $5, content = $6, updated_at = clock_timestamp()
@@ -37,15 +42,26 @@ export const draftsRepo = {
   },
 
   async list(q: Queryable, userId: string): Promise<DraftRow[]> {
-    return q.query<DraftRow>('SELECT * FROM analysis_drafts WHERE user_id = $1 ORDER BY updated_at DESC LIMIT 200', [userId]);
+    return q.query<DraftRow>(
+      'SELECT * FROM analysis_drafts WHERE user_id = $1 ORDER BY updated_at DESC LIMIT 200',
+      [userId],
+    );
   },
 
   async delete(q: Queryable, userId: string, id: string): Promise<boolean> {
-    return (await q.query('DELETE FROM analysis_drafts WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length === 1;
+    return (
+      (await q.query('DELETE FROM analysis_drafts WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId]))
+        .length === 1
+    );
   },
 
   /** Cell-filtering state; `run` fences results of an evaluation that was discarded meanwhile. */
-  async setCellFiltering(q: Queryable, id: string, status: string, opts: { message?: string | null; bossId?: string | null; newRun?: boolean; run?: number } = {}) {
+  async setCellFiltering(
+    q: Queryable,
+    id: string,
+    status: string,
+    opts: { message?: string | null; bossId?: string | null; newRun?: boolean; run?: number } = {},
+  ) {
     const fence = opts.run === undefined ? '' : ` AND cf_run = ${Number(opts.run)}`;
     const r = await q.query<DraftRow>(
       `UPDATE analysis_drafts SET cf_status = $2, cf_message = $3, cf_boss_id = COALESCE($4, cf_boss_id),

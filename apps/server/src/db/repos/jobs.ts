@@ -50,7 +50,16 @@ export const jobsRepo = {
       `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, sample_ids, params, draft, cache_key)
        VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), $2, $3, 'submitted', $4, $5, $6, $7, $8)
        RETURNING *`,
-      [j.userId, j.jobName, j.kind, j.species, JSON.stringify(j.sampleIds), JSON.stringify(j.params), JSON.stringify(j.draft), j.cacheKey],
+      [
+        j.userId,
+        j.jobName,
+        j.kind,
+        j.species,
+        JSON.stringify(j.sampleIds),
+        JSON.stringify(j.params),
+        JSON.stringify(j.draft),
+        j.cacheKey,
+      ],
     );
     return row!;
   },
@@ -62,7 +71,10 @@ export const jobsRepo = {
   async list(q: Queryable, userId: string, kind: JobKind | undefined, limit: number, offset: number) {
     const where = kind ? 'user_id = $1 AND kind = $2' : 'user_id = $1';
     const args: unknown[] = kind ? [userId, kind] : [userId];
-    const [{ n }] = (await q.query<{ n: string }>(`SELECT count(*) AS n FROM analysis_jobs WHERE ${where}`, args)) as [{ n: string }];
+    const [{ n }] = (await q.query<{ n: string }>(
+      `SELECT count(*) AS n FROM analysis_jobs WHERE ${where}`,
+      args,
+    )) as [{ n: string }];
     const rows = await q.query<JobRow>(
       `SELECT * FROM analysis_jobs WHERE ${where} ORDER BY submitted_at DESC, analysis_id DESC LIMIT ${limit} OFFSET ${offset}`,
       args,
@@ -110,7 +122,13 @@ export const jobsRepo = {
   },
 
   /** Progress of the current attempt; false when the job is no longer ours to run (suspended…). */
-  async progress(q: Queryable, id: string, attempt: number, fraction: number, step: string): Promise<boolean> {
+  async progress(
+    q: Queryable,
+    id: string,
+    attempt: number,
+    fraction: number,
+    step: string,
+  ): Promise<boolean> {
     const r = await q.query(
       `UPDATE analysis_jobs SET progress = $3, step = $4, ${touch} WHERE id = $1 AND attempt = $2 AND status = 'running' RETURNING id`,
       [id, attempt, fraction, step],
@@ -131,8 +149,17 @@ export const jobsRepo = {
   },
 
   /** Final failure (`final`) → error; otherwise back to queued for the queue's retry. */
-  async fail(q: Queryable, id: string, attempt: number | null, message: string, final: boolean): Promise<JobRow | undefined> {
-    const fence = attempt === null ? `status IN ('queued', 'running', 'submitted')` : `attempt = ${Number(attempt)} AND status = 'running'`;
+  async fail(
+    q: Queryable,
+    id: string,
+    attempt: number | null,
+    message: string,
+    final: boolean,
+  ): Promise<JobRow | undefined> {
+    const fence =
+      attempt === null
+        ? `status IN ('queued', 'running', 'submitted')`
+        : `attempt = ${Number(attempt)} AND status = 'running'`;
     return (
       await q.query<JobRow>(
         final
@@ -158,7 +185,9 @@ export const jobsRepo = {
 
   /** Other jobs whose results point at this one (cache copies). */
   async countResultUsers(q: Queryable, id: string): Promise<number> {
-    const [r] = await q.query<{ n: string }>('SELECT count(*) AS n FROM analysis_jobs WHERE result_of = $1', [id]);
+    const [r] = await q.query<{ n: string }>('SELECT count(*) AS n FROM analysis_jobs WHERE result_of = $1', [
+      id,
+    ]);
     return Number(r?.n ?? 0);
   },
 

@@ -9,42 +9,130 @@ import type { ZodApp } from '../app';
 
 const tags = ['wizard'];
 const idParams = z.object({ id: z.string().min(1) });
-const sample = z.object({ id: z.string(), name: z.string(), species: z.string().nullable(), cells: z.number().int(), genes: z.number().int(), format: z.string() });
-const cellFiltering = z.object({ status: cellFilteringStatus, message: z.string().nullable(), result: z.unknown() });
+const sample = z.object({
+  id: z.string(),
+  name: z.string(),
+  species: z.string().nullable(),
+  cells: z.number().int(),
+  genes: z.number().int(),
+  format: z.string(),
+});
+const cellFiltering = z.object({
+  status: cellFilteringStatus,
+  message: z.string().nullable(),
+  result: z.unknown(),
+});
 
 /** The initiate-analysis wizard: selectable samples, drafts, and the cell-filtering evaluation. */
 export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
   const svc = () => jobsDeps(ctx).drafts;
 
-  app.get('/api/wizard/samples', { config: { auth: true }, schema: { tags, summary: 'Samples that may be analysed (Completed uploads)', response: okSchema(z.array(sample)) } }, async (req) => {
-    const rows = await listAnalysableSamples(ctx, userOf(req).id);
-    return ok(rows.map((s) => ({ id: s.uploadId, name: s.sampleName, species: s.properties.species, cells: s.properties.cells, genes: s.properties.genes, format: s.format })));
-  });
+  app.get(
+    '/api/wizard/samples',
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Samples that may be analysed (Completed uploads)',
+        response: okSchema(z.array(sample)),
+      },
+    },
+    async (req) => {
+      const rows = await listAnalysableSamples(ctx, userOf(req).id);
+      return ok(
+        rows.map((s) => ({
+          id: s.uploadId,
+          name: s.sampleName,
+          species: s.properties.species,
+          cells: s.properties.cells,
+          genes: s.properties.genes,
+          format: s.format,
+        })),
+      );
+    },
+  );
 
-  app.get('/api/drafts', { config: { auth: true }, schema: { tags, summary: 'My drafts', response: okSchema(z.array(draftView)) } }, async (req) =>
-    ok(await svc().list(userOf(req))),
+  app.get(
+    '/api/drafts',
+    {
+      config: { auth: true },
+      schema: { tags, summary: 'My drafts', response: okSchema(z.array(draftView)) },
+    },
+    async (req) => ok(await svc().list(userOf(req))),
   );
-  app.post('/api/drafts', { config: { auth: true }, schema: { tags, summary: 'Save a new draft', body: z.unknown(), response: okSchema(draftView) } }, async (req) =>
-    ok(await svc().save(userOf(req), req.body)),
+  app.post(
+    '/api/drafts',
+    {
+      config: { auth: true },
+      schema: { tags, summary: 'Save a new draft', body: z.unknown(), response: okSchema(draftView) },
+    },
+    async (req) => ok(await svc().save(userOf(req), req.body)),
   );
-  app.get('/api/drafts/:id', { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(draftView) } }, async (req) =>
-    ok(await svc().get(userOf(req), req.params.id)),
+  app.get(
+    '/api/drafts/:id',
+    { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(draftView) } },
+    async (req) => ok(await svc().get(userOf(req), req.params.id)),
   );
-  app.put('/api/drafts/:id', { config: { auth: true }, schema: { tags, summary: 'Save a draft', params: idParams, body: z.unknown(), response: okSchema(draftView) } }, async (req) =>
-    ok(await svc().save(userOf(req), req.body, req.params.id)),
+  app.put(
+    '/api/drafts/:id',
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Save a draft',
+        params: idParams,
+        body: z.unknown(),
+        response: okSchema(draftView),
+      },
+    },
+    async (req) => ok(await svc().save(userOf(req), req.body, req.params.id)),
   );
-  app.delete('/api/drafts/:id', { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(z.null()) } }, async (req) => {
-    await svc().delete(userOf(req), req.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/api/drafts/:id',
+    { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(z.null()) } },
+    async (req) => {
+      await svc().delete(userOf(req), req.params.id);
+      return ok(null);
+    },
+  );
 
-  app.post('/api/drafts/:id/cell-filtering', { config: { auth: true }, schema: { tags, summary: 'Evaluate cell filtering (start or retry)', params: idParams, response: okSchema(draftView) } }, async (req) =>
-    ok(await svc().startCellFiltering(userOf(req), req.params.id)),
+  app.post(
+    '/api/drafts/:id/cell-filtering',
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Evaluate cell filtering (start or retry)',
+        params: idParams,
+        response: okSchema(draftView),
+      },
+    },
+    async (req) => ok(await svc().startCellFiltering(userOf(req), req.params.id)),
   );
-  app.get('/api/drafts/:id/cell-filtering', { config: { auth: true }, schema: { tags, summary: 'Evaluation state and result', params: idParams, response: okSchema(cellFiltering) } }, async (req) =>
-    ok(await svc().cellFilteringResult(userOf(req), req.params.id)),
+  app.get(
+    '/api/drafts/:id/cell-filtering',
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Evaluation state and result',
+        params: idParams,
+        response: okSchema(cellFiltering),
+      },
+    },
+    async (req) => ok(await svc().cellFilteringResult(userOf(req), req.params.id)),
   );
-  app.delete('/api/drafts/:id/cell-filtering', { config: { auth: true }, schema: { tags, summary: 'Discard the evaluation (going back)', params: idParams, response: okSchema(draftView) } }, async (req) =>
-    ok(await svc().discardCellFiltering(userOf(req), req.params.id)),
+  app.delete(
+    '/api/drafts/:id/cell-filtering',
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Discard the evaluation (going back)',
+        params: idParams,
+        response: okSchema(draftView),
+      },
+    },
+    async (req) => ok(await svc().discardCellFiltering(userOf(req), req.params.id)),
   );
 }

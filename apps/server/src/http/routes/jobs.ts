@@ -25,13 +25,29 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post(
     '/api/jobs',
-    { config: { auth: true }, schema: { tags, summary: 'Submit an analysis (wizard draft)', body: z.unknown(), response: okSchema(jobView) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Submit an analysis (wizard draft)',
+        body: z.unknown(),
+        response: okSchema(jobView),
+      },
+    },
     async (req) => ok(await deps().jobs.submit(userOf(req), req.body)),
   );
 
   app.get(
     '/api/jobs',
-    { config: { auth: true }, schema: { tags, summary: 'List my analysis jobs', querystring: jobListQuery, response: okSchema(paged(jobView)) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'List my analysis jobs',
+        querystring: jobListQuery,
+        response: okSchema(paged(jobView)),
+      },
+    },
     async (req) => ok(await deps().jobs.list(userOf(req), req.query)),
   );
 
@@ -39,13 +55,22 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
     '/api/jobs/events',
     {
       config: { auth: true },
-      schema: { tags, summary: 'Server-sent events: job progress and unread notifications (token as ?token=)', querystring: z.object({ token: z.string().optional() }) },
+      schema: {
+        tags,
+        summary: 'Server-sent events: job progress and unread notifications (token as ?token=)',
+        querystring: z.object({ token: z.string().optional() }),
+      },
     },
     async (req, reply) => {
       const user = userOf(req);
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       const write = (data: z.infer<typeof jobEvent>) => res.write(`data: ${JSON.stringify(data)}\n\n`);
       res.write(': connected\n\n');
       write({ type: 'notifications', unread: await deps().notifications.unreadCount(user.id) });
@@ -64,31 +89,66 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get(
     '/api/jobs/:id',
-    { config: { auth: true }, schema: { tags, summary: 'One job', params: idParams, response: okSchema(jobView) } },
+    {
+      config: { auth: true },
+      schema: { tags, summary: 'One job', params: idParams, response: okSchema(jobView) },
+    },
     async (req) => ok(await deps().jobs.get(userOf(req), req.params.id)),
   );
 
   app.post(
     '/api/jobs/:id/suspend',
-    { config: { auth: true }, schema: { tags, summary: 'Suspend a waiting or running job', params: idParams, response: okSchema(jobView) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Suspend a waiting or running job',
+        params: idParams,
+        response: okSchema(jobView),
+      },
+    },
     async (req) => ok(await deps().jobs.suspend(userOf(req), req.params.id)),
   );
 
   app.post(
     '/api/jobs/:id/resume',
-    { config: { auth: true }, schema: { tags, summary: 'Resume a suspended or failed job', params: idParams, response: okSchema(jobView) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Resume a suspended or failed job',
+        params: idParams,
+        response: okSchema(jobView),
+      },
+    },
     async (req) => ok(await deps().jobs.resume(userOf(req), req.params.id)),
   );
 
   app.post(
     '/api/jobs/:id/reedit',
-    { config: { auth: true }, schema: { tags, summary: 'Back into the wizard with the job parameters (new draft)', params: idParams, response: okSchema(z.object({ draftId: z.string() })) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Back into the wizard with the job parameters (new draft)',
+        params: idParams,
+        response: okSchema(z.object({ draftId: z.string() })),
+      },
+    },
     async (req) => ok(await deps().jobs.reedit(userOf(req), req.params.id)),
   );
 
   app.delete(
     '/api/jobs/:id',
-    { config: { auth: true }, schema: { tags, summary: 'Delete a job and its results', params: idParams, response: okSchema(z.null()) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Delete a job and its results',
+        params: idParams,
+        response: okSchema(z.null()),
+      },
+    },
     async (req) => {
       await deps().jobs.delete(userOf(req), req.params.id);
       return ok(null);

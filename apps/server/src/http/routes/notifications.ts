@@ -1,4 +1,10 @@
-import { notificationDeleteBody, notificationListQuery, notificationMarkBody, notificationView, paged } from '@cellcloud/contracts';
+import {
+  notificationDeleteBody,
+  notificationListQuery,
+  notificationMarkBody,
+  notificationView,
+  paged,
+} from '@cellcloud/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsDeps } from '../../services/jobs-wire';
@@ -15,19 +21,41 @@ export default async function notificationRoutes(app: ZodApp, ctx: AppContext) {
   registerFormBody(app);
   const svc = () => jobsDeps(ctx).notifications;
 
-  app.get(`${base}/unread`, { config: { auth: true }, schema: { tags, summary: 'Unread count', response: okSchema(z.number().int()) } }, async (req) =>
-    ok(await svc().unreadCount(userOf(req).id)),
+  app.get(
+    `${base}/unread`,
+    {
+      config: { auth: true },
+      schema: { tags, summary: 'Unread count', response: okSchema(z.number().int()) },
+    },
+    async (req) => ok(await svc().unreadCount(userOf(req).id)),
   );
 
   app.get(
     base,
-    { config: { auth: true }, schema: { tags, summary: 'List notifications (paged)', querystring: notificationListQuery, response: okSchema(paged(notificationView)) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'List notifications (paged)',
+        querystring: notificationListQuery,
+        response: okSchema(paged(notificationView)),
+      },
+    },
     async (req) => ok(await svc().list(userOf(req).id, req.query)),
   );
 
   app.put(
     `${base}/:id`,
-    { config: { auth: true }, schema: { tags, summary: 'Mark read (form: read=true|false)', params: z.object({ id: z.string() }), body: notificationMarkBody.nullish(), response: okSchema(z.null()) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Mark read (form: read=true|false)',
+        params: z.object({ id: z.string() }),
+        body: notificationMarkBody.nullish(),
+        response: okSchema(z.null()),
+      },
+    },
     async (req) => {
       await svc().markRead(userOf(req).id, req.params.id, (req.body?.read ?? 'true') === 'true');
       return ok(null);
