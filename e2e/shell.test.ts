@@ -309,4 +309,30 @@ describe('web shell', () => {
     expect(t.errors).toEqual([]);
     await t.close();
   });
+
+  it('an expired session shows the login-expired alert, then logs out to /login?redirect=…', async () => {
+    // the shell is not drawn without a valid session (no language switch): one run per language
+    const texts = {
+      'en-US': { body: 'Login status has expired, please login again', ok: 'OK' },
+      'zh-CN': { body: '登录状态已过期，请重新登录', ok: /确\s?定/ }, // antd spaces two-character labels
+    } as const;
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const t = await page(locale, undefined, [/\/account\/info$/, /\/notifications\/unread$/]);
+      await t.context.addInitScript((k) => {
+        if (!sessionStorage.getItem('seeded')) {
+          sessionStorage.setItem('seeded', '1');
+          localStorage.setItem(k, JSON.stringify({ token: 'revoked-token', user_name: 'ghost' }));
+        }
+      }, `${STORAGE_PREFIX}userInfo`);
+      await t.page.goto('/documentation');
+      const alert = t.page.locator('.ant-modal-confirm');
+      await alert.getByText(texts[locale].body).waitFor();
+      await screenshot(t.page, 'session-expired');
+      await alert.getByRole('button', { name: texts[locale].ok }).click();
+      await t.page.waitForURL(/\/login\?redirect=%2Fdocumentation/);
+      expect(await t.page.evaluate((k) => localStorage.getItem(k), `${STORAGE_PREFIX}userInfo`)).toBeNull();
+      expect(t.errors).toEqual([]);
+      await t.close();
+    }
+  });
 });

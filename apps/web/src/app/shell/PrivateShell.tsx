@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { routePermission } from '@cellcloud/contracts/privileges';
 import { useSession } from '../../api/session';
 import { useAccountInfo } from '../../api/account';
+import { ApiError } from '../../api/client';
 import { loginRedirectPath } from '../loginRedirect';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { AppLayout } from './AppLayout';
@@ -19,7 +20,9 @@ export default function PrivateShell() {
   const info = useAccountInfo();
   const { t } = useTranslation('shell');
   if (!session) return <Navigate to={loginRedirectPath(location.pathname + location.search)} replace />;
-  if (info.isError && !info.data) {
+  // 401 / network / 5xx: the expired or maintenance alert is up and the session ends next
+  const endsSession = info.error instanceof ApiError && (info.error.status === 401 || info.error.status === 0 || info.error.status >= 500);
+  if (info.isError && !info.data && !endsSession) {
     return (
       <Result
         status="error"
