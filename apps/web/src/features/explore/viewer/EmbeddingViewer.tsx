@@ -59,6 +59,8 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
   const [lasso, setLasso] = useState<Array<[number, number]> | null>(null);
   const interacting = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastMovingFrame = useRef(0);
+  /** smoothed interval between frames while moving; the full set waits for a pause longer than 3× this */
+  const movingInterval = useRef(16);
 
   const view = (): ViewState => {
     const r = canvasRef.current!.getBoundingClientRect();
@@ -83,7 +85,10 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       const moving = interacting.current !== null;
       if (moving) {
         const now = performance.now();
-        if (lastMovingFrame.current > 0 && now - lastMovingFrame.current < 1000) r.adaptLod(now - lastMovingFrame.current);
+        if (lastMovingFrame.current > 0 && now - lastMovingFrame.current < 1000) {
+          r.adaptLod(now - lastMovingFrame.current);
+          movingInterval.current = 0.8 * movingInterval.current + 0.2 * (now - lastMovingFrame.current);
+        }
         lastMovingFrame.current = now;
       } else lastMovingFrame.current = 0;
       r.render(v, pointSize(), moving);
@@ -101,10 +106,13 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
   /** Camera moved: render the LOD subset now and the full set once the motion pauses. */
   const moved = () => {
     if (interacting.current !== null) clearTimeout(interacting.current);
-    interacting.current = setTimeout(() => {
-      interacting.current = null;
-      schedule();
-    }, 150);
+    interacting.current = setTimeout(
+      () => {
+        interacting.current = null;
+        schedule();
+      },
+      Math.max(150, 3 * movingInterval.current),
+    );
     schedule();
   };
 
