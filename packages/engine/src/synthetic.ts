@@ -6,10 +6,10 @@ import { Random } from './methods/random';
  *
  * Model: each cluster has a mean profile over genes (log-normal baseline shared by all clusters,
  * plus `markersPerCluster` genes raised 3–10× in that cluster only); each cell has a log-normal
- * library size. Counts are negative binomial (gamma–Poisson, shape `theta`) for the 2,000 most
- * expressed genes of the cell's cluster; the remaining low-mean genes are drawn as Poisson by
- * splitting one Poisson total over them (NB with μ ≪ θ is Poisson to within μ/θ, and this keeps
- * generation O(UMIs) instead of O(cells × genes)).
+ * library size. Counts are negative binomial (gamma–Poisson, shape `theta`) for the genes of the
+ * cell's cluster whose expected count at the mean library size is ≥ 0.1 (at most 2,000); the
+ * remaining low-mean genes are drawn as Poisson by splitting one Poisson total over them (NB with
+ * μ ≪ θ is Poisson to within μ/θ, and this keeps generation O(UMIs), not O(cells × genes)).
  */
 export interface SyntheticOptions {
   nCells: number;
@@ -18,7 +18,10 @@ export interface SyntheticOptions {
   markersPerCluster?: number;
   meanUmi?: number;
   theta?: number;
+  /** Seed of the cluster profiles (same seed = same clusters and markers). */
   seed?: number;
+  /** Seed of the cells drawn from the profiles (default: derived from `seed`); vary it per sample. */
+  cellSeed?: number;
 }
 
 export interface SyntheticData {
@@ -62,19 +65,20 @@ export function syntheticDataset(opts: SyntheticOptions): SyntheticData {
     for (const x of mu) s += x;
     for (let g = 0; g < nGenes; g++) mu[g] /= s;
     const order = Array.from({ length: nGenes }, (_, g) => g).sort((a, b) => mu[b] - mu[a]);
-    const high = Int32Array.from(order.slice(0, 2000));
+    const high = Int32Array.from(order.slice(0, 2000).filter((g) => mu[g] * meanUmi >= 0.1));
     const lowW = mu.slice();
     for (const g of high) lowW[g] = 0;
     let lowSum = 0;
     for (const x of lowW) lowSum += x;
     return { mu, high, low: aliasTable(lowW), lowSum };
   });
+  const cells = new Random(opts.cellSeed ?? (opts.seed ?? 1) + 1);
   // Cluster sizes vary 1:4 so that ARI sees small and large clusters.
   const weights = Array.from({ length: nClusters }, (_, k) => 1 + (3 * k) / Math.max(1, nClusters - 1));
   const wSum = weights.reduce((a, b) => a + b, 0);
   const truth = new Int32Array(nCells);
   for (let c = 0; c < nCells; c++) {
-    let u = rng.uniform() * wSum;
+    let u = cells.uniform() * wSum;
     let k = 0;
     while (k < nClusters - 1 && (u -= weights[k]) > 0) k++;
     truth[c] = k;
@@ -92,11 +96,11 @@ export function syntheticDataset(opts: SyntheticOptions): SyntheticData {
   };
   for (let c = 0; c < nCells; c++) {
     const prof = profiles[truth[c]];
-    const lib = meanUmi * Math.exp(0.4 * rng.normal() - 0.08);
-    for (const g of prof.high) add(g, rng.poisson((lib * prof.mu[g] * rng.gamma(theta)) / theta));
-    const nLow = rng.poisson(lib * prof.lowSum);
+    const lib = meanUmi * Math.exp(0.4 * cells.normal() - 0.08);
+    for (const g of prof.high) add(g, cells.poisson((lib * prof.mu[g] * cells.gamma(theta)) / theta));
+    const nLow = cells.poisson(lib * prof.lowSum);
     for (let i = 0; i < nLow; i++) {
-      const r = rng.uniform() * nGenes;
+      const r = cells.uniform() * nGenes;
       const j = Math.floor(r);
       add(r - j < prof.low.prob[j] ? j : prof.low.alias[j], 1);
     }

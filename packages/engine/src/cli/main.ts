@@ -12,7 +12,9 @@ import { progressBar } from './progress-bar';
 
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
-  const text = await readFile(file, 'utf8');
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(`Cannot read the parameter file ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`);
+  });
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch (e) {

@@ -8,6 +8,11 @@ import { umapMinDist } from './embeddings';
 import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step } from './step';
 
+/** Epochs: umap-learn's 500 up to 10k cells, 200 up to 50k, 100 above (pure-JS optimizer cost). */
+export function umap3dEpochs(nCells: number): number {
+  return nCells <= 10_000 ? 500 : nCells <= 50_000 ? 200 : 100;
+}
+
 /**
  * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so this uses umap-js (MIT)
  * with the same 15-nearest-neighbour graph (from scran.js, each cell its own first neighbour as
@@ -58,6 +63,7 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
       nComponents: 3,
       nNeighbors: Math.min(N_NEIGHBORS, n),
       minDist: umapMinDist(n),
+      nEpochs: umap3dEpochs(n),
       random: () => rng.uniform(),
     });
     umap.setPrecomputedKNN(knnIndices, knnDistances);

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDataset, write10xMtx } from '@cellcloud/formats';
+import { pathBundle } from '@cellcloud/formats/node-sources';
+import { REPO_ROOT } from '@cellcloud/testkit';
+import { parseArgs, sampleName, UsageError } from '../src/cli/args';
+import { syntheticDataset } from '../src/synthetic';
+import { MARKER_CSV_HEADER } from '../src/write-outputs';
+
+const BIN = path.join(REPO_ROOT, 'packages/engine/bin/cellcloud.mjs');
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: REPO_ROOT, timeout: 600_000 });
+}
+
+describe('cellcloud CLI arguments', () => {
+  it('parses inputs, --out and --params and names samples after their files', () => {
+    expect(parseArgs(['analyze', 'a/s1', 'b/s2.h5ad', '--out', 'o', '--params', 'p.json'])).toEqual({
+      inputs: ['a/s1', 'b/s2.h5ad'],
+      out: 'o',
+      params: 'p.json',
+      quiet: false,
+    });
+    expect(sampleName('/data/pbmc_1.tar.gz')).toBe('pbmc_1');
+    expect(sampleName('/data/ctrl/')).toBe('ctrl');
+    expect(() => parseArgs(['analyze', 'x'])).toThrow(UsageError);
+    expect(() => parseArgs(['analyse', 'x', '--out', 'o'])).toThrow(/Unknown command/);
+  });
+});
+
+describe('cellcloud analyze on two small 10x samples', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-cli-'));
+    for (const [i, name] of ['s1', 's2'].entries()) {
+      const { dataset } = syntheticDataset({ nCells: 400, nGenes: 1500, nClusters: 4, markersPerCluster: 30, seed: 5, cellSeed: 50 + i });
+      const files = write10xMtx(dataset.counts, dataset.genes, dataset.cells.barcodes);
+      await mkdir(path.join(dir, name));
+      for (const [file, bytes] of Object.entries(files)) await writeFile(path.join(dir, name, `${file}.gz`), bytes);
+    }
+    await writeFile(path.join(dir, 'params.json'), JSON.stringify({ doubletDetectionAndRemoval: false, pcValue: 10 }));
+  }, 120_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes analysis.h5ad, markers.csv and the artifacts, one sample per input', async () => {
+    const out = path.join(dir, 'out');
+    const r = cli(['analyze', path.join(dir, 's1'), path.join(dir, 's2'), '--out', out, '--params', path.join(dir, 'params.json')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/read s1: 400 cells/);
+    const back = await readDataset(await pathBundle(path.join(out, 'analysis.h5ad')));
+    const samples = back.cells.columns['Sample ID'];
+    expect(samples?.kind === 'categorical' && [...new Set(samples.values)].sort()).toEqual(['s1', 's2']);
+    expect(back.cells.columns.cluster?.kind).toBe('categorical');
+    const csv = await readFile(path.join(out, 'markers.csv'), 'utf8');
+    expect(csv.split('\n')[0]).toBe(MARKER_CSV_HEADER.join(','));
+    const manifest = JSON.parse(await readFile(path.join(out, 'artifacts/manifest.json'), 'utf8'));
+    expect(manifest.embeddings.map((e: { name: string }) => e.name).sort()).toEqual(['tsne', 'umap', 'umap3D']);
+  }, 600_000);
+
+  it('fails with a clear message on bad parameters or a missing --out', () => {
+    const bad = cli(['analyze', path.join(dir, 's1'), '--out', path.join(dir, 'o2'), '--params', path.join(dir, 'nope.json')]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Cannot read the parameter file .*nope\.json: no such file/);
+    const usage = cli(['analyze', path.join(dir, 's1')]);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/--out <dir>/);
+  });
+});
