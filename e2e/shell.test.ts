@@ -335,4 +335,18 @@ describe('web shell', () => {
       await t.close();
     }
   });
+
+  it('caps the unread notification badge at 99+', async () => {
+    await db.query(
+      `INSERT INTO notifications (user_id, kind, params)
+       SELECT u.id, 'job.completed', '{}'::jsonb FROM users u, generate_series(1, 120) WHERE u.username = $1`,
+      [member.username],
+    );
+    const t = await page('en-US');
+    await loggedIn(t, '/faq');
+    await t.page.getByTestId('notification-badge').getByText('99+').waitFor();
+    await screenshotBoth(t.page, 'notification-badge');
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
 });
