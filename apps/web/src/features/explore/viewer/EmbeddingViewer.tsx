@@ -111,7 +111,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
         interacting.current = null;
         schedule();
       },
-      Math.max(150, 3 * movingInterval.current),
+      Math.max(250, 3 * movingInterval.current),
     );
     schedule();
   };
