@@ -44,10 +44,16 @@ const zh = load('zh-CN');
 const namespaces = [...en.keys()];
 
 interface Source {
+  file: string;
+  /** Plain `t('key')` calls (no namespace prefix, no template). */
+  calls: string[];
   namespaces: Set<string>;
   literals: Set<string>;
   patterns: RegExp[];
 }
+
+/** Source text without comments (a `//` after `:` is kept: it is a URL, not a comment). */
+const stripComments = (src: string) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 function scan(file: string, forceNs?: string[]): Source {
   const text = readFileSync(file, 'utf8');
@@ -71,7 +77,8 @@ function scan(file: string, forceNs?: string[]): Source {
       .join('[A-Za-z0-9_]+');
     patterns.push(new RegExp(`^${re}$`));
   }
-  return { namespaces: ns, literals, patterns };
+  const calls = [...stripComments(text).matchAll(/\bt\(\s*'([^'\n:]+)'/g)].map((m) => m[1]!);
+  return { file, calls, namespaces: ns, literals, patterns };
 }
 
 const webSources = walk(path.join(webRoot, 'src')).map((f) => scan(f));
@@ -117,6 +124,19 @@ describe('locales', () => {
         const m = /^([a-z]+):([A-Za-z0-9_.]+)$/.exec(lit);
         if (!m || !en.has(m[1]!)) continue;
         if (!en.get(m[1]!)!.has(m[2]!)) missing.push(lit);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every plain t(\'key\') exists in one of the namespaces its file uses', () => {
+    const missing: string[] = [];
+    for (const s of webSources) {
+      if (s.namespaces.size === 0) continue; // `t` came from elsewhere (a parameter)
+      for (const key of s.calls) {
+        if (![...s.namespaces].some((ns) => en.get(ns)?.has(key))) {
+          missing.push(`${path.relative(webRoot, s.file)}: ${key}`);
+        }
       }
     }
     expect(missing).toEqual([]);
