@@ -1,15 +1,25 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { jobEvent } from '@cellcloud/contracts/jobs';
+import type { JobEvent } from '@cellcloud/contracts/jobs';
 import { buildUrl } from './client';
 import { useSession } from './session';
-import { jobsKeys } from './jobs';
+
+/** A server-sent event payload (`GET /api/jobs/events`); checked by its `type` only, zod-free. */
+function parseEvent(data: string): JobEvent | null {
+  try {
+    const e = JSON.parse(data) as JobEvent;
+    return e && (e.type === 'job' || e.type === 'notifications' || e.type === 'cellFiltering') ? e : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Live job progress and unread count over server-sent events (`GET /api/jobs/events`, token in
  * the query because EventSource cannot send headers). Updates the TanStack caches: a job's own
- * query, the job lists (refetched), the header badge's unread count. Mount once per page tree
- * (the shell's notification badge mounts it, so every signed-in page is live).
+ * query, the job lists (refetched), the header badge's unread count, the wizard's evaluation.
+ * Mounted once by the header's notification badge, so every signed-in page is live. Kept free of
+ * zod (the shell's bundle budget).
  */
 export function useJobEvents() {
   const qc = useQueryClient();
@@ -19,11 +29,10 @@ export function useJobEvents() {
     const es = new EventSource(buildUrl('/api/jobs/events', { token }));
     let listTimer: ReturnType<typeof setTimeout> | undefined;
     es.onmessage = (m: MessageEvent<string>) => {
-      const parsed = jobEvent.safeParse(JSON.parse(m.data));
-      if (!parsed.success) return;
-      const e = parsed.data;
+      const e = parseEvent(m.data);
+      if (!e) return;
       if (e.type === 'job') {
-        qc.setQueryData(jobsKeys.one(e.job.id), e.job);
+        qc.setQueryData(['jobs', 'one', e.job.id], e.job);
         // Lists refetch at most twice a second (progress events are frequent).
         listTimer ??= setTimeout(() => {
           listTimer = undefined;

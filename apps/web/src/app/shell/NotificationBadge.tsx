@@ -4,12 +4,14 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { useUnreadCount } from '../../api/content';
+import { useJobEvents } from '../../api/jobEvents';
 
-/** Bell with the unread count, capped at 99+ (SPEC §9); nothing while the API answers 404. */
+/** Bell with the unread count, capped at 99+ (SPEC §9), live over the job events stream. */
 export function NotificationBadge() {
   const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const unread = useUnreadCount();
+  useJobEvents(); // live unread count and job progress on every signed-in page
   const count = unread.data ?? 0;
   return (
     <Button

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { JobKind, JobView } from '@cellcloud/contracts/jobs';
 import { useDeleteJob, useJobs, useReeditJob, useResumeJob, useSuspendJob } from '../../api/jobs';
-import { useJobEvents } from '../../api/jobEvents';
 import { JobStatusTag } from './JobStatusTag';
 
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
@@ -28,7 +27,6 @@ export function JobsTable({ kind, empty }: { kind: JobKind; empty: React.ReactNo
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const jobs = useJobs(kind, page);
-  useJobEvents();
   const suspend = useSuspendJob();
   const resume = useResumeJob();
   const reedit = useReeditJob();

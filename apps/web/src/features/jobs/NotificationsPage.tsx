@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { NotificationView } from '@cellcloud/contracts/notifications';
 import { useDeleteNotifications, useMarkNotificationRead, useNotifications } from '../../api/notifications';
-import { useJobEvents } from '../../api/jobEvents';
 
 const KIND_KEYS: Record<NotificationView['kind'], string> = {
   'job.completed': 'notifications.kinds.jobCompleted',
@@ -21,7 +20,6 @@ export default function NotificationsPage() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
   const list = useNotifications(page);
-  useJobEvents();
   const markRead = useMarkNotificationRead();
   const del = useDeleteNotifications();
 
