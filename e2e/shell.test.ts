@@ -310,29 +310,53 @@ describe('web shell', () => {
     await t.close();
   });
 
-  it('an expired session shows the login-expired alert, then logs out to /login?redirect=…', async () => {
-    // the shell is not drawn without a valid session (no language switch): one run per language
-    const texts = {
-      'en-US': { body: 'Login status has expired, please login again', ok: 'OK' },
-      'zh-CN': { body: '登录状态已过期，请重新登录', ok: /确\s?定/ }, // antd spaces two-character labels
-    } as const;
-    for (const locale of ['en-US', 'zh-CN'] as const) {
-      const t = await page(locale, undefined, [/\/account\/info$/, /\/notifications\/unread$/]);
-      await t.context.addInitScript((k) => {
-        if (!sessionStorage.getItem('seeded')) {
-          sessionStorage.setItem('seeded', '1');
-          localStorage.setItem(k, JSON.stringify({ token: 'revoked-token', user_name: 'ghost' }));
+  it('an expired session or a network failure alerts, then logs out to /login?redirect=…', async () => {
+    // the shell is not drawn without account info (no language switch): one run per language
+    const ok = { 'en-US': 'OK', 'zh-CN': /确\s?定/ } as const; // antd spaces two-character labels
+    const cases = [
+      {
+        name: 'session-expired',
+        text: { 'en-US': 'Login status has expired, please login again', 'zh-CN': '登录状态已过期，请重新登录' },
+        token: 'revoked-token',
+        network: false,
+      },
+      {
+        name: 'maintenance',
+        text: {
+          'en-US': 'The website is currently undergoing maintenance, please visit later.',
+          'zh-CN': '网站正在维护，请稍后访问。',
+        },
+        token: null,
+        network: true,
+      },
+    ];
+    for (const c of cases) {
+      for (const locale of ['en-US', 'zh-CN'] as const) {
+        const t = await page(locale, undefined, [/\/account\/info$/, /\/notifications\/unread$/]);
+        if (c.token) {
+          await t.context.addInitScript(
+            ([k, token]) => {
+              if (!sessionStorage.getItem('seeded')) {
+                sessionStorage.setItem('seeded', '1');
+                localStorage.setItem(k, JSON.stringify({ token, user_name: 'ghost' }));
+              }
+            },
+            [`${STORAGE_PREFIX}userInfo`, c.token] as const,
+          );
+        } else {
+          await loggedIn(t, '/faq');
         }
-      }, `${STORAGE_PREFIX}userInfo`);
-      await t.page.goto('/documentation');
-      const alert = t.page.locator('.ant-modal-confirm');
-      await alert.getByText(texts[locale].body).waitFor();
-      await screenshot(t.page, 'session-expired');
-      await alert.getByRole('button', { name: texts[locale].ok }).click();
-      await t.page.waitForURL(/\/login\?redirect=%2Fdocumentation/);
-      expect(await t.page.evaluate((k) => localStorage.getItem(k), `${STORAGE_PREFIX}userInfo`)).toBeNull();
-      expect(t.errors).toEqual([]);
-      await t.close();
+        if (c.network) await t.page.route(/\/account\/info$/, (r) => r.abort('failed'));
+        await t.page.goto('/documentation');
+        const alert = t.page.locator('.ant-modal-confirm');
+        await alert.getByText(c.text[locale]).waitFor();
+        await screenshot(t.page, c.name);
+        await alert.getByRole('button', { name: ok[locale] }).click();
+        await t.page.waitForURL(/\/login\?redirect=%2Fdocumentation/);
+        expect(await t.page.evaluate((k) => localStorage.getItem(k), `${STORAGE_PREFIX}userInfo`)).toBeNull();
+        expect(t.errors).toEqual([]);
+        await t.close();
+      }
     }
   });
 
