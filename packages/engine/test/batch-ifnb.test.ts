@@ -76,6 +76,35 @@ describe.skipIf(!hasSharedData(...FILES.map((f) => `${DIR}/${f}`)))('two-batch I
     expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.2);
     expect(after.iLisi).toBeGreaterThan(1.5);
     expect(after.cLisi).toBeLessThan(1.1);
-    runner.free();
   }, 600_000);
+
+  it('runs the optional steps: MNN, DecontX per sample, cell-cycle regression', async () => {
+    const before = scores();
+    await runner.run(undefined, {
+      ...base,
+      batchEffectRemoval: { enabled: true, method: 'mnn' },
+      ambientRnaRemoval: { enabled: true },
+      removeCellCycleEffects: true,
+    });
+    expect(runner.lastComputed.slice(0, 3)).toEqual(['ambient', 'normalize', 'hvg']);
+    const amb = runner.ambient.value;
+    expect(amb.ambient.map((a) => a.sample)).toEqual(['ctrl', 'stim']);
+    for (const a of amb.ambient) {
+      expect(a.removed).toBe(true);
+      expect(a.medianContamination).toBeGreaterThanOrEqual(0);
+      expect(a.medianContamination).toBeLessThan(0.5);
+    }
+    expect(amb.contamination?.length).toBe(amb.counts.nCells);
+    const cc = runner.cellCycle.value;
+    expect(cc.scores?.phase.length).toBe(amb.counts.nCells);
+    expect(new Set(cc.scores?.phase)).toEqual(new Set(['G1', 'S', 'G2M']));
+    expect(cc.regressed?.values.length).toBe(amb.counts.nCells * (cc.regressed?.nGenes ?? 0));
+    expect(runner.batch.value.method).toBe('mnn');
+    const after = scores();
+    console.info(`ifnb with MNN: iLISI ${after.iLisi.toFixed(2)}, cLISI ${after.cLisi.toFixed(2)}`);
+    expect(after.iLisi).toBeGreaterThan(1.3);
+    expect(after.cLisi).toBeLessThan(1.15);
+    expect(before.iLisi).toBeGreaterThan(1.3);
+    runner.free();
+  }, 900_000);
 });
