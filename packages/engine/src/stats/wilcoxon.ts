@@ -46,9 +46,11 @@ export function wilcoxonByGroup(
   const nzCount = new Float64Array(nGroups);
   const valSum = new Float64Array(nGroups);
   const blockSize = 2048;
+  // Genes are increasing within a cell, so a per-cell cursor walks each cell once over all blocks.
+  const cursor = norm.indptr.slice(0, nCells);
   for (let g0 = 0; g0 < nGenes; g0 += blockSize) {
     const g1 = Math.min(nGenes, g0 + blockSize);
-    const block = transposeBlock(norm, labels, g0, g1);
+    const block = transposeBlock(norm, labels, g0, g1, cursor);
     for (let g = g0; g < g1; g++) {
       const s = block.ptr[g - g0];
       const e = block.ptr[g - g0 + 1];
@@ -108,15 +110,13 @@ export function wilcoxonByGroup(
  * a float32 value widened to float64 has 29 zero low mantissa bits, which carry the group index,
  * so a plain numeric sort orders by value and the group rides along.
  */
-function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: number) {
+function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: number, cursor: Float64Array) {
   const width = g1 - g0;
   const ptr = new Float64Array(width + 1);
   for (let c = 0; c < norm.nCells; c++) {
     if (labels[c] < 0) continue;
-    for (let k = norm.indptr[c]; k < norm.indptr[c + 1]; k++) {
-      const g = norm.indices[k];
-      if (g >= g0 && g < g1 && norm.data[k] > 0) ptr[g - g0 + 1]++;
-    }
+    const end = norm.indptr[c + 1];
+    for (let k = cursor[c]; k < end && norm.indices[k] < g1; k++) if (norm.data[k] > 0) ptr[norm.indices[k] - g0 + 1]++;
   }
   for (let i = 0; i < width; i++) ptr[i + 1] += ptr[i];
   const keys = new Float64Array(ptr[width]);
@@ -124,14 +124,15 @@ function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: n
   const pos = ptr.slice(0, width);
   for (let c = 0; c < norm.nCells; c++) {
     const lab = labels[c];
-    if (lab < 0) continue;
-    for (let k = norm.indptr[c]; k < norm.indptr[c + 1]; k++) {
-      const g = norm.indices[k];
-      if (g < g0 || g >= g1 || norm.data[k] <= 0) continue;
-      const p = pos[g - g0]++;
+    const end = norm.indptr[c + 1];
+    let k = cursor[c];
+    for (; k < end && norm.indices[k] < g1; k++) {
+      if (lab < 0 || norm.data[k] <= 0) continue;
+      const p = pos[norm.indices[k] - g0]++;
       keys[p] = norm.data[k];
       words[2 * p] |= lab;
     }
+    cursor[c] = k;
   }
   return { ptr, keys };
 }
