@@ -12,8 +12,17 @@ export const jobPayloads = {
   'analysis.preprocess': z.object({ jobId: z.string() }),
   /** The standard pipeline for one analysis job. */
   'analysis.run': z.object({ jobId: z.string() }),
-  /** Cluster genes / any-vs-any differential expression on an existing result. */
-  'analysis.deg': z.object({ jobId: z.string() }),
+  /**
+   * Cluster genes (`cluster-markers`: every group of a grouping vs the rest) or an any-vs-any
+   * comparison (`compare`: group A vs group B) on a completed result. The task row
+   * (`explore_deg_tasks`) holds the cell groups; `grouping` is an annotation key or `subset:<id>`.
+   */
+  'analysis.deg': z.object({
+    taskId: z.string(),
+    datasetId: z.string(),
+    mode: z.enum(['cluster-markers', 'compare']),
+    grouping: z.string().nullable(),
+  }),
   /**
    * Diagnostic no-op (queue health, `npm run bench:jobs`, failure tests). With `jobId` it runs
    * through the same job-row lifecycle as an analysis; `failTimes` makes the first N attempts throw.

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import type { JobQueue } from '../queue/job-queue';
 import type { NotificationsService } from '../services/notifications';
+import { handleAnalysisDeg } from './analysis.deg';
 import { handleAnalysisPreprocess } from './analysis.preprocess';
 import { handleAnalysisRun } from './analysis.run';
 import { handleDatasetIngest } from './dataset.ingest';
@@ -28,6 +29,7 @@ export async function startWorker(
   await queue.work('analysis.run', (job) =>
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisRun(ctx, t)),
   );
+  await queue.work('analysis.deg', (job) => handleAnalysisDeg(ctx, job.data));
   await queue.work(
     'system.noop',
     async (job) => {

@@ -32,7 +32,7 @@ export function toView(r: SubsetRow): SubsetView {
   };
 }
 
-async function manifestOf(ctx: AppContext, prefix: string): Promise<ArtifactManifest> {
+export async function manifestOf(ctx: AppContext, prefix: string): Promise<ArtifactManifest> {
   return artifactManifest.parse(JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(`${prefix}manifest.json`))));
 }
 
@@ -50,7 +50,7 @@ async function subsetCodes(ctx: AppContext, row: SubsetRow): Promise<Labelled> {
 }
 
 /** Codes of an annotation artifact (`cluster`, `annot_full`, …) or of a subset (`subset:<id>`). */
-async function groupingOf(ctx: AppContext, prefix: string, datasetId: string, key: string): Promise<Labelled> {
+export async function groupingOf(ctx: AppContext, prefix: string, datasetId: string, key: string): Promise<Labelled> {
   if (key.startsWith('subset:')) return subsetCodes(ctx, await subsetOf(ctx, datasetId, key.slice(7)));
   const m = await manifestOf(ctx, prefix);
   const o = m.obs.find((x) => x.key === key);

@@ -3,10 +3,14 @@ import type { ZodApp } from '../../app';
 import artifactRoutes from './artifacts';
 import subsetRoutes from './subsets';
 import downloadRoutes from './download';
+import degRoutes from './deg';
+import svgToTiffRoutes from './svg-to-tiff';
 
-/** The explore area (SPEC §7 user_datasets/{id}/…): artifacts and subsets; DEG tasks plug in here. */
+/** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, .h5ad download, DEG tasks, SVG→TIFF export. */
 export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await artifactRoutes(app, ctx);
   await subsetRoutes(app, ctx);
   await downloadRoutes(app, ctx);
+  await degRoutes(app, ctx);
+  await svgToTiffRoutes(app, ctx);
 }

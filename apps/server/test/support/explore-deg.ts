@@ -1,0 +1,43 @@
+import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
+import { writeH5ad } from '@cellcloud/formats/write-h5ad';
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { jobsRepo } from '../../src/db/repos/jobs';
+import type { TestServer } from './harness';
+
+export const DEG_GENES = ['CD3D', 'MS4A1', 'LYZ', 'ACTB', 'GAPDH'];
+
+/**
+ * A completed job of `userId` with a REAL `analysis.h5ad` and explorer artifacts: `nPerCluster`
+ * cells in each of clusters "0","1","2"; gene k (k < 3) is high in cluster k, ACTB/GAPDH flat.
+ */
+export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCluster = 10) {
+  const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'deg_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
+  const nCells = nPerCluster * 3;
+  const indptr = new Float64Array(nCells + 1);
+  const indices: number[] = [];
+  const data: number[] = [];
+  const cluster: string[] = [];
+  for (let c = 0; c < nCells; c++) {
+    const k = Math.floor(c / nPerCluster);
+    cluster.push(String(k));
+    for (let g = 0; g < DEG_GENES.length; g++) {
+      const v = g < 3 ? (g === k ? 20 + (c % 5) : c % 3 === 0 ? 1 : 0) : 5 + (c % 2);
+      if (v > 0) {
+        indices.push(g);
+        data.push(v);
+      }
+    }
+    indptr[c + 1] = indices.length;
+  }
+  const counts: CountMatrix = { nGenes: DEG_GENES.length, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
+  const genes = { ids: DEG_GENES.map((g) => `ENSG_${g}`), symbols: DEG_GENES };
+  const obs = { cluster: { kind: 'categorical' as const, values: cluster } };
+  const prefix = `results/${job.id}/`;
+  await writeArtifacts(
+    { engineVersion: 'test', species: 'Homo sapiens', genes, nCells, layers: { counts }, embeddings: { umap: { dims: 2, values: new Float32Array(nCells * 2).map((_, i) => i) } }, obs },
+    { write: (p, bytes) => s.ctx.storage.put(`${prefix}artifacts/${p}`, bytes) },
+  );
+  await s.ctx.storage.put(`${prefix}analysis.h5ad`, await writeH5ad({ counts, genes, barcodes: cluster.map((_, i) => `cell${i}`), obs }));
+  await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
+  return job;
+}

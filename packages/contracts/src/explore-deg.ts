@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * Job-backed differential expression of the explorer (SPEC §4/§5/§7 `calculate_deg_task`):
+ * cluster genes of a grouping (an annotation key such as `cluster`, or `subset:<id>`) or a
+ * comparison of two groups (labels of any grouping, or explicit cells such as a lasso selection;
+ * group B may be "the rest"). One calculation at a time per user. Results are DEG rows
+ * (`degRow` of ./artifacts) at GET …/deg_tasks/{taskId}/result.
+ */
+export const degGroup = z.discriminatedUnion('from', [
+  z.object({ from: z.literal('labels'), key: z.string().min(1), labels: z.array(z.string()).min(1), name: z.string().max(100).optional() }).strict(),
+  z.object({ from: z.literal('cells'), cells: z.array(z.number().int().nonnegative()).min(1), name: z.string().max(100).optional() }).strict(),
+  /** Every cell not in group A (only as group B). */
+  z.object({ from: z.literal('rest'), name: z.string().max(100).optional() }).strict(),
+]);
+export type DegGroup = z.infer<typeof degGroup>;
+
+export const calculateDegBody = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('cluster-markers'), grouping: z.string().min(1) }).strict(),
+  z.object({ mode: z.literal('compare'), groupA: degGroup, groupB: degGroup }).strict(),
+]);
+export type CalculateDegBody = z.infer<typeof calculateDegBody>;
+
+export const degTaskStatus = z.enum(['running', 'completed', 'failed']);
+
+export const degTaskView = z.object({
+  id: z.string(),
+  datasetId: z.string(),
+  mode: z.enum(['cluster-markers', 'compare']),
+  grouping: z.string().nullable(),
+  /** Display names of the compared groups (compare mode). */
+  groupA: z.string().nullable(),
+  groupB: z.string().nullable(),
+  cellsA: z.number().int().nullable(),
+  cellsB: z.number().int().nullable(),
+  status: degTaskStatus,
+  /** Failure detail (the user sees the SPEC §8 message; this says why). */
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type DegTaskView = z.infer<typeof degTaskView>;
+
+export const degTaskParams = z.object({ id: z.string().min(1), taskId: z.string().min(1) });
+
+/** POST /api/user-files/svg-to-tiff?token=…: SVG text in, image/tiff out (height ≥ minHeight). */
+export const svgToTiffBody = z.object({ svg: z.string().min(1), fileName: z.string().max(200).optional() }).strict();
+export const SVG_TIFF_MIN_HEIGHT = 4200;
