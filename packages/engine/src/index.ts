@@ -10,6 +10,7 @@ export { estimateMemoryBytes, type MemoryEstimateInput } from './memory';
 export { EngineError, isEngineError, engineErrorCodes, type EngineErrorCode } from './errors';
 export { compareGroups, filterDegTable, findMarkers } from './markers';
 export { runDegTask, type DegTaskInput } from './deg-task';
+export { runSubcluster, type SubclusterInput } from './subcluster';
 export { parseParams, validateSamples, type SampleInput } from './validate';
 export { stepNames, type ProgressCallback, type ProgressEvent, type StepName } from './steps/step';
 export { ENGINE_VERSION } from './version';

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { isEngineError } from '../src/errors';
+import { adjustedRandIndex } from '../src/stats/ari';
+import { runSubcluster } from '../src/subcluster';
+import { syntheticDataset } from '../src/synthetic';
+
+const syn = syntheticDataset({ nCells: 900, nGenes: 2000, nClusters: 5, markersPerCluster: 40, seed: 11 });
+const { counts, genes, cells } = syn.dataset;
+
+describe('runSubcluster (sub-celltype child analysis on the parent counts)', () => {
+  it('re-clusters only the chosen cells, keeping every one of them, and separates the planted groups', async () => {
+    const chosen = Array.from(syn.truth.keys()).filter((c) => syn.truth[c] === 1 || syn.truth[c] === 3);
+    const steps = new Set<string>();
+    const r = await runSubcluster(
+      {
+        name: 'T_cells',
+        counts,
+        genes,
+        barcodes: cells.barcodes,
+        cells: chosen,
+        parentParams: { pcValue: 10 },
+        child: { clusteringResolution: 0.3 },
+      },
+      (e) => steps.add(e.step),
+    );
+    expect(r.counts.nCells).toBe(chosen.length);
+    expect(r.barcodes).toEqual(chosen.map((c) => cells.barcodes[c]));
+    expect(r.params.clusterResolution).toBe(0.3);
+    expect(r.params.doubletDetectionAndRemoval).toBe(false);
+    expect(r.embeddings.umap!.values.length).toBe(chosen.length * 2);
+    const codes = (r.obs.cluster as { values: string[] }).values;
+    expect(
+      adjustedRandIndex(
+        chosen.map((c) => syn.truth[c]!),
+        codes.map(Number),
+      ),
+    ).toBeGreaterThan(0.8);
+    expect(r.markers.length).toBe(r.clusterLabels.length * r.geneIds.length);
+    expect(steps.has('clusters')).toBe(true);
+  }, 300_000);
+
+  it('refuses fewer than 100 cells', async () => {
+    await expect(
+      runSubcluster({
+        name: 'few',
+        counts,
+        genes,
+        barcodes: cells.barcodes,
+        cells: Array.from({ length: 99 }, (_, i) => i),
+        parentParams: {},
+        child: {},
+      }),
+    ).rejects.toSatisfy((e: unknown) => isEngineError(e) && e.code === 'TOO_FEW_CELLS');
+  });
+});
