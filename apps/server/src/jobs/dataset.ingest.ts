@@ -41,15 +41,17 @@ export async function handleDatasetIngest(
     const totalBytes = Math.max(1, dataFiles.reduce((a, f) => a + f.size, 0));
     let readBytes = 0;
     let lastReport = 0;
+    let reported: Promise<void> = Promise.resolve(); // one progress write at a time, awaited below
     const onBytes = (n: number) => {
       readBytes += n;
       const now = Date.now();
       if (now - lastReport < 500) return;
       lastReport = now;
-      void progress(0.05 + 0.55 * Math.min(1, readBytes / totalBytes), 'read').catch(() => {});
+      const fraction = 0.05 + 0.55 * Math.min(1, readBytes / totalBytes);
+      reported = reported.then(() => progress(fraction, 'read')).catch(() => {});
     };
     const sources = dataFiles.map((f) => storageSource(ctx.storage, rawFileKey(upload.id, f.idx), f.name, f.size, onBytes));
-    const dataset = await readDataset({ name: upload.sampleName, entries: sources });
+    const dataset = await readDataset({ name: upload.sampleName, entries: sources }).finally(() => reported);
     await progress(0.6, 'properties');
     const properties = await computeProperties(dataset, opts.geneListsDir);
     await progress(0.7, 'write');

@@ -1,5 +1,5 @@
 import { FILES_API, MAX_FILE_BYTES } from '@cellcloud/contracts';
-import { EVENTS, Server, type DataStore } from '@tus/server';
+import { Server, type DataStore } from '@tus/server';
 import type { AppContext } from '../../context';
 import { setFileProgress, startParsingIfComplete } from '../../db/repos/uploads';
 import { parseRawKey, parseTusSlot, rawFileKey, tusSlotOf } from '../../storage/tus-store';
@@ -14,7 +14,6 @@ export function createTusServer(ctx: AppContext, datastore: DataStore, enqueueIn
     path: FILES_API.tus,
     datastore,
     maxSize: MAX_FILE_BYTES,
-    postReceiveInterval: 1000,
     namingFunction: (_req, metadata) => {
       const slot = parseTusSlot(metadata?.slot ?? '');
       if (!slot) throw { status_code: 400, body: 'Upload-Metadata "slot" is missing or invalid\n' };
@@ -32,10 +31,6 @@ export function createTusServer(ctx: AppContext, datastore: DataStore, enqueueIn
       await fileFinished(ctx, upload.id, upload.size ?? upload.offset, enqueueIngest);
       return {};
     },
-  });
-  tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
-    const k = parseRawKey(upload.id);
-    if (k) void setFileProgress(ctx.db, k.uploadId, k.index, upload.offset, false).catch(() => {});
   });
   return tus;
 }
