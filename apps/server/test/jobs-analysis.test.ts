@@ -79,6 +79,20 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
     });
     expect(other.body.data.cached).toBe(false);
     await s.request('POST', `/api/jobs/${other.body.data.id}/suspend`, { token });
+    // Another user's identical data and parameters do not see this user's result.
+    const other2 = await testUser(s);
+    const files = ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => fileFrom(`${pbmc}/${f}`));
+    const up2 = await uploadSample(s, other2.token, 'pbmc3k', files);
+    expect((await waitParsed(s, other2.token, up2.id)).state).toBe('completed');
+    const theirs = await s.request('POST', '/api/jobs', {
+      token: other2.token,
+      body: {
+        datasets: [{ id: up2.id, name: 'pbmc3k', group: 'g1' }],
+        param: { jobName: 'pbmc3k_run', cluster: 0.5 },
+      },
+    });
+    expect(theirs.body.data.cached).toBe(false);
+    await s.request('POST', `/api/jobs/${theirs.body.data.id}/suspend`, { token: other2.token });
     // Deleting the original keeps the files the cached copy still shows.
     expect((await s.request('DELETE', `/api/jobs/${firstId}`, { token })).status).toBe(200);
     expect(await s.ctx.storage.list(`results/${firstId}/`)).not.toEqual([]);

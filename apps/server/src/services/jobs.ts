@@ -78,7 +78,7 @@ export class JobsService {
       cacheKey,
     });
     if (draft.id) await draftsRepo.delete(this.ctx.db, user.id, draft.id);
-    const cached = await jobsRepo.findCompletedByCacheKey(this.ctx.db, cacheKey);
+    const cached = await jobsRepo.findCompletedByCacheKey(this.ctx.db, user.id, cacheKey);
     if (cached && cached.id !== row.id) {
       const done = await jobsRepo.markCachedCompleted(this.ctx.db, row.id, cached.id);
       await this.notifications.create(

@@ -82,12 +82,16 @@ export const jobsRepo = {
     return { total: Number(n), rows };
   },
 
-  /** A completed job with this cache key whose results still exist (the original, not a copy). */
-  async findCompletedByCacheKey(q: Queryable, cacheKey: string): Promise<JobRow | undefined> {
+  /**
+   * A completed job of this user with this cache key whose results still exist (the original, not
+   * a copy). Per user: results are private, so another user's identical run is not shown.
+   */
+  async findCompletedByCacheKey(q: Queryable, userId: string, cacheKey: string): Promise<JobRow | undefined> {
     return (
       await q.query<JobRow>(
-        `SELECT * FROM analysis_jobs WHERE cache_key = $1 AND status = 'completed' AND result_of IS NULL ORDER BY finished_at LIMIT 1`,
-        [cacheKey],
+        `SELECT * FROM analysis_jobs WHERE cache_key = $1 AND user_id = $2 AND status = 'completed' AND result_of IS NULL
+         ORDER BY finished_at LIMIT 1`,
+        [cacheKey, userId],
       )
     )[0];
   },
