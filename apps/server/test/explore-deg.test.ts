@@ -41,7 +41,7 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
     expect(done.status).toBe('completed');
     const sub = (await s.request('GET', `${base}/observation_edit_subset?subsetId=${subset.id}`, { token: owner.token })).body.data;
     expect(sub.clusterGenes).toBe('done');
-    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as DegRow[];
+    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
     expect(rows).toHaveLength(3 * 5);
     for (const [k, gene] of ['CD3D', 'MS4A1', 'LYZ'].entries()) {
       const top = rows.filter((x) => x.cluster === String(k))[0]!;
@@ -55,12 +55,12 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
     const r = await post({ mode: 'compare', groupA: { from: 'labels', key: 'cluster', labels: ['1'] }, groupB: { from: 'rest' } });
     expect(r.body.data).toMatchObject({ groupA: '1', groupB: 'rest', cellsA: 10, cellsB: 20 });
     expect((await waitTask(r.body.data.id)).status).toBe('completed');
-    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as DegRow[];
+    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
     expect(rows[0]).toMatchObject({ cluster: '1', gene: 'MS4A1' });
 
     const lasso = await post({ mode: 'compare', groupA: { from: 'cells', cells: [20, 21, 22, 23], name: 'lasso' }, groupB: { from: 'labels', key: 'cluster', labels: ['0'] } });
     expect((await waitTask(lasso.body.data.id)).status).toBe('completed');
-    const lrows = (await s.request('GET', `${base}/deg_tasks/${lasso.body.data.id}/result`, { token: owner.token })).body as DegRow[];
+    const lrows = (await s.request('GET', `${base}/deg_tasks/${lasso.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
     expect(lrows[0]).toMatchObject({ cluster: 'lasso', gene: 'LYZ' });
 
     const small = await post({ mode: 'compare', groupA: { from: 'cells', cells: [0, 1] }, groupB: { from: 'rest' } }, 'zh-CN');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { childAnalysisParams } from './analysis-params';
 
 /**
  * Job-backed differential expression of the explorer (SPEC §4/§5/§7 `calculate_deg_task`):
@@ -46,3 +47,31 @@ export const degTaskParams = z.object({ id: z.string().min(1), taskId: z.string(
 /** POST /api/user-files/svg-to-tiff?token=…: SVG text in, image/tiff out (height ≥ minHeight). */
 export const svgToTiffBody = z.object({ svg: z.string().min(1), fileName: z.string().max(200).optional() }).strict();
 export const SVG_TIFF_MIN_HEIGHT = 4200;
+
+/**
+ * Sub-celltype analysis (SPEC §3/§5, POST …/subcluster_task): re-cluster the cells of some labels
+ * of a SUBSET (`subset:<id>`; raw cluster, major cell types and cell subtypes must be copied into a
+ * subset first) as a child task, at least LIMITS.subclusterMinCells cells.
+ */
+export const subclusterBody = z
+  .object({
+    key: z.string().min(1),
+    /** Labels of the subset whose cells are re-clustered; empty = every cell of the subset. */
+    labels: z.array(z.string()).default([]),
+    params: childAnalysisParams.prefault({}),
+  })
+  .strict();
+export type SubclusterBody = z.input<typeof subclusterBody>;
+
+export const childTaskView = z.object({
+  /** The child analysis job (open it at /userSubCelltypeDatasetAnalysis?id=<childId>&parent=<parentId>). */
+  childId: z.string(),
+  parentId: z.string(),
+  subsetId: z.string(),
+  jobName: z.string(),
+  labels: z.array(z.string()),
+  nCells: z.number().int(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+export type ChildTaskView = z.infer<typeof childTaskView>;

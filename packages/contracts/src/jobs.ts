@@ -23,6 +23,8 @@ export const jobPayloads = {
     mode: z.enum(['cluster-markers', 'compare']),
     grouping: z.string().nullable(),
   }),
+  /** Sub-celltype (child) analysis of a subset of a completed result (row in analysis_jobs). */
+  'analysis.subcluster': z.object({ jobId: z.string() }),
   /**
    * Diagnostic no-op (queue health, `npm run bench:jobs`, failure tests). With `jobId` it runs
    * through the same job-row lifecycle as an analysis; `failTimes` makes the first N attempts throw.

@@ -4,6 +4,7 @@ import type { NotificationsService } from '../services/notifications';
 import { handleAnalysisDeg } from './analysis.deg';
 import { handleAnalysisPreprocess } from './analysis.preprocess';
 import { handleAnalysisRun } from './analysis.run';
+import { handleAnalysisSubcluster } from './analysis.subcluster';
 import { handleDatasetIngest } from './dataset.ingest';
 import { reconcileJobs } from './runner-reconcile';
 import { runTracked } from './runner-tracked';
@@ -30,6 +31,9 @@ export async function startWorker(
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisRun(ctx, t)),
   );
   await queue.work('analysis.deg', (job) => handleAnalysisDeg(ctx, job.data));
+  await queue.work('analysis.subcluster', (job) =>
+    runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisSubcluster(ctx, t)),
+  );
   await queue.work(
     'system.noop',
     async (job) => {

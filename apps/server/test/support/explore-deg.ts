@@ -8,11 +8,15 @@ export const DEG_GENES = ['CD3D', 'MS4A1', 'LYZ', 'ACTB', 'GAPDH'];
 
 /**
  * A completed job of `userId` with a REAL `analysis.h5ad` and explorer artifacts: `nPerCluster`
- * cells in each of clusters "0","1","2"; gene k (k < 3) is high in cluster k, ACTB/GAPDH flat.
+ * cells in each of clusters "0","1","2"; gene k (k < 3) is high in cluster k, ACTB/GAPDH flat;
+ * `extraGenes` noisy genes (every 7th a little higher in one cluster) make it big enough to re-cluster.
  */
-export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCluster = 10) {
+export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCluster = 10, extraGenes = 0) {
   const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'deg_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
   const nCells = nPerCluster * 3;
+  const names = [...DEG_GENES, ...Array.from({ length: extraGenes }, (_, i) => `G${i}`)];
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const indptr = new Float64Array(nCells + 1);
   const indices: number[] = [];
   const data: number[] = [];
@@ -20,8 +24,9 @@ export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCl
   for (let c = 0; c < nCells; c++) {
     const k = Math.floor(c / nPerCluster);
     cluster.push(String(k));
-    for (let g = 0; g < DEG_GENES.length; g++) {
-      const v = g < 3 ? (g === k ? 20 + (c % 5) : c % 3 === 0 ? 1 : 0) : 5 + (c % 2);
+    for (let g = 0; g < names.length; g++) {
+      const noise = Math.floor(rand() * (g % 7 === k ? 12 : 4));
+      const v = g < 3 ? (g === k ? 20 + (c % 5) : c % 3 === 0 ? 1 : 0) : g < 5 ? 5 + (c % 2) : noise;
       if (v > 0) {
         indices.push(g);
         data.push(v);
@@ -29,8 +34,8 @@ export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCl
     }
     indptr[c + 1] = indices.length;
   }
-  const counts: CountMatrix = { nGenes: DEG_GENES.length, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
-  const genes = { ids: DEG_GENES.map((g) => `ENSG_${g}`), symbols: DEG_GENES };
+  const counts: CountMatrix = { nGenes: names.length, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
+  const genes = { ids: names.map((g) => `ENSG_${g}`), symbols: names };
   const obs = { cluster: { kind: 'categorical' as const, values: cluster } };
   const prefix = `results/${job.id}/`;
   await writeArtifacts(

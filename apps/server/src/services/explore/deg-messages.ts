@@ -11,6 +11,8 @@ registerMessages({
     'explore.deg.oneGroup': '"{key}" has only one group; cluster genes need at least two groups.',
     'explore.deg.overlap': 'The two groups share cells; choose groups that do not overlap.',
     'explore.deg.restFirst': '"The rest" can only be the second group; choose a first group.',
+    'explore.subcluster.copyFirst': 'Raw cluster, major cell types and cell subtypes groups must be copied before subclustering or extraction. Copy "{key}" into a subset first.',
+    'explore.subcluster.tooFewCells': 'The selection has {cells} cells; sub-celltype analysis needs at least {min} cells.',
     'explore.tiff.invalidSvg': 'The image could not be converted to TIFF: {detail}. Export it as SVG or PNG instead.',
   },
   'zh-CN': {
@@ -22,6 +24,8 @@ registerMessages({
     'explore.deg.oneGroup': '“{key}”只有一个分组；计算簇基因至少需要两个分组。',
     'explore.deg.overlap': '两个分组包含相同的细胞，请选择互不重叠的分组。',
     'explore.deg.restFirst': '“其余细胞”只能作为第二组，请先选择第一组。',
+    'explore.subcluster.copyFirst': '原始聚类、主要细胞类型和细胞亚型分组须先复制后才能进行亚群聚类或提取。请先将“{key}”复制为子集。',
+    'explore.subcluster.tooFewCells': '所选细胞只有 {cells} 个；亚细胞类型分析至少需要 {min} 个细胞。',
     'explore.tiff.invalidSvg': '图像无法转换为 TIFF：{detail}。请改为导出 SVG 或 PNG。',
   },
 });

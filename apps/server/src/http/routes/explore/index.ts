@@ -5,6 +5,7 @@ import subsetRoutes from './subsets';
 import downloadRoutes from './download';
 import degRoutes from './deg';
 import svgToTiffRoutes from './svg-to-tiff';
+import subclusterRoutes from './subcluster';
 
 /** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, .h5ad download, DEG tasks, SVG→TIFF export. */
 export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
@@ -13,4 +14,5 @@ export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await downloadRoutes(app, ctx);
   await degRoutes(app, ctx);
   await svgToTiffRoutes(app, ctx);
+  await subclusterRoutes(app, ctx);
 }
