@@ -54,7 +54,7 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
           ),
         children:
           Component && tab.available(manifest) ? (
-            <Component client={client} manifest={manifest} symbols={symbols} selection={selection} canonicalMarkers={access.canonicalMarkers} />
+            <Component client={client} datasetId={datasetId} subsets={subsets.data ?? []} manifest={manifest} symbols={symbols} selection={selection} canonicalMarkers={access.canonicalMarkers} />
           ) : (
             <EmptyAnalysisTab tabKey={tab.key} />
           ),

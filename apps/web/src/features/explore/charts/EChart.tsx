@@ -1,5 +1,6 @@
-import { Button, Space } from 'antd';
-import { useEffect, useRef } from 'react';
+import { Button, Space, message } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { svgToTiff } from '../../../api/exploreJobs';
 import { useTranslation } from 'react-i18next';
 import { downloadBlob, exportScale } from '../viewer/exportImage';
 import { echarts, type ChartOption } from './echarts';
@@ -11,7 +12,7 @@ interface Props {
   testId?: string;
 }
 
-/** One ECharts chart with PNG (≥ 4200 px high, SPEC §9) and SVG export. */
+/** One ECharts chart with PNG (≥ 4200 px high, SPEC §9), SVG and TIFF (server-side conversion) export. */
 export function EChart({ option, height = 360, fileName, testId }: Props) {
   const { t } = useTranslation('explore');
   const el = useRef<HTMLDivElement>(null);
@@ -39,14 +40,31 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
     const url = c.getDataURL({ type: 'png', pixelRatio: exportScale(c.getHeight()), backgroundColor: '#fff' });
     downloadBlob(await (await fetch(url)).blob(), `${fileName}.png`);
   };
-  const exportSvg = () => {
+  const svgText = (): string | null => {
     const c = chart.current;
-    if (!c) return;
+    if (!c) return null;
     const ssr = echarts.init(null, null, { renderer: 'svg', ssr: true, width: c.getWidth(), height: c.getHeight() });
     ssr.setOption({ ...option, animation: false });
     const svg = ssr.renderToSVGString();
     ssr.dispose();
-    downloadBlob(new Blob([svg], { type: 'image/svg+xml' }), `${fileName}.svg`);
+    return svg;
+  };
+  const exportSvg = () => {
+    const svg = svgText();
+    if (svg) downloadBlob(new Blob([svg], { type: 'image/svg+xml' }), `${fileName}.svg`);
+  };
+  const [tiffBusy, setTiffBusy] = useState(false);
+  const exportTiff = async () => {
+    const svg = svgText();
+    if (!svg) return;
+    setTiffBusy(true);
+    try {
+      downloadBlob(await svgToTiff(svg, fileName), `${fileName}.tiff`);
+    } catch (e) {
+      void message.error(t('export.tiffFailed', { detail: e instanceof Error ? e.message : String(e) }));
+    } finally {
+      setTiffBusy(false);
+    }
   };
 
   return (
@@ -57,6 +75,9 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
         </Button>
         <Button size="small" onClick={exportSvg}>
           {t('export.svg')}
+        </Button>
+        <Button size="small" data-testid={testId ? `${testId}-tiff` : 'chart-export-tiff'} loading={tiffBusy} onClick={() => void exportTiff()}>
+          {t('export.tiff')}
         </Button>
       </Space>
       <div ref={el} style={{ width: '100%', height }} />

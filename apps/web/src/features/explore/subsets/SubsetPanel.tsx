@@ -5,6 +5,8 @@ import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import { useSubsetAction } from '../../../api/explore';
 import { SubsetDialog, type DialogKind } from './SubsetDialog';
+import { SubclusterDialog } from './SubclusterDialog';
+import { ChildTasksList } from './ChildTasksList';
 
 interface Props {
   datasetId: string;
@@ -21,6 +23,7 @@ const STATE_KEYS = { none: 'subsets.genes.none', stale: 'subsets.genes.stale', r
 export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }: Props) {
   const { t } = useTranslation('explore');
   const [dialog, setDialog] = useState<DialogKind | null>(null);
+  const [subclustering, setSubclustering] = useState<SubsetView | null>(null);
   const action = useSubsetAction(datasetId);
   const remove = (s: SubsetView) =>
     action.mutate({ kind: 'delete', subsetId: s.id }, { onSuccess: () => void message.success(t('subsets.deleted')), onError: (e) => void message.error(e.message) });
@@ -63,6 +66,9 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
                 <Button size="small" type="link" onClick={() => setDialog({ kind: 'map', subset: s })}>
                   {t('subsets.map')}
                 </Button>
+                <Button size="small" type="link" data-testid={`subset-subcluster-${s.name}`} onClick={() => setSubclustering(s)}>
+                  {t('subcluster.action')}
+                </Button>
                 <Popconfirm title={t('subsets.confirmDelete', { name: s.name })} onConfirm={() => remove(s)}>
                   <Button size="small" type="link" danger>
                     {t('subsets.delete')}
@@ -73,6 +79,8 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
           },
         ]}
       />
+      <ChildTasksList datasetId={datasetId} subsets={subsets} />
+      {subclustering && <SubclusterDialog datasetId={datasetId} subset={subclustering} onClose={() => setSubclustering(null)} />}
       {dialog && <SubsetDialog datasetId={datasetId} manifest={manifest} subsets={subsets} selection={selection} dialog={dialog} onClose={() => setDialog(null)} />}
     </div>
   );

@@ -3,6 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
+import type { DegTaskView } from '@cellcloud/contracts/explore-deg';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { levelLabelKey } from '../annotationLevels';
 import { EChart } from '../charts/EChart';
@@ -12,14 +13,43 @@ import { toCsv, toXlsx } from '../tableExport';
 import { downloadBlob } from '../viewer/exportImage';
 import type { TabProps } from './registry';
 import { DEG_COLUMN_KEYS } from '../i18nKeys';
+import { fetchDegResult, useDegTasks } from '../../../api/exploreJobs';
+import { useSubsets } from '../../../api/explore';
+import { DegJobsBar } from './DegJobsBar';
+import { degGroupings } from './degGroupings';
 
 const COLS: Array<keyof DegRow> = ['cluster', 'gene', 'avgExpr', 'log2fc', 'pct1', 'zscore', 'pval', 'padj', 'pct2'];
 const fmt = (v: number) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(3) : v.toExponential(2));
 
-/** Differential Expression: SPEC §3 DEG columns, SPEC §5 filter, sort/search, CSV/XLSX, volcano. */
-export function DifferentialExpressionTab({ client, manifest }: TabProps) {
+/**
+ * Differential Expression: SPEC §3 DEG columns, SPEC §5 filter, sort/search, CSV/XLSX, volcano;
+ * the table shows the pipeline's markers (`m:<groupBy>`) or a completed calculation (`t:<taskId>`).
+ */
+export function DifferentialExpressionTab(props: TabProps) {
+  return props.datasetId ? <WithJobs {...props} datasetId={props.datasetId} /> : <DegTable {...props} />;
+}
+
+function WithJobs(props: TabProps & { datasetId: string }) {
   const { t } = useTranslation('explore');
-  const [groupBy, setGroupBy] = useState(manifest.markers[0]?.groupBy ?? '');
+  const tasks = useDegTasks(props.datasetId);
+  const subsets = useSubsets(props.datasetId);
+  const groupings = useMemo(() => degGroupings(props.manifest, props.subsets, t), [props.manifest, props.subsets, t]);
+  const refresh = () => {
+    void tasks.refetch();
+    void subsets.refetch();
+  };
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <DegJobsBar datasetId={props.datasetId} groupings={groupings} selection={props.selection} tasks={tasks.data ?? []} onRefresh={refresh} />
+      <DegTable {...props} tasks={tasks.data ?? []} groupingName={(g) => groupings.find((x) => x.value === g)?.label ?? g} />
+    </Space>
+  );
+}
+
+function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) => g }: TabProps & { tasks?: DegTaskView[]; groupingName?: (g: string) => string }) {
+  const { t } = useTranslation('explore');
+  const [source, setSource] = useState(`m:${manifest.markers[0]?.groupBy ?? ''}`);
+  const groupBy = source.slice(2);
   const [rows, setRows] = useState<DegRow[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [specFilter, setSpecFilter] = useState(true);
@@ -28,17 +58,19 @@ export function DifferentialExpressionTab({ client, manifest }: TabProps) {
 
   useEffect(() => {
     const file = manifest.markers.find((m) => m.groupBy === groupBy)?.file;
-    if (!file) return undefined;
+    const load = source.startsWith('t:') && datasetId ? fetchDegResult(datasetId, groupBy) : file ? client.json<DegRow[]>(file) : null;
+    if (!load) return undefined;
     let live = true;
     setRows(null);
-    client.json<DegRow[]>(file).then(
+    setCluster(null);
+    load.then(
       (r) => live && setRows(r),
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [client, manifest, groupBy]);
+  }, [client, manifest, groupBy, source, datasetId]);
 
   const clusters = useMemo(() => [...new Set((rows ?? []).map((r) => r.cluster))], [rows]);
   const shown = useMemo(() => filterDegRows(rows ?? [], { applySpecFilter: specFilter, search, cluster }), [rows, specFilter, search, cluster]);
@@ -72,10 +104,19 @@ export function DifferentialExpressionTab({ client, manifest }: TabProps) {
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-differentialExpression">
       <Space wrap>
         <Select
-          value={groupBy}
-          style={{ width: 180 }}
-          onChange={setGroupBy}
-          options={manifest.markers.map((m) => ({ value: m.groupBy, label: levelLabelKey(m.groupBy) ? t(levelLabelKey(m.groupBy)!) : m.groupBy }))}
+          data-testid="deg-source"
+          value={source}
+          style={{ width: 240 }}
+          onChange={setSource}
+          options={[
+            ...manifest.markers.map((m) => ({ value: `m:${m.groupBy}`, label: levelLabelKey(m.groupBy) ? t(levelLabelKey(m.groupBy)!) : m.groupBy })),
+            ...tasks
+              .filter((x) => x.status === 'completed')
+              .map((x) => ({
+                value: `t:${x.id}`,
+                label: x.mode === 'compare' ? t('deg.jobs.versus', { a: x.groupA, b: x.groupB }) : t('deg.jobs.clusterGenesOf', { name: groupingName(x.grouping ?? '') }),
+              })),
+          ]}
         />
         <Select allowClear placeholder={t('deg.allClusters')} value={cluster} style={{ width: 160 }} onChange={(v?: string) => setCluster(v ?? null)} options={clusters.map((c) => ({ value: c, label: c }))} />
         <Input.Search data-testid="deg-search" allowClear placeholder={t('deg.search')} style={{ width: 180 }} onSearch={setSearch} onChange={(e) => setSearch(e.target.value)} />

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import { CellQualityTab } from './CellQualityTab';
@@ -9,6 +10,9 @@ import { GeneExpressionTab } from './GeneExpressionTab';
 
 export interface TabProps {
   client: ArtifactClient;
+  /** The analysis (job) id; null where there is no server (job-backed actions hidden). */
+  datasetId: string | null;
+  subsets: SubsetView[];
   manifest: ArtifactManifest;
   symbols: string[];
   selection: number[];
