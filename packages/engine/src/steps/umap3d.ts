@@ -8,17 +8,24 @@ import { umapMinDist } from './embeddings';
 import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step } from './step';
 
-/** Epochs: umap-learn's 500 up to 10k cells, 200 up to 50k, 100 above (pure-JS optimizer cost). */
+/** Epochs: umap-learn's 500 up to 10k cells, 200 above (pure-JS optimizer cost). */
 export function umap3dEpochs(nCells: number): number {
-  return nCells <= 10_000 ? 500 : nCells <= 50_000 ? 200 : 100;
+  return nCells <= 10_000 ? 500 : 200;
 }
+
+/**
+ * umap-js keeps its fuzzy graph in Map-based sparse matrices: ~3.3 GB resident at 20k cells in
+ * the benchmark. Above this many cells the 3D UMAP is skipped (result `undefined`; the explorer
+ * then offers the 2D embeddings only) so that large analyses stay within the memory budget.
+ */
+export const UMAP3D_MAX_CELLS = 15_000;
 
 /**
  * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so this uses umap-js (MIT)
  * with the same 15-nearest-neighbour graph (from scran.js, each cell its own first neighbour as
  * umap-learn counts it), the same min_dist rule, and a seeded random generator.
  */
-export class Umap3dStep extends Step<{ seed: number }, Embedding> {
+export class Umap3dStep extends Step<{ seed: number }, Embedding | null> {
   readonly name = 'umap3D' as const;
 
   constructor(
@@ -32,10 +39,11 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
     return { seed: 42 };
   }
 
-  protected async run(params: { seed: number }, progress: (f: number, m: string) => void): Promise<Embedding> {
+  protected async run(params: { seed: number }, progress: (f: number, m: string) => void): Promise<Embedding | null> {
     const scran = await initScran();
     const { embedding, dims } = this.batch.value;
     const n = embedding.length / dims;
+    if (n > UMAP3D_MAX_CELLS) return null;
     let nn: NeighborResults | undefined;
     let knnIndices: number[][];
     let knnDistances: number[][];
