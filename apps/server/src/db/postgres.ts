@@ -4,6 +4,11 @@ import type { Db } from './client';
 /** A real PostgreSQL through a connection pool. */
 export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection the server ends out of band (restart, DROP DATABASE … FORCE while the pool is
+  // closing) emits 'error' on its client; without a listener that crashes the process. Errors of
+  // running queries still reject their promises.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Fail fast with a clear message when the server is unreachable.
   try {
     const c = await pool.connect();
