@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clipTransform, dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
+import { dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
 import { pointsInPolygon } from '../../src/features/explore/viewer/lasso';
 import { buildGrid, nearest } from '../../src/features/explore/viewer/spatialGrid';
-import { buildPoints, categoryCentroids, project3D } from '../../src/features/explore/viewer/scatterPoints';
+import { categoryCentroids, project3D } from '../../src/features/explore/viewer/scatterPoints';
 
 const v = { ...HOME, width: 800, height: 400 };
 
@@ -21,11 +21,6 @@ describe('camera', () => {
     const p = { ...pan(v, 10, -20), width: 800, height: 400 };
     expect(dataToScreen(p, 0, 0)).toEqual([410, 180]);
   });
-  it('gives the clip transform the shader uses', () => {
-    const { s, t } = clipTransform(v);
-    expect(s).toEqual([0.5, 1]);
-    expect(t).toEqual([0, 0]);
-  });
 });
 
 describe('picking and lasso', () => {
@@ -43,12 +38,7 @@ describe('picking and lasso', () => {
   });
 });
 
-describe('point attributes', () => {
-  it('normalizes gene values to [0, 1] and keeps category codes', () => {
-    const x = new Float32Array(3);
-    expect(Array.from(buildPoints(x, x, { kind: 'continuous', values: Float32Array.from([0, 2, 4]), max: 4 }).w)).toEqual([0, 0.5, 1]);
-    expect(Array.from(buildPoints(x, x, { kind: 'categorical', codes: Uint32Array.from([2, 0, 1]), colours: [] }).z)).toEqual([2, 0, 1]);
-  });
+describe('3D projection and centroids', () => {
   it('projects 3D coordinates and finds category centroids', () => {
     const p = project3D(Float32Array.from([1]), Float32Array.from([0]), Float32Array.from([0]), 90, 0);
     expect(p.x[0]).toBeCloseTo(0, 6);

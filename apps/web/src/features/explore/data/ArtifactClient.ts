@@ -38,7 +38,7 @@ class Lru<V> {
 
 /**
  * Page-side handle on one result's artifacts. All fetching/decoding runs in a Web Worker; decoded
- * typed arrays are transferred (not copied) and cached here, ready to hand to WebGL.
+ * typed arrays are transferred (not copied) and cached here, ready to hand to the viewer.
  */
 export class ArtifactClient {
   private readonly worker: Worker;

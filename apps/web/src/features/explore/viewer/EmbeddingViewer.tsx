@@ -2,8 +2,8 @@ import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 're
 import { HOME, pan, screenToData, zoomAt, type Camera, type ViewState } from './camera';
 import { expressionRamp } from './gradient';
 import { pointsInPolygon } from './lasso';
-import { PointRenderer } from './pointRenderer';
-import { buildPoints, defaultPointSize, type Colouring } from './scatterPoints';
+import { CanvasRenderer } from './canvasRenderer';
+import { defaultPointSize, type Colouring } from './scatterPoints';
 import { buildGrid, nearest, type SpatialGrid } from './spatialGrid';
 
 export type { ViewState } from './camera';
@@ -31,7 +31,7 @@ export interface EmbeddingViewerProps {
 
 export interface EmbeddingViewerHandle {
   exportImage(scale: number): Promise<ImageData>;
-  /** points drawn per frame while the camera moves (0 = all) */
+  /** points drawn per frame while the camera moves (0 = all; moving frames reproject the last full frame) */
   movingPoints(): number;
   select(points: number[]): void;
   canvasSize(): { width: number; height: number };
@@ -39,15 +39,18 @@ export interface EmbeddingViewerHandle {
 
 const RAMP = expressionRamp(64);
 const PICK_PX = 6;
+/** the full-detail frame follows once the camera has not moved for this long */
+const PAUSE_MS = 200;
+const GRID_DELAY_MS = 400;
 
 /**
- * WebGL scatter of one embedding: drag to pan, wheel to zoom, double-click to reset, lasso (button
+ * Scatter of one embedding (CPU-splatted, see canvasRenderer.ts): drag to pan, wheel to zoom, double-click to reset, lasso (button
  * or Shift-drag) and click selection, hover. All data stay typed arrays from the artifact worker.
  */
 export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewerProps>(function EmbeddingViewer(props, ref) {
   const { x, y, colouring, mouseMode, height = 560 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const renderer = useRef<PointRenderer | null>(null);
+  const renderer = useRef<CanvasRenderer | null>(null);
   const camera = useRef<Camera>(HOME);
   const frame = useRef<number | null>(null);
   const grid = useRef<SpatialGrid | null>(null);
@@ -58,9 +61,6 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
   cb.current = props;
   const [lasso, setLasso] = useState<Array<[number, number]> | null>(null);
   const interacting = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const lastMovingFrame = useRef(0);
-  /** smoothed interval between frames while moving; the full set waits for a pause longer than 3× this */
-  const movingInterval = useRef(16);
 
   const view = (): ViewState => {
     const r = canvasRef.current!.getBoundingClientRect();
@@ -68,57 +68,48 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
   };
   const pointSize = () => defaultPointSize(cb.current.x.length) * window.devicePixelRatio;
 
+  /** Renders now (data changed: no need to wait for the next animation frame). */
+  const draw = () => {
+    if (frame.current !== null) cancelAnimationFrame(frame.current);
+    frame.current = null;
+    const canvas = canvasRef.current;
+    const r = renderer.current;
+    if (!canvas || !r) return;
+    const v = view();
+    const w = Math.round(v.width * window.devicePixelRatio);
+    const h = Math.round(v.height * window.devicePixelRatio);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    r.render(v, pointSize(), interacting.current !== null);
+    cb.current.onFrame?.();
+    cb.current.onView?.(v);
+    if (pending.current) {
+      const kind = pending.current;
+      pending.current = null;
+      // the next frame starts after this one has been presented
+      requestAnimationFrame(() => cb.current.onDrawn?.({ kind, ms: performance.now() - pendingStart.current }));
+    }
+  };
   const schedule = () => {
     if (frame.current !== null) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = null;
-      const canvas = canvasRef.current;
-      const r = renderer.current;
-      if (!canvas || !r) return;
-      const v = view();
-      const w = Math.round(v.width * window.devicePixelRatio);
-      const h = Math.round(v.height * window.devicePixelRatio);
-      if (canvas.width !== w || canvas.height !== h) {
-        canvas.width = w;
-        canvas.height = h;
-      }
-      const moving = interacting.current !== null;
-      if (moving) {
-        const now = performance.now();
-        if (lastMovingFrame.current > 0 && now - lastMovingFrame.current < 1000) {
-          r.adaptLod(now - lastMovingFrame.current);
-          movingInterval.current = 0.8 * movingInterval.current + 0.2 * (now - lastMovingFrame.current);
-        }
-        lastMovingFrame.current = now;
-      } else lastMovingFrame.current = 0;
-      r.render(v, pointSize(), moving);
-      cb.current.onFrame?.();
-      cb.current.onView?.(v);
-      if (pending.current) {
-        const kind = pending.current;
-        pending.current = null;
-        // the next frame starts after this one has been presented
-        requestAnimationFrame(() => cb.current.onDrawn?.({ kind, ms: performance.now() - pendingStart.current }));
-      }
-    });
+    frame.current = requestAnimationFrame(draw);
   };
 
-  /** Camera moved: render the LOD subset now and the full set once the motion pauses. */
+  /** Camera moved: show the last full frame moved to the new camera now, full detail once the motion pauses. */
   const moved = () => {
     if (interacting.current !== null) clearTimeout(interacting.current);
-    interacting.current = setTimeout(
-      () => {
-        interacting.current = null;
-        schedule();
-      },
-      Math.max(250, 3 * movingInterval.current),
-    );
+    interacting.current = setTimeout(() => {
+      interacting.current = null;
+      schedule();
+    }, PAUSE_MS);
     schedule();
   };
 
   useEffect(() => {
     const canvas = canvasRef.current!;
-    renderer.current = new PointRenderer(canvas);
+    renderer.current = new CanvasRenderer(canvas);
     const ro = new ResizeObserver(schedule);
     ro.observe(canvas);
     const onWheel = (e: WheelEvent) => {
@@ -149,16 +140,17 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       drawnPositions.current = x;
       camera.current = HOME;
       grid.current = null;
+      // hover/click picking index, built after the first frame is on screen (or on the first pick)
       setTimeout(() => {
-        if (drawnPositions.current === x) grid.current = buildGrid(x, y);
-      }, 0);
+        if (drawnPositions.current === x && !grid.current) grid.current = buildGrid(x, y);
+      }, GRID_DELAY_MS);
     }
-    const p = buildPoints(x, y, colouring);
-    if (colouring.kind === 'categorical') r.setColours('categorical', p.z, colouring.colours);
-    else if (colouring.kind === 'continuous') r.setColours('continuous', p.w, RAMP);
-    else r.setColours('none', null, ['#8c8c8c']);
+    if (colouring.kind === 'categorical') r.setColours('categorical', colouring.codes, colouring.colours);
+    else if (colouring.kind === 'continuous') r.setColours('continuous', colouring.values, RAMP, colouring.max);
+    else r.setColours('none', null, []);
     pending.current = newPositions ? 'positions' : 'colours';
-    schedule();
+    if (interacting.current === null) draw();
+    else schedule();
   }, [x, y, colouring]);
 
   const selectPoints = (points: number[]) => {
@@ -180,7 +172,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
     return [e.clientX - r.left, e.clientY - r.top];
   };
   const pick = (px: number, py: number): number => {
-    if (!grid.current) return -1;
+    grid.current ??= buildGrid(x, y);
     const v = view();
     const [dx, dy] = screenToData(v, px, py);
     const radius = (PICK_PX / (Math.min(v.width, v.height) / 2)) / v.scale;
@@ -238,7 +230,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
         return r.readImage(view(), pointSize(), scale);
       },
       select: selectPoints,
-      movingPoints: () => renderer.current?.lodCount ?? 0,
+      movingPoints: () => 0,
       canvasSize() {
         const v = view();
         return { width: v.width, height: v.height };

@@ -30,7 +30,7 @@ interface Props {
 
 const EMPTY = new Map<number, string>();
 
-/** The embedding card: toolbar, WebGL scatter, labels, legend, hover tooltip and selection count. */
+/** The embedding card: toolbar, scatter (CPU-splatted canvas), labels, legend, hover tooltip and selection count. */
 export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onSelection, onDrawn }: Props) {
   const { t } = useTranslation('explore');
   const viewer = useRef<EmbeddingViewerHandle>(null);

@@ -1,18 +1,9 @@
-/** Pure helpers turning decoded columns into what the WebGL scatter draws. */
+/** Pure helpers turning decoded columns into what the embedding scatter draws. */
 
 export type Colouring =
   | { kind: 'categorical'; codes: Uint32Array; colours: string[] }
   | { kind: 'continuous'; values: Float32Array; max: number }
   | { kind: 'none' };
-
-export interface PlotPoints {
-  x: Float32Array;
-  y: Float32Array;
-  /** category code per point (categorical colouring) */
-  z: Float32Array;
-  /** value in [0, 1] per point (continuous colouring) */
-  w: Float32Array;
-}
 
 /** Rotates a 3D embedding (yaw about y, then pitch about x) and keeps the screen x/y. */
 export function project3D(x: Float32Array, y: Float32Array, z: Float32Array, yawDeg: number, pitchDeg: number): { x: Float32Array; y: Float32Array } {
@@ -32,18 +23,6 @@ export function project3D(x: Float32Array, y: Float32Array, z: Float32Array, yaw
     py[i] = (y[i]! * cb - z1 * sb) * 0.7;
   }
   return { x: px, y: py };
-}
-
-export function buildPoints(x: Float32Array, y: Float32Array, colouring: Colouring): PlotPoints {
-  const n = x.length;
-  if (colouring.kind === 'categorical') return { x, y, z: Float32Array.from(colouring.codes), w: new Float32Array(n) };
-  if (colouring.kind === 'continuous') {
-    const w = new Float32Array(n);
-    const inv = colouring.max > 0 ? 1 / colouring.max : 0;
-    for (let i = 0; i < n; i += 1) w[i] = Math.min(1, colouring.values[i]! * inv);
-    return { x, y, z: new Float32Array(n), w };
-  }
-  return { x, y, z: new Float32Array(n), w: new Float32Array(n) };
 }
 
 /** Mean position of each category (label anchor for "labels on cluster"). */

@@ -1,0 +1,122 @@
+import type { ViewState } from './camera';
+import { createTarget, packColour, pixelTransform, reprojection, splat, valuePriority, type PixelTransform, type SplatTarget } from './splat';
+
+/**
+ * The embedding viewer's renderer: points are splatted on the CPU (`splat.ts`) into an ImageData
+ * shown on a 2D canvas. A recolour rewrites one packed colour and one priority byte per point; a
+ * full-detail frame is one pass over the points. While the camera moves, frames show the last full
+ * frame reprojected to the new camera (one drawImage), and the owner asks for a full frame once the
+ * motion pauses.
+ */
+export type RenderMode = 'categorical' | 'continuous' | 'none';
+
+const NEUTRAL = '#8c8c8c';
+
+export class CanvasRenderer {
+  private readonly ctx: CanvasRenderingContext2D;
+  private x: Float32Array = new Float32Array(0);
+  private y: Float32Array = new Float32Array(0);
+  private colour = new Uint32Array(0);
+  private pri = new Uint8Array(0);
+  private sel: Uint8Array | null = null;
+  private image: ImageData | null = null;
+  private target: SplatTarget | null = null;
+  /** the last full frame (for reprojection while moving) and the transform it was drawn with */
+  private readonly snapshot: HTMLCanvasElement;
+  private snapshotTr: PixelTransform | null = null;
+
+  constructor(readonly canvas: HTMLCanvasElement) {
+    const ctx = canvas.getContext('2d', { alpha: false });
+    if (!ctx) throw new Error('this browser cannot draw on a 2D canvas; use a current Chrome, Edge, Firefox or Safari');
+    this.ctx = ctx;
+    this.snapshot = document.createElement('canvas');
+  }
+
+  setPositions(x: Float32Array, y: Float32Array): void {
+    this.x = x;
+    this.y = y;
+    this.colour = new Uint32Array(x.length);
+    this.pri = new Uint8Array(x.length).fill(1);
+    this.sel = null;
+    this.snapshotTr = null;
+  }
+
+  /**
+   * `values`: category codes (categorical, `colours` = palette) or raw values scaled by `1 / max`
+   * into [0, 1] (continuous, `colours` = ramp); higher continuous values draw on top.
+   */
+  setColours(mode: RenderMode, values: ArrayLike<number> | null, colours: string[], max = 1): void {
+    const n = this.x.length;
+    const packed = Uint32Array.from(colours.length > 0 ? colours : [NEUTRAL], packColour);
+    const last = packed.length - 1;
+    const neutral = packColour(NEUTRAL);
+    const colour = this.colour;
+    const pri = this.pri;
+    if (values && mode === 'categorical') {
+      for (let i = 0; i < n; i += 1) colour[i] = packed[Math.min(last, values[i]!)] ?? neutral;
+      pri.fill(1);
+    } else if (values && mode === 'continuous') {
+      const inv = max > 0 ? 1 / max : 0;
+      for (let i = 0; i < n; i += 1) {
+        const w = Math.min(1, values[i]! * inv);
+        colour[i] = packed[Math.round(w * last)] ?? neutral;
+        pri[i] = valuePriority(w);
+      }
+    } else {
+      colour.fill(neutral);
+      pri.fill(1);
+    }
+  }
+
+  setSelection(mask: Uint8Array | null): void {
+    this.sel = mask && mask.length === this.x.length ? mask : null;
+  }
+
+  /** `moving`: show the last full frame moved to the new camera instead of redrawing the points. */
+  render(view: ViewState, pointSize: number, moving = false): void {
+    const { width, height } = this.canvas;
+    const tr = pixelTransform(view, width, height);
+    if (moving && this.snapshotTr && this.snapshot.width === width && this.snapshot.height === height) {
+      const { k, ox, oy } = reprojection(this.snapshotTr, tr);
+      this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      this.ctx.fillStyle = '#ffffff';
+      this.ctx.fillRect(0, 0, width, height);
+      this.ctx.imageSmoothingEnabled = false; // nearest: cheaper, and points stay crisp
+      this.ctx.setTransform(k, 0, 0, k, ox, oy);
+      this.ctx.drawImage(this.snapshot, 0, 0);
+      this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      return;
+    }
+    if (!this.image || this.image.width !== width || this.image.height !== height) {
+      this.image = new ImageData(width, height);
+      this.target = createTarget(width, height, new Uint32Array(this.image.data.buffer));
+    }
+    splat(this.target!, { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel }, tr, pointSize);
+    this.ctx.putImageData(this.image, 0, 0);
+    if (this.snapshot.width !== width || this.snapshot.height !== height) {
+      this.snapshot.width = width;
+      this.snapshot.height = height;
+    }
+    this.snapshot.getContext('2d')!.drawImage(this.canvas, 0, 0);
+    this.snapshotTr = tr;
+  }
+
+  /** Renders the view `scale`× larger off-screen and returns it as ImageData (top-down). */
+  readImage(view: ViewState, pointSize: number, scale: number): ImageData {
+    const maxSide = 16_384;
+    const k = Math.max(1, Math.min(scale, Math.floor(maxSide / Math.max(view.width, view.height))));
+    const width = Math.round(view.width * k);
+    const height = Math.round(view.height * k);
+    const out = new ImageData(width, height);
+    const target = createTarget(width, height, new Uint32Array(out.data.buffer));
+    splat(target, { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel }, pixelTransform(view, width, height), pointSize * k);
+    return out;
+  }
+
+  destroy(): void {
+    this.image = null;
+    this.target = null;
+    this.snapshot.width = 0;
+    this.snapshot.height = 0;
+  }
+}
