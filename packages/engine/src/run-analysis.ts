@@ -98,9 +98,8 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     pca: { dims: pca.nComputed, values: Float32Array.from(pca.pcs) },
     umap: r.umap.value,
     tsne: r.tsne.value,
+    umap3D: r.umap3d.value,
   };
-  const umap3D = r.umap3d.value;
-  if (umap3D) embeddings.umap3D = umap3D;
   if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
   const summary = data.summary;
   return {

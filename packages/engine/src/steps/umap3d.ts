@@ -1,31 +1,23 @@
-import { UMAP } from 'umap-js';
 import type { NeighborResults } from 'scran.js';
-import { Random } from '../methods/random';
 import { freeAll, initScran } from '../scran';
+import { umapLayout } from '../stats/umap-layout';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
 import { umapMinDist } from './embeddings';
 import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step } from './step';
 
-/** Epochs: umap-learn's 500 up to 10k cells, 200 above (pure-JS optimizer cost). */
+/** Epochs: umap-learn's 500 up to 10k cells, 200 above. */
 export function umap3dEpochs(nCells: number): number {
   return nCells <= 10_000 ? 500 : 200;
 }
 
 /**
- * umap-js keeps its fuzzy graph in Map-based sparse matrices: ~3.3 GB resident at 20k cells in
- * the benchmark. Above this many cells the 3D UMAP is skipped (result `undefined`; the explorer
- * then offers the 2D embeddings only) so that large analyses stay within the memory budget.
+ * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so the layout is our own
+ * typed-array UMAP (stats/umap-layout) over the same 15-nearest-neighbour graph from scran.js,
+ * with the same min_dist rule and a seeded generator.
  */
-export const UMAP3D_MAX_CELLS = 15_000;
-
-/**
- * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so this uses umap-js (MIT)
- * with the same 15-nearest-neighbour graph (from scran.js, each cell its own first neighbour as
- * umap-learn counts it), the same min_dist rule, and a seeded random generator.
- */
-export class Umap3dStep extends Step<{ seed: number }, Embedding | null> {
+export class Umap3dStep extends Step<{ seed: number }, Embedding> {
   readonly name = 'umap3D' as const;
 
   constructor(
@@ -39,50 +31,25 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding | null> {
     return { seed: 42 };
   }
 
-  protected async run(params: { seed: number }, progress: (f: number, m: string) => void): Promise<Embedding | null> {
+  protected async run(params: { seed: number }): Promise<Embedding> {
     const scran = await initScran();
-    const { embedding, dims } = this.batch.value;
-    const n = embedding.length / dims;
-    if (n > UMAP3D_MAX_CELLS) return null;
+    const n = this.neighbors.value.numberOfCells();
+    const k = Math.min(N_NEIGHBORS - 1, n - 1);
     let nn: NeighborResults | undefined;
-    let knnIndices: number[][];
-    let knnDistances: number[][];
+    let indices: Int32Array;
+    let distances: Float64Array;
     try {
-      nn = scran.findNearestNeighbors(this.neighbors.value, Math.min(N_NEIGHBORS - 1, n - 1));
-      const { runs, indices, distances } = nn.serialize();
-      knnIndices = [];
-      knnDistances = [];
-      let p = 0;
-      for (let c = 0; c < n; c++) {
-        const idx = [c];
-        const dist = [0];
-        for (let j = 0; j < runs[c]; j++, p++) {
-          idx.push(indices[p]);
-          dist.push(distances[p]);
-        }
-        knnIndices.push(idx);
-        knnDistances.push(dist);
-      }
+      nn = scran.findNearestNeighbors(this.neighbors.value, k);
+      const s = nn.serialize();
+      indices = s.indices;
+      distances = s.distances;
     } finally {
       freeAll(nn);
     }
-    const rng = new Random(params.seed);
-    const umap = new UMAP({
-      nComponents: 3,
-      nNeighbors: Math.min(N_NEIGHBORS, n),
-      minDist: umapMinDist(n),
-      nEpochs: umap3dEpochs(n),
-      random: () => rng.uniform(),
-    });
-    umap.setPrecomputedKNN(knnIndices, knnDistances);
-    const rows = Array.from({ length: n }, (_, c) => Array.from(embedding.subarray(c * dims, (c + 1) * dims)));
-    const epochs = umap.initializeFit(rows);
-    for (let e = 0; e < epochs; e++) {
-      umap.step();
-      if (e % 20 === 0) progress(e / epochs, 'Computing 3D UMAP');
-    }
-    const out = new Float32Array(n * 3);
-    umap.getEmbedding().forEach((v, c) => out.set(v, c * 3));
-    return { dims: 3, values: out };
+    const values = umapLayout(
+      { n, k, indices, distances },
+      { dims: 3, minDist: umapMinDist(n), epochs: umap3dEpochs(n), seed: params.seed },
+    );
+    return { dims: 3, values };
   }
 }
