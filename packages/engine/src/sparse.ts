@@ -33,8 +33,9 @@ export function subsetCells(m: CountMatrix, cells: ArrayLike<number>): CountMatr
   return { nGenes: m.nGenes, nCells: cells.length, indptr, indices, data };
 }
 
-/** Keeps the genes flagged in `keep` (renumbering them in order). */
+/** Keeps the genes flagged in `keep` (renumbering them in order); `m` itself when all are kept. */
 export function subsetGenes(m: CountMatrix, keep: Uint8Array): CountMatrix {
+  if (keep.every((k) => k)) return m;
   const remap = new Int32Array(m.nGenes).fill(-1);
   let nGenes = 0;
   for (let g = 0; g < m.nGenes; g++) if (keep[g]) remap[g] = nGenes++;
