@@ -82,6 +82,17 @@ describe('job queue lifecycle', () => {
     expect((await jobRow(s, job.id)).completions).toBe(1);
   });
 
+  it('fences a suspended attempt out when the job is resumed at once (one completion)', async () => {
+    const job = await diagnostic(s, userId, 'resumed_job', { sleepMs: 3000 });
+    await waitJob(s, token, job.id, (j) => j.status === 'running' && j.progress > 0);
+    await s.request('POST', `/api/jobs/${job.id}/suspend`, { token });
+    const res = await s.request('POST', `/api/jobs/${job.id}/resume`, { token });
+    expect(res.body.data.status).toBe('queued');
+    await waitJob(s, token, job.id, (j) => j.status === 'completed');
+    await new Promise((r) => setTimeout(r, 3500)); // the old attempt would have finished by now
+    expect((await jobRow(s, job.id)).completions).toBe(1);
+  });
+
   it('hands the job of a stopped worker to another worker, which completes it once', async () => {
     const deps = jobsDeps(s.ctx);
     const job = await diagnostic(s, userId, 'orphan_job', { sleepMs: 20_000 });

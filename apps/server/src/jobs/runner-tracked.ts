@@ -41,7 +41,8 @@ export async function runTracked<N extends JobName>(
   body: (t: Tracked) => Promise<void>,
 ): Promise<void> {
   const attempt = job.attempt;
-  const row = await jobsRepo.claim(ctx.db, jobId, attempt, WORKER_ID);
+  const at = { bossId: job.bossId, attempt };
+  const row = await jobsRepo.claim(ctx.db, jobId, at, WORKER_ID);
   if (!row) return; // suspended, deleted or already finished: nothing to do
   let lastWrite = 0;
   const tracked: Tracked = {
@@ -52,12 +53,12 @@ export async function runTracked<N extends JobName>(
       const now = Date.now();
       if (now - lastWrite < 250 && fraction < 1) return;
       lastWrite = now;
-      if (!(await jobsRepo.progress(ctx.db, jobId, attempt, Math.min(1, Math.max(0, fraction)), step)))
+      if (!(await jobsRepo.progress(ctx.db, jobId, at, Math.min(1, Math.max(0, fraction)), step)))
         throw new JobSuperseded(jobId);
     },
     async stillOurs() {
       const r = await jobsRepo.get(ctx.db, jobId);
-      return !!r && r.status === 'running' && r.attempt === attempt;
+      return !!r && r.status === 'running' && r.attempt === attempt && r.boss_job_id === job.bossId;
     },
   };
   try {
@@ -66,7 +67,7 @@ export async function runTracked<N extends JobName>(
     if (e instanceof JobSuperseded) return;
     const message = e instanceof Error ? e.message : String(e);
     const final = job.lastAttempt || e instanceof PermanentJobError;
-    const failed = await jobsRepo.fail(ctx.db, jobId, attempt, message.slice(0, 1000), final);
+    const failed = await jobsRepo.fail(ctx.db, jobId, at, message.slice(0, 1000), final);
     if (failed && final) {
       await notifications.create(
         failed.user_id,
@@ -78,7 +79,7 @@ export async function runTracked<N extends JobName>(
     if (e instanceof PermanentJobError) return; // settled: nothing for the queue to retry
     throw e;
   }
-  const done = await jobsRepo.complete(ctx.db, jobId, attempt);
+  const done = await jobsRepo.complete(ctx.db, jobId, at);
   if (done)
     await notifications.create(
       done.user_id,

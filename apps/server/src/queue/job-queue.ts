@@ -22,6 +22,8 @@ export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void
 export interface SendOptions {
   /** Keep at most one queued/active job with this key (pg-boss singletonKey). */
   singletonKey?: string;
+  /** The queue job's id (a UUID), when the caller records it before sending. */
+  id?: string;
 }
 
 /** Per-queue settings: retries and expiry (timeout); heavy jobs also require heartbeats. */
@@ -79,7 +81,10 @@ export class JobQueue {
   /** Enqueue a job; the payload is validated against the job map. Returns pg-boss's job id. */
   async send<N extends JobName>(name: N, payload: z_in<N>, opts: SendOptions = {}): Promise<string> {
     const data = jobPayloads[name].parse(payload) as object;
-    const id = await this.boss.send(name, data, opts.singletonKey ? { singletonKey: opts.singletonKey } : {});
+    const id = await this.boss.send(name, data, {
+      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+      ...(opts.id ? { id: opts.id } : {}),
+    });
     if (!id) throw new Error(`job ${name} was not queued (an identical one is already waiting)`);
     return id;
   }

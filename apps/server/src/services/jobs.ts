@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   analysisParams,
   draftToParams,
@@ -98,11 +99,16 @@ export class JobsService {
     name: 'analysis.run' | 'system.noop' = 'analysis.run',
     extra: { sleepMs?: number; failTimes?: number } = {},
   ): Promise<JobRow> {
-    const bossId =
-      name === 'analysis.run'
-        ? await this.queue.send(name, { jobId: row.id })
-        : await this.queue.send(name, { jobId: row.id, ...extra });
+    // The row names its queue job before the job exists, so a worker never sees an unnamed one.
+    const bossId = randomUUID();
     await jobsRepo.markQueued(this.ctx.db, row.id, name, bossId);
+    try {
+      if (name === 'analysis.run') await this.queue.send(name, { jobId: row.id }, { id: bossId });
+      else await this.queue.send(name, { jobId: row.id, ...extra }, { id: bossId });
+    } catch (e) {
+      await jobsRepo.fail(this.ctx.db, row.id, null, `Job unable to submit: ${(e as Error).message}`, true);
+      throw e;
+    }
     return (await jobsRepo.get(this.ctx.db, row.id))!;
   }
 

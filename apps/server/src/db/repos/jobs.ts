@@ -29,6 +29,12 @@ export interface JobRow {
   updated_at: Date;
 }
 
+/** One run of a job row: the queue job that runs it and its retry number. */
+export interface Attempt {
+  bossId: string;
+  attempt: number;
+}
+
 export interface NewJob {
   userId: string;
   jobName: string;
@@ -113,41 +119,39 @@ export const jobsRepo = {
     );
   },
 
-  /** Start attempt `attempt` unless the job was suspended/deleted/finished meanwhile. */
-  async claim(q: Queryable, id: string, attempt: number, worker: string): Promise<JobRow | undefined> {
+  /**
+   * Start an attempt unless the job was suspended/deleted/finished meanwhile, or re-queued under
+   * another queue job (a resume): only the current queue job may run the row.
+   */
+  async claim(q: Queryable, id: string, at: Attempt, worker: string): Promise<JobRow | undefined> {
     return (
       await q.query<JobRow>(
         `UPDATE analysis_jobs SET status = 'running', attempt = $2, worker = $3, progress = 0, step = 'start', message = NULL,
            started_at = COALESCE(started_at, now()), ${touch}
-         WHERE id = $1 AND status IN ('submitted', 'queued', 'running') RETURNING *`,
-        [id, attempt, worker],
+         WHERE id = $1 AND boss_job_id = $4 AND status IN ('queued', 'running') RETURNING *`,
+        [id, at.attempt, worker, at.bossId],
       )
     )[0];
   },
 
   /** Progress of the current attempt; false when the job is no longer ours to run (suspended…). */
-  async progress(
-    q: Queryable,
-    id: string,
-    attempt: number,
-    fraction: number,
-    step: string,
-  ): Promise<boolean> {
+  async progress(q: Queryable, id: string, at: Attempt, fraction: number, step: string): Promise<boolean> {
     const r = await q.query(
-      `UPDATE analysis_jobs SET progress = $3, step = $4, ${touch} WHERE id = $1 AND attempt = $2 AND status = 'running' RETURNING id`,
-      [id, attempt, fraction, step],
+      `UPDATE analysis_jobs SET progress = $3, step = $4, ${touch}
+       WHERE id = $1 AND attempt = $2 AND boss_job_id = $5 AND status = 'running' RETURNING id`,
+      [id, at.attempt, fraction, step, at.bossId],
     );
     return r.length === 1;
   },
 
-  /** Completes the current attempt exactly once (fenced by attempt and status). */
-  async complete(q: Queryable, id: string, attempt: number): Promise<JobRow | undefined> {
+  /** Completes the current attempt exactly once (fenced by queue job, attempt and status). */
+  async complete(q: Queryable, id: string, at: Attempt): Promise<JobRow | undefined> {
     return (
       await q.query<JobRow>(
         `UPDATE analysis_jobs SET status = 'completed', progress = 1, step = 'done', finished_at = now(),
            completions = completions + 1, ${touch}
-         WHERE id = $1 AND attempt = $2 AND status = 'running' RETURNING *`,
-        [id, attempt],
+         WHERE id = $1 AND attempt = $2 AND boss_job_id = $3 AND status = 'running' RETURNING *`,
+        [id, at.attempt, at.bossId],
       )
     )[0];
   },
@@ -156,20 +160,21 @@ export const jobsRepo = {
   async fail(
     q: Queryable,
     id: string,
-    attempt: number | null,
+    at: Attempt | null,
     message: string,
     final: boolean,
   ): Promise<JobRow | undefined> {
     const fence =
-      attempt === null
+      at === null
         ? `status IN ('queued', 'running', 'submitted')`
-        : `attempt = ${Number(attempt)} AND status = 'running'`;
+        : `attempt = ${Number(at.attempt)} AND boss_job_id = $3 AND status = 'running'`;
+    const params = at === null ? [id, message] : [id, message, at.bossId];
     return (
       await q.query<JobRow>(
         final
           ? `UPDATE analysis_jobs SET status = 'error', message = $2, finished_at = now(), ${touch} WHERE id = $1 AND ${fence} RETURNING *`
           : `UPDATE analysis_jobs SET status = 'queued', message = $2, ${touch} WHERE id = $1 AND ${fence} RETURNING *`,
-        [id, message],
+        params,
       )
     )[0];
   },
