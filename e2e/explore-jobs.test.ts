@@ -1,0 +1,177 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import type { DegRow } from '@cellcloud/contracts/artifacts';
+import { sharedData } from '@cellcloud/testkit';
+import { ensureWebBuild, repoRoot } from './support/build';
+import { CHROMIUM, screenshot, switchLanguage } from './support/browser';
+import { scratchDatabase, type ScratchDb } from './support/database';
+import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
+import { startServer, type RunningServer } from './support/server';
+
+/**
+ * The explorer's job-backed actions on a REAL pbmc3k result (engine CLI output published as a
+ * completed job, as e2e/explore.test.ts does): cluster genes of a copied cluster subset → Refresh → the
+ * DE table with the SPEC filter; a comparison; the T cells subclustered as a child task that opens
+ * in /userSubCelltypeDatasetAnalysis; TIFF export of a chart. Screenshots in both languages.
+ */
+const pbmc = sharedData('pbmc3k/10x');
+const resultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
+let server: RunningServer;
+let db: ScratchDb;
+let browser: Browser;
+let dataDir: string;
+const user = newUser('explorejobs');
+
+function analysePbmc3k(): void {
+  if (existsSync(path.join(resultDir, 'artifacts/manifest.json'))) return;
+  const bin = path.join(repoRoot, 'node_modules/.bin');
+  const r = spawnSync(path.join(bin, 'node'), [path.join(bin, 'cellcloud'), 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+  if (r.status !== 0) throw new Error(`engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
+}
+
+/** Clusters of the pbmc3k result whose markers include CD3D (the T cells). */
+function tCellClusters(): string[] {
+  const rows = JSON.parse(readFileSync(path.join(resultDir, 'artifacts/markers/cluster.json'), 'utf8')) as DegRow[];
+  return rows.filter((r) => r.gene === 'CD3D' && r.log2fc > 1 && r.padj < 0.05).map((r) => r.cluster);
+}
+
+/** Clicks Refresh until `testId` shows up (results appear after a manual refresh, SPEC §4). */
+async function refreshUntil(page: Page, refreshId: string, ready: () => Promise<boolean>, timeoutMs = 240_000, state?: () => Promise<string>) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await ready()) return;
+    await page.waitForTimeout(1500);
+    await page.getByTestId(refreshId).click();
+  }
+  await screenshot(page, `explore-jobs-timeout-${refreshId}`);
+  throw new Error(`nothing ready after refreshing for ${timeoutMs} ms (${refreshId}); server state: ${state ? await state() : '?'}`);
+}
+
+describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
+  beforeAll(async () => {
+    analysePbmc3k();
+    ensureWebBuild();
+    db = await scratchDatabase();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-e2e-explore-jobs-'));
+    server = await startServer({ DATABASE_URL: db.url, CELLCLOUD_DATA_DIR: dataDir, IN_PROCESS_WORKER: 'true' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await db?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs cluster genes, opens the filtered DE table, subclusters the T cells into a child analysis, exports TIFF', async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
+    await context.addInitScript((k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto('/signup');
+    await signUpViaUi(page, server, user);
+    const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username])).rows as { id: string }[];
+    const job = await db.query(
+      `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, params, draft, progress, finished_at)
+       VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), 'pbmc3k_jobs', 'custom', 'completed', 'Homo sapiens', '{}', '{}', 1, now()) RETURNING id`,
+      [userId],
+    );
+    const jobId = (job.rows[0] as { id: string }).id;
+    cpSync(path.join(resultDir, 'artifacts'), path.join(dataDir, 'storage/results', jobId, 'artifacts'), { recursive: true });
+    cpSync(path.join(resultDir, 'analysis.h5ad'), path.join(dataDir, 'storage/results', jobId, 'analysis.h5ad'));
+
+    const target = `/userDatasetAnalysis?id=${jobId}`;
+    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
+    await logInViaUi(page, user.username, user.password);
+    await waitForPath(page, '/userDatasetAnalysis');
+    await page.getByTestId('subset-panel').waitFor({ timeout: 60_000 });
+
+    // the T cells (clusters carrying CD3D) as a subset, created through the API the page uses
+    const tClusters = tCellClusters();
+    expect(tClusters.length).toBeGreaterThanOrEqual(1);
+    const token = await page.evaluate((k) => (JSON.parse(window.localStorage.getItem(k) ?? '{}') as { token?: string }).token ?? '', `${STORAGE_PREFIX}userInfo`);
+    const copied = await page.request.post(`/api/user_datasets/${jobId}/observation_subset`, {
+      headers: { 'access-token': token },
+      data: { from: 'copy', name: 'clusters_copy', key: 'cluster' },
+    });
+    expect(copied.status()).toBe(200);
+    const created = await page.request.post(`/api/user_datasets/${jobId}/observation_subset`, {
+      headers: { 'access-token': token },
+      data: { from: 'labels', name: 'T_cells', key: 'cluster', labels: tClusters },
+    });
+    expect(created.status()).toBe(200);
+    const tCells = ((await created.json()) as { data: { nCells: number } }).data.nCells;
+    expect(tCells).toBeGreaterThan(100);
+    await page.reload();
+    await page.getByTestId('subset-show-T_cells').waitFor({ timeout: 60_000 });
+
+    // cluster genes of the copied clusters (the first subset, chosen by default) run as a job; the
+    // result shows after Refresh, SPEC filter on
+    await page.getByTestId('tab-label-differentialExpression').click();
+    await page.getByTestId('deg-jobs').waitFor({ timeout: 60_000 });
+    await page.getByTestId('deg-jobs-cluster-genes').click();
+    const source = page.getByTestId('deg-source');
+    await refreshUntil(page, 'deg-jobs-refresh', async () => {
+      await source.click();
+      const n = await page.locator('.ant-select-item-option', { hasText: 'clusters_copy' }).count();
+      if (!n) await page.keyboard.press('Escape');
+      return n > 0;
+    }, 240_000, async () => JSON.stringify(await (await page.request.get(`/api/user_datasets/${jobId}/deg_tasks`, { headers: { 'access-token': token } })).json()));
+    await page.locator('.ant-select-item-option', { hasText: 'clusters_copy' }).first().click();
+    const degCount = page.getByTestId('deg-count');
+    await expect.poll(async () => Number(await degCount.getAttribute('data-total')), { timeout: 60_000 }).toBeGreaterThan(1000);
+    const [shown, total] = [Number(await degCount.getAttribute('data-shown')), Number(await degCount.getAttribute('data-total'))];
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(total); // the SPEC §5 filter hides most rows
+    expect(await page.getByTestId('deg-filter').getAttribute('aria-checked')).toBe('true');
+    await page.getByTestId('tab-differentialExpression').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'explore-jobs-cluster-genes');
+
+    // TIFF export of the volcano plot through the server conversion
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('chart-export-tiff').first().click()]);
+    const tiff = readFileSync((await download.path())!);
+    expect(Array.from(tiff.subarray(0, 4))).toEqual([0x49, 0x49, 0x2a, 0x00]);
+    expect((await sharp(tiff).metadata()).height).toBeGreaterThanOrEqual(4200);
+
+    // subcluster the T cells: a child task that opens in /userSubCelltypeDatasetAnalysis
+    await page.getByTestId('subset-subcluster-T_cells').click();
+    await page.getByTestId('subcluster-form').waitFor();
+    await screenshot(page, 'explore-jobs-subcluster-dialog');
+    await switchLanguage(page);
+    await screenshot(page, 'explore-jobs-subcluster-dialog');
+    await switchLanguage(page);
+    await page.getByTestId('subcluster-ok').click();
+    await page.getByTestId('child-tasks').waitFor({ timeout: 60_000 });
+    const open = page.locator('[data-testid^="child-open-"]');
+    await refreshUntil(page, 'child-tasks-refresh', async () => (await open.count()) > 0, 600_000);
+    await page.getByTestId('child-tasks').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'explore-jobs-child-tasks');
+    await switchLanguage(page);
+    await page.getByTestId('tab-label-differentialExpression').click();
+    await page.getByTestId('deg-jobs').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'explore-jobs-cluster-genes');
+    await switchLanguage(page);
+    await open.first().click();
+    await waitForPath(page, '/userSubCelltypeDatasetAnalysis');
+    expect(new URL(page.url()).searchParams.get('parent')).toBe(jobId);
+    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(800);
+    await screenshot(page, 'explore-jobs-subcelltype');
+    await switchLanguage(page);
+    await screenshot(page, 'explore-jobs-subcelltype');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 1_200_000);
+});
