@@ -63,6 +63,8 @@ describe('CPU point splatting', () => {
     expect([...painted(t).values()]).toEqual([BLUE]);
     splat(t, points([[0, 0], [0, 0]], [BLUE, RED], [1, 1]), tr, 1);
     expect([...painted(t).values()]).toEqual([RED]);
+    splat(t, points([[0, 0], [0, 0], [0, 0]], [BLUE, RED, BLUE], [9, 9, 1]), tr, 1);
+    expect([...painted(t).values()]).toEqual([RED]);
   });
 
   it('draws the selection on top and dims the rest under everything', () => {
