@@ -149,4 +149,26 @@ describe.skipIf(!v2)('files: storage quota', () => {
     const again = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] } });
     expect(again.status).toBe(200);
   });
+
+  it('refuses to start an analysis when storage is full', async () => {
+    const q = await createTestServer({ STORAGE_QUOTA_GB: String(10_000 / 1024 ** 3) });
+    try {
+      await q.listen();
+      const { token } = await signUp(q);
+      const files = [fileFrom(v2!), fileFrom(sharedData(`${dir2}/genes.tsv`)!), fileFrom(sharedData(`${dir2}/barcodes.tsv`)!)];
+      const up = await uploadSample(q, token, 'fills_quota', files);
+      expect((await waitParsed(q, token, up.id)).state).toBe('completed');
+      const usage = await q.request('GET', FILES_API.usage, { token });
+      expect(usage.body.data.usedBytes).toBeGreaterThan(10_000);
+      const r = await q.request('POST', '/api/jobs', {
+        token,
+        lang: 'en-US',
+        body: { stepTag: 4, pageTag: 'myAnalyzes', datasets: [{ id: up.id, name: 'S1', group: 'G1' }], param: { jobName: 'full_job' } },
+      });
+      expect(r.status).toBe(507);
+      expect(r.body.msg).toMatch(/^Storage full/);
+    } finally {
+      await q.close();
+    }
+  });
 });

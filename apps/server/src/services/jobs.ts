@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  LIMITS,
   analysisParams,
   draftToParams,
   speciesSchema,
@@ -13,13 +14,11 @@ import { draftsRepo } from '../db/repos/drafts';
 import { jobsRepo, type JobRow } from '../db/repos/jobs';
 import { AppError } from '../http/errors';
 import type { JobQueue } from '../queue/job-queue';
+import { assertStorageAvailable } from './files/quota';
 import { resultCacheKey } from './jobs-cache';
 import { resolveSamples, sharedSpecies } from './jobs-samples';
 import { resultsPrefix, toJobView } from './jobs-view';
 import type { NotificationsService } from './notifications';
-
-/** Cells a sample needs for ambient-RNA removal (SPEC §5: more than 100). */
-const AMBIENT_MIN_CELLS = 100;
 
 /**
  * Analysis jobs of a user: submit from the wizard (validation, result cache, queueing), list,
@@ -43,6 +42,8 @@ export class JobsService {
       );
     }
     const draft: WizardDraft = parsed.data;
+    // SPEC §8 "Storage full": analyses cannot proceed when the user's storage is used up.
+    await assertStorageAvailable(this.ctx, user.id);
     const samples = await resolveSamples(this.ctx, user.id, draft.datasets);
     const speciesName = sharedSpecies(samples, draft.param.species);
     const species = speciesSchema.safeParse(speciesName);
@@ -52,7 +53,7 @@ export class JobsService {
     if (params.ambientRnaRemoval.enabled) {
       const small = samples.filter(
         (s) =>
-          s.cells <= AMBIENT_MIN_CELLS &&
+          s.cells <= LIMITS.ambientMinCells &&
           (params.ambientRnaRemoval.mode === 'default' || params.ambientRnaRemoval.samples.includes(s.id)),
       );
       if (small.length)
