@@ -10,9 +10,10 @@
  *   regl/WebGL renderer (before): first paint 934–2082 ms; gene recolour median 1001–1259 ms
  *   (Range + decode 50–70 ms); cached-gene recolour 718–1608 ms; in-page wheel 1.7–2.2 fps;
  *   playwright pan 21–28 events/s.
- *   CPU splat renderer (after): first paint 470–2014 ms; gene recolour median 176–376 ms
- *   (Range + decode 39–97 ms); cached-gene recolour 105–373 ms; in-page wheel 11–25 fps (120 fps with
- *   BENCH_UNLIMITED: a moving frame costs < 1 ms of page work); playwright pan 9.7–17 events/s.
+ *   CPU splat renderer (after, two-pass splat): first paint 679–974 ms; gene recolour median
+ *   151–334 ms (Range + decode 45–59 ms; single recolours 92–564 ms); cached-gene recolour
+ *   169–193 ms; in-page wheel 7.2–28 fps (120 fps with BENCH_UNLIMITED: a moving frame costs < 1 ms
+ *   of page work); playwright pan 12–30 events/s (one-pass splat runs: 9.7–17).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
