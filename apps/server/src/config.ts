@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -23,6 +25,8 @@ const schema = z.object({
   CN_DOMAIN: z.string().optional(),
   INTL_DOMAIN: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
+  /** Directory of per-release gene lists for the Ensembl-release file property (see README). */
+  ENSEMBL_GENE_LISTS_DIR: z.string().optional(),
   DEFAULT_COUNTRY: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code').default('US'),
   SUPPORT_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
   SMTP_HOST: z.string().optional(),
@@ -75,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     domains: { cn: c.CN_DOMAIN, intl: c.INTL_DOMAIN },
     trustProxy: c.TRUST_PROXY,
     defaultCountry: c.DEFAULT_COUNTRY.toUpperCase(),
+    geneListsDir: c.ENSEMBL_GENE_LISTS_DIR ? path.resolve(c.ENSEMBL_GENE_LISTS_DIR) : defaultGeneListsDir(),
     supportEmail: c.SUPPORT_EMAIL,
     smtp: c.SMTP_HOST
       ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? 587, secure: c.SMTP_SECURE, user: c.SMTP_USER, pass: c.SMTP_PASS }
@@ -104,3 +109,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Runtime reference resources are configured by path; when ENSEMBL_GENE_LISTS_DIR is not set and
+ * the public reference data sits beside the checkout (`../shared/data/gene_ids`, as in
+ * development and CI), that folder is used, so a fresh `npm start` shows Ensembl releases.
+ */
+function defaultGeneListsDir(): string | undefined {
+  const beside = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/gene_ids');
+  return existsSync(beside) ? beside : undefined;
+}

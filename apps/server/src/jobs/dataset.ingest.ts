@@ -105,7 +105,7 @@ export async function computeProperties(d: Dataset, geneListsDir: string | undef
   const total = totals.reduce((a, b) => a + b, 0);
   const median = nCells === 0 ? 0 : nCells % 2 ? sorted[(nCells - 1) / 2]! : (sorted[nCells / 2 - 1]! + sorted[nCells / 2]!) / 2;
   const usable = nCells > LIMITS.minCellsPerSample && nCells < LIMITS.maxCellsPerSample;
-  const match = matchReference(d.genes, await loadGeneReferences(geneListsDir));
+  const match = matchReference(d, await loadGeneReferences(geneListsDir));
   return {
     ...match,
     cells: nCells,

@@ -24,7 +24,7 @@ export async function startWorker(
   notifications: NotificationsService,
 ): Promise<Worker> {
   await queue.work('dataset.ingest', async (job) => {
-    await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: process.env.ENSEMBL_GENE_LISTS_DIR });
+    await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: ctx.config.geneListsDir });
   });
   await queue.work('analysis.preprocess', (job) => handleAnalysisPreprocess(ctx, job));
   await queue.work('analysis.run', (job) =>

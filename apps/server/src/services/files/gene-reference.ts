@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { Species } from '@cellcloud/contracts';
+import { fileProperties, parseGeneRelease, type Dataset, type GeneRelease } from '@cellcloud/formats';
 
 /**
  * Ensembl gene references for file properties (SPEC §3: species and an Ensembl version with
@@ -10,14 +12,13 @@ import { gunzipSync } from 'node:zlib';
  * (10x release notes); a name like `human_ens112_features.tsv.gz` states it directly.
  */
 export interface GeneReference {
-  species: string;
+  /** The parsed gene list (formats' GeneRelease: name = file's 10x reference). */
+  genes: GeneRelease;
   reference: string;
   release: number | null;
-  ids: Set<string>;
-  symbols: Set<string>;
 }
 
-const SPECIES: Record<string, string> = { human: 'Homo sapiens', mouse: 'Mus musculus', rat: 'Rattus norvegicus', zebrafish: 'Danio rerio' };
+const SPECIES: Record<string, Species> = { human: 'Homo sapiens', mouse: 'Mus musculus' };
 
 const RELEASE_OF_10X_REFERENCE: Record<string, number> = {
   'GRCh38-2024-A': 110,
@@ -57,17 +58,11 @@ async function readReferences(dir: string): Promise<GeneReference[]> {
   const out: GeneReference[] = [];
   for (const name of names) {
     const m = /^([A-Za-z]+)_(.+)_features\.tsv(\.gz)?$/.exec(name)!;
+    const species = SPECIES[m[1]!.toLowerCase()];
+    if (!species) continue; // only the species the platform analyses
     const raw = await readFile(path.join(dir, name));
     const text = (m[3] ? gunzipSync(raw) : raw).toString('utf8');
-    const ids = new Set<string>();
-    const symbols = new Set<string>();
-    for (const line of text.split('\n')) {
-      const [id, symbol] = line.split('\t');
-      if (id) ids.add(id.trim());
-      if (symbol) symbols.add(symbol.trim());
-    }
-    const key = m[1]!.toLowerCase();
-    out.push({ species: SPECIES[key] ?? key, reference: m[2]!, release: releaseOf(m[2]!), ids, symbols });
+    out.push({ genes: parseGeneRelease(m[2]!, species, text), reference: m[2]!, release: releaseOf(m[2]!) });
   }
   return out;
 }
@@ -79,21 +74,18 @@ export interface ReferenceMatch {
   overlapPercent: number;
 }
 
-/** The reference sharing the most genes with the dataset (by Ensembl id, else by symbol). */
-export function matchReference(genes: { ids: string[]; symbols: string[] }, refs: GeneReference[]): ReferenceMatch {
-  let best: { ref: GeneReference; hits: number } | undefined;
-  for (const ref of refs) {
-    let hits = 0;
-    for (let i = 0; i < genes.ids.length; i++) {
-      if (ref.ids.has(genes.ids[i]!) || ref.symbols.has(genes.symbols[i] ?? genes.ids[i]!)) hits++;
-    }
-    if (!best || hits > best.hits) best = { ref, hits };
-  }
-  if (!best || best.hits === 0 || genes.ids.length === 0) return { species: null, ensemblRelease: null, ensemblReference: null, overlapPercent: 0 };
+/**
+ * Species (from Ensembl ids or symbol case, even without references) and the best-matching
+ * reference of that species with its overlap percent — formats' `fileProperties` does the
+ * matching; this adds the Ensembl release number of the 10x reference.
+ */
+export function matchReference(d: Dataset, refs: GeneReference[]): ReferenceMatch {
+  const p = fileProperties(d, refs.map((r) => r.genes));
+  const best = p.release ? refs.find((r) => r.genes.name === p.release!.name) : undefined;
   return {
-    species: best.ref.species,
-    ensemblRelease: best.ref.release,
-    ensemblReference: best.ref.reference,
-    overlapPercent: Math.round((1000 * best.hits) / genes.ids.length) / 10,
+    species: p.species.species === 'unknown' ? (best?.genes.species ?? null) : p.species.species,
+    ensemblRelease: best?.release ?? null,
+    ensemblReference: best?.reference ?? null,
+    overlapPercent: p.release?.overlapPercent ?? 0,
   };
 }

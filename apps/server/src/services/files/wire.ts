@@ -11,11 +11,11 @@ import { createTusServer } from './tus-server';
 /**
  * Registers the files area in `ctx.services.files`: the tus server on the configured storage and
  * the background parse of uploads. Gene lists for file properties come from
- * ENSEMBL_GENE_LISTS_DIR. Uploads a crash left in 'parsing' are queued again at start (at most one
+ * config.geneListsDir (ENSEMBL_GENE_LISTS_DIR). Uploads a crash left in 'parsing' are queued again at start (at most one
  * queued job per upload).
  */
-export async function wireFiles(ctx: AppContext, env: NodeJS.ProcessEnv = process.env): Promise<FilesDeps & { runner: JobRunner }> {
-  const geneListsDir = env.ENSEMBL_GENE_LISTS_DIR || undefined;
+export async function wireFiles(ctx: AppContext): Promise<FilesDeps & { runner: JobRunner }> {
+  const geneListsDir = ctx.config.geneListsDir;
   const runner = inProcessRunner(
     { 'dataset.ingest': (p) => handleDatasetIngest(ctx, p, () => {}, { geneListsDir }) },
     (e) => {
