@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from './support/server';
 /**
  * The explorer's job-backed actions on a REAL pbmc3k result (engine CLI output published as a
  * completed job, as e2e/explore.test.ts does): cluster genes of a copied cluster subset → Refresh → the
- * DE table with the SPEC filter; a comparison; the T cells subclustered as a child task that opens
+ * DE table with the SPEC filter; a comparison (cluster vs the rest) from the dialog; the T cells subclustered as a child task that opens
  * in /userSubCelltypeDatasetAnalysis; TIFF export of a chart. Screenshots in both languages.
  */
 const pbmc = sharedData('pbmc3k/10x');
@@ -138,6 +138,35 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     expect(await page.getByTestId('deg-filter').getAttribute('aria-checked')).toBe('true');
     await page.getByTestId('tab-differentialExpression').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'explore-jobs-cluster-genes');
+
+    // a new comparison from the DE tab: cluster 1 of the copy vs all other cells, as the same job
+    const visibleOption = (text: string | RegExp) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: text });
+    await page.getByTestId('deg-jobs-compare').click();
+    await page.getByTestId('compare-form').waitFor();
+    await page.getByTestId('compare-a').click();
+    await visibleOption('clusters_copy').first().click();
+    await page.getByTestId('compare-a-labels').click();
+    await visibleOption(/^1$/).first().click();
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'explore-jobs-compare-dialog');
+    await switchLanguage(page);
+    await screenshot(page, 'explore-jobs-compare-dialog');
+    await switchLanguage(page);
+    await page.getByTestId('compare-ok').click();
+    await page.getByTestId('compare-form').waitFor({ state: 'detached' });
+    await refreshUntil(page, 'deg-jobs-refresh', async () => {
+      await source.click();
+      const n = await visibleOption('1 vs rest').count();
+      if (!n) await page.keyboard.press('Escape');
+      return n > 0;
+    });
+    await visibleOption('1 vs rest').first().click();
+    await expect.poll(async () => (await page.getByTestId('tab-differentialExpression').locator('.ant-table-row').first().textContent()) ?? '', { timeout: 60_000 }).toMatch(/^1/);
+    const cmpShown = Number(await degCount.getAttribute('data-shown'));
+    const cmpTotal = Number(await degCount.getAttribute('data-total'));
+    expect(cmpTotal).toBeGreaterThan(1000);
+    expect(cmpShown).toBeGreaterThan(0);
+    expect(cmpShown).toBeLessThan(cmpTotal);
 
     // TIFF export of the volcano plot through the server conversion
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('chart-export-tiff').first().click()]);
