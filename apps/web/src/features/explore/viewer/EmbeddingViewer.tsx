@@ -2,7 +2,8 @@ import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 're
 import { HOME, pan, screenToData, zoomAt, type Camera, type ViewState } from './camera';
 import { expressionRamp } from './gradient';
 import { pointsInPolygon } from './lasso';
-import { CanvasRenderer } from './canvasRenderer';
+import type { PointRenderer, RendererKind } from './renderer';
+import { createRenderer } from './createRenderer';
 import { defaultPointSize, type Colouring } from './scatterPoints';
 import { buildGrid, nearest, type SpatialGrid } from './spatialGrid';
 
@@ -31,7 +32,7 @@ export interface EmbeddingViewerProps {
 
 export interface EmbeddingViewerHandle {
   exportImage(scale: number): Promise<ImageData>;
-  /** points drawn per frame while the camera moves (0 = all; moving frames reproject the last full frame) */
+  /** points drawn per frame while the camera moves (0 = moving frames draw no points: the CPU renderer reprojects the last full frame; the WebGL renderer draws all points of small datasets) */
   movingPoints(): number;
   select(points: number[]): void;
   canvasSize(): { width: number; height: number };
@@ -44,13 +45,16 @@ const PAUSE_MS = 200;
 const GRID_DELAY_MS = 400;
 
 /**
- * Scatter of one embedding (CPU-splatted, see canvasRenderer.ts): drag to pan, wheel to zoom, double-click to reset, lasso (button
+ * Scatter of one embedding, drawn by WebGL on a GPU or CPU-splatted under software WebGL (see
+ * rendererChoice.ts; the canvas carries `data-renderer`): drag to pan, wheel to zoom, double-click to reset, lasso (button
  * or Shift-drag) and click selection, hover. All data stay typed arrays from the artifact worker.
  */
 export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewerProps>(function EmbeddingViewer(props, ref) {
   const { x, y, colouring, mouseMode, height = 560 } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const renderer = useRef<CanvasRenderer | null>(null);
+  const renderer = useRef<PointRenderer | null>(null);
+  const [rendererKind, setRendererKind] = useState<RendererKind | null>(null);
+  const lastMovingFrame = useRef(0);
   const camera = useRef<Camera>(HOME);
   const frame = useRef<number | null>(null);
   const grid = useRef<SpatialGrid | null>(null);
@@ -82,7 +86,13 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       canvas.width = w;
       canvas.height = h;
     }
-    r.render(v, pointSize(), interacting.current !== null);
+    const moving = interacting.current !== null;
+    if (moving) {
+      const now = performance.now();
+      if (lastMovingFrame.current > 0 && now - lastMovingFrame.current < 1000) r.adaptMoving(now - lastMovingFrame.current);
+      lastMovingFrame.current = now;
+    } else lastMovingFrame.current = 0;
+    r.render(v, pointSize(), moving);
     cb.current.onFrame?.();
     cb.current.onView?.(v);
     if (pending.current) {
@@ -97,7 +107,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
     frame.current = requestAnimationFrame(draw);
   };
 
-  /** Camera moved: show the last full frame moved to the new camera now, full detail once the motion pauses. */
+  /** Camera moved: a cheap moving frame now (CPU: last full frame reprojected; WebGL: random subset), full detail once the motion pauses. */
   const moved = () => {
     if (interacting.current !== null) clearTimeout(interacting.current);
     interacting.current = setTimeout(() => {
@@ -109,7 +119,8 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
 
   useEffect(() => {
     const canvas = canvasRef.current!;
-    renderer.current = new CanvasRenderer(canvas);
+    renderer.current = createRenderer(canvas);
+    setRendererKind(renderer.current.kind);
     const ro = new ResizeObserver(schedule);
     ro.observe(canvas);
     const onWheel = (e: WheelEvent) => {
@@ -230,7 +241,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
         return r.readImage(view(), pointSize(), scale);
       },
       select: selectPoints,
-      movingPoints: () => 0,
+      movingPoints: () => renderer.current?.movingPoints() ?? 0,
       canvasSize() {
         const v = view();
         return { width: v.width, height: v.height };
@@ -244,6 +255,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       <canvas
         ref={canvasRef}
         data-testid="embedding-canvas"
+        data-renderer={rendererKind ?? undefined}
         style={{ width: '100%', height, display: 'block', touchAction: 'none', cursor: mouseMode === 'lasso' ? 'crosshair' : 'grab' }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}

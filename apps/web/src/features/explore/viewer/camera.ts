@@ -42,3 +42,11 @@ export function zoomAt(v: ViewState, px: number, py: number, factor: number): Ca
   const u = unit(v);
   return { scale, tx: (px - v.width / 2) / u - x * scale, ty: (v.height / 2 - py) / u - y * scale };
 }
+
+/** Data → WebGL clip space (the camera as two uniforms): clip = data · s + t per axis. */
+export function clipTransform(v: ViewState): { s: [number, number]; t: [number, number] } {
+  const u = unit(v);
+  const kx = (2 * u) / v.width;
+  const ky = (2 * u) / v.height;
+  return { s: [v.scale * kx, v.scale * ky], t: [v.tx * kx, v.ty * ky] };
+}

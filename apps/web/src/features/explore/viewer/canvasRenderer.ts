@@ -1,4 +1,5 @@
 import type { ViewState } from './camera';
+import type { PointRenderer, RenderMode } from './renderer';
 import { createTarget, packColour, pixelTransform, reprojection, splat, valuePriority, type PixelTransform, type SplatTarget } from './splat';
 
 /**
@@ -6,13 +7,12 @@ import { createTarget, packColour, pixelTransform, reprojection, splat, valuePri
  * shown on a 2D canvas. A recolour rewrites one packed colour and one priority byte per point; a
  * full-detail frame is one pass over the points. While the camera moves, frames show the last full
  * frame reprojected to the new camera (one drawImage), and the owner asks for a full frame once the
- * motion pauses.
+ * motion pauses. Chosen when WebGL is software-rendered (see rendererChoice.ts).
  */
-export type RenderMode = 'categorical' | 'continuous' | 'none';
-
 const NEUTRAL = '#8c8c8c';
 
-export class CanvasRenderer {
+export class CanvasRenderer implements PointRenderer {
+  readonly kind = 'cpu' as const;
   private readonly ctx: CanvasRenderingContext2D;
   private x: Float32Array = new Float32Array(0);
   private y: Float32Array = new Float32Array(0);
@@ -100,6 +100,14 @@ export class CanvasRenderer {
     this.snapshot.getContext('2d')!.drawImage(this.canvas, 0, 0);
     this.snapshotTr = tr;
   }
+
+  /** Moving frames reproject the last full frame: no points drawn. */
+  movingPoints(): number {
+    return 0;
+  }
+
+  /** Nothing to adapt: a moving frame is one drawImage. */
+  adaptMoving(): void {}
 
   /** Renders the view `scale`× larger off-screen and returns it as ImageData (top-down). */
   readImage(view: ViewState, pointSize: number, scale: number): ImageData {
