@@ -16,7 +16,8 @@ import { startServer, type RunningServer } from './support/server';
  * The explorer end to end on a REAL pbmc3k result: the engine CLI analyses the shared 10x data,
  * the result is published where the job runner publishes it (storage results/<jobId>/) for a
  * completed job of a user who signed up through the UI, and the page is driven in Chromium
- * (WebGL via SwiftShader). Screenshots of every tab in both languages land in screenshots/.
+ * (WebGL via SwiftShader, so the viewer picks its CPU renderer; a second case forces the WebGL renderer
+ * with `?renderer=webgl`). Screenshots of every tab in both languages land in screenshots/.
  */
 const pbmc = sharedData('pbmc3k/10x');
 const resultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
@@ -115,6 +116,8 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await canvas.waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(500);
+    // no GPU here: Chromium's WebGL is SwiftShader, so the automatic choice is the CPU splat renderer
+    expect(await canvas.getAttribute('data-renderer')).toBe('cpu');
     const clusters = await pixelStats(page, await canvas.screenshot());
     expect(clusters.coloured).toBeGreaterThan(2000);
     expect(clusters.distinct).toBeGreaterThanOrEqual(3);
@@ -251,6 +254,45 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       await openTab(page, 'trajectory', 'empty-trajectory');
       await screenshot(page, 'explore-tab-empty-trajectory');
     }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws the same analysis with the WebGL renderer when ?renderer=webgl forces it (clusters, CD3D, tall PNG export)', async () => {
+    expect(jobId, 'the first case publishes the result').toBeTruthy();
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
+    await context.addInitScript((k) => window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const target = `/userDatasetAnalysis?id=${jobId}&renderer=webgl`;
+    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
+    await logInViaUi(page, user.username, user.password);
+    await waitForPath(page, '/userDatasetAnalysis');
+
+    const canvas = page.getByTestId('embedding-canvas');
+    await canvas.waitFor({ timeout: 60_000 });
+    await expect.poll(() => canvas.getAttribute('data-renderer'), { timeout: 60_000 }).toBe('webgl');
+    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(500);
+    const clusters = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-clusters.png') }));
+    expect(clusters.coloured).toBeGreaterThan(2000);
+    expect(clusters.distinct).toBeGreaterThanOrEqual(3);
+
+    const search = page.getByTestId('viewer-panel').locator('.ant-select-auto-complete input').first();
+    await search.fill('CD3D');
+    await page.locator('.ant-select-item-option', { hasText: /^CD3D$/ }).first().click();
+    await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('CD3D');
+    await page.mouse.move(5, 990); // away from the header menus the canvas screenshot scrolls under
+    await page.waitForTimeout(500);
+    const cd3d = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-cd3d.png') }));
+    expect(cd3d.coloured).toBeGreaterThan(200);
+    expect(cd3d.coloured).toBeLessThan(clusters.coloured); // only expressing cells are coloured
+
+    // export reads the picture back from an off-screen WebGL framebuffer
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const png = readFileSync((await download.path())!);
+    expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(4200);
     expect(errors).toEqual([]);
     await context.close();
   });
