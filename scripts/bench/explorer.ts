@@ -2,7 +2,9 @@
  * npm run bench:explorer — measures the explorer on a synthetic 1,000,000-cell result in headless
  * Debian Chromium (no GPU: the page's canvas and compositing go through SwiftShader, i.e. the CPU):
  * first paint of the embedding after the data request starts, recolour by a new gene from request to
- * pixels, pan/zoom frames per second. Prints figures; asserts nothing. Options: --cells N, --genes N.
+ * pixels, pan/zoom frames per second — once per renderer, each forced with `?renderer=webgl|cpu`,
+ * after a line naming the renderer the viewer picks on its own here (CPU under SwiftShader). Prints
+ * figures; asserts nothing. Options: --cells N, --genes N, --renderers webgl,cpu (default both).
  * BENCH_UNLIMITED=1 adds --disable-frame-rate-limit --disable-gpu-vsync, so the in-page wheel figure
  * shows the viewer's capacity instead of Chromium's frame pacing.
  *
@@ -14,6 +16,11 @@
  *   151–334 ms (Range + decode 45–59 ms; single recolours 92–564 ms); cached-gene recolour
  *   169–193 ms; in-page wheel 7.2–28 fps (120 fps with BENCH_UNLIMITED: a moving frame costs < 1 ms
  *   of page work); playwright pan 12–30 events/s (one-pass splat runs: 9.7–17).
+ * Both renderers in one run (2026-11-21, load average 5–10, auto choice here: cpu, SwiftShader):
+ *   WebGL (?renderer=webgl): first paint 992 ms; cluster recolour 1335 ms; gene recolour median
+ *   925 ms; cached-gene recolour 1910 ms; in-page wheel 3.1 fps (moving subset adapted to ~23k points).
+ *   CPU (?renderer=cpu): first paint 595 ms; cluster recolour 590 ms; gene recolour median 177 ms;
+ *   cached-gene recolour 305 ms; in-page wheel 32.9 fps. On a real GPU the WebGL path is the fast one.
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
@@ -56,17 +63,41 @@ const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', ...(process.env.BENCH_UNLIMITED ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : [])],
 });
-try {
+type Kind = 'webgl' | 'cpu';
+const renderers = (process.argv.includes('--renderers') ? process.argv[process.argv.indexOf('--renderers') + 1]! : 'webgl,cpu').split(',') as Kind[];
+
+/** The automatic choice of the viewer on this machine (no override in the URL). */
+async function autoChoice(): Promise<{ kind: string; gl: string }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  try {
+    await page.goto(`${url}/page/?base=/artifacts/`);
+    await page.waitForFunction(() => document.querySelector('canvas')?.dataset.renderer !== undefined, null, { timeout: 120_000 });
+    const kind = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer!);
+    const gl = await page.evaluate(() => {
+      const c = document.createElement('canvas').getContext('webgl');
+      const ext = c?.getExtension('WEBGL_debug_renderer_info');
+      return ext ? String(c!.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : 'unknown';
+    });
+    return { kind, gl };
+  } finally {
+    await page.close();
+  }
+}
+
+/** Every figure with the renderer forced by `?renderer=`. */
+async function measure(kind: Kind): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${url}/page/?base=/artifacts/`);
-  await page.waitForFunction(() => window.bench.firstPaintMs !== null || window.bench.error !== null, null, { timeout: 120_000 });
+  await page.goto(`${url}/page/?base=/artifacts/&renderer=${kind}`);
+  await page.waitForFunction(() => window.bench.firstPaintMs !== null || window.bench.error !== null, null, { timeout: 300_000 });
   const first = await page.evaluate(() => window.bench);
   if (first.error) throw new Error(first.error);
-  await page.waitForFunction(() => window.bench.clusterColourMs !== null, null, { timeout: 60_000 });
+  const drawn = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer);
+  if (drawn !== kind) throw new Error(`asked for the ${kind} renderer but the page drew with ${drawn ?? 'none'}`);
+  await page.waitForFunction(() => window.bench.clusterColourMs !== null, null, { timeout: 120_000 });
   const clusterMs = await page.evaluate(() => window.bench.clusterColourMs!);
 
-  await page.screenshot({ path: path.join(work, 'bench-clusters.png') });
+  await page.screenshot({ path: path.join(work, `bench-clusters-${kind}.png`) });
   const recolours: number[] = [];
   const fetches: number[] = [];
   for (const gene of [3, 17, 29, 41, 11]) {
@@ -76,7 +107,7 @@ try {
 
   const cached: number[] = [];
   for (const gene of [3, 17, 29]) cached.push(await page.evaluate((g) => window.bench.colourByGene(g), gene % nGenes));
-  await page.screenshot({ path: path.join(work, 'bench-gene.png') });
+  await page.screenshot({ path: path.join(work, `bench-gene-${kind}.png`) });
   const box = (await page.locator('canvas').boundingBox())!;
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
@@ -95,20 +126,25 @@ try {
   await page.waitForTimeout(500);
   await page.evaluate(() => window.bench.wheelFor(2000)); // lets the moving-frame subset adapt
   const wheel = await page.evaluate(() => window.bench.wheelFor(4000));
+  const movingPoints = await page.evaluate(() => window.bench.movingPoints());
+  const moving = kind === 'cpu' ? 'moving frames reproject the last full frame' : `moving frames draw a random subset, ${movingPoints.toLocaleString('en')} points after adapting`;
+  await page.close();
 
-  const gl = await page.evaluate(() => {
-    const c = document.createElement('canvas').getContext('webgl');
-    const ext = c?.getExtension('WEBGL_debug_renderer_info');
-    return ext ? String(c!.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : 'unknown';
-  });
-  console.log(`renderer: ${gl}; machine: ${os.cpus().length} cores`);
-  console.log(`first paint of the embedding after the data request starts: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1500; embedding decoded in the worker after ${first.embeddingMs!.toFixed(0)} ms)`);
-  console.log(`recolour by cluster (categorical column): ${clusterMs.toFixed(0)} ms`);
-  console.log(`recolour by a new gene, request to pixels: median ${median(recolours).toFixed(0)} ms [${recolours.map((r) => r.toFixed(0)).join(', ')}] (target ≤ 150)`);
-  console.log(`  of which Range request + decode in the worker: median ${median(fetches).toFixed(0)} ms [${fetches.map((r) => r.toFixed(0)).join(', ')}]`);
-  console.log(`recolour by an already-fetched gene (upload + full-detail frame only): median ${median(cached).toFixed(0)} ms`);
-  console.log(`zoom (in-page synthetic wheel event every animation frame): ${wheel.frames} frames in ${wheel.seconds.toFixed(2)} s = ${(wheel.frames / wheel.seconds).toFixed(1)} fps (target ≥ 30; moving frames reproject the last full frame, full detail follows a 200 ms pause${process.env.BENCH_UNLIMITED ? '; frame-rate limit off' : '; paced by Chromium, BENCH_UNLIMITED=1 shows capacity'})`);
-  console.log(`pan + zoom driven by playwright mouse events: ${frames} frames in ${seconds.toFixed(2)} s = ${(frames / seconds).toFixed(1)} fps (one frame per input event: bounded by the CDP event rate; gaps over 200 ms redraw full detail)`);
+  console.log(`— ${kind === 'webgl' ? 'WebGL renderer (regl gl.POINTS)' : 'CPU renderer (splat on a 2D canvas)'}, forced by ?renderer=${kind}:`);
+  console.log(`  first paint of the embedding after the data request starts: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1500; embedding decoded in the worker after ${first.embeddingMs!.toFixed(0)} ms)`);
+  console.log(`  recolour by cluster (categorical column): ${clusterMs.toFixed(0)} ms`);
+  console.log(`  recolour by a new gene, request to pixels: median ${median(recolours).toFixed(0)} ms [${recolours.map((r) => r.toFixed(0)).join(', ')}] (target ≤ 150)`);
+  console.log(`    of which Range request + decode in the worker: median ${median(fetches).toFixed(0)} ms [${fetches.map((r) => r.toFixed(0)).join(', ')}]`);
+  console.log(`  recolour by an already-fetched gene (colour upload + full-detail frame only): median ${median(cached).toFixed(0)} ms`);
+  console.log(`  zoom (in-page synthetic wheel event every animation frame): ${wheel.frames} frames in ${wheel.seconds.toFixed(2)} s = ${(wheel.frames / wheel.seconds).toFixed(1)} fps (target ≥ 30; ${moving}, full detail after a 200 ms pause${process.env.BENCH_UNLIMITED ? '; frame-rate limit off' : '; paced by Chromium, BENCH_UNLIMITED=1 shows capacity'})`);
+  console.log(`  pan + zoom driven by playwright mouse events: ${frames} frames in ${seconds.toFixed(2)} s = ${(frames / seconds).toFixed(1)} fps (one frame per input event: bounded by the CDP event rate; gaps over 200 ms redraw full detail)`);
+}
+
+try {
+  const auto = await autoChoice();
+  console.log(`WebGL renderer string: ${auto.gl}; machine: ${os.cpus().length} cores`);
+  console.log(`renderer chosen automatically (no ?renderer=): ${auto.kind}`);
+  for (const kind of renderers) await measure(kind);
   console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (figures scale with contention)`);
 } finally {
   await browser.close();

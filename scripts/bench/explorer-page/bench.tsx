@@ -7,7 +7,7 @@ import type { Colouring } from '../../../apps/web/src/features/explore/viewer/sc
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
 
 /**
- * Benchmark page: the explorer's own data layer (worker + range requests) and WebGL viewer, with
+ * Benchmark page: the explorer's own data layer (worker + range requests) and embedding viewer (renderer chosen as in the app, or forced by ?renderer=), with
  * hooks the bench runner calls through `window.bench`.
  */
 interface BenchApi {
