@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
+import { clipTransform, dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
 import { pointsInPolygon } from '../../src/features/explore/viewer/lasso';
 import { buildGrid, nearest } from '../../src/features/explore/viewer/spatialGrid';
 import { categoryCentroids, project3D } from '../../src/features/explore/viewer/scatterPoints';
@@ -7,6 +7,16 @@ import { categoryCentroids, project3D } from '../../src/features/explore/viewer/
 const v = { ...HOME, width: 800, height: 400 };
 
 describe('camera', () => {
+  it('gives the WebGL renderer the same placement as the screen mapping (clip space → pixels)', () => {
+    const cam = { ...zoomAt(v, 300, 120, 2.5), width: 800, height: 400 };
+    const { s, t } = clipTransform(cam);
+    for (const [x, y] of [[0, 0], [0.3, -0.7], [-1, 1]] as const) {
+      const [px, py] = dataToScreen(cam, x, y);
+      expect(((x * s[0] + t[0] + 1) / 2) * 800).toBeCloseTo(px, 6);
+      expect(((1 - (y * s[1] + t[1])) / 2) * 400).toBeCloseTo(py, 6);
+    }
+  });
+
   it('maps data to screen and back, keeping the aspect ratio', () => {
     expect(dataToScreen(v, 0, 0)).toEqual([400, 200]);
     expect(dataToScreen(v, 1, 1)).toEqual([600, 0]);
