@@ -22,6 +22,8 @@ registerMessages({
     'wizard.reference.required': 'Please choose reference species for annotation',
     'jobs.cannotSuspend': 'Job unable to suspend: it is {detail}',
     'jobs.cannotResume': 'Job unable to resume: it is {detail}',
+    'jobs.childNotEditable':
+      'This sub-celltype analysis was started from the explorer; start a new one from its subset instead of re-editing it.',
   },
   'zh-CN': {
     'wizard.jobName.required': '请填写任务名称',
@@ -40,5 +42,6 @@ registerMessages({
     'wizard.reference.required': '请选择注释参考物种',
     'jobs.cannotSuspend': '任务无法暂停：当前状态为 {detail}',
     'jobs.cannotResume': '任务无法恢复：当前状态为 {detail}',
+    'jobs.childNotEditable': '该亚细胞类型分析由结果浏览页面发起，无法重新编辑；请从对应子集重新发起。',
   },
 });

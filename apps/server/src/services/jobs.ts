@@ -11,6 +11,7 @@ import {
 } from '@cellcloud/contracts';
 import type { AppContext, AuthUser } from '../context';
 import { draftsRepo } from '../db/repos/drafts';
+import { exploreChildTasksRepo } from '../db/repos/explore-child-tasks';
 import { jobsRepo, type JobRow } from '../db/repos/jobs';
 import { AppError } from '../http/errors';
 import type { JobQueue } from '../queue/job-queue';
@@ -97,14 +98,14 @@ export class JobsService {
   /** Queues a `submitted` row (`system.noop` is the diagnostic stand-in used by the benchmark). */
   async enqueue(
     row: JobRow,
-    name: 'analysis.run' | 'system.noop' = 'analysis.run',
+    name: 'analysis.run' | 'analysis.subcluster' | 'system.noop' = 'analysis.run',
     extra: { sleepMs?: number; failTimes?: number } = {},
   ): Promise<JobRow> {
     // The row names its queue job before the job exists, so a worker never sees an unnamed one.
     const bossId = randomUUID();
     await jobsRepo.markQueued(this.ctx.db, row.id, name, bossId);
     try {
-      if (name === 'analysis.run') await this.queue.send(name, { jobId: row.id }, { id: bossId });
+      if (name !== 'system.noop') await this.queue.send(name, { jobId: row.id }, { id: bossId });
       else await this.queue.send(name, { jobId: row.id, ...extra }, { id: bossId });
     } catch (e) {
       await jobsRepo.fail(this.ctx.db, row.id, null, `Job unable to submit: ${(e as Error).message}`, true);
@@ -137,9 +138,9 @@ export class JobsService {
     const row = await this.own(user, id);
     const back = await jobsRepo.setStatus(this.ctx.db, id, ['suspended', 'error'], 'submitted');
     if (!back) throw new AppError('CONFLICT', { detail: row.status }, 'jobs.cannotResume');
-    return toJobView(
-      await this.enqueue(back, back.boss_queue === 'system.noop' ? 'system.noop' : 'analysis.run'),
-    );
+    // A job runs again on the queue it was made for (a sub-celltype child is analysis.subcluster).
+    const queue = back.boss_queue === 'system.noop' || back.boss_queue === 'analysis.subcluster' ? back.boss_queue : 'analysis.run';
+    return toJobView(await this.enqueue(back, queue));
   }
 
   /**
@@ -167,6 +168,8 @@ export class JobsService {
   /** Re-edit: a new draft holding the job's wizard state, resumed at step 1. */
   async reedit(user: AuthUser, id: string): Promise<{ draftId: string }> {
     const row = await this.own(user, id);
+    // Sub-celltype children are made in the explorer, not the wizard: nothing to re-edit there.
+    if (await exploreChildTasksRepo.get(this.ctx.db, id)) throw new AppError('CONFLICT', {}, 'jobs.childNotEditable');
     const draft = {
       ...(row.draft as WizardDraft),
       stepTag: 1,
@@ -186,7 +189,10 @@ export class JobsService {
     const row = await this.own(user, id);
     if (row.boss_job_id && row.boss_queue && (row.status === 'queued' || row.status === 'running'))
       await this.queue.cancel(row.boss_queue, row.boss_job_id);
-    await jobsRepo.delete(this.ctx.db, id);
+    await this.ctx.db.tx(async (q) => {
+      await exploreChildTasksRepo.removeChild(q, id);
+      await jobsRepo.delete(q, id);
+    });
     if (!row.result_of && (await jobsRepo.countResultUsers(this.ctx.db, id)) === 0) {
       await this.ctx.storage.delete(resultsPrefix(id));
     }

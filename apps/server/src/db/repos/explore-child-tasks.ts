@@ -36,6 +36,23 @@ export const exploreChildTasksRepo = {
     );
   },
 
+  /**
+   * Unlinks a deleted child job: its subset loses one child task (and can be renamed/deleted
+   * again once it has none). Returns whether the job was a child task.
+   */
+  async removeChild(q: Queryable, childJobId: string): Promise<boolean> {
+    const gone = await q.query<{ subset_id: string }>(
+      'DELETE FROM explore_child_tasks WHERE child_job_id = $1 RETURNING subset_id',
+      [childJobId],
+    );
+    if (!gone[0]) return false;
+    await q.query(
+      'UPDATE explore_subsets SET child_tasks = GREATEST(child_tasks - 1, 0), updated_at = clock_timestamp() WHERE id = $1',
+      [gone[0].subset_id],
+    );
+    return true;
+  },
+
   async get(q: Queryable, childJobId: string): Promise<ChildTaskRow | undefined> {
     return (
       await q.query<ChildTaskRow>(
