@@ -54,24 +54,41 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
-    const sub = subsetGenes(norm, this.hvg.value.selected);
-    const { center, scale, nonConstant } = geneMoments(sub);
-    const nComputed = Math.min(N_PCS_COMPUTED, sub.nGenes - 1, sub.nCells - 1);
-    const fit = sparsePca(sub, Int32Array.from({ length: sub.nGenes }, (_, g) => g), nComputed, {
-      center,
-      scale,
-      seed: params.seed,
-      powerIterations: POWER_ITERATIONS,
-    });
-    const pcs = Float64Array.from(fit.pcs);
-    // Total variance of the scaled genes = number of non-constant genes (each has variance 1).
-    const varianceRatio = scoreVariances(pcs, fit.nPcs).map((v) => v / Math.max(1, nonConstant));
-    return { pcs, nComputed: fit.nPcs, varianceRatio };
+    return scaledSparsePca(subsetGenes(norm, this.hvg.value.selected), params.seed);
   }
 }
 
+/**
+ * PCA of every gene of a cell-major matrix, each centred and scaled to unit variance. The variance
+ * ratio of a PC is its variance over the TOTAL variance of the scaled matrix (scanpy
+ * `variance_ratio`), i.e. the number of non-constant genes, not over the computed PCs only.
+ */
+export function scaledSparsePca(sub: CountMatrix, seed: number): PcaResult {
+  const { center, scale, nonConstant } = geneMoments(sub);
+  const nComputed = Math.min(N_PCS_COMPUTED, sub.nGenes - 1, sub.nCells - 1);
+  const fit = sparsePca(
+    sub,
+    Int32Array.from({ length: sub.nGenes }, (_, g) => g),
+    nComputed,
+    {
+      center,
+      scale,
+      seed,
+      powerIterations: POWER_ITERATIONS,
+    },
+  );
+  const pcs = Float64Array.from(fit.pcs);
+  // Total variance of the scaled genes = number of non-constant genes (each has variance 1).
+  const varianceRatio = scoreVariances(pcs, fit.nPcs).map((v) => v / Math.max(1, nonConstant));
+  return { pcs, nComputed: fit.nPcs, varianceRatio };
+}
+
 /** Per-gene mean and 1/sd (ddof 1) of a cell-major matrix; constant genes get scale 0. */
-export function geneMoments(m: CountMatrix): { center: Float64Array; scale: Float64Array; nonConstant: number } {
+export function geneMoments(m: CountMatrix): {
+  center: Float64Array;
+  scale: Float64Array;
+  nonConstant: number;
+} {
   const sum = new Float64Array(m.nGenes);
   const sq = new Float64Array(m.nGenes);
   for (let k = 0; k < m.data.length; k++) {
@@ -95,7 +112,10 @@ async function densePca(values: Float32Array, nGenes: number, nCells: number): P
   let mat: ScranMatrix | undefined;
   let res: RunPcaResults | undefined;
   try {
-    mat = scran.initializeDenseMatrixFromDenseArray(nGenes, nCells, values, { columnMajor: true, forceInteger: false });
+    mat = scran.initializeDenseMatrixFromDenseArray(nGenes, nCells, values, {
+      columnMajor: true,
+      forceInteger: false,
+    });
     res = scran.runPca(mat, { numberOfPCs: N_PCS_COMPUTED, scale: true });
     const nComputed = res.numberOfPCs();
     const total = res.totalVariance();
@@ -115,7 +135,6 @@ export function leadingColumns(x: ArrayLike<number>, nCells: number, d: number, 
   for (let c = 0; c < nCells; c++) for (let j = 0; j < n; j++) out[c * n + j] = x[c * d + j];
   return out;
 }
-
 
 /** Variance (ddof 1) of each column of a row-major nCells × d score matrix with centred columns. */
 export function scoreVariances(pcs: Float64Array, d: number): Float64Array {
