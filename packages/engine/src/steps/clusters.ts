@@ -1,5 +1,5 @@
 import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
-import type { NeighborResults, SnnGraph, ClusterResults } from 'scran.js';
+import type { SnnGraph, ClusterResults } from 'scran.js';
 import { freeAll, initScran } from '../scran';
 import type { NeighborsStep } from './neighbors';
 import { Step } from './step';
@@ -47,12 +47,10 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
 
   protected async run(params: ClusterParams): Promise<ClusterResult> {
     const scran = await initScran();
-    let nn: NeighborResults | undefined;
     let graph: SnnGraph | undefined;
     let clusters: ClusterResults | undefined;
     try {
-      nn = scran.findNearestNeighbors(this.neighbors.value, SNN_NEIGHBORS);
-      graph = scran.buildSnnGraph(nn, { scheme: 'rank', neighbors: SNN_NEIGHBORS });
+      graph = scran.buildSnnGraph(this.neighbors.value.nn, { scheme: 'rank', neighbors: SNN_NEIGHBORS });
       clusters =
         params.algorithm === 'leiden'
           ? scran.clusterGraph(graph, {
@@ -63,7 +61,7 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
           : scran.clusterGraph(graph, { method: 'multilevel', multiLevelResolution: params.clusterResolution });
       return renumberBySize(clusters.membership());
     } finally {
-      freeAll(clusters, graph, nn);
+      freeAll(clusters, graph);
     }
   }
 }

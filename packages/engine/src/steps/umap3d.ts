@@ -1,15 +1,26 @@
-import type { NeighborResults } from 'scran.js';
-import { freeAll, initScran } from '../scran';
 import { umapLayout } from '../stats/umap-layout';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
-import { umapMinDist } from './embeddings';
+import { umapEpochs, umapMinDist } from './embeddings';
 import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step } from './step';
 
-/** Epochs: umap-learn's 500 up to 10k cells, 200 above. */
-export function umap3dEpochs(nCells: number): number {
-  return nCells <= 10_000 ? 500 : 200;
+/** The first k neighbours of each cell from a serialised scran.js result (runs ≥ k per cell, nearest first). */
+function firstNeighbors(
+  s: { runs: Int32Array; indices: Int32Array; distances: Float64Array },
+  n: number,
+  k: number,
+): { indices: Int32Array; distances: Float64Array } {
+  const indices = new Int32Array(n * k);
+  const distances = new Float64Array(n * k);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    if (s.runs[i] < k) throw new Error(`engine step 'umap3D': cell ${i} has ${s.runs[i]} neighbours, needs ${k}`);
+    indices.set(s.indices.subarray(at, at + k), i * k);
+    distances.set(s.distances.subarray(at, at + k), i * k);
+    at += s.runs[i];
+  }
+  return { indices, distances };
 }
 
 /**
@@ -31,24 +42,14 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
     return { seed: 42 };
   }
 
-  protected async run(params: { seed: number }): Promise<Embedding> {
-    const scran = await initScran();
-    const n = this.neighbors.value.numberOfCells();
+  protected run(params: { seed: number }): Embedding {
+    const { nn } = this.neighbors.value;
+    const n = nn.numberOfCells();
     const k = Math.min(N_NEIGHBORS - 1, n - 1);
-    let nn: NeighborResults | undefined;
-    let indices: Int32Array;
-    let distances: Float64Array;
-    try {
-      nn = scran.findNearestNeighbors(this.neighbors.value, k);
-      const s = nn.serialize();
-      indices = s.indices;
-      distances = s.distances;
-    } finally {
-      freeAll(nn);
-    }
+    const { indices, distances } = firstNeighbors(nn.serialize(), n, k);
     const values = umapLayout(
       { n, k, indices, distances },
-      { dims: 3, minDist: umapMinDist(n), epochs: umap3dEpochs(n), seed: params.seed },
+      { dims: 3, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: params.seed },
     );
     return { dims: 3, values };
   }
