@@ -98,4 +98,21 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
     expect(await s.ctx.storage.list(`results/${firstId}/`)).not.toEqual([]);
     expect((await s.request('GET', `/api/jobs/${firstId}`, { token })).status).toBe(404);
   });
+
+  it('fails an analysis whose filters keep no cell at once, with the engine reason in both languages', async () => {
+    const r = await s.request('POST', '/api/jobs', {
+      token,
+      body: { ...draft(), param: { jobName: 'no_cells_left', geneState: 'manual', geneRange: [20000, 30000] } },
+    });
+    expect(r.status).toBe(200);
+    const failed = await waitJob(s, token, r.body.data.id, (j) => j.status === 'error' || j.status === 'completed', 300_000);
+    expect(failed.status).toBe('error');
+    expect(failed.message).toBe(
+      'No cell of sample "pbmc3k" passes the cell filters; widen the gene, UMI or mitochondrial thresholds and submit again.',
+    );
+    const zh = (await s.request('GET', `/api/jobs/${failed.id}`, { token, lang: 'zh-CN' })).body.data;
+    expect(zh.message).toBe('样本“pbmc3k”没有细胞通过细胞过滤；请放宽基因数、UMI 或线粒体阈值后重新提交。');
+    // Deterministic engine errors are not retried.
+    expect((await jobRow(s, failed.id)).attempt).toBeLessThanOrEqual(1);
+  }, 320_000);
 });

@@ -26,6 +26,8 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
     if (!s)
       throw new PermanentJobError(
         `Sample "${d.name}" is no longer available (deleted or not Completed); re-initiate from upload.`,
+        'jobs.failure.sampleGone',
+        { name: d.name },
       );
     cells += s.properties.cells;
     genes = Math.max(genes, s.properties.genes);
@@ -36,8 +38,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   const params = row.params as AnalysisParams;
   const need = estimateMemoryBytes({ cells, genes, nnz, params });
   if (need > ctx.config.workerMemoryBytes) {
+    const needMiB = Math.ceil(need / 2 ** 20);
+    const limitMiB = Math.floor(ctx.config.workerMemoryBytes / 2 ** 20);
     throw new PermanentJobError(
-      `This analysis needs about ${Math.ceil(need / 2 ** 20)} MiB but a worker may use ${Math.floor(ctx.config.workerMemoryBytes / 2 ** 20)} MiB; select fewer samples or raise WORKER_MEMORY_MB.`,
+      `This analysis needs about ${needMiB} MiB but a worker may use ${limitMiB} MiB; select fewer samples or raise WORKER_MEMORY_MB.`,
+      'jobs.failure.memory',
+      { need: needMiB, limit: limitMiB },
     );
   }
   const staging = stagingPrefix(row.id, t.attempt);

@@ -1,4 +1,6 @@
 import { fork } from 'node:child_process';
+import { engineErrorCodes } from '@cellcloud/engine/errors';
+import { PermanentJobError } from './runner-tracked';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config';
@@ -25,7 +27,7 @@ export type ChildTask =
 export type ChildMessage =
   | { type: 'progress'; fraction: number; step: string }
   | { type: 'done'; result?: unknown }
-  | { type: 'error'; message: string; code?: string };
+  | { type: 'error'; message: string; code?: string; params?: Record<string, unknown> };
 
 export class ChildProcessFailure extends Error {}
 
@@ -80,7 +82,14 @@ export function runInChild(
         doneReceived = true;
         void progressChain.then(() => finish(null, m.result));
       } else if (m.type === 'error') {
-        finish(new ChildProcessFailure(m.message));
+        // Engine errors (validation, empty filter result, …) are deterministic: retrying cannot
+        // help, and their code selects a translated message.
+        const engine = m.code && (engineErrorCodes as readonly string[]).includes(m.code);
+        finish(
+          engine
+            ? new PermanentJobError(m.message, `engine.${m.code}`, m.params ?? {})
+            : new ChildProcessFailure(m.message),
+        );
       }
     });
     child.on('error', (e) => finish(e));

@@ -72,6 +72,7 @@ process.once('message', (m: { task: ChildTask; config: Config }) => {
         type: 'error',
         message: e instanceof Error ? e.message : String(e),
         code: (e as { code?: string })?.code,
+        params: (e as { params?: Record<string, unknown> })?.params,
       }),
   );
 });

@@ -3,6 +3,7 @@ import type { JobName } from '@cellcloud/contracts';
 import type { AppContext } from '../context';
 import { jobsRepo, type JobRow } from '../db/repos/jobs';
 import type { JobContext } from '../queue/job-queue';
+import { encodeJobMessage } from '../services/jobs-message';
 import type { NotificationsService } from '../services/notifications';
 
 /** Thrown inside a tracked job when its row says it is no longer ours to run (suspended, deleted). */
@@ -12,8 +13,20 @@ export class JobSuperseded extends Error {
   }
 }
 
-/** A failure no retry can fix (input gone, over the memory budget): the job errors at once. */
-export class PermanentJobError extends Error {}
+/**
+ * A failure no retry can fix (input gone, over the memory budget, an engine validation error):
+ * the job errors at once. `messageKey` + `params` let the API show it in the reader's language
+ * (src/i18n/job-failures.ts); `message` is the English text for logs.
+ */
+export class PermanentJobError extends Error {
+  constructor(
+    message: string,
+    readonly messageKey?: string,
+    readonly params: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
 
 export interface Tracked {
   row: JobRow;
@@ -67,12 +80,21 @@ export async function runTracked<N extends JobName>(
     if (e instanceof JobSuperseded) return;
     const message = e instanceof Error ? e.message : String(e);
     const final = job.lastAttempt || e instanceof PermanentJobError;
-    const failed = await jobsRepo.fail(ctx.db, jobId, at, message.slice(0, 1000), final);
+    const stored =
+      e instanceof PermanentJobError && e.messageKey
+        ? encodeJobMessage(e.messageKey, e.params, message)
+        : message.slice(0, 1000);
+    const failed = await jobsRepo.fail(ctx.db, jobId, at, stored, final);
     if (failed && final) {
       await notifications.create(
         failed.user_id,
         'job.failed',
-        { jobName: failed.job_name, analysisId: failed.analysis_id, message: message.slice(0, 200) },
+        // Rendered in the reader's language by the notifications list (services/jobs-message.ts).
+        {
+          jobName: failed.job_name,
+          analysisId: failed.analysis_id,
+          message: stored === message.slice(0, 1000) ? message.slice(0, 200) : stored,
+        },
         jobId,
       );
     }

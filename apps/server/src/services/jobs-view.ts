@@ -1,8 +1,9 @@
-import type { JobView } from '@cellcloud/contracts';
+import type { JobView, Locale } from '@cellcloud/contracts';
 import type { JobRow } from '../db/repos/jobs';
+import { renderJobMessage } from './jobs-message';
 
 /** A job row as the API shows it (lists, wizard, result header, SSE events). */
-export function toJobView(r: JobRow, now = new Date()): JobView {
+export function toJobView(r: JobRow, now = new Date(), locale: Locale = 'en-US'): JobView {
   const started = r.started_at ? new Date(r.started_at) : null;
   const finished = r.finished_at ? new Date(r.finished_at) : null;
   const runningSeconds = started
@@ -16,7 +17,7 @@ export function toJobView(r: JobRow, now = new Date()): JobView {
     status: r.status,
     progress: Math.min(1, Math.max(0, Number(r.progress))),
     step: r.step,
-    message: r.message,
+    message: renderJobMessage(r.message, locale),
     species: r.species,
     sampleIds: r.sample_ids,
     submittedAt: new Date(r.submitted_at).toISOString(),

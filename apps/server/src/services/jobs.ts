@@ -6,6 +6,7 @@ import {
   speciesSchema,
   submitDraft,
   type JobKind,
+  type Locale,
   type JobView,
   type WizardDraft,
 } from '@cellcloud/contracts';
@@ -114,14 +115,14 @@ export class JobsService {
     return (await jobsRepo.get(this.ctx.db, row.id))!;
   }
 
-  async list(user: AuthUser, q: { kind?: JobKind; pageNum: number; pageSize: number }) {
+  async list(user: AuthUser, q: { kind?: JobKind; pageNum: number; pageSize: number }, locale?: Locale) {
     const r = await jobsRepo.list(this.ctx.db, user.id, q.kind, q.pageSize, (q.pageNum - 1) * q.pageSize);
     const now = new Date();
-    return { total: r.total, rows: r.rows.map((x) => toJobView(x, now)) };
+    return { total: r.total, rows: r.rows.map((x) => toJobView(x, now, locale)) };
   }
 
-  async get(user: AuthUser, id: string): Promise<JobView> {
-    return toJobView(await this.own(user, id));
+  async get(user: AuthUser, id: string, locale?: Locale): Promise<JobView> {
+    return toJobView(await this.own(user, id), new Date(), locale);
   }
 
   /** Stops a waiting or running job; a running attempt notices at its next progress report. */
@@ -139,7 +140,10 @@ export class JobsService {
     const back = await jobsRepo.setStatus(this.ctx.db, id, ['suspended', 'error'], 'submitted');
     if (!back) throw new AppError('CONFLICT', { detail: row.status }, 'jobs.cannotResume');
     // A job runs again on the queue it was made for (a sub-celltype child is analysis.subcluster).
-    const queue = back.boss_queue === 'system.noop' || back.boss_queue === 'analysis.subcluster' ? back.boss_queue : 'analysis.run';
+    const queue =
+      back.boss_queue === 'system.noop' || back.boss_queue === 'analysis.subcluster'
+        ? back.boss_queue
+        : 'analysis.run';
     return toJobView(await this.enqueue(back, queue));
   }
 
@@ -169,7 +173,8 @@ export class JobsService {
   async reedit(user: AuthUser, id: string): Promise<{ draftId: string }> {
     const row = await this.own(user, id);
     // Sub-celltype children are made in the explorer, not the wizard: nothing to re-edit there.
-    if (await exploreChildTasksRepo.get(this.ctx.db, id)) throw new AppError('CONFLICT', {}, 'jobs.childNotEditable');
+    if (await exploreChildTasksRepo.get(this.ctx.db, id))
+      throw new AppError('CONFLICT', {}, 'jobs.childNotEditable');
     const draft = {
       ...(row.draft as WizardDraft),
       stepTag: 1,

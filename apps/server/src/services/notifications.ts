@@ -2,6 +2,8 @@ import type { NotificationKind, NotificationView } from '@cellcloud/contracts';
 import type { Db } from '../db/client';
 import { notificationsRepo, type NotificationRow } from '../db/repos/notifications';
 import { AppError } from '../http/errors';
+import type { Locale } from '@cellcloud/contracts';
+import { renderJobMessage } from './jobs-message';
 
 /**
  * Notifications of a user (SPEC §7): created on job completion/failure and download events,
@@ -24,7 +26,11 @@ export class NotificationsService {
     return notificationsRepo.unreadCount(this.db, userId);
   }
 
-  async list(userId: string, q: { pageNum: number; pageSize: number; unreadOnly: boolean }) {
+  async list(
+    userId: string,
+    q: { pageNum: number; pageSize: number; unreadOnly: boolean },
+    locale: Locale = 'en-US',
+  ) {
     const r = await notificationsRepo.list(
       this.db,
       userId,
@@ -32,7 +38,7 @@ export class NotificationsService {
       q.pageSize,
       (q.pageNum - 1) * q.pageSize,
     );
-    return { total: r.total, rows: r.rows.map(toView) };
+    return { total: r.total, rows: r.rows.map((row) => toView(row, locale)) };
   }
 
   async markRead(userId: string, id: string, read: boolean): Promise<void> {
@@ -45,11 +51,15 @@ export class NotificationsService {
   }
 }
 
-function toView(r: NotificationRow): NotificationView {
+function toView(r: NotificationRow, locale: Locale = 'en-US'): NotificationView {
+  const params =
+    typeof r.params.message === 'string'
+      ? { ...r.params, message: renderJobMessage(r.params.message, locale) ?? '' }
+      : r.params;
   return {
     id: r.id,
     kind: r.kind as NotificationKind,
-    params: r.params,
+    params,
     jobId: r.job_id,
     read: r.read,
     createdAt: new Date(r.created_at).toISOString(),

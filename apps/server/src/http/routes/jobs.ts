@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsDeps } from '../../services/jobs-wire';
 import { userOf } from '../auth';
+import { localeOf } from '../error-handler';
 import { ok, okSchema } from '../envelope';
 import type { ZodApp } from '../app';
 
@@ -48,7 +49,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(paged(jobView)),
       },
     },
-    async (req) => ok(await deps().jobs.list(userOf(req), req.query)),
+    async (req) => ok(await deps().jobs.list(userOf(req), req.query, localeOf(req))),
   );
 
   app.get(
@@ -93,7 +94,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: { tags, summary: 'One job', params: idParams, response: okSchema(jobView) },
     },
-    async (req) => ok(await deps().jobs.get(userOf(req), req.params.id)),
+    async (req) => ok(await deps().jobs.get(userOf(req), req.params.id, localeOf(req))),
   );
 
   app.post(

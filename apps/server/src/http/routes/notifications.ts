@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsDeps } from '../../services/jobs-wire';
 import { userOf } from '../auth';
+import { localeOf } from '../error-handler';
 import { ok, okSchema } from '../envelope';
 import { registerFormBody } from '../form-body';
 import type { ZodApp } from '../app';
@@ -41,7 +42,7 @@ export default async function notificationRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(paged(notificationView)),
       },
     },
-    async (req) => ok(await svc().list(userOf(req).id, req.query)),
+    async (req) => ok(await svc().list(userOf(req).id, req.query, localeOf(req))),
   );
 
   app.put(
