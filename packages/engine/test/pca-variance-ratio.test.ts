@@ -31,11 +31,19 @@ function smallMatrix(): { m: CountMatrix; dense: Float64Array } {
     }
     indptr[c + 1] = indices.length;
   }
-  return { m: { nGenes, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) }, dense };
+  return {
+    m: { nGenes, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) },
+    dense,
+  };
 }
 
 /** Exact eigenvalues (descending) of the covariance of the column-standardised dense matrix, and its trace. */
-function exactSpectrum(dense: Float64Array, nCells: number, nGenes: number): { values: number[]; total: number } {
+function exactSpectrum(
+  dense: Float64Array,
+  nCells: number,
+  nGenes: number,
+  maxValue = Infinity,
+): { values: number[]; total: number } {
   const z = new Float64Array(dense.length);
   for (let g = 0; g < nGenes; g++) {
     let mean = 0;
@@ -43,7 +51,12 @@ function exactSpectrum(dense: Float64Array, nCells: number, nGenes: number): { v
     let ss = 0;
     for (let c = 0; c < nCells; c++) ss += (dense[c * nGenes + g] - mean) ** 2;
     const sd = Math.sqrt(ss / (nCells - 1));
-    for (let c = 0; c < nCells; c++) z[c * nGenes + g] = sd > 0 ? (dense[c * nGenes + g] - mean) / sd : 0;
+    for (let c = 0; c < nCells; c++)
+      z[c * nGenes + g] = sd > 0 ? Math.min(maxValue, (dense[c * nGenes + g] - mean) / sd) : 0;
+    // scanpy pca centres the clipped matrix again
+    let zMean = 0;
+    for (let c = 0; c < nCells; c++) zMean += z[c * nGenes + g] / nCells;
+    for (let c = 0; c < nCells; c++) z[c * nGenes + g] -= zMean;
   }
   const cov = new Float64Array(nGenes * nGenes);
   for (let a = 0; a < nGenes; a++)
@@ -65,10 +78,21 @@ describe('PCA variance ratios', () => {
     expect(exact.total).toBeCloseTo(11, 9); // 11 non-constant unit-variance genes
     const fit = scaledSparsePca(m, 42);
     expect(fit.nComputed).toBe(11);
-    for (let j = 0; j < fit.nComputed; j++) expect(fit.varianceRatio[j]).toBeCloseTo(exact.values[j] / exact.total, 6);
+    for (let j = 0; j < fit.nComputed; j++)
+      expect(fit.varianceRatio[j]).toBeCloseTo(exact.values[j] / exact.total, 6);
     // all PCs of a full-rank PCA explain the whole variance; the leading ones alone do not
     expect(fit.varianceRatio.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 6);
     expect(fit.varianceRatio[0] + fit.varianceRatio[1]).toBeLessThan(0.9);
+  });
+
+  it('clip the scaled values at max_value like scanpy scale(max_value) before the ratios', () => {
+    const { m, dense } = smallMatrix();
+    const exact = exactSpectrum(dense, m.nCells, m.nGenes, 1.5);
+    expect(exact.total).toBeLessThan(10.9); // clipping removed variance
+    const fit = scaledSparsePca(m, 42, 1.5);
+    for (let j = 0; j < fit.nComputed; j++)
+      expect(fit.varianceRatio[j]).toBeCloseTo(exact.values[j] / exact.total, 6);
+    expect(fit.varianceRatio.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 6);
   });
 
   it('choosePcCount follows METHODS get_n_pcs on total-variance ratios', () => {
