@@ -62,6 +62,10 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
     expect(known.length).toBeGreaterThan(2400);
     const ari = adjustedRandIndex(known, found);
     console.info(`pbmc3k ARI vs Seurat labels: ${ari.toFixed(3)} (${result.clusterLabels.length} clusters)`);
+    // Issue 4 asks for >= 0.85; NOT met yet. Measured (these settings): seed 42 0.840 (7 clusters),
+    // seeds 1/7/123 0.815/0.808/0.808 (6 clusters); all defaults (auto = 5 PCs, the faithful
+    // METHODS get_n_pcs on total-variance ratios) 0.577. The cluster count of the SNN/Louvain
+    // graph at a given resolution dominates the figure; see MAX_SCALED_VALUE in steps/pca.ts.
     expect(ari).toBeGreaterThanOrEqual(0.8);
   });
 
