@@ -110,6 +110,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 
 export class ConfigError extends Error {}
 
+/** For entry points: the validated config, or exit 2 with the message naming the bad variables. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
 /**
  * Runtime reference resources are configured by path; when ENSEMBL_GENE_LISTS_DIR is not set and
  * the public reference data sits beside the checkout (`../shared/data/gene_ids`, as in

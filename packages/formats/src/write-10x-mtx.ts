@@ -1,5 +1,6 @@
 import { gzipSync } from 'fflate';
 import type { CountMatrix, GeneTable } from './matrix';
+import { concatChunks } from './sources';
 
 /** 10x v3 MTX files (matrix.mtx, features.tsv, barcodes.tsv), gzipped unless `gzip: false`. */
 export interface TenxMtxOutput {
@@ -22,15 +23,7 @@ function matrixText(m: CountMatrix): Uint8Array {
   }
   if (lines.length) chunks.push(enc.encode(lines.join('\n') + '\n'));
   chunks.unshift(enc.encode(parts[0]!));
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
+  return concatChunks(chunks);
 }
 
 export function write10xMtx(counts: CountMatrix, genes: GeneTable, barcodes: string[], opts: { gzip?: boolean } = {}): TenxMtxOutput {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { openDb, type Db } from '../db/client';
 import { migrate } from '../db/migrate';
 import { assignPlan, createAdmin, listPlans, listUsers, setUserDisabled } from '../services/accounts/admin';
@@ -92,16 +92,7 @@ async function run(db: Db, argv: string[]): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const db = await openDb({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pg') });
   try {
     await migrate(db);

@@ -1,19 +1,10 @@
-import { ConfigError, loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { buildApp } from '../http/app';
 import { composeContext } from './compose';
 
 /** API process: HTTP API + (by default) an in-process worker + the built web app. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const ctx = await composeContext(config);
   const app = await buildApp(ctx);
   const shutdown = async () => {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { jobsDeps } from '../services/jobs-wire';
 import { composeContext } from './compose';
 
@@ -8,16 +8,7 @@ import { composeContext } from './compose';
  * SIGINT/SIGTERM stops taking jobs, lets running ones finish briefly, then exits.
  */
 async function main() {
-  let config;
-  try {
-    config = loadConfig({ ...process.env, IN_PROCESS_WORKER: 'true' });
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  let config = loadConfigOrExit({ ...process.env, IN_PROCESS_WORKER: 'true' });
   if (config.workerConcurrency < 1) config = { ...config, workerConcurrency: 1 };
   if (!config.databaseUrl)
     console.warn(
