@@ -4,7 +4,7 @@ import type { DegTaskView } from '@cellcloud/contracts/explore-deg';
 import { exploreDegTasksRepo } from '../src/db/repos/explore-deg-tasks';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
-import { completedJobWithH5ad } from './support/explore-deg';
+import { completedJobWithH5ad, waitDegTask } from './support/explore-deg';
 
 describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any comparison as jobs', () => {
   let s: TestServer;
@@ -13,16 +13,7 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
   let base: string;
   const post = (body: unknown, lang: 'en-US' | 'zh-CN' = 'en-US', token = owner.token) => s.request('POST', `${base}/calculate_deg_task`, { token, body, lang });
 
-  async function waitTask(id: string): Promise<DegTaskView> {
-    const end = Date.now() + 60_000;
-    while (Date.now() < end) {
-      const list = await s.request('GET', `${base}/deg_tasks`, { token: owner.token });
-      const t = (list.body.data as DegTaskView[]).find((x) => x.id === id);
-      if (t && t.status !== 'running') return t;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`task ${id} still running`);
-  }
+  const waitTask = (id: string): Promise<DegTaskView> => waitDegTask(s, owner.token, base, id);
 
   beforeAll(async () => {
     s = await createTestServer();

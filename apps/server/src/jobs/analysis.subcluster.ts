@@ -1,18 +1,18 @@
-import type { AnalysisParams } from '@cellcloud/contracts';
-import { runSubcluster, writeOutputs } from '@cellcloud/engine';
-import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
 import type { AppContext } from '../context';
 import { exploreChildTasksRepo } from '../db/repos/explore-child-tasks';
 import { jobsRepo } from '../db/repos/jobs';
 import { childCellsKey } from '../services/explore/subcluster';
 import { resultsPrefix, stagingPrefix } from '../services/jobs-view';
+import { refuseOverBudget, storedResultSize, subclusterMemoryBytes, subsetNnz } from './runner-child-budget';
+import { runInChild } from './runner-child-process';
 import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked';
 
 /**
  * Job `analysis.subcluster`: the child analysis of a subset — the parent's stored counts
  * (`results/<parent>/analysis.h5ad`) restricted to the chosen cells, through the engine's
- * runSubcluster, written like any result (staging, then published to `results/<childId>/`).
- * Runs in the worker process (subsets are at most one parent's cells).
+ * runSubcluster in a child process (refused up front when its estimate exceeds WORKER_MEMORY_MB),
+ * written like any result (staging, then published to `results/<childId>/`). The worker keeps the
+ * database work: the job row, the ownership check before publishing, the publish.
  */
 export async function handleAnalysisSubcluster(ctx: AppContext, t: Tracked): Promise<void> {
   const link = await exploreChildTasksRepo.get(ctx.db, t.row.id);
@@ -20,34 +20,42 @@ export async function handleAnalysisSubcluster(ctx: AppContext, t: Tracked): Pro
   if (!link || !parent)
     throw new PermanentJobError(
       'The parent analysis of this sub-celltype analysis was deleted; start it again from a result.',
+      'jobs.failure.parentGone',
     );
   await t.progress(0.01, 'inputs');
-  const h5ad = await ctx.storage
-    .getBytes(`${resultsPrefix(parent.result_of ?? parent.id)}analysis.h5ad`)
-    .catch(() => {
-      throw new PermanentJobError(
-        'The parent analysis files are gone; re-run the parent analysis, then start the sub-celltype analysis again.',
-      );
-    });
-  const ds = await readH5adBytes(h5ad, 'analysis.h5ad');
-  const cb = await ctx.storage.getBytes(childCellsKey(parent.id, t.row.id));
-  const cells = new Uint32Array(cb.byteLength / 4);
-  new Uint8Array(cells.buffer).set(cb);
-  const result = await runSubcluster(
-    {
-      name: t.row.job_name,
-      counts: ds.counts,
-      genes: ds.genes,
-      barcodes: ds.cells.barcodes,
-      cells,
-      parentParams: parent.params as AnalysisParams,
-      child: t.row.params,
-    },
-    (e) => void t.progress(0.02 + e.fraction * 0.9, e.step).catch(() => {}),
-  );
+  const prefix = resultsPrefix(parent.result_of ?? parent.id);
+  const size = await storedResultSize(ctx.storage, prefix);
+  const cellsKey = childCellsKey(parent.id, t.row.id);
+  const cellBytes = await ctx.storage.getBytes(cellsKey).catch(() => undefined);
+  if (!size || !cellBytes)
+    throw new PermanentJobError(
+      'The parent analysis files are gone; re-run the parent analysis, then start the sub-celltype analysis again.',
+      'jobs.failure.parentFilesGone',
+    );
+  const cells = new Uint32Array(cellBytes.byteLength / 4);
+  new Uint8Array(cells.buffer).set(cellBytes);
+  const need = subclusterMemoryBytes(size, cells.length, await subsetNnz(ctx.storage, size, cells), parent.params);
+  refuseOverBudget(ctx.config, need, 'jobs.failure.memorySubcluster');
   const staging = stagingPrefix(t.row.id, t.attempt);
   await ctx.storage.delete(staging);
-  await writeOutputs(result, { write: (rel, bytes) => ctx.storage.put(staging + rel, bytes) });
+  await runInChild(
+    {
+      kind: 'subcluster',
+      jobId: t.row.id,
+      name: t.row.job_name,
+      h5adKey: `${prefix}analysis.h5ad`,
+      cellsKey,
+      parentParams: parent.params,
+      child: t.row.params,
+      outPrefix: staging,
+    },
+    {
+      config: ctx.config,
+      signal: t.signal,
+      memoryBytes: ctx.config.workerMemoryBytes,
+      onProgress: (f, step) => t.progress(f, step),
+    },
+  );
   await t.progress(0.97, 'publish');
   if (!(await t.stillOurs())) {
     await ctx.storage.delete(staging);

@@ -22,7 +22,37 @@ export type ChildTask =
       params: unknown;
       outKey: string;
     }
+  | {
+      /** Explorer DE on a stored result: rows (JSON) to `outKey`. */
+      kind: 'deg';
+      taskId: string;
+      h5adKey: string;
+      /** Int32 per cell: group index, -1 = not in the grouping (compare: 0 = A, 1 = B). */
+      codesKey: string;
+      mode: 'cluster-markers' | 'compare';
+      labels: string[];
+      outKey: string;
+    }
+  | {
+      /** Sub-celltype analysis: the parent's stored counts restricted to the cells at `cellsKey`. */
+      kind: 'subcluster';
+      jobId: string;
+      name: string;
+      h5adKey: string;
+      /** Uint32 parent cell indices. */
+      cellsKey: string;
+      parentParams: unknown;
+      child: unknown;
+      outPrefix: string;
+    }
   | { kind: 'noop'; sleepMs: number };
+
+/** What `ps` shows after the child's entry: the task kind and its job/task/draft id. */
+function childArgs(task: ChildTask): string[] {
+  if (task.kind === 'noop') return [task.kind];
+  const id = task.kind === 'preprocess' ? task.draftId : task.kind === 'deg' ? task.taskId : task.jobId;
+  return [task.kind, id];
+}
 
 export type ChildMessage =
   | { type: 'progress'; fraction: number; step: string }
@@ -50,7 +80,7 @@ export function runInChild(
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const heapMb = Math.max(256, Math.floor(opts.memoryBytes / 1024 / 1024));
-    const child = fork(childEntry, [], {
+    const child = fork(childEntry, childArgs(task), {
       execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,6 +1,7 @@
 import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
 import { writeH5ad } from '@cellcloud/formats/write-h5ad';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { DegTaskView } from '@cellcloud/contracts/explore-deg';
 import { jobsRepo } from '../../src/db/repos/jobs';
 import type { TestServer } from './harness';
 
@@ -45,4 +46,16 @@ export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCl
   await s.ctx.storage.put(`${prefix}analysis.h5ad`, await writeH5ad({ counts, genes, barcodes: cluster.map((_, i) => `cell${i}`), obs }));
   await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
   return job;
+}
+
+/** Polls the DE tasks of the dataset at `base` (`/api/user_datasets/<id>`) until task `id` is no longer running. */
+export async function waitDegTask(s: TestServer, token: string, base: string, id: string): Promise<DegTaskView> {
+  const end = Date.now() + 60_000;
+  while (Date.now() < end) {
+    const list = await s.request('GET', `${base}/deg_tasks`, { token });
+    const t = (list.body.data as DegTaskView[]).find((x) => x.id === id);
+    if (t && t.status !== 'running') return t;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`task ${id} still running`);
 }
