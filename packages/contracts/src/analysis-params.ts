@@ -8,8 +8,8 @@ import { DEFAULT_FILTERS } from './constants';
  * Where the SPEC is silent we chose what a working researcher expects and say so:
  *  - `clusterResolution` default 0.8 (Seurat's/CeleLens-like default; METHODS §1.7 says unknown).
  *  - `algorithm` is the clustering algorithm (louvain default, as the reference pipeline).
- *  - `hvgMethod` 'seurat' (dispersion on log data) or 'pearson' (Pearson residuals); SPEC calls
- *    the second "persion".
+ *  - `hvgMethod` 'seurat' (dispersion on log data), 'seurat_v3' (Seurat vst on counts, METHODS
+ *    §1.6's reference flavour) or 'pearson' (Pearson residuals); SPEC calls the last "persion".
  */
 export const species = ['Homo sapiens', 'Mus musculus'] as const;
 export const speciesSchema = z.enum(species);
@@ -57,7 +57,7 @@ export const analysisParams = z
     clusterResolution: z.number().min(0.01).max(5).default(0.8),
     algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
     numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
-    hvgMethod: z.enum(['seurat', 'pearson']).default('seurat'),
+    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat'),
     /** Number of PCs for the graph; 'auto' uses the cumulative-contribution > 90% guidance. */
     pcValue: z.union([z.literal('auto'), z.number().int().min(2).max(100)]).default('auto'),
     removeCellCycleEffects: z.boolean().default(false),

@@ -1,13 +1,17 @@
 import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
-import type { SnnGraph, ClusterResults } from 'scran.js';
-import { freeAll, initScran } from '../scran';
+import type { NeighborResults } from 'scran.js';
+import { fuzzyConnectivities } from '../methods/fuzzy-graph';
+import { leiden } from '../methods/leiden';
+import { louvain } from '../methods/louvain';
 import type { NeighborsStep } from './neighbors';
 import { Step } from './step';
 
 export type ClusterParams = Pick<AnalysisParams, 'clusterResolution' | 'algorithm'>;
 
-/** Neighbours per cell in the shared-nearest-neighbour graph (METHODS §1.7: n_neighbors = 15). */
-export const SNN_NEIGHBORS = 15;
+/** Neighbours per cell in the connectivity graph, the cell itself included (METHODS §1.7: scanpy n_neighbors = 15). */
+export const GRAPH_NEIGHBORS = 15;
+/** Seed of the community detection's node order: scanpy tl.louvain / tl.leiden random_state = 0, whatever the analysis seed. */
+export const CLUSTER_SEED = 0;
 
 export interface ClusterResult {
   /** Cluster code per cell, 0-based, numbered by decreasing size. */
@@ -30,10 +34,18 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
 }
 
 /**
- * Shared-nearest-neighbour graph over 15 neighbours with scran's rank weights (on pbmc3k this
- * agreed better with the Seurat labels than Jaccard weights over 10–20 neighbours), then Louvain
- * (igraph multilevel, modularity) or Leiden (modularity objective) at the requested resolution.
+ * scanpy's clustering of a kNN result: the UMAP fuzzy-simplicial-set connectivities over the cell
+ * and its 14 nearest neighbours (`pp.neighbors(n_neighbors=15)`), then Louvain (`tl.louvain`) or
+ * Leiden (`tl.leiden`) with the RB configuration quality at `resolution` (methods/louvain.ts,
+ * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph). Raw memberships.
  */
+export function clusterNeighbors(nn: NeighborResults, opts: { resolution: number; algorithm: AnalysisParams['algorithm'] }): Int32Array {
+  const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS });
+  const options = { resolution: opts.resolution, seed: CLUSTER_SEED };
+  return opts.algorithm === 'leiden' ? leiden(graph, options) : louvain(graph, options);
+}
+
+/** Clusters of the NeighborsStep's 15-nearest-neighbour result (see clusterNeighbors), numbered by size. */
 export class ClustersStep extends Step<ClusterParams, ClusterResult> {
   readonly name = 'clusters' as const;
 
@@ -45,23 +57,7 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
     return { clusterResolution: 0.8, algorithm: 'louvain' };
   }
 
-  protected async run(params: ClusterParams): Promise<ClusterResult> {
-    const scran = await initScran();
-    let graph: SnnGraph | undefined;
-    let clusters: ClusterResults | undefined;
-    try {
-      graph = scran.buildSnnGraph(this.neighbors.value.nn, { scheme: 'rank', neighbors: SNN_NEIGHBORS });
-      clusters =
-        params.algorithm === 'leiden'
-          ? scran.clusterGraph(graph, {
-              method: 'leiden',
-              leidenResolution: params.clusterResolution,
-              leidenObjective: 'modularity',
-            })
-          : scran.clusterGraph(graph, { method: 'multilevel', multiLevelResolution: params.clusterResolution });
-      return renumberBySize(clusters.membership());
-    } finally {
-      freeAll(clusters, graph);
-    }
+  protected run(params: ClusterParams): ClusterResult {
+    return renumberBySize(clusterNeighbors(this.neighbors.value.nn, { resolution: params.clusterResolution, algorithm: params.algorithm }));
   }
 }

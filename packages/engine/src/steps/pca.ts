@@ -14,10 +14,10 @@ export const N_PCS_COMPUTED = 50;
 /** Power iterations of the randomized SVD: enough that the leading ~20 PCs no longer depend on the seed. */
 export const POWER_ITERATIONS = 10;
 /**
- * scanpy `scale(max_value=10)` (METHODS §1.6). NOT applied by PcaStep yet: on pbmc3k it raised the
- * all-defaults ARI 0.577 → 0.633 but lowered 15 PCs / resolution 0.8 from 0.840 to 0.697 (5 instead
- * of 8 clusters) with the current SNN/Louvain graph; switch it on together with a graph that
- * matches the reference (scanpy k=15 UMAP connectivities).
+ * scanpy `scale(max_value=10)` (METHODS §1.6; Seurat ScaleData's scale.max is 10 too), applied by
+ * PcaStep. With the scanpy connectivity graph (steps/clusters.ts) it raised the pbmc3k agreement
+ * with the Seurat labels (tutorial settings, 10 PCs, resolution 0.5: ARI 0.71 → 0.88 at seed 42);
+ * figures per seed in test/pbmc3k.test.ts.
  */
 export const MAX_SCALED_VALUE = 10;
 
@@ -39,8 +39,9 @@ export function pcsToUse(pcValue: AnalysisParams['pcValue'], pca: PcaResult): nu
  * PCA of the HVGs of the log-normalized data, each gene centred and scaled to unit variance
  * (scanpy scale + pca, 50 PCs). Default path: randomized SVD with implicit centring/scaling over
  * the sparse HVG submatrix (D2's methods/sparse-pca, seeded) — scran.js runPca took ~3× longer on
- * 20k cells here. Difference from scanpy: no clipping at 10 (the scaled matrix is never built).
- * When cell-cycle regression is on, the regressed dense HVG matrix goes through scran.js runPca.
+ * 20k cells here — with scaled values clipped at MAX_SCALED_VALUE (see scaledSparsePca).
+ * When cell-cycle regression is on, the regressed dense HVG matrix goes through scran.js runPca
+ * (no clipping there).
  */
 export class PcaStep extends Step<PcaParams, PcaResult> {
   readonly name = 'pca' as const;
@@ -61,7 +62,7 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
-    return scaledSparsePca(subsetGenes(norm, this.hvg.value.selected), params.seed);
+    return scaledSparsePca(subsetGenes(norm, this.hvg.value.selected), params.seed, MAX_SCALED_VALUE);
   }
 }
 
