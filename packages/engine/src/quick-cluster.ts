@@ -10,8 +10,8 @@ import { logNormalize } from './steps/normalize';
  * A self-contained clustering of one count matrix (normalize → 2,000 HVGs → 20 PCs → 15 nearest
  * neighbours → the pipeline's own graph and Louvain at 0.8, steps/clusters.ts clusterNeighbors),
  * the per-sample clustering DecontX needs (METHODS §1.5 uses a Seurat run with 20 PCs and
- * resolution 0.8 for the same purpose). scran.js's SNN graph + igraph multilevel took ~70 s on a
- * 100k-cell synthetic kNN graph where ours takes ~2 s.
+ * resolution 0.8 for the same purpose). On a synthetic 100k-cell kNN result scran.js's SNN graph +
+ * igraph multilevel took 71 s wall where our graph + Louvain took 3.7 s (same run, shared machine).
  */
 export async function quickClusters(counts: CountMatrix, opts: { nPcs?: number; resolution?: number } = {}): Promise<Int32Array> {
   const scran = await initScran();
