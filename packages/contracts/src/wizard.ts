@@ -60,7 +60,7 @@ export const draftParam = z
     cluster: z.number().min(0.01).max(5).default(0.8),
     algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
     numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
-    hvgMethod: z.enum(['seurat', 'pearson']).default('seurat'),
+    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat'),
     pcValueState: z.enum(['auto', 'manual']).default('auto'),
     pcValueNum: z.number().int().min(2).max(100).default(30),
     removeCellCycleEffects: z.boolean().default(false),

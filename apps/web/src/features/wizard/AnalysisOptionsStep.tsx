@@ -44,12 +44,13 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
           onChange={(v) => w.setParam({ numberOfHighlyVariableGenes: v ?? 2000 })}
         />
         <Select
-          style={{ width: 140, marginLeft: 8 }}
+          style={{ width: 200, marginLeft: 8 }}
           value={p.hvgMethod}
           onChange={(v) => w.setParam({ hvgMethod: v })}
           options={[
-            { value: 'seurat', label: 'seurat' },
-            { value: 'pearson', label: 'pearson' },
+            { value: 'seurat', label: t('options.hvgMethods.seurat') },
+            { value: 'seurat_v3', label: t('options.hvgMethods.seurat_v3') },
+            { value: 'pearson', label: t('options.hvgMethods.pearson') },
           ]}
         />
       </Form.Item>
@@ -112,8 +113,8 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
             onChange={(v) => w.setParam({ batchRemoveMethod: v })}
             options={[
               { value: 'none', label: t('options.batchNone') },
-              { value: 'harmony', label: 'Harmony' },
-              { value: 'mnn', label: 'MNN' },
+              { value: 'harmony', label: t('options.batchMethods.harmony') },
+              { value: 'mnn', label: t('options.batchMethods.mnn') },
             ]}
           />
         </Form.Item>

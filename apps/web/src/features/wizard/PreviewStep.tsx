@@ -33,7 +33,7 @@ export function PreviewStep({ w, samples }: { w: WizardState; samples: Analysabl
         <Descriptions.Item label={t('options.cluster')}>{`${p.cluster} (${p.algorithm})`}</Descriptions.Item>
         <Descriptions.Item
           label={t('options.hvg')}
-        >{`${p.numberOfHighlyVariableGenes} (${p.hvgMethod})`}</Descriptions.Item>
+        >{`${p.numberOfHighlyVariableGenes} (${t(`options.hvgMethods.${p.hvgMethod}`)})`}</Descriptions.Item>
         <Descriptions.Item label={t('options.pc')}>
           {p.pcValueState === 'auto' ? t('options.pcAuto') : p.pcValueNum}
         </Descriptions.Item>
