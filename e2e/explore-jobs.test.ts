@@ -1,43 +1,29 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { sharedData } from '@cellcloud/testkit';
-import { ensureWebBuild, repoRoot } from './support/build';
-import { CHROMIUM, screenshot, switchLanguage } from './support/browser';
-import { scratchDatabase, type ScratchDb } from './support/database';
-import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
-import { startServer, type RunningServer } from './support/server';
+import { screenshot, switchLanguage } from './support/browser';
+import { explorerEnv, pbmc3kResultDir, type ExplorerEnv } from './support/explore-setup';
+import { newUser, waitForPath } from './support/flows';
 
 /**
  * The explorer's job-backed actions on a REAL pbmc3k result (engine CLI output published as a
  * completed job, as e2e/explore.test.ts does): cluster genes of a copied cluster subset → Refresh → the
  * DE table with the SPEC filter; a comparison (cluster vs the rest) from the dialog; the T cells subclustered as a child task that opens
  * in /userSubCelltypeDatasetAnalysis; TIFF export of a chart. Screenshots in both languages.
+ * DE and sub-clustering run in the worker's memory-capped child processes.
  */
 const pbmc = sharedData('pbmc3k/10x');
-const resultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
-let server: RunningServer;
-let db: ScratchDb;
-let browser: Browser;
-let dataDir: string;
+let env: ExplorerEnv;
 const user = newUser('explorejobs');
-
-function analysePbmc3k(): void {
-  if (existsSync(path.join(resultDir, 'artifacts/manifest.json'))) return;
-  const bin = path.join(repoRoot, 'node_modules/.bin');
-  const r = spawnSync(path.join(bin, 'node'), [path.join(bin, 'cellcloud'), 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
-  if (r.status !== 0) throw new Error(`engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
-}
 
 /** Clusters of the pbmc3k result whose markers include CD3D (the T cells). */
 function tCellClusters(): string[] {
-  const rows = JSON.parse(readFileSync(path.join(resultDir, 'artifacts/markers/cluster.json'), 'utf8')) as DegRow[];
+  const rows = JSON.parse(readFileSync(path.join(pbmc3kResultDir, 'artifacts/markers/cluster.json'), 'utf8')) as DegRow[];
   return rows.filter((r) => r.gene === 'CD3D' && r.log2fc > 1 && r.padj < 0.05).map((r) => r.cluster);
 }
 
@@ -55,47 +41,14 @@ async function refreshUntil(page: Page, refreshId: string, ready: () => Promise<
 
 describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
   beforeAll(async () => {
-    analysePbmc3k();
-    ensureWebBuild();
-    db = await scratchDatabase();
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-e2e-explore-jobs-'));
-    server = await startServer({ DATABASE_URL: db.url, CELLCLOUD_DATA_DIR: dataDir, IN_PROCESS_WORKER: 'true' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    });
+    env = await explorerEnv('explore-jobs', pbmc!, { IN_PROCESS_WORKER: 'true' });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => env?.close());
 
   it('runs cluster genes, opens the filtered DE table, subclusters the T cells into a child analysis, exports TIFF', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
-    await context.addInitScript((k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-
-    await page.goto('/signup');
-    await signUpViaUi(page, server, user);
-    const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username])).rows as { id: string }[];
-    const job = await db.query(
-      `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, params, draft, progress, finished_at)
-       VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), 'pbmc3k_jobs', 'custom', 'completed', 'Homo sapiens', '{}', '{}', 1, now()) RETURNING id`,
-      [userId],
-    );
-    const jobId = (job.rows[0] as { id: string }).id;
-    cpSync(path.join(resultDir, 'artifacts'), path.join(dataDir, 'storage/results', jobId, 'artifacts'), { recursive: true });
-    cpSync(path.join(resultDir, 'analysis.h5ad'), path.join(dataDir, 'storage/results', jobId, 'analysis.h5ad'));
-
-    const target = `/userDatasetAnalysis?id=${jobId}`;
-    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
-    await logInViaUi(page, user.username, user.password);
-    await waitForPath(page, '/userDatasetAnalysis');
+    const { context, page, errors } = await env.newPage();
+    const jobId = await env.openResult(page, user, 'pbmc3k_jobs');
     await page.getByTestId('subset-panel').waitFor({ timeout: 60_000 });
 
     // the T cells (clusters carrying CD3D) as a subset, created through the API the page uses

@@ -1,16 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import type { Page } from 'playwright-core';
 import { sharedData } from '@cellcloud/testkit';
-import { ensureWebBuild, repoRoot } from './support/build';
-import { CHROMIUM, screenshot, switchLanguage } from './support/browser';
-import { scratchDatabase, type ScratchDb } from './support/database';
-import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
-import { startServer, type RunningServer } from './support/server';
+import { repoRoot } from './support/build';
+import { screenshot, switchLanguage } from './support/browser';
+import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
+import { logInViaUi, newUser, waitForPath } from './support/flows';
 
 /**
  * The explorer end to end on a REAL pbmc3k result: the engine CLI analyses the shared 10x data,
@@ -20,20 +16,9 @@ import { startServer, type RunningServer } from './support/server';
  * with `?renderer=webgl`). Screenshots of every tab in both languages land in screenshots/.
  */
 const pbmc = sharedData('pbmc3k/10x');
-const resultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
-let server: RunningServer;
-let db: ScratchDb;
-let browser: Browser;
-let dataDir: string;
+let env: ExplorerEnv;
 let jobId: string;
 const user = newUser('explore');
-
-function analysePbmc3k(): void {
-  if (existsSync(path.join(resultDir, 'artifacts/manifest.json'))) return;
-  const bin = path.join(repoRoot, 'node_modules/.bin');
-  const r = spawnSync(path.join(bin, 'node'), [path.join(bin, 'cellcloud'), 'analyze', pbmc!, '--out', resultDir], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}` } });
-  if (r.status !== 0) throw new Error(`engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
-}
 
 /** Counts canvas pixels per colour class in a PNG screenshot (decoded by the browser itself). */
 async function pixelStats(page: Page, png: Buffer): Promise<{ coloured: number; distinct: number }> {
@@ -69,47 +54,14 @@ async function openTab(page: Page, key: string, testId: string) {
 
 describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
   beforeAll(async () => {
-    analysePbmc3k();
-    ensureWebBuild();
-    db = await scratchDatabase();
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-e2e-explore-'));
-    server = await startServer({ DATABASE_URL: db.url, CELLCLOUD_DATA_DIR: dataDir });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    });
+    env = await explorerEnv('explore', pbmc!);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => env?.close());
 
   it('signs up, opens the finished analysis, colours by cluster and CD3D, lassos cells, exports a tall PNG, shows every tab in both languages', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
-    await context.addInitScript((k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-
-    await page.goto('/signup');
-    await signUpViaUi(page, server, user);
-    const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username])).rows as { id: string }[];
-    const job = await db.query(
-      `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, params, draft, progress, finished_at)
-       VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), 'pbmc3k_e2e', 'custom', 'completed', 'Homo sapiens', '{}', '{}', 1, now()) RETURNING id`,
-      [userId],
-    );
-    jobId = (job.rows[0] as { id: string }).id;
-    cpSync(path.join(resultDir, 'artifacts'), path.join(dataDir, 'storage/results', jobId, 'artifacts'), { recursive: true });
-    cpSync(path.join(resultDir, 'analysis.h5ad'), path.join(dataDir, 'storage/results', jobId, 'analysis.h5ad'));
-
-    const target = `/userDatasetAnalysis?id=${jobId}`;
-    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
-    await logInViaUi(page, user.username, user.password);
-    await waitForPath(page, '/userDatasetAnalysis');
+    const { context, page, errors } = await env.newPage();
+    jobId = await env.openResult(page, user, 'pbmc3k_e2e');
 
     // coloured by the raw cluster by default: legend lists the clusters, canvas shows several colours
     const canvas = page.getByTestId('embedding-canvas');
@@ -260,11 +212,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
 
   it('draws the same analysis with the WebGL renderer when ?renderer=webgl forces it (clusters, CD3D, tall PNG export)', async () => {
     expect(jobId, 'the first case publishes the result').toBeTruthy();
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
-    await context.addInitScript((k) => window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await env.newPage();
     const target = `/userDatasetAnalysis?id=${jobId}&renderer=webgl`;
     await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
     await logInViaUi(page, user.username, user.password);

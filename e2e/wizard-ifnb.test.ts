@@ -3,14 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
-import { ensureWebBuild } from './support/build';
-import { launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { logInViaUi, newUser, waitForPath } from './support/flows';
-import { registerAndLogIn, uploadParsed } from './support/api-setup';
+import { screenshot, type TestPage } from './support/browser';
+import { newUser, waitForPath } from './support/flows';
+import { uploadParsed } from './support/api-setup';
+import { wizardEnv, type WizardEnv } from './support/wizard-setup';
 
 /**
  * Two samples in the wizard: the ifnb subset split into its control and stimulated halves
@@ -49,50 +46,29 @@ function splitTriplet(src: string, dir: string, from: number, to: number): strin
   return ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => path.join(dir, f));
 }
 
-let server: RunningServer;
-let browser: Browser;
+let env: WizardEnv;
 let tp: TestPage;
 let tmp: string;
 const user = newUser('ifnb');
 
 describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony', () => {
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startServer({
-      ENSEMBL_GENE_LISTS_DIR: geneLists!,
-      IN_PROCESS_WORKER: 'true',
-      WORKER_CONCURRENCY: '1',
-    });
-    browser = await launchBrowser();
-    const token = await registerAndLogIn(server, user);
     tmp = mkdtempSync(path.join(os.tmpdir(), 'ifnb-split-'));
-    for (const [name, from, to] of [
-      ['ifnb_ctrl', 0, 1000],
-      ['ifnb_stim', 1000, 2000],
-    ] as const) {
-      const dir = path.join(tmp, name);
-      mkdirSync(dir);
-      const up = await uploadParsed(server, token, name, splitTriplet(ifnb!, dir, from, to));
-      expect(up.state).toBe('completed');
-    }
-    tp = await openPage(browser, {
-      baseURL: server.url,
-      locale: 'en-US',
-      allowFailedRequests: [/\/api\/jobs\/events/],
+    env = await wizardEnv(user, geneLists!, async (server, token) => {
+      for (const [name, from, to] of [
+        ['ifnb_ctrl', 0, 1000],
+        ['ifnb_stim', 1000, 2000],
+      ] as const) {
+        const dir = path.join(tmp, name);
+        mkdirSync(dir);
+        const up = await uploadParsed(server, token, name, splitTriplet(ifnb!, dir, from, to));
+        expect(up.state).toBe('completed');
+      }
     });
-    // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript(
-      (key) => window.localStorage.setItem(key, '1'),
-      `${STORAGE_PREFIX}tutorialDismissed`,
-    );
-    await tp.page.goto('/login?redirect=%2Fmy_analyzes');
-    await logInViaUi(tp.page, user.username, user.password);
-    await waitForPath(tp.page, '/my_analyzes');
+    tp = env.tp;
   });
   afterAll(async () => {
-    await tp?.close();
-    await browser?.close();
-    await server?.stop();
+    await env?.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
-import { ensureWebBuild } from './support/build';
-import { launchBrowser, openPage, screenshot, type TestPage } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { logInViaUi, newUser, waitForPath } from './support/flows';
-import { registerAndLogIn, uploadParsed } from './support/api-setup';
+import { screenshot, type TestPage } from './support/browser';
+import { newUser } from './support/flows';
+import { uploadParsed } from './support/api-setup';
+import { wizardEnv, type WizardEnv } from './support/wizard-setup';
 
 /**
  * Issue 6 in the browser: pbmc3k is uploaded and parsed (API setup), then the researcher runs the
@@ -19,52 +16,24 @@ const pbmcDir = sharedData('pbmc3k/10x');
 const geneLists = sharedData('gene_ids');
 const have = pbmcDir !== undefined && geneLists !== undefined;
 
-let server: RunningServer;
-let browser: Browser;
+let env: WizardEnv;
 let tp: TestPage;
 const user = newUser('wizard');
 
 describe.skipIf(!have)('initiate analysis wizard', () => {
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startServer({
-      ENSEMBL_GENE_LISTS_DIR: geneLists!,
-      IN_PROCESS_WORKER: 'true',
-      WORKER_CONCURRENCY: '1',
+    env = await wizardEnv(user, geneLists!, async (server, token) => {
+      const up = await uploadParsed(
+        server,
+        token,
+        'pbmc3k',
+        ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
+      );
+      expect(up.state).toBe('completed');
     });
-    browser = await launchBrowser();
-    const token = await registerAndLogIn(server, user);
-    const up = await uploadParsed(
-      server,
-      token,
-      'pbmc3k',
-      ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
-    );
-    expect(up.state).toBe('completed');
-    tp = await openPage(browser, {
-      baseURL: server.url,
-      locale: 'en-US',
-      allowFailedRequests: [/\/api\/jobs\/events/],
-    });
-    // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript(
-      (key) => window.localStorage.setItem(key, '1'),
-      `${STORAGE_PREFIX}tutorialDismissed`,
-    );
-    await tp.page.goto('/login?redirect=%2Fmy_analyzes');
-    try {
-      await logInViaUi(tp.page, user.username, user.password);
-    } catch (e) {
-      await screenshot(tp.page, 'wizard-login-failure');
-      throw new Error(`${(e as Error).message}\nbrowser errors: ${tp.errors.join('\n')}`);
-    }
-    await waitForPath(tp.page, '/my_analyzes');
+    tp = env.tp;
   });
-  afterAll(async () => {
-    await tp?.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => env?.close());
 
   it('runs the wizard with a cell-filtering evaluation and submits', async () => {
     const page = tp.page;
