@@ -3,6 +3,7 @@ import { estimateMemoryBytes } from '@cellcloud/engine';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
 import { resultsPrefix, stagingPrefix } from '../services/jobs-view';
+import { refuseOverBudget } from './runner-child-budget';
 import { runInChild } from './runner-child-process';
 import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked';
 
@@ -37,15 +38,7 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   }
   const params = row.params as AnalysisParams;
   const need = estimateMemoryBytes({ cells, genes, nnz, params });
-  if (need > ctx.config.workerMemoryBytes) {
-    const needMiB = Math.ceil(need / 2 ** 20);
-    const limitMiB = Math.floor(ctx.config.workerMemoryBytes / 2 ** 20);
-    throw new PermanentJobError(
-      `This analysis needs about ${needMiB} MiB but a worker may use ${limitMiB} MiB; select fewer samples or raise WORKER_MEMORY_MB.`,
-      'jobs.failure.memory',
-      { need: needMiB, limit: limitMiB },
-    );
-  }
+  refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
   const staging = stagingPrefix(row.id, t.attempt);
   await ctx.storage.delete(staging);
   await runInChild(

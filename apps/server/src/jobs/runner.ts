@@ -30,7 +30,7 @@ export async function startWorker(
   await queue.work('analysis.run', (job) =>
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisRun(ctx, t)),
   );
-  await queue.work('analysis.deg', (job) => handleAnalysisDeg(ctx, job.data));
+  await queue.work('analysis.deg', (job) => handleAnalysisDeg(ctx, job.data, job.signal));
   await queue.work('analysis.subcluster', (job) =>
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisSubcluster(ctx, t)),
   );

@@ -12,6 +12,19 @@ interface Props {
   testId?: string;
 }
 
+/**
+ * Every series painted in one frame. With progressive rendering (ECharts' default above 3,000
+ * points) zrender keeps painting in later animation frames and throws "Cannot read properties of
+ * null (reading 'layerStack')" when the chart is disposed in between (seen when a tab unmounts
+ * while a large violin is still painting). Our charts hold at most a few hundred thousand points.
+ */
+function withoutProgressive(option: ChartOption): ChartOption {
+  const series = option.series;
+  if (!series) return option;
+  const off = (s: object) => ({ progressive: 0, ...s });
+  return { ...option, series: Array.isArray(series) ? series.map(off) : off(series) } as ChartOption;
+}
+
 /** One ECharts chart with PNG (≥ 4200 px high, SPEC §9), SVG and TIFF (server-side conversion) export. */
 export function EChart({ option, height = 360, fileName, testId }: Props) {
   const { t } = useTranslation('explore');
@@ -31,7 +44,7 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    chart.current?.setOption(withoutProgressive(option), { notMerge: true });
   }, [option]);
 
   const exportPng = async () => {
