@@ -1,29 +1,38 @@
 /**
- * npm run bench:engine [-- pbmc3k synth20k synth100k] — the standard pipeline (packages/engine,
- * runAnalysis: merge → QC → filter → Scrublet → normalize → HVG → PCA → graph → Louvain → UMAP →
- * t-SNE → Wilcoxon markers) on the real pbmc3k 10x folder and on synthetic negative-binomial data
- * with known clusters (20,000 genes; 20k and 100k cells; packages/engine/src/synthetic.ts).
+ * npm run bench:engine [-- pbmc3k synth20k synth100k synth200k] — the standard pipeline
+ * (packages/engine, runAnalysis: merge → QC → filter → Scrublet → normalize → HVG → PCA → graph →
+ * Louvain → Wilcoxon markers → UMAP → t-SNE → 3D UMAP) on the real pbmc3k 10x folder and on
+ * synthetic negative-binomial data with known clusters (20,000 genes; 20k, 100k and 200k cells;
+ * packages/engine/src/synthetic.ts).
  *
- * Each dataset runs in its own child process so that peak RSS is that run's alone. Prints seconds
- * per step, peak RSS and ARI against the known labels (pbmc3k: Seurat tutorial labels), and ends
- * each run with one JSON line: {"dataset","cells","seconds","peakRssMB","ari",…}.
- * `seconds` = read (pbmc3k) + pipeline through markers; synthetic generation is reported apart.
+ * Each dataset runs in its own child process so that peak RSS is that run's alone. Prints wall and
+ * CPU seconds per step, peak RSS, ARI against the known labels (pbmc3k: Seurat tutorial labels)
+ * and the load average, and ends each run with one JSON line:
+ * {"dataset","cells","seconds","readToMarkersSeconds","cpuSeconds","peakRssMB","ari",…}.
+ * `seconds` = read (pbmc3k) + the whole pipeline; `readToMarkersSeconds` = read + pipeline up to
+ * the end of the markers step (which runs before the embeddings); synthetic generation is reported
+ * apart. synth200k (4 × 50k) is for the largest-size check and is not run by default.
  * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment; BENCH_PARAMS='{…}'
- * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults).
+ * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults);
+ * BENCH_WRITE=1 also writes the outputs (writeOutputs to a temporary folder, removed after) and
+ * reports the peak RSS of pipeline + writing, as a job has it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readDataset } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
 import { runAnalysis } from '@cellcloud/engine/run-analysis';
+import { writeOutputs } from '@cellcloud/engine/write-outputs';
+import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 
-const DATASETS = ['pbmc3k', 'synth20k', 'synth100k'] as const;
+const DATASETS = ['pbmc3k', 'synth20k', 'synth100k', 'synth200k'] as const;
 type Name = (typeof DATASETS)[number];
 
 interface Loaded {
@@ -34,7 +43,11 @@ interface Loaded {
 }
 
 /** Cells per sample stay under the SPEC §5 limit (< 100,000): synth100k is two samples of 50k. */
-const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = { synth20k: [20_000], synth100k: [50_000, 50_000] };
+const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = {
+  synth20k: [20_000],
+  synth100k: [50_000, 50_000],
+  synth200k: [50_000, 50_000, 50_000, 50_000],
+};
 
 async function load(name: Name): Promise<Loaded> {
   const t0 = performance.now();
@@ -66,15 +79,41 @@ async function child(name: Name): Promise<void> {
   if (readSeconds) console.log(`  read            ${readSeconds.toFixed(2)} s`);
   const t0 = performance.now();
   const params = { ...(process.env.BENCH_PARAMS ? JSON.parse(process.env.BENCH_PARAMS) : {}) };
+  // per step: wall and CPU seconds (CPU > wall when scran.js runs on 2 threads), from the progress events
+  const steps: { step: string; wall: number; cpu: number }[] = [];
   let lastStep = '';
-  const result = await runAnalysis(samples, params, (e) => {
-    if (e.step === lastStep || !process.env.BENCH_VERBOSE) return;
-    lastStep = e.step;
-    const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
-    console.log(`    … ${((performance.now() - t0) / 1000).toFixed(1)} s ${e.message} (RSS ${rss} MB)`);
-  });
+  let stepWall = t0;
+  let stepCpu = process.cpuUsage();
+  let markersDone: number | undefined;
+  const closeStep = () => {
+    if (!lastStep) return;
+    const cpu = process.cpuUsage(stepCpu);
+    steps.push({ step: lastStep, wall: (performance.now() - stepWall) / 1000, cpu: (cpu.user + cpu.system) / 1e6 });
+    if (lastStep === 'markers') markersDone = performance.now();
+  };
+  const cpu0 = process.cpuUsage();
+  // the bench hands its sample matrices over (they are emptied once merged), as a one-off job would
+  const result = await runAnalysis(
+    samples,
+    params,
+    (e) => {
+      if (e.step === lastStep) return;
+      closeStep();
+      lastStep = e.step;
+      stepWall = performance.now();
+      stepCpu = process.cpuUsage();
+      if (!process.env.BENCH_VERBOSE) return;
+      const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
+      console.log(`    … ${((performance.now() - t0) / 1000).toFixed(1)} s ${e.message} (RSS ${rss} MB)`);
+    },
+    { releaseSamples: true },
+  );
+  closeStep();
   const pipelineSeconds = (performance.now() - t0) / 1000;
-  for (const [step, s] of Object.entries(result.timings)) console.log(`  ${step.padEnd(15)} ${s.toFixed(2)} s`);
+  const cpuAll = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpuAll.user + cpuAll.system) / 1e6;
+  for (const { step, wall, cpu } of steps) console.log(`  ${step.padEnd(15)} ${wall.toFixed(2)} s wall ${cpu.toFixed(2)} s CPU`);
+  const readToMarkers = readSeconds + ((markersDone ?? performance.now()) - t0) / 1000;
   const known: string[] = [];
   const found: string[] = [];
   const clusters = result.obs.cluster.kind === 'categorical' ? result.obs.cluster.values : [];
@@ -86,20 +125,40 @@ async function child(name: Name): Promise<void> {
     }
   });
   const ari = adjustedRandIndex(known, found);
+  const pipelinePeakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  let writeSeconds: number | undefined;
+  if (process.env.BENCH_WRITE) {
+    // as a job does after the pipeline: analysis.h5ad, markers.csv and the explorer artifacts
+    const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-bench-'));
+    const w0 = performance.now();
+    try {
+      await writeOutputs(result, directorySink(dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    writeSeconds = (performance.now() - w0) / 1000;
+    console.log(`  write outputs   ${writeSeconds.toFixed(2)} s (pipeline peak RSS ${pipelinePeakRssMB} MB)`);
+  }
   const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   console.log(`  cells after QC ${result.counts.nCells}, clusters ${result.clusterLabels.length}, PCs ${result.qc.nPcsUsed}`);
-  console.log(`  total ${(readSeconds + pipelineSeconds).toFixed(1)} s, peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}`);
+  console.log(
+    `  read → markers ${readToMarkers.toFixed(1)} s, total ${(readSeconds + pipelineSeconds).toFixed(1)} s (CPU ${cpuSeconds.toFixed(1)} s), peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+  );
   console.log(
     JSON.stringify({
       dataset: name,
       cells: nCells,
       seconds: Number((readSeconds + pipelineSeconds).toFixed(2)),
+      readToMarkersSeconds: Number(readToMarkers.toFixed(2)),
+      cpuSeconds: Number(cpuSeconds.toFixed(2)),
       peakRssMB,
       ari: Number(ari.toFixed(4)),
       cellsAfterQc: result.counts.nCells,
       clusters: result.clusterLabels.length,
       generateSeconds: Number(generateSeconds.toFixed(2)),
       params,
+      ...(writeSeconds === undefined ? {} : { writeSeconds: Number(writeSeconds.toFixed(2)), pipelinePeakRssMB }),
+      loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     }),
   );
 }
@@ -109,7 +168,7 @@ if (args[0] === '--child') {
   await child(args[1] as Name);
   process.exit(0);
 } else {
-  const chosen = (args.length ? args : DATASETS) as Name[];
+  const chosen = (args.length ? args : DATASETS.filter((d) => d !== 'synth200k')) as Name[];
   for (const name of chosen) {
     if (!DATASETS.includes(name)) throw new Error(`unknown dataset "${name}"; choose from ${DATASETS.join(', ')}`);
     const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', name], {

@@ -7,6 +7,10 @@ export interface MemoryEstimateInput {
   /** Non-zero counts over all samples. */
   nnz: number;
   params?: AnalysisParamsInput;
+  /** Non-zeros of the largest sample (Scrublet runs per sample); default: `nnz` (one sample). */
+  largestSampleNnz?: number;
+  /** Whether runAnalysis gets `{ releaseSamples: true }` (the samples are emptied once merged); default false. */
+  releaseSamples?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -14,27 +18,39 @@ const MB = 1024 * 1024;
 /**
  * Upper estimate of the peak resident memory (bytes) of one `runAnalysis` + `writeOutputs` in a
  * child process, for the job runner's budget check before spawning (scran.js aborts the whole
- * process on out-of-memory). Terms, in bytes per non-zero unless said:
- *  - merged input + filtered copy + (ambient) replacement: 8 each (Float32 value + Uint32 index);
- *  - normalized values: 4; HVG submatrix for the PCA in JS and in WebAssembly: 2 × 8 × HVG share;
- *  - writers: h5ad (X + counts, h5wasm in-memory file and the returned bytes) ≈ 4 × 8, artifact
- *    expression chunks ≈ 2 × 8; Wilcoxon works on 2,048-gene blocks (≤ 16 × block share);
- *  - per cell: PCs (50 × 8 × 3), neighbour lists and t-SNE (90 neighbours × 16), UMAP/embeddings;
- *  - cell-cycle regression densifies the HVGs: cells × HVGs × 4 × 2;
+ * process on out-of-memory). The peak is the largest of these phases (bytes per non-zero unless
+ * said; one copy of a count matrix = Float32 value + Uint32 index = 8):
+ *  - merge: the caller's sample matrices (8, gone with `releaseSamples`) + the merged copy (8);
+ *    the one-shot runner then filters and drops doublets in place (no further copy);
+ *  - Scrublet, one sample at a time: counts (8) + that sample's copy over its expressed genes
+ *    with log values (12 × its share) — its HVG, simulated and PCA temporaries are smaller;
+ *  - after normalization: counts (8) + normalized values (4, indices shared) + the PCA's HVG
+ *    submatrix and clipped values (12 × HVG share) + the Wilcoxon 2,048-gene blocks (16 × block share);
+ *  - writing (h5ad through h5wasm, markers.csv, artifact chunks): ≈ 16 on top of counts +
+ *    normalized (12) — measured 14 on synth20k (pipeline peak 943 MB, with writing 1365 MB);
+ *  - per cell in every phase: PCs (50 × 8 × 3), neighbour lists and t-SNE (90 neighbours × 16),
+ *    UMAP/embeddings, clustering graph; cell-cycle regression densifies the HVGs (cells × HVGs × 8);
  *  - a fixed 400 MB for Node, the WebAssembly module and code.
- * The bench (npm run bench:engine) prints measured peaks to compare with.
+ * Measured with npm run bench:engine (releaseSamples, default parameters): synth20k (29.6M
+ * non-zeros) pipeline 943 MB, estimate 1,062 MB; synth100k (148M) pipeline 3,023 MB, estimate
+ * 3,330 MB (analysis phase). Writing 100k was not measured (extrapolated from 20k).
  */
 export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const params = parseParams(input.params ?? {});
   const { cells, genes, nnz } = input;
+  const largest = Math.min(nnz, input.largestSampleNnz ?? nnz);
   const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 2);
   const blockShare = Math.min(1, 2048 / Math.max(1, genes));
-  let perNnz = 8 + 8 + 4 + 2 * 8 * hvgShare + 4 * 8 + 2 * 8 + 16 * blockShare;
-  if (params.ambientRnaRemoval.enabled) perNnz += 8 * 2;
-  if (params.doubletDetectionAndRemoval) perNnz += 8 * 2 * hvgShare; // simulated doublets
-  let perCell = 50 * 8 * 3 + 90 * 16 + 200;
+  const samples = input.releaseSamples ? 0 : 8 * nnz;
+  const merge = samples + 8 * nnz;
+  const scrublet = params.doubletDetectionAndRemoval ? samples + 8 * nnz + 12 * largest : 0;
+  const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
+  const analysis = samples + nnz * (8 + 4 + 12 * hvgShare + 16 * blockShare);
+  const writing = samples + nnz * (8 + 4 + 16);
+  let perCell = 50 * 8 * 3 + 90 * 16 + 2000;
   if (params.removeCellCycleEffects) perCell += params.numberOfHighlyVariableGenes * 4 * 2;
   const perGene = 200; // names, statistics; markers rows are per cluster × gene
   const markerRows = genes * 40 * 120; // up to ~40 clusters × ~120 bytes per row object
-  return Math.ceil(400 * MB + nnz * perNnz + cells * perCell + genes * perGene + markerRows);
+  const peak = Math.max(merge, scrublet, ambient, analysis, writing);
+  return Math.ceil(400 * MB + peak + cells * perCell + genes * perGene + markerRows);
 }

@@ -45,13 +45,25 @@ export interface AnalysisResult {
   timings: Partial<Record<StepName, number>>;
 }
 
-/** Runs the whole pipeline once and returns the result (WebAssembly memory is freed). */
+export interface RunAnalysisOptions {
+  /**
+   * The caller hands its sample count matrices over: each is replaced by an empty matrix as soon
+   * as it is merged, so the samples and the merged copy are not all held at once (large inputs).
+   */
+  releaseSamples?: boolean;
+}
+
+/**
+ * Runs the whole pipeline once and returns the result (WebAssembly memory is freed). The runner is
+ * one-shot: intermediate copies of the counts are consumed in place as soon as they are used.
+ */
 export async function runAnalysis(
   samples: SampleInput[],
   paramsInput: AnalysisParamsInput | unknown,
   onProgress?: ProgressCallback,
+  options: RunAnalysisOptions = {},
 ): Promise<AnalysisResult> {
-  const runner = new AnalysisRunner();
+  const runner = new AnalysisRunner({ oneShot: true, releaseSamples: options.releaseSamples ?? false });
   const timings: Partial<Record<StepName, number>> = {};
   let current: StepName | undefined;
   let since = performance.now();

@@ -57,10 +57,22 @@ const MESSAGES: Record<StepName, string> = {
 };
 
 /**
- * The standard pipeline as a fixed sequence of step objects. `run` validates the parameters and
+ * The standard pipeline as a fixed sequence of step objects (markers come right after clustering,
+ * before the three embeddings). `run` validates the parameters and
  * samples, then computes each step in order; on a later call only steps whose parameters (or
  * upstream results) changed are recomputed. Call `free()` when done (WebAssembly memory).
  */
+export interface RunnerOptions {
+  /**
+   * One-shot run (runAnalysis): each step may consume what only it still needs — the merged input
+   * is filtered in place, doublets are dropped in place — so one copy of the counts is held
+   * instead of three. Such a runner cannot run a second time.
+   */
+  oneShot?: boolean;
+  /** With `oneShot`: the caller hands its sample matrices over; each is emptied once merged. */
+  releaseSamples?: boolean;
+}
+
 export class AnalysisRunner {
   readonly inputs = new InputsStep();
   readonly qc = new QcStep(this.inputs);
@@ -81,10 +93,21 @@ export class AnalysisRunner {
   params: AnalysisParams | undefined;
   /** Steps recomputed by the last run (for tests and logs). */
   lastComputed: StepName[] = [];
+  private runs = 0;
+
+  constructor(private readonly options: RunnerOptions = {}) {
+    const oneShot = options.oneShot ?? false;
+    this.inputs.inPlace = oneShot;
+    this.inputs.releaseSamples = oneShot && (options.releaseSamples ?? false);
+    this.filter.inPlace = oneShot;
+    this.doublets.inPlace = oneShot;
+  }
 
   /** Sets new samples (everything recomputes) — omit on a re-run with changed parameters only. */
   async run(samples: SampleInput[] | undefined, paramsInput: AnalysisParamsInput | unknown, onProgress?: ProgressCallback) {
     const params = parseParams(paramsInput);
+    if (this.options.oneShot && this.runs > 0) throw new Error('a one-shot AnalysisRunner runs once; create a new runner');
+    this.runs++;
     if (samples) {
       validateSamples(samples, params);
       this.inputs.setInputs(samples);
@@ -103,10 +126,11 @@ export class AnalysisRunner {
       [this.batch, pick(params, 'batchEffectRemoval', 'seed', 'pcValue')],
       [this.neighbors, {}],
       [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
+      // markers right after the clusters: "read → markers" is a milestone before the embeddings
+      [this.markers, {}],
       [this.umap, {}],
       [this.tsne, {}],
       [this.umap3d, pick(params, 'seed')],
-      [this.markers, {}],
     ];
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
     let done = 0;

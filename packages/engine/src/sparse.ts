@@ -108,3 +108,53 @@ export function concatCells(parts: CountMatrix[]): CountMatrix {
   }
   return { nGenes, nCells, indptr, indices, data };
 }
+
+/**
+ * Keeps the listed cells (increasing indices) and, when `keepGenes` is given, the flagged genes
+ * (renumbered in order) in one pass. `inPlace` compacts `m`'s own arrays and returns views on
+ * them — for a matrix nobody else reads any more (the one-shot pipeline's merged input): no second
+ * copy is ever allocated. Otherwise new arrays sized exactly.
+ */
+export function selectCellsAndGenes(m: CountMatrix, cells: Int32Array, keepGenes: Uint8Array | undefined, inPlace: boolean): CountMatrix {
+  const remap = new Int32Array(m.nGenes);
+  let nGenes = m.nGenes;
+  if (keepGenes) {
+    nGenes = 0;
+    for (let g = 0; g < m.nGenes; g++) remap[g] = keepGenes[g] ? nGenes++ : -1;
+  } else {
+    for (let g = 0; g < m.nGenes; g++) remap[g] = g;
+  }
+  let indptr = m.indptr;
+  let indices = m.indices;
+  let data = m.data;
+  if (!inPlace) {
+    let nnz = 0;
+    for (const c of cells) for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (remap[m.indices[k]] >= 0) nnz++;
+    indptr = new Float64Array(cells.length + 1);
+    indices = new Uint32Array(nnz);
+    data = new Float32Array(nnz);
+  }
+  // In place, writes never overtake reads (cells increase, entries are only dropped); the start of
+  // cell c is read from the previous cell's saved end when indptr[c] may already be overwritten.
+  let p = 0;
+  let lastCell = -2;
+  let lastEnd = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    const s = c === lastCell + 1 ? lastEnd : m.indptr[c];
+    const e = m.indptr[c + 1];
+    for (let k = s; k < e; k++) {
+      const g = remap[m.indices[k]];
+      if (g >= 0) {
+        indices[p] = g;
+        data[p++] = m.data[k];
+      }
+    }
+    lastCell = c;
+    lastEnd = e;
+    indptr[i + 1] = p;
+  }
+  indptr[0] = 0;
+  if (!inPlace) return { nGenes, nCells: cells.length, indptr, indices, data };
+  return { nGenes, nCells: cells.length, indptr: indptr.subarray(0, cells.length + 1), indices: indices.subarray(0, p), data: data.subarray(0, p) };
+}

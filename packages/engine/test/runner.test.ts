@@ -33,7 +33,7 @@ describe('AnalysisRunner', () => {
     expect(runner.lastComputed).toEqual(['clusters', 'markers']);
     expect(runner.umap.value).toBe(before);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
-    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'umap', 'tsne', 'umap3D', 'markers']);
+    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'markers', 'umap', 'tsne', 'umap3D']);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
     expect(runner.lastComputed).toEqual([]);
   }, 300_000);
@@ -48,6 +48,32 @@ describe('AnalysisRunner', () => {
       expect(Array.from(other.umap3d.value?.values ?? [])).toEqual(Array.from(runner.umap3d.value?.values ?? []));
     } finally {
       other.free();
+    }
+  }, 300_000);
+
+  it('one-shot (runAnalysis): consumes the counts in place and gives the same result as a re-runnable runner', async () => {
+    const two = (s: number) => syntheticDataset({ nCells: 700, nGenes: 3000, nClusters: 5, markersPerCluster: 40, seed: 3, cellSeed: s }).dataset;
+    const params = { pcValue: 10, clusterResolution: 0.5 }; // Scrublet on: cells are dropped in place
+    const regular = new AnalysisRunner();
+    const oneShot = new AnalysisRunner({ oneShot: true, releaseSamples: true });
+    try {
+      await regular.run([{ name: 'a', dataset: two(1) }, { name: 'b', dataset: two(2) }], params);
+      const handed = [{ name: 'a', dataset: two(1) }, { name: 'b', dataset: two(2) }];
+      await oneShot.run(handed, params);
+      expect(handed.every((h) => h.dataset.counts.nCells === 0 && h.dataset.counts.data.length === 0)).toBe(true);
+      expect(oneShot.inputs.value.counts.nCells).toBe(0); // released after filtering
+      const a = regular.normalize.value;
+      const b = oneShot.normalize.value;
+      expect(oneShot.doublets.value.doublets.map((d) => d.sample)).toEqual(['a', 'b']);
+      expect(oneShot.doublets.value.doubletScore).toEqual(regular.doublets.value.doubletScore);
+      expect(Array.from(b.indptr)).toEqual(Array.from(a.indptr));
+      expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
+      expect(Array.from(b.data)).toEqual(Array.from(a.data));
+      expect(Array.from(oneShot.clusters.value.codes)).toEqual(Array.from(regular.clusters.value.codes));
+      await expect(oneShot.run(undefined, params)).rejects.toThrow(/runs once/);
+    } finally {
+      regular.free();
+      oneShot.free();
     }
   }, 300_000);
 

@@ -1,6 +1,6 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { dispersionHvg } from '../stats/dispersion-hvg';
-import { knnSearch } from './knn-search';
+import { countMarkedNeighbors } from './knn-search';
 import { Random } from './random';
 import { sparsePca } from './sparse-pca';
 import { thresholdMinimum } from './threshold-minimum';
@@ -16,6 +16,11 @@ export interface ScrubletOptions {
   seed?: number;
   /** repeat with expectedDoubletRate 0.25 when no automatic threshold is found (default true) */
   fallback?: boolean;
+  /**
+   * Run on these cells of `counts` only (e.g. one sample of a merged matrix) without copying them;
+   * `scores` and `predicted` then follow this list. Default: all cells.
+   */
+  cells?: ArrayLike<number>;
   onProgress?: (fraction: number, message: string) => void;
 }
 
@@ -34,7 +39,7 @@ export interface ScrubletResult {
   thresholdFound: boolean;
 }
 
-const KEYS = ['expectedDoubletRate', 'simDoubletRatio', 'nNeighbors', 'nPcs', 'seed', 'fallback', 'onProgress'] as const;
+const KEYS = ['expectedDoubletRate', 'simDoubletRatio', 'nNeighbors', 'nPcs', 'seed', 'fallback', 'cells', 'onProgress'] as const;
 
 /**
  * Scrublet doublet detection (Wolock et al. 2019) as scanpy's `pp.scrublet` runs it on one sample
@@ -59,15 +64,24 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   const seed = opts.seed ?? 0;
   const progress = opts.onProgress ?? (() => {});
 
-  // pp.filter_genes(min_cells=3), pp.filter_cells(min_genes=3)
+  // pp.filter_genes(min_cells=3), pp.filter_cells(min_genes=3) over the cells given
+  const given = opts.cells ?? Int32Array.from({ length: counts.nCells }, (_, c) => c);
   const detected = new Int32Array(counts.nGenes);
-  for (let t = 0; t < counts.indices.length; t++) if (counts.data[t] > 0) detected[counts.indices[t]]++;
+  for (let i = 0; i < given.length; i++) {
+    const c = given[i];
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (counts.data[t] > 0) detected[counts.indices[t]]++;
+  }
   const geneOk = Uint8Array.from(detected, (n) => (n >= 3 ? 1 : 0));
   const cells: number[] = [];
-  for (let c = 0; c < counts.nCells; c++) {
+  const position: number[] = []; // position of each kept cell in `given`
+  for (let i = 0; i < given.length; i++) {
+    const c = given[i];
     let n = 0;
     for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (geneOk[counts.indices[t]] && counts.data[t] > 0) n++;
-    if (n >= 3) cells.push(c);
+    if (n >= 3) {
+      cells.push(c);
+      position.push(i);
+    }
   }
   const nObs = cells.length;
   if (nObs < 30) throw new Error(`scrublet: only ${nObs} cells have 3 or more detected genes; doublet detection needs at least 30 cells per sample`);
@@ -85,8 +99,9 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   const rng = new Random(seed);
   const nSim = Math.floor(nObs * ratio);
   const simRaw = simulateDoublets(obsRaw, nSim, rng);
+  // both sets scaled to 1e6 in place (the raw HVG counts are not needed afterwards)
   const obs = scaleTo(obsRaw, 1e6);
-  const sim = scaleTo(simRaw, 1e6);
+  let sim: CountMatrix | undefined = scaleTo(simRaw, 1e6);
 
   progress(0.35, 'scrublet: PCA');
   const { mean, invSd } = zStats(obs);
@@ -96,27 +111,27 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   const manifold = new Float32Array((nObs + nSim) * d);
   manifold.set(fit.pcs, 0);
   manifold.set(fit.project(sim), nObs * d);
+  sim = undefined; // the simulated matrix is the largest temporary: let it go before the search
 
   progress(0.55, 'scrublet: nearest neighbours');
   const total = nObs + nSim;
   const kAdj = Math.min(total - 1, Math.round(k * (1 + nSim / nObs)));
-  const { indices } = await knnSearch(manifold, total, d, kAdj);
+  // simulated doublets among each point's kAdj neighbours, counted during the search
+  const nDoublet = countMarkedNeighbors(manifold, total, d, kAdj, nObs, { seed });
 
   progress(0.85, 'scrublet: doublet scores');
   const r = nSim / nObs;
   const ld = new Float64Array(total);
   for (let i = 0; i < total; i++) {
-    let nd = 0;
-    for (let t = 0; t < kAdj; t++) if (indices[i * kAdj + t] >= nObs) nd++;
-    const q = (nd + 1) / (kAdj + 2);
+    const q = (nDoublet[i] + 1) / (kAdj + 2);
     ld[i] = (q * rate) / r / (1 - rate - q * (1 - rate - rate / r));
   }
   const simulatedScores = Float32Array.from(ld.subarray(nObs));
   const threshold = thresholdMinimum(simulatedScores);
-  const scores = new Float32Array(counts.nCells);
-  const predicted = new Uint8Array(counts.nCells);
+  const scores = new Float32Array(given.length);
+  const predicted = new Uint8Array(given.length);
   let nPred = 0;
-  cells.forEach((c, i) => {
+  position.forEach((c, i) => {
     scores[c] = ld[i];
     if (threshold !== undefined && ld[i] > threshold) {
       predicted[c] = 1;
@@ -161,11 +176,12 @@ function hvgMask(counts: CountMatrix, cells: number[], geneOk: Uint8Array): Uint
 
 /** Cells `cells` and genes with index ≥ 0 in `geneIndex` (renumbered), raw values. */
 function restrict(m: CountMatrix, cells: number[], geneIndex: Int32Array, nGenes: number): CountMatrix {
-  let bound = 0;
-  for (const c of cells) bound += m.indptr[c + 1] - m.indptr[c];
+  // two passes (count, then fill) so that only the kept entries are ever allocated
+  let nnz = 0;
+  for (const c of cells) for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) if (geneIndex[m.indices[t]] >= 0 && m.data[t] !== 0) nnz++;
   const indptr = new Float64Array(cells.length + 1);
-  const indices = new Uint32Array(bound);
-  const data = new Float32Array(bound);
+  const indices = new Uint32Array(nnz);
+  const data = new Float32Array(nnz);
   let p = 0;
   cells.forEach((c, i) => {
     for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) {
@@ -177,7 +193,7 @@ function restrict(m: CountMatrix, cells: number[], geneIndex: Int32Array, nGenes
     }
     indptr[i + 1] = p;
   });
-  return { nGenes, nCells: cells.length, indptr, indices: indices.slice(0, p), data: data.slice(0, p) };
+  return { nGenes, nCells: cells.length, indptr, indices, data };
 }
 
 /** Doublets = sum of the raw counts of two random observed cells (pairs drawn with replacement). */
@@ -215,17 +231,18 @@ function simulateDoublets(obs: CountMatrix, nSim: number, rng: Random): CountMat
     }
     indptr[s + 1] = p;
   }
-  return { nGenes: obs.nGenes, nCells: nSim, indptr, indices: indices.slice(0, p), data: data.slice(0, p) };
+  // views, not copies: the unused tail (genes shared by both cells) lives only as long as the matrix
+  return { nGenes: obs.nGenes, nCells: nSim, indptr, indices: indices.subarray(0, p), data: data.subarray(0, p) };
 }
 
+/** Scales each cell to `target` total in place (the matrix is one of Scrublet's own temporaries) and returns it. */
 function scaleTo(m: CountMatrix, target: number): CountMatrix {
   const totals = cellTotals(m);
-  const data = new Float32Array(m.data.length);
   for (let c = 0; c < m.nCells; c++) {
     const f = totals[c] > 0 ? target / totals[c] : 0;
-    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) data[t] = m.data[t] * f;
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) m.data[t] *= f;
   }
-  return { ...m, data };
+  return m;
 }
 
 /** Per-gene mean and 1/sd (ddof = 0) over cells, as Scrublet's pipeline_zscore. */

@@ -39,9 +39,13 @@ export function umapLayout(g: KnnGraph, opts: { dims: number; minDist: number; e
       const i = rows[e] * dims;
       const j = cols[e] * dims;
       let d2 = 0;
-      for (let t = 0; t < dims; t++) d2 += (y[i + t] - y[j + t]) ** 2;
+      for (let t = 0; t < dims; t++) {
+        const diff = y[i + t] - y[j + t];
+        d2 += diff * diff;
+      }
       if (d2 > 0) {
-        const coef = (-2 * a * b * d2 ** (b - 1)) / (a * d2 ** b + 1);
+        const pb1 = Math.pow(d2, b - 1); // d2^b = d2 · d2^(b−1): one pow per edge
+        const coef = (-2 * a * b * pb1) / (a * pb1 * d2 + 1);
         for (let t = 0; t < dims; t++) {
           const grad = clip(coef * (y[i + t] - y[j + t])) * alpha;
           y[i + t] += grad;
@@ -54,8 +58,11 @@ export function umapLayout(g: KnnGraph, opts: { dims: number; minDist: number; e
         const kIdx = rng.int(n) * dims;
         if (kIdx === i) continue;
         let dn = 0;
-        for (let t = 0; t < dims; t++) dn += (y[i + t] - y[kIdx + t]) ** 2;
-        const coef = dn > 0 ? (2 * b) / ((0.001 + dn) * (a * dn ** b + 1)) : 0;
+        for (let t = 0; t < dims; t++) {
+          const diff = y[i + t] - y[kIdx + t];
+          dn += diff * diff;
+        }
+        const coef = dn > 0 ? (2 * b) / ((0.001 + dn) * (a * Math.pow(dn, b) + 1)) : 0;
         for (let t = 0; t < dims; t++) y[i + t] += (coef > 0 ? clip(coef * (y[i + t] - y[kIdx + t])) : 4) * alpha;
       }
       nextNeg[e] += nNeg * perNeg[e];

@@ -1,6 +1,6 @@
 import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { scrublet } from '../methods/scrublet';
-import { subsetCells, subsetGenes } from '../sparse';
+import { selectCellsAndGenes } from '../sparse';
 import type { FilteredData } from './filter';
 import { indicesWhere } from './filter';
 import type { CountsSource } from './sources';
@@ -23,12 +23,12 @@ export interface DoubletResult extends FilteredData {
   doublets: SampleDoublets[];
 }
 
-/** Copies the per-cell fields of `data` for the listed cells. */
-export function keepCells(data: FilteredData, keep: Int32Array): FilteredData {
+/** The per-cell fields of `data` for the listed cells; `inPlace` compacts the counts without a copy. */
+export function keepCells(data: FilteredData, keep: Int32Array, inPlace = false): FilteredData {
   const pick = (a: Float64Array) => Float64Array.from(keep, (c) => a[c]);
   return {
     ...data,
-    counts: subsetCells(data.counts, keep),
+    counts: selectCellsAndGenes(data.counts, keep, undefined, inPlace),
     barcodes: Array.from(keep, (c) => data.barcodes[c]),
     sampleOfCell: Int32Array.from(keep, (c) => data.sampleOfCell[c]),
     cellIndex: Int32Array.from(keep, (c) => data.cellIndex[c]),
@@ -47,6 +47,8 @@ export function keepCells(data: FilteredData, keep: Int32Array): FilteredData {
  */
 export class DoubletStep extends Step<DoubletParams, DoubletResult> {
   readonly name = 'doublets' as const;
+  /** One-shot runs: doublets are dropped from the filtered counts in place (no re-run from the filtered data). */
+  inPlace = false;
 
   constructor(private readonly source: CountsSource) {
     super([source]);
@@ -65,8 +67,9 @@ export class DoubletStep extends Step<DoubletParams, DoubletResult> {
     const doublets: SampleDoublets[] = [];
     for (let s = 0; s < nSamples; s++) {
       const cells = indicesWhere(Uint8Array.from(data.sampleOfCell, (x) => (x === s ? 1 : 0)));
-      const own = subsetCells(data.counts, cells);
-      const r = await scrublet(nSamples > 1 ? subsetGenes(own, expressed(own)) : own, {
+      // the sample's cells are read in place (no copy); genes unexpressed in the sample fail Scrublet's min_cells=3
+      const r = await scrublet(data.counts, {
+        cells,
         seed: params.seed,
         onProgress: (f) => progress((s + f) / nSamples, `Scrublet on sample ${data.summary[s].sample}`),
       });
@@ -87,12 +90,6 @@ export class DoubletStep extends Step<DoubletParams, DoubletResult> {
       });
     }
     const keep = indicesWhere(keepFlag);
-    return { ...keepCells(data, keep), doubletScore: Float32Array.from(keep, (c) => score[c]), doublets };
+    return { ...keepCells(data, keep, this.inPlace), doubletScore: Float32Array.from(keep, (c) => score[c]), doublets };
   }
-}
-
-function expressed(m: { nGenes: number; indices: Uint32Array }): Uint8Array {
-  const out = new Uint8Array(m.nGenes);
-  for (const g of m.indices) out[g] = 1;
-  return out;
 }

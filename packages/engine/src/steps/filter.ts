@@ -1,7 +1,7 @@
 import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { EngineError } from '../errors';
-import { subsetCells, subsetGenes } from '../sparse';
+import { selectCellsAndGenes } from '../sparse';
 import type { InputsStep } from './inputs';
 import type { QcMetrics } from './qc-metrics';
 import type { QcStep } from './qc';
@@ -72,6 +72,8 @@ export function summarizeFilter(
 
 export class FilterStep extends Step<FilterParams, FilteredData> {
   readonly name = 'filter' as const;
+  /** One-shot runs: compact the merged input in place and release it (no re-run with other filters). */
+  inPlace = false;
 
   constructor(
     private readonly inputs: InputsStep,
@@ -105,12 +107,14 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
       }
     }
     const cellIndex = indicesWhere(keep);
-    const cellsOnly = subsetCells(input.counts, cellIndex);
     const sampleOfCell = Int32Array.from(cellIndex, (c) => input.sampleOfCell[c]);
-    const keptGenes = genesExpressedInSomeSample(cellsOnly, sampleOfCell, input.sampleNames.length);
+    const keptGenes = genesExpressedInSomeSample(input.counts, cellIndex, sampleOfCell, input.sampleNames.length);
     const pick = (a: Float64Array) => Float64Array.from(cellIndex, (c) => a[c]);
+    // cells and genes in one pass; in place (no copy) when the runner hands over the merged input
+    const counts = selectCellsAndGenes(input.counts, cellIndex, keptGenes, this.inPlace);
+    if (this.inPlace) this.inputs.releaseCounts();
     return {
-      counts: subsetGenes(cellsOnly, keptGenes),
+      counts,
       geneIds: input.geneIds.filter((_, g) => keptGenes[g]),
       geneSymbols: input.geneSymbols.filter((_, g) => keptGenes[g]),
       barcodes: Array.from(cellIndex, (c) => input.barcodes[c]),
@@ -122,10 +126,12 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
   }
 }
 
-function genesExpressedInSomeSample(m: CountMatrix, sampleOfCell: Int32Array, nSamples: number): Uint8Array {
+/** Genes with ≥ MIN_CELLS_PER_GENE expressing cells (of those listed) in some sample; sampleOfCell follows `cells`. */
+function genesExpressedInSomeSample(m: CountMatrix, cells: Int32Array, sampleOfCell: Int32Array, nSamples: number): Uint8Array {
   const counts = new Uint32Array(m.nGenes * nSamples);
-  for (let c = 0; c < m.nCells; c++) {
-    const base = sampleOfCell[c] * m.nGenes;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    const base = sampleOfCell[i] * m.nGenes;
     for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (m.data[k] > 0) counts[base + m.indices[k]]++;
   }
   const keep = new Uint8Array(m.nGenes);

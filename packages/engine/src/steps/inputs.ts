@@ -19,7 +19,12 @@ export interface MergedInput {
   columns: Record<string, CellColumn>;
 }
 
-export function mergeDatasets(samples: NamedDataset[]): MergedInput {
+/**
+ * Merges the samples into one matrix. `releaseSamples`: each sample's count matrix is replaced by
+ * an empty one as soon as it is copied (the caller hands its matrices over; memory is freed as
+ * the merge proceeds instead of holding every sample and the merged copy to the end).
+ */
+export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): MergedInput {
   const first = samples[0].dataset.genes;
   const geneIndex = new Map<string, number>();
   const geneIds: string[] = [];
@@ -71,6 +76,9 @@ export function mergeDatasets(samples: NamedDataset[]): MergedInput {
       barcodes.push(samples.length > 1 ? `${name}_${dataset.cells.barcodes[c]}` : dataset.cells.barcodes[c]);
     }
     c0 += m.nCells;
+    if (releaseSamples) {
+      dataset.counts = { nGenes: m.nGenes, nCells: 0, indptr: new Float64Array(1), indices: new Uint32Array(0), data: new Float32Array(0) };
+    }
   });
   return {
     counts: { nGenes: geneIds.length, nCells, indptr, indices, data },
@@ -124,7 +132,18 @@ export class InputsStep extends Step<Record<string, never>, MergedInput> {
     return {};
   }
 
+  /** One-shot runs: the samples are let go once merged (and their matrices emptied when `releaseSamples`). */
+  inPlace = false;
+  releaseSamples = false;
+
   protected run(): MergedInput {
-    return mergeDatasets(this.samples);
+    const merged = mergeDatasets(this.samples, this.releaseSamples);
+    if (this.inPlace) this.samples = [];
+    return merged;
+  }
+
+  /** Drops the merged counts once the filter step has consumed them in place (one-shot runs). */
+  releaseCounts(): void {
+    if (this.result) this.result.counts = { nGenes: this.result.counts.nGenes, nCells: 0, indptr: new Float64Array(1), indices: new Uint32Array(0), data: new Float32Array(0) };
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { knnExact } from '../../src/methods/knn';
-import { EXACT_KNN_LIMIT, knnSearch } from '../../src/methods/knn-search';
+import { countMarkedNeighbors, EXACT_KNN_LIMIT, knnSearch } from '../../src/methods/knn-search';
 import { Random } from '../../src/methods/random';
 
 describe('knn', () => {
@@ -39,5 +39,49 @@ describe('knn', () => {
     const recall = overlap / (sample.length * k);
     console.log(`[knn] scran.js Annoy recall vs exact: ${recall.toFixed(3)}`);
     expect(recall).toBeGreaterThan(0.8);
+  });
+
+  it('counts marked neighbours like an exact search (exact below the limit, inverted lists above)', () => {
+    // 6 Gaussian clusters in 10 dims; the marked points (index >= nObs) are spread unevenly over
+    // the clusters, so the marked share among a point's neighbours differs between clusters.
+    const rng = new Random(11);
+    const d = 10;
+    const nObs = 5000;
+    const n = nObs + 2 * nObs; // as Scrublet: two simulated points per observed one
+    const centres = Array.from({ length: 6 }, () => Array.from({ length: d }, () => 4 * rng.normal()));
+    const pts = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) {
+      const c = i < nObs ? rng.int(6) : rng.int(3); // marked points only in clusters 0–2
+      for (let j = 0; j < d; j++) pts[i * d + j] = centres[c][j] + rng.normal();
+    }
+    const k = 60;
+    // brute-force count of marked points (index >= firstMarked) among the k nearest of q in pts[0 .. limit)
+    const exactCount = (q: number, limit: number, firstMarked: number) => {
+      const dist = [];
+      for (let p = 0; p < limit; p++) {
+        if (p === q) continue;
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (pts[q * d + j] - pts[p * d + j]) ** 2;
+        dist.push([s, p]);
+      }
+      dist.sort((a, b) => a[0] - b[0]);
+      return dist.slice(0, k).filter(([, p]) => p >= firstMarked).length;
+    };
+    // below the exact limit: identical to brute force
+    const small = 3000;
+    const exactSmall = countMarkedNeighbors(pts.subarray(0, small * d), small, d, k, 1000);
+    expect(Array.from(exactSmall.subarray(0, 50))).toEqual(Array.from({ length: 50 }, (_, q) => exactCount(q, small, 1000)));
+    // above the limit: approximate, close to the exact counts and deterministic for a seed
+    expect(n).toBeGreaterThan(EXACT_KNN_LIMIT);
+    const approx = countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 });
+    let absErr = 0;
+    const sample = Array.from({ length: 300 }, (_, i) => i * 49);
+    for (const q of sample) absErr += Math.abs(approx[q] - exactCount(q, n, nObs)) / k;
+    const meanErr = absErr / sample.length;
+    console.log(`[knn] inverted-list marked-neighbour fraction, mean |error| vs exact: ${meanErr.toFixed(4)}`);
+    // Two equally local sets of k neighbours already differ by ~sqrt(p(1−p)/k) ≈ 0.05 in the
+    // fraction (p ≈ 0.8 in clusters 0–2); a scan of the wrong lists would miss by ~0.8.
+    expect(meanErr).toBeLessThan(0.04);
+    expect(countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 })).toEqual(approx);
   });
 });
