@@ -117,7 +117,7 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   const total = nObs + nSim;
   const kAdj = Math.min(total - 1, Math.round(k * (1 + nSim / nObs)));
   // simulated doublets among each point's kAdj neighbours, counted during the search
-  const nDoublet = countMarkedNeighbors(manifold, total, d, kAdj, nObs, { seed });
+  const nDoublet = await countMarkedNeighbors(manifold, total, d, kAdj, nObs, { seed });
 
   progress(0.85, 'scrublet: doublet scores');
   const r = nSim / nObs;

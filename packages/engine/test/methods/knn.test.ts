@@ -41,7 +41,7 @@ describe('knn', () => {
     expect(recall).toBeGreaterThan(0.8);
   });
 
-  it('counts marked neighbours like an exact search (exact below the limit, inverted lists above)', () => {
+  it('counts marked neighbours like an exact search (exact below the limit, inverted lists above)', async () => {
     // 6 Gaussian clusters in 10 dims; the marked points (index >= nObs) are spread unevenly over
     // the clusters, so the marked share among a point's neighbours differs between clusters.
     const rng = new Random(11);
@@ -69,11 +69,11 @@ describe('knn', () => {
     };
     // below the exact limit: identical to brute force
     const small = 3000;
-    const exactSmall = countMarkedNeighbors(pts.subarray(0, small * d), small, d, k, 1000);
+    const exactSmall = await countMarkedNeighbors(pts.subarray(0, small * d), small, d, k, 1000);
     expect(Array.from(exactSmall.subarray(0, 50))).toEqual(Array.from({ length: 50 }, (_, q) => exactCount(q, small, 1000)));
     // above the limit: approximate, close to the exact counts and deterministic for a seed
     expect(n).toBeGreaterThan(EXACT_KNN_LIMIT);
-    const approx = countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 });
+    const approx = await countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 });
     let absErr = 0;
     const sample = Array.from({ length: 300 }, (_, i) => i * 49);
     for (const q of sample) absErr += Math.abs(approx[q] - exactCount(q, n, nObs)) / k;
@@ -82,6 +82,7 @@ describe('knn', () => {
     // Two equally local sets of k neighbours already differ by ~sqrt(p(1−p)/k) ≈ 0.05 in the
     // fraction (p ≈ 0.8 in clusters 0–2); a scan of the wrong lists would miss by ~0.8.
     expect(meanErr).toBeLessThan(0.04);
-    expect(countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 })).toEqual(approx);
+    // half of the queries ran in a worker thread; all on this thread gives the same counts
+    expect(await countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3, threads: 1 })).toEqual(approx);
   });
 });

@@ -1,0 +1,138 @@
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * The query loop of knn-search's inverted-file search (countMarkedNeighbors), on its own so that
+ * a worker thread can run half of the queries. This file imports nothing of ours (Node loads it
+ * directly as a worker, type annotations stripped) and uses erasable TypeScript only.
+ */
+export interface ScanInput {
+  n: number;
+  d: number;
+  k: number;
+  nList: number;
+  /** Nearest lists remembered per point (`near`, n × nNear). */
+  nNear: number;
+  /** Candidates to see per query before stopping. */
+  want: number;
+  firstMarked: number;
+  coords: Float32Array;
+  centers: Float32Array;
+  near: Int32Array;
+  listStart: Int32Array;
+  /** Points stored list by list, and the original index of each stored point. */
+  sorted: Float32Array;
+  origin: Int32Array;
+  /** Output: marked neighbours per point (original index). */
+  counts: Int32Array;
+}
+
+/** Counts, for the stored points qp in [from, to), the marked points among their k nearest candidates. */
+export function scanQueries(s: ScanInput, from: number, to: number): void {
+  const { d, k, nList, nNear, want, firstMarked, coords, centers, near, listStart, sorted, origin, counts } = s;
+  let maxList = 0;
+  for (let c = 0; c < nList; c++) maxList = Math.max(maxList, listStart[c + 1] - listStart[c]);
+  // candidates kept: at most 2k (then cut back to the k nearest) plus one list
+  const dist = new Float32Array(2 * k + maxList);
+  const mark = new Uint8Array(2 * k + maxList);
+  const keys = new Float64Array(nList);
+  const words = new Uint32Array(keys.buffer);
+  // queries in list order: consecutive queries scan mostly the same lists (cache-friendly)
+  for (let qp = from; qp < to; qp++) {
+    const q = origin[qp];
+    const qo = qp * d;
+    let m = 0;
+    let seen = 0;
+    // Once k candidates are in hand, the k-th smallest distance so far bounds the answer: a
+    // farther point can never enter it, so its distance stops early (PCs come in decreasing
+    // variance, so most far points are rejected within the first dimensions).
+    let bound = Infinity;
+    for (let r = 0; r < nList && seen < want; r++) {
+      let c: number;
+      if (r < nNear) c = near[q * nNear + r];
+      else {
+        // rare: the nearest nNear lists hold too few points; order all lists by distance (float32
+        // distances widened to float64 leave 29 low mantissa bits for the list number)
+        if (r === nNear) {
+          for (let l = 0; l < nList; l++) {
+            keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
+            words[2 * l] |= l;
+          }
+          keys.sort();
+        }
+        c = words[2 * r] & 0x1fffffff;
+      }
+      const end = listStart[c + 1];
+      for (let p = listStart[c]; p < end; p++) {
+        if (p === qp) continue;
+        seen++;
+        const dp = sqDist32(sorted, qo, sorted, p * d, d, bound);
+        if (dp > bound) continue;
+        dist[m] = dp;
+        mark[m++] = origin[p] >= firstMarked ? 1 : 0;
+      }
+      if (m >= 2 * k) {
+        selectSmallest(dist, mark, m, k);
+        m = k;
+        bound = 0;
+        for (let t = 0; t < k; t++) if (dist[t] > bound) bound = dist[t];
+      }
+    }
+    selectSmallest(dist, mark, m, k);
+    let nd = 0;
+    for (let t = 0; t < k; t++) nd += mark[t];
+    counts[q] = nd;
+  }
+}
+
+/** Squared distance between row `ao` of `a` and row `bo` of `b`; stops early once above `bound`. */
+export function sqDist32(a: Float32Array, ao: number, b: Float32Array, bo: number, d: number, bound: number): number {
+  let s = 0;
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const x0 = a[ao + j] - b[bo + j];
+    const x1 = a[ao + j + 1] - b[bo + j + 1];
+    const x2 = a[ao + j + 2] - b[bo + j + 2];
+    const x3 = a[ao + j + 3] - b[bo + j + 3];
+    s += x0 * x0 + x1 * x1 + x2 * x2 + x3 * x3;
+    if (s > bound) return s;
+  }
+  for (; j < d; j++) {
+    const x = a[ao + j] - b[bo + j];
+    s += x * x;
+  }
+  return s;
+}
+
+/** Moves the k smallest of dist[0..m) (with their marks) to the front, in any order (quickselect). */
+export function selectSmallest(dist: Float32Array, mark: Uint8Array, m: number, k: number): void {
+  let lo = 0;
+  let hi = m - 1;
+  while (lo < hi) {
+    const pivot = dist[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (dist[i] < pivot) i++;
+      while (dist[j] > pivot) j--;
+      if (i <= j) {
+        const td = dist[i];
+        dist[i] = dist[j];
+        dist[j] = td;
+        const tm = mark[i];
+        mark[i] = mark[j];
+        mark[j] = tm;
+        i++;
+        j--;
+      }
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
+  }
+}
+
+// Worker entry: knn-search starts this file with { task: 'knn-scan', input, from, to } (shared arrays).
+if (!isMainThread && workerData?.task === 'knn-scan') {
+  scanQueries(workerData.input as ScanInput, workerData.from as number, workerData.to as number);
+  parentPort?.postMessage('done');
+}
