@@ -22,6 +22,7 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   let cells = 0;
   let genes = 0;
   let nnz = 0;
+  let largestSampleNnz = 0;
   for (const d of draftSamples) {
     const s = byId.get(d.id);
     if (!s)
@@ -33,11 +34,14 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
     cells += s.properties.cells;
     genes = Math.max(genes, s.properties.genes);
     // Every stored non-zero holds at least one UMI: total UMIs bound the non-zeros from above.
-    nnz += Math.min(s.properties.cells * s.properties.genes, Math.ceil(s.properties.umi.total));
+    const sampleNnz = Math.min(s.properties.cells * s.properties.genes, Math.ceil(s.properties.umi.total));
+    nnz += sampleNnz;
+    largestSampleNnz = Math.max(largestSampleNnz, sampleNnz);
     samples.push({ name: d.name, group: d.group, datasetKey: s.datasetKey });
   }
   const params = row.params as AnalysisParams;
-  const need = estimateMemoryBytes({ cells, genes, nnz, params });
+  // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.
+  const need = estimateMemoryBytes({ cells, genes, nnz, params, largestSampleNnz, releaseSamples: true });
   refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
   const staging = stagingPrefix(row.id, t.attempt);
   await ctx.storage.delete(staging);

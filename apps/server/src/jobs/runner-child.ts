@@ -126,8 +126,11 @@ async function run(task: ChildTask, config: Config): Promise<unknown> {
     storage,
     task.samples.map((s) => ({ ...s, species: task.species })),
   );
-  const result = await runAnalysis(samples, task.params, (p) =>
-    send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }),
+  const result = await runAnalysis(
+    samples,
+    task.params,
+    (p) => send({ type: 'progress', fraction: 0.02 + 0.88 * p.fraction, step: p.step }),
+    { releaseSamples: true },
   );
   send({ type: 'progress', fraction: 0.9, step: 'write' });
   await writeOutputs(result, { write: (rel, bytes) => storage.put(`${task.outPrefix}${rel}`, bytes) });
