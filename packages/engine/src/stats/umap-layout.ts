@@ -1,24 +1,19 @@
+import type { WeightedGraph } from '../methods/fuzzy-graph';
 import { Random } from '../methods/random';
 
 /**
- * A compact UMAP layout (McInnes et al. 2018) in any dimension over a precomputed kNN graph, with
- * typed arrays only (umap-js keeps Map-based matrices: ~3 GB at 20k cells). Steps as umap-learn:
- * per-cell ρ (nearest distance) and σ (binary search to log2(k)), fuzzy union W + Wᵀ − W∘Wᵀ,
- * the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10], and SGD with
- * 5 negative samples per positive edge, learning rate 1 decaying linearly, gradients clipped at 4.
+ * A compact UMAP layout (McInnes et al. 2018) in any dimension over the fuzzy simplicial set of a
+ * kNN graph (methods/fuzzy-graph: umap-learn's membership strengths and fuzzy union, the same graph
+ * the clustering uses), with typed arrays only (umap-js keeps Map-based matrices: ~3 GB at 20k
+ * cells). As umap-learn: edges weaker than max/epochs dropped, every symmetric edge in both
+ * directions, the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10], SGD
+ * with 5 negative samples per positive edge, learning rate 1 decaying linearly, gradients clipped
+ * at 4.
  */
-export interface KnnGraph {
-  n: number;
-  k: number;
-  /** Row-major n × k neighbour indices (self excluded) and distances, nearest first. */
-  indices: Int32Array;
-  distances: Float64Array;
-}
-
-export function umapLayout(g: KnnGraph, opts: { dims: number; minDist: number; epochs: number; seed: number }): Float32Array {
-  const { rows, cols, weights } = fuzzyGraph(g);
+export function umapLayout(g: WeightedGraph, opts: { dims: number; minDist: number; epochs: number; seed: number }): Float32Array {
+  const { rows, cols, weights } = edgeList(g, opts.epochs);
   const [a, b] = fitAB(opts.minDist);
-  const { n } = g;
+  const n = g.nNodes;
   const dims = opts.dims;
   const rng = new Random(opts.seed);
   const y = new Float32Array(n * dims);
@@ -71,70 +66,27 @@ export function umapLayout(g: KnnGraph, opts: { dims: number; minDist: number; e
   return y;
 }
 
-/** Symmetric fuzzy simplicial set as COO edges (each undirected edge once per direction). */
-function fuzzyGraph(g: KnnGraph): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
-  const { n, k, indices, distances } = g;
-  const w = new Float32Array(n * k);
-  const target = Math.log2(k + 1); // umap-learn counts the cell itself among its k neighbours
-  for (let i = 0; i < n; i++) {
-    const base = i * k;
-    let rho = 0;
-    for (let j = 0; j < k; j++) if (distances[base + j] > 0) {
-      rho = distances[base + j];
-      break;
-    }
-    let lo = 0;
-    let hi = Infinity;
-    let sigma = 1;
-    for (let it = 0; it < 64; it++) {
-      let sum = 1; // the self edge has weight 1
-      for (let j = 0; j < k; j++) sum += Math.exp(-Math.max(0, distances[base + j] - rho) / sigma);
-      if (Math.abs(sum - target) < 1e-5) break;
-      if (sum > target) {
-        hi = sigma;
-        sigma = (lo + hi) / 2;
-      } else {
-        lo = sigma;
-        sigma = hi === Infinity ? sigma * 2 : (lo + hi) / 2;
-      }
-    }
-    for (let j = 0; j < k; j++) w[base + j] = Math.exp(-Math.max(0, distances[base + j] - rho) / sigma);
-  }
-  // Union: for every directed edge i→j with weight p, and its reverse q (0 if absent): p + q − pq.
-  const keyOf = (i: number, j: number) => i * n + j;
-  const keys = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) keys[i * k + j] = keyOf(i, indices[i * k + j]);
-  const order = Uint32Array.from({ length: n * k }, (_, t) => t).sort((x, y) => keys[x] - keys[y]);
-  const sortedKeys = Float64Array.from(order, (t) => keys[t]);
-  const find = (key: number): number => {
-    let lo = 0;
-    let hi = sortedKeys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (sortedKeys[mid] === key) return order[mid];
-      if (sortedKeys[mid] < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  };
-  const rows: number[] = [];
-  const cols: number[] = [];
-  const weights: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let jj = 0; jj < k; jj++) {
-      const j = indices[i * k + jj];
-      if (j === i) continue;
-      const p = w[i * k + jj];
-      const rev = find(keyOf(j, i));
-      const q = rev >= 0 ? w[rev] : 0;
-      const v = p + q - p * q;
-      rows.push(i, j);
-      cols.push(j, i);
-      // When the reverse edge exists it is emitted from j as well; halve to count each pair once.
-      weights.push(rev >= 0 ? v / 2 : v, rev >= 0 ? v / 2 : v);
+/** The graph's edges in both directions as COO, without those below max weight / epochs (umap-learn). */
+function edgeList(g: WeightedGraph, epochs: number): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
+  let wMax = 0;
+  for (const w of g.weights) if (w > wMax) wMax = w;
+  const floor = wMax / Math.max(1, epochs);
+  let m = 0;
+  for (const w of g.weights) if (w >= floor && w > 0) m++;
+  const rows = new Int32Array(m);
+  const cols = new Int32Array(m);
+  const weights = new Float32Array(m);
+  let e = 0;
+  for (let i = 0; i < g.nNodes; i++) {
+    for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++) {
+      const w = g.weights[p];
+      if (!(w >= floor && w > 0)) continue;
+      rows[e] = i;
+      cols[e] = g.indices[p];
+      weights[e++] = w;
     }
   }
-  return { rows: Int32Array.from(rows), cols: Int32Array.from(cols), weights: Float32Array.from(weights) };
+  return { rows, cols, weights };
 }
 
 /** a, b of 1/(1 + a·d^(2b)) fitted to the UMAP target curve for min_dist (spread 1), by grid search. */

@@ -1,3 +1,4 @@
+import { fuzzyConnectivities } from '../methods/fuzzy-graph';
 import { umapLayout } from '../stats/umap-layout';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
@@ -5,27 +6,10 @@ import { umapEpochs, umapMinDist } from './embeddings';
 import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step } from './step';
 
-/** The first k neighbours of each cell from a serialised scran.js result (runs ≥ k per cell, nearest first). */
-function firstNeighbors(
-  s: { runs: Int32Array; indices: Int32Array; distances: Float64Array },
-  n: number,
-  k: number,
-): { indices: Int32Array; distances: Float64Array } {
-  const indices = new Int32Array(n * k);
-  const distances = new Float64Array(n * k);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    if (s.runs[i] < k) throw new Error(`engine step 'umap3D': cell ${i} has ${s.runs[i]} neighbours, needs ${k}`);
-    indices.set(s.indices.subarray(at, at + k), i * k);
-    distances.set(s.distances.subarray(at, at + k), i * k);
-    at += s.runs[i];
-  }
-  return { indices, distances };
-}
-
 /**
  * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so the layout is our own
- * typed-array UMAP (stats/umap-layout) over the same 15-nearest-neighbour graph from scran.js,
+ * typed-array UMAP (stats/umap-layout) over the fuzzy graph of the same 15 nearest neighbours
+ * the clustering uses (methods/fuzzy-graph),
  * with the same min_dist rule and a seeded generator.
  */
 export class Umap3dStep extends Step<{ seed: number }, Embedding> {
@@ -45,10 +29,10 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
   protected run(params: { seed: number }): Embedding {
     const { nn } = this.neighbors.value;
     const n = nn.numberOfCells();
-    const k = Math.min(N_NEIGHBORS - 1, n - 1);
-    const { indices, distances } = firstNeighbors(nn.serialize(), n, k);
+    // scanpy/umap-learn n_neighbors = 15 counts the cell itself: the cell + its 14 nearest.
+    const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: Math.min(N_NEIGHBORS, n) });
     const values = umapLayout(
-      { n, k, indices, distances },
+      graph,
       { dims: 3, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: params.seed },
     );
     return { dims: 3, values };
