@@ -1,5 +1,5 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { dispersionHvg } from '../stats/dispersion-hvg';
+import { dispersionHvgFromSums } from '../stats/dispersion-hvg';
 import { countMarkedNeighbors } from './knn-search';
 import { Random } from './random';
 import { sparsePca } from './sparse-pca';
@@ -152,25 +152,34 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
 
 /** scanpy highly_variable_genes (seurat flavour, min_mean 0.0125, max_mean 3, min_disp 0.5) on log1p(normalize_total). */
 function hvgMask(counts: CountMatrix, cells: number[], geneOk: Uint8Array): Uint8Array {
-  const all = Int32Array.from({ length: counts.nGenes }, (_, g) => (geneOk[g] ? g : -1));
-  let nOk = 0;
-  for (let g = 0; g < counts.nGenes; g++) if (geneOk[g]) all[g] = nOk++;
-  const raw = restrict(counts, cells, all, nOk);
-  const totals = cellTotals(raw);
+  // normalize_total to the median total, then per-gene sums of the normalized values, read in
+  // place (no restricted copy, no log1p → expm1 round trip: dispersionHvgFromSums takes them as is)
+  const totals = new Float64Array(cells.length);
+  cells.forEach((c, i) => {
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (geneOk[counts.indices[t]]) totals[i] += counts.data[t];
+  });
   const target = medianOf(totals);
-  const data = new Float32Array(raw.data.length);
-  for (let c = 0; c < raw.nCells; c++) {
-    const f = totals[c] > 0 ? target / totals[c] : 0;
-    for (let t = raw.indptr[c]; t < raw.indptr[c + 1]; t++) data[t] = Math.log1p(raw.data[t] * f);
-  }
-  const stats = dispersionHvg({ ...raw, data }, nOk);
+  const sum = new Float64Array(counts.nGenes);
+  const sumSq = new Float64Array(counts.nGenes);
+  cells.forEach((c, i) => {
+    const f = totals[i] > 0 ? target / totals[i] : 0;
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) {
+      const g = counts.indices[t];
+      if (!geneOk[g]) continue;
+      const v = counts.data[t] * f;
+      sum[g] += v;
+      sumSq[g] += v * v;
+    }
+  });
+  const ok: number[] = [];
+  for (let g = 0; g < counts.nGenes; g++) if (geneOk[g]) ok.push(g);
+  const pick = (x: Float64Array) => Float64Array.from(ok, (g) => x[g]);
+  const stats = dispersionHvgFromSums(pick(sum), pick(sumSq), cells.length, ok.length);
   const mask = new Uint8Array(counts.nGenes);
-  for (let g = 0; g < counts.nGenes; g++) {
-    const j = all[g];
-    if (!geneOk[g] || j < 0) continue;
+  ok.forEach((g, j) => {
     const m = stats.means[j];
     if (m > 0.0125 && m < 3 && stats.dispersionsNorm[j] > 0.5) mask[g] = 1;
-  }
+  });
   return mask;
 }
 

@@ -48,10 +48,14 @@ export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts:
   let q = op.times(omega, l); // n × l row-major
   q = orthoRowMajor(q, n, l);
   const iters = opts.powerIterations ?? 4;
+  // Only the p × l side is re-orthonormalised inside the loop: Aᵀ·(A z) with orthonormal z spreads
+  // the column scales by σ₁²/σₗ² only, well within double precision, and orthonormalising the tall
+  // n × l side (n up to 10⁵) cost as much as the sparse products. Q is orthonormalised once at the end.
   for (let it = 0; it < iters; it++) {
     const z = orthoRowMajor(op.transposeTimes(q, l), p, l);
-    q = orthoRowMajor(op.times(z, l), n, l);
+    q = op.times(z, l);
   }
+  if (iters > 0) q = orthoRowMajor(q, n, l);
   // B = Qᵀ A (l × p) = (Aᵀ Q)ᵀ; eigen of B Bᵀ
   const bt = op.transposeTimes(q, l); // p × l row-major = Bᵀ
   const g = new Float64Array(l * l);
@@ -112,8 +116,7 @@ class ImplicitMatrix {
       for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
         const j = col[m.indices[t]];
         if (j < 0) continue;
-        const v = m.data[t] * scale[j];
-        for (let c = 0; c < w; c++) out[o + c] += v * mat[j * w + c];
+        addScaledRow(out, o, mat, j * w, m.data[t] * scale[j], w);
       }
     }
     return out;
@@ -131,8 +134,7 @@ class ImplicitMatrix {
       for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
         const j = col[m.indices[t]];
         if (j < 0) continue;
-        const v = m.data[t] * scale[j];
-        for (let c = 0; c < w; c++) out[j * w + c] += v * y[o + c];
+        addScaledRow(out, j * w, y, o, m.data[t] * scale[j], w);
       }
     }
     for (let j = 0; j < p; j++) {
@@ -141,6 +143,18 @@ class ImplicitMatrix {
     }
     return out;
   }
+}
+
+/** dst[d0 … d0+w) += v · src[s0 … s0+w): the inner loop of both sparse × dense products, unrolled by 4. */
+function addScaledRow(dst: Float64Array, d0: number, src: Float64Array, s0: number, v: number, w: number): void {
+  let c = 0;
+  for (; c + 4 <= w; c += 4) {
+    dst[d0 + c] += v * src[s0 + c];
+    dst[d0 + c + 1] += v * src[s0 + c + 1];
+    dst[d0 + c + 2] += v * src[s0 + c + 2];
+    dst[d0 + c + 3] += v * src[s0 + c + 3];
+  }
+  for (; c < w; c++) dst[d0 + c] += v * src[s0 + c];
 }
 
 /** Orthonormal basis of the columns of a row-major rows × cols matrix (returned row-major). */

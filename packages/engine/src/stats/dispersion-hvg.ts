@@ -25,6 +25,16 @@ export function dispersionHvg(norm: CountMatrix, nTop: number): DispersionHvg {
     sum[g] += v;
     sumSq[g] += v * v;
   }
+  return dispersionHvgFromSums(sum, sumSq, nCells, nTop);
+}
+
+/**
+ * The same selection from per-gene sums and sums of squares of the normalized (not log) values
+ * over nCells cells: callers that still hold the normalized values (Scrublet's HVG step) skip the
+ * log1p → expm1 round trip over every stored value.
+ */
+export function dispersionHvgFromSums(sum: Float64Array, sumSq: Float64Array, nCells: number, nTop: number): DispersionHvg {
+  const nGenes = sum.length;
   const means = new Float64Array(nGenes);
   const dispersions = new Float64Array(nGenes);
   for (let g = 0; g < nGenes; g++) {

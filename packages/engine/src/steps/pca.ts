@@ -11,7 +11,10 @@ import type { CellCycleStep } from './cell-cycle';
 import { Step } from './step';
 
 export const N_PCS_COMPUTED = 50;
-/** Power iterations of the randomized SVD: enough that the leading ~20 PCs no longer depend on the seed. */
+/**
+ * Power iterations of the randomized SVD: enough that the leading ~20 PCs no longer depend on the
+ * seed. Fewer are not enough: 5 gave a pbmc3k ARI of 0.717 (10: 0.883, seed 42).
+ */
 export const POWER_ITERATIONS = 10;
 /**
  * scanpy `scale(max_value=10)` (METHODS §1.6; Seurat ScaleData's scale.max is 10 too), applied by
