@@ -58,7 +58,8 @@ const MESSAGES: Record<StepName, string> = {
 
 /**
  * The standard pipeline as a fixed sequence of step objects (markers come right after clustering,
- * before the three embeddings). `run` validates the parameters and
+ * before the three embeddings; the 3D UMAP layout starts in a worker thread with the 2D UMAP and is
+ * joined by the umap3D step). `run` validates the parameters and
  * samples, then computes each step in order; on a later call only steps whose parameters (or
  * upstream results) changed are recomputed. Call `free()` when done (WebAssembly memory).
  */
@@ -113,7 +114,8 @@ export class AnalysisRunner {
       this.inputs.setInputs(samples);
     }
     this.params = params;
-    const plan: [Step<never, unknown>, unknown][] = [
+    // [step, its parameter slice, what to start just before it]
+    const plan: [Step<never, unknown>, unknown, (() => void)?][] = [
       [this.inputs, {}],
       [this.qc, {}],
       [this.filter, pick(params, 'expressedGeneRange', 'expressedUmiRange', 'mitochondrialContent', 'ribosomalContent')],
@@ -128,21 +130,29 @@ export class AnalysisRunner {
       [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
       // markers right after the clusters: "read → markers" is a milestone before the embeddings
       [this.markers, {}],
-      [this.umap, {}],
+      // the 3D UMAP layout (our TypeScript, in a worker thread) runs alongside the 2D UMAP
+      // (scran.js, one thread) and t-SNE; the umap3D step joins it
+      [this.umap, {}, () => this.umap3d.start(pick(params, 'seed'))],
       [this.tsne, {}],
       [this.umap3d, pick(params, 'seed')],
     ];
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
     let done = 0;
     this.lastComputed = [];
-    for (const [step, stepParams] of plan) {
-      const w = WEIGHTS[step.name] ?? 1;
-      const report = (f: number, message: string) =>
-        onProgress?.({ fraction: (done + w * Math.min(1, Math.max(0, f))) / total, step: step.name, message });
-      report(0, MESSAGES[step.name]);
-      if (await (step as Step<unknown, unknown>).compute(stepParams, report)) this.lastComputed.push(step.name);
-      report(1, MESSAGES[step.name]);
-      done += w;
+    try {
+      for (const [step, stepParams, before] of plan) {
+        const w = WEIGHTS[step.name] ?? 1;
+        const report = (f: number, message: string) =>
+          onProgress?.({ fraction: (done + w * Math.min(1, Math.max(0, f))) / total, step: step.name, message });
+        report(0, MESSAGES[step.name]);
+        before?.();
+        if (await (step as Step<unknown, unknown>).compute(stepParams, report)) this.lastComputed.push(step.name);
+        report(1, MESSAGES[step.name]);
+        done += w;
+      }
+    } catch (e) {
+      await this.umap3d.cancel(); // a layout started ahead is not joined
+      throw e;
     }
     return params;
   }

@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../src/errors';
+import { fuzzyConnectivities } from '../src/methods/fuzzy-graph';
 import { AnalysisRunner } from '../src/runner';
 import { adjustedRandIndex } from '../src/stats/ari';
+import { umapLayout } from '../src/stats/umap-layout';
+import { umapEpochs, umapMinDist } from '../src/steps/embeddings';
 import { syntheticDataset } from '../src/synthetic';
 import { validateSamples } from '../src/validate';
 import { analysisParams } from '@cellcloud/contracts/analysis-params';
@@ -22,6 +25,11 @@ describe('AnalysisRunner', () => {
     expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1])).toBe(true);
     expect(fractions.at(-1)).toBeCloseTo(1, 10);
     expect([...new Set(events.map((e) => e.step))]).toEqual(runner.lastComputed);
+    // the 3D layout ran in a worker alongside the 2D UMAP: the same as on the main thread
+    const n = runner.neighbors.value.nn.numberOfCells();
+    const graph = fuzzyConnectivities(runner.neighbors.value.nn.serialize(), { nNeighbors: 15 });
+    const single = umapLayout(graph, { dims: 3, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: 42 });
+    expect(Array.from(runner.umap3d.value.values)).toEqual(Array.from(single));
     const data = runner.doublets.value;
     const truth = Array.from(data.cellIndex, (c) => syn.truth[c]);
     expect(adjustedRandIndex(truth, runner.clusters.value.codes)).toBeGreaterThan(0.9);
@@ -29,9 +37,11 @@ describe('AnalysisRunner', () => {
 
   it('recomputes only the steps downstream of a changed parameter', async () => {
     const before = runner.umap.value;
+    const before3d = runner.umap3d.value;
     await runner.run(undefined, { ...base, clusterResolution: 1.5 });
     expect(runner.lastComputed).toEqual(['clusters', 'markers']);
     expect(runner.umap.value).toBe(before);
+    expect(runner.umap3d.value).toBe(before3d);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
     expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'markers', 'umap', 'tsne', 'umap3D']);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });

@@ -1,5 +1,15 @@
 import type { WeightedGraph } from '../methods/fuzzy-graph';
+import { Worker } from 'node:worker_threads';
 import { Random } from '../methods/random';
+import { optimizeLayout, type SgdInput, type SgdMessage } from './umap-sgd';
+
+/** Layout options: output dimensions, umap-learn min_dist and epochs, seed of the generator. */
+export interface UmapLayoutOptions {
+  dims: number;
+  minDist: number;
+  epochs: number;
+  seed: number;
+}
 
 /**
  * A compact UMAP layout (McInnes et al. 2018) in any dimension over the fuzzy simplicial set of a
@@ -8,74 +18,109 @@ import { Random } from '../methods/random';
  * cells). As umap-learn: edges weaker than max/epochs dropped, every symmetric edge in both
  * directions, the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10], SGD
  * with 5 negative samples per positive edge, learning rate 1 decaying linearly, gradients clipped
- * at 4.
+ * at 4 (the SGD loop is in stats/umap-sgd.ts). Runs on the calling thread; `UmapLayoutJob` runs
+ * the same computation in a worker thread, with the same result.
  */
-export function umapLayout(g: WeightedGraph, opts: { dims: number; minDist: number; epochs: number; seed: number }): Float32Array {
-  const { rows, cols, weights } = edgeList(g, opts.epochs);
-  const [a, b] = fitAB(opts.minDist);
-  const n = g.nNodes;
-  const dims = opts.dims;
-  const rng = new Random(opts.seed);
-  const y = new Float32Array(n * dims);
-  for (let i = 0; i < y.length; i++) y[i] = 20 * rng.uniform() - 10;
-  let wMax = 0;
-  for (const w of weights) if (w > wMax) wMax = w;
-  const nEdges = rows.length;
-  const perSample = Float64Array.from(weights, (w) => (w > 0 ? wMax / w : Infinity));
-  const nextSample = perSample.slice();
-  const negRate = 5;
-  const perNeg = Float64Array.from(perSample, (e) => e / negRate);
-  const nextNeg = perNeg.slice();
-  const clip = (v: number) => (v > 4 ? 4 : v < -4 ? -4 : v);
-  for (let epoch = 0; epoch < opts.epochs; epoch++) {
-    const alpha = 1 - epoch / opts.epochs;
-    for (let e = 0; e < nEdges; e++) {
-      if (nextSample[e] > epoch + 1) continue;
-      const i = rows[e] * dims;
-      const j = cols[e] * dims;
-      let d2 = 0;
-      for (let t = 0; t < dims; t++) {
-        const diff = y[i + t] - y[j + t];
-        d2 += diff * diff;
-      }
-      if (d2 > 0) {
-        const pb1 = Math.pow(d2, b - 1); // d2^b = d2 · d2^(b−1): one pow per edge
-        const coef = (-2 * a * b * pb1) / (a * pb1 * d2 + 1);
-        for (let t = 0; t < dims; t++) {
-          const grad = clip(coef * (y[i + t] - y[j + t])) * alpha;
-          y[i + t] += grad;
-          y[j + t] -= grad;
-        }
-      }
-      nextSample[e] += perSample[e];
-      const nNeg = Math.floor((epoch + 1 - nextNeg[e]) / perNeg[e]) + 1;
-      for (let s = 0; s < nNeg; s++) {
-        const kIdx = rng.int(n) * dims;
-        if (kIdx === i) continue;
-        let dn = 0;
-        for (let t = 0; t < dims; t++) {
-          const diff = y[i + t] - y[kIdx + t];
-          dn += diff * diff;
-        }
-        const coef = dn > 0 ? (2 * b) / ((0.001 + dn) * (a * Math.pow(dn, b) + 1)) : 0;
-        for (let t = 0; t < dims; t++) y[i + t] += (coef > 0 ? clip(coef * (y[i + t] - y[kIdx + t])) : 4) * alpha;
-      }
-      nextNeg[e] += nNeg * perNeg[e];
-    }
-  }
-  return y;
+export function umapLayout(g: WeightedGraph, opts: UmapLayoutOptions, onProgress?: (fraction: number) => void): Float32Array {
+  const input = sgdInput(g, opts);
+  return optimizeLayout(input, new Random(opts.seed), onProgress && ((done) => onProgress(done / input.epochs)));
 }
 
-/** The graph's edges in both directions as COO, without those below max weight / epochs (umap-learn). */
+function sgdInput(g: WeightedGraph, opts: UmapLayoutOptions): SgdInput {
+  const [a, b] = fitAB(opts.minDist);
+  return { nNodes: g.nNodes, dims: opts.dims, epochs: opts.epochs, a, b, seed: opts.seed, ...edgeList(g, opts.epochs) };
+}
+
+/**
+ * A UMAP layout running in a worker thread (stats/umap-sgd.ts: the edges shared, the coordinates
+ * transferred back), started by the constructor: the caller goes on with other work and joins
+ * with `result()` (or stops it with `cancel()`). The
+ * coordinates are those `umapLayout` gives for the same graph and options (same code, same
+ * seeded generator). If the worker cannot start or fails, `result()` computes on the calling thread.
+ */
+export class UmapLayoutJob {
+  /** Fraction of the epochs done so far. */
+  fraction = 0;
+  /** Where the coordinates were computed, once `result()` has returned. */
+  ranIn: 'worker' | 'main' | undefined;
+  private listener: ((fraction: number) => void) | undefined;
+  private worker: Worker | undefined;
+  private readonly outcome: Promise<Float32Array | undefined>;
+  private input: SgdInput | undefined;
+
+  constructor(g: WeightedGraph, opts: UmapLayoutOptions) {
+    const input = sgdInput(g, opts);
+    this.input = input;
+    let worker: Worker | undefined;
+    try {
+      worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), { workerData: { task: 'umap-sgd', input } });
+    } catch {
+      worker = undefined;
+    }
+    this.worker = worker;
+    this.outcome = !worker
+      ? Promise.resolve(undefined)
+      : new Promise((resolve) => {
+          worker.on('message', (m: SgdMessage) => {
+            if (m.type === 'progress') this.update(m.epochs / input.epochs);
+            else resolve(m.values);
+          });
+          worker.once('error', () => resolve(undefined));
+          worker.once('exit', () => resolve(undefined));
+        });
+  }
+
+  /** Calls `listener` with the fraction done now and at each later report. */
+  onProgress(listener: (fraction: number) => void): void {
+    this.listener = listener;
+    listener(this.fraction);
+  }
+
+  /** The coordinates (row-major nNodes × dims); computed on this thread if the worker failed. */
+  async result(): Promise<Float32Array> {
+    const values = await this.outcome;
+    await this.stopWorker();
+    const input = this.input;
+    this.input = undefined;
+    if (values) {
+      this.ranIn = 'worker';
+      this.update(1);
+      return values;
+    }
+    if (!input) throw new Error('UmapLayoutJob: result() was already taken or the job was cancelled');
+    this.ranIn = 'main';
+    return optimizeLayout(input, new Random(input.seed), (done) => this.update(done / input.epochs));
+  }
+
+  /** Stops the worker (if still running); the job gives no result afterwards. */
+  async cancel(): Promise<void> {
+    this.input = undefined;
+    await this.stopWorker();
+  }
+
+  private async stopWorker(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate();
+  }
+
+  private update(fraction: number): void {
+    this.fraction = Math.max(this.fraction, fraction);
+    this.listener?.(this.fraction);
+  }
+}
+
+/** The graph's edges in both directions as COO (shared arrays), without those below max weight / epochs (umap-learn). */
 function edgeList(g: WeightedGraph, epochs: number): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
   let wMax = 0;
   for (const w of g.weights) if (w > wMax) wMax = w;
   const floor = wMax / Math.max(1, epochs);
   let m = 0;
   for (const w of g.weights) if (w >= floor && w > 0) m++;
-  const rows = new Int32Array(m);
-  const cols = new Int32Array(m);
-  const weights = new Float32Array(m);
+  // shared memory: a layout worker reads the same edges (the main thread keeps them for a fallback)
+  const rows = new Int32Array(new SharedArrayBuffer(m * 4));
+  const cols = new Int32Array(new SharedArrayBuffer(m * 4));
+  const weights = new Float32Array(new SharedArrayBuffer(m * 4));
   let e = 0;
   for (let i = 0; i < g.nNodes; i++) {
     for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++) {
