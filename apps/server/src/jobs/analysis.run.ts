@@ -2,10 +2,9 @@ import type { AnalysisParams } from '@cellcloud/contracts';
 import { estimateMemoryBytes } from '@cellcloud/engine';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
-import { resultsPrefix, stagingPrefix } from '../services/jobs-view';
 import { refuseOverBudget } from './runner-child-budget';
-import { runInChild } from './runner-child-process';
-import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked';
+import { runChildAndPublish } from './runner-child-publish';
+import { PermanentJobError, type Tracked } from './runner-tracked';
 
 /**
  * Job `analysis.run`: the standard pipeline for one job row, in a child process under the
@@ -18,7 +17,7 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   const draftSamples = (
     (row.draft as { datasets?: { id: string; name: string; group: string }[] }).datasets ?? []
   ).filter((d) => row.sample_ids.includes(d.id));
-  const samples = [];
+  const samples: { name: string; group: string; datasetKey: string }[] = [];
   let cells = 0;
   let genes = 0;
   let nnz = 0;
@@ -43,22 +42,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.
   const need = estimateMemoryBytes({ cells, genes, nnz, params, largestSampleNnz, releaseSamples: true });
   refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
-  const staging = stagingPrefix(row.id, t.attempt);
-  await ctx.storage.delete(staging);
-  await runInChild(
-    { kind: 'analysis', jobId: row.id, species: row.species, samples, params, outPrefix: staging },
-    {
-      config: ctx.config,
-      signal: t.signal,
-      memoryBytes: ctx.config.workerMemoryBytes,
-      onProgress: (f, step) => t.progress(f, step),
-    },
-  );
-  await t.progress(0.97, 'publish');
-  if (!(await t.stillOurs())) {
-    await ctx.storage.delete(staging);
-    throw new JobSuperseded(row.id);
-  }
-  await ctx.storage.delete(resultsPrefix(row.id));
-  await ctx.storage.movePrefix(staging.slice(0, -1), resultsPrefix(row.id).slice(0, -1));
+  await runChildAndPublish(ctx, t, (outPrefix) => ({
+    kind: 'analysis',
+    jobId: row.id,
+    species: row.species,
+    samples,
+    params,
+    outPrefix,
+  }));
 }

@@ -2,10 +2,10 @@ import type { AppContext } from '../context';
 import { exploreChildTasksRepo } from '../db/repos/explore-child-tasks';
 import { jobsRepo } from '../db/repos/jobs';
 import { childCellsKey } from '../services/explore/subcluster';
-import { resultsPrefix, stagingPrefix } from '../services/jobs-view';
+import { resultsPrefix } from '../services/jobs-view';
 import { refuseOverBudget, storedResultSize, subclusterMemoryBytes, subsetNnz } from './runner-child-budget';
-import { runInChild } from './runner-child-process';
-import { JobSuperseded, PermanentJobError, type Tracked } from './runner-tracked';
+import { runChildAndPublish } from './runner-child-publish';
+import { PermanentJobError, type Tracked } from './runner-tracked';
 
 /**
  * Job `analysis.subcluster`: the child analysis of a subset — the parent's stored counts
@@ -36,31 +36,14 @@ export async function handleAnalysisSubcluster(ctx: AppContext, t: Tracked): Pro
   new Uint8Array(cells.buffer).set(cellBytes);
   const need = subclusterMemoryBytes(size, cells.length, await subsetNnz(ctx.storage, size, cells), parent.params);
   refuseOverBudget(ctx.config, need, 'jobs.failure.memorySubcluster');
-  const staging = stagingPrefix(t.row.id, t.attempt);
-  await ctx.storage.delete(staging);
-  await runInChild(
-    {
-      kind: 'subcluster',
-      jobId: t.row.id,
-      name: t.row.job_name,
-      h5adKey: `${prefix}analysis.h5ad`,
-      cellsKey,
-      parentParams: parent.params,
-      child: t.row.params,
-      outPrefix: staging,
-    },
-    {
-      config: ctx.config,
-      signal: t.signal,
-      memoryBytes: ctx.config.workerMemoryBytes,
-      onProgress: (f, step) => t.progress(f, step),
-    },
-  );
-  await t.progress(0.97, 'publish');
-  if (!(await t.stillOurs())) {
-    await ctx.storage.delete(staging);
-    throw new JobSuperseded(t.row.id);
-  }
-  await ctx.storage.delete(resultsPrefix(t.row.id));
-  await ctx.storage.movePrefix(staging.slice(0, -1), resultsPrefix(t.row.id).slice(0, -1));
+  await runChildAndPublish(ctx, t, (outPrefix) => ({
+    kind: 'subcluster',
+    jobId: t.row.id,
+    name: t.row.job_name,
+    h5adKey: `${prefix}analysis.h5ad`,
+    cellsKey,
+    parentParams: parent.params,
+    child: t.row.params,
+    outPrefix,
+  }));
 }
