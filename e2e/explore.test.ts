@@ -161,6 +161,9 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.locator('.ant-modal .ant-select').click();
     await page.locator('.ant-select-item-option', { hasText: /^1$/ }).click();
     await page.locator('.ant-select-item-option', { hasText: /^2$/ }).click();
+    // close the multi-select's list (with many clusters it covers the dialog's buttons), as a user would
+    await page.locator('.ant-modal-title').click();
+    await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
     await page.locator('.ant-modal input.ant-input').fill('Merged');
     await ok();
     await row.getByText('Must be recalculated').waitFor();
