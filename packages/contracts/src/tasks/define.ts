@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { PermissionKey } from '../privileges';
+
+/**
+ * The task shape (issue 11): one definition per downstream analysis, used by the CLI, the worker,
+ * the API and the web app. A task lives in `packages/contracts/src/tasks/<task>.ts` (this file's
+ * `defineTask`), `packages/engine/src/tasks/<task>/` (pure compute) and, in the web app,
+ * `apps/web/src/features/explore/tasks/<task>/` (run panel + result views). The registries
+ * (`tasks/registry.ts` here, `packages/engine/src/tasks/registry.ts`, the web's task view registry)
+ * are the only shared files a new task touches. See docs/architecture.md "How to add an analysis task".
+ */
+
+/** Explore tabs of SPEC §2 that a task can feed (keys of the web's EXPLORE_TABS). */
+export const exploreTabKeys = [
+  'cellQuality',
+  'geneExpression',
+  'cellularComposition',
+  'differentialExpression',
+  'cellInteractions',
+  'trajectory',
+  'cnv',
+  'ith',
+  'vdj',
+  'tfRegulation',
+  'cellAnnotations',
+] as const;
+export type ExploreTabKey = (typeof exploreTabKeys)[number];
+
+/**
+ * Species rule of SPEC §5. `any`: every species; `human`: human only (cell communication);
+ * `human-mouse`: human and mouse (CNV, annotation, SCENIC); `orthologues`: human directly, other
+ * species through an orthologue table (enrichment) — the engine refuses species it cannot map.
+ */
+export type SpeciesRule = 'any' | 'human' | 'human-mouse' | 'orthologues';
+
+export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
+  /** Stable name, kebab-case: the CLI verb (`npx cellcloud task <name>`), the URL segment, the engine registry key. */
+  name: string;
+  /** i18n key (web `tasks` namespace) of the task's display name. */
+  titleKey: string;
+  /** Strict parameter schema with defaults and bounds written once. */
+  params: P;
+  /** Schema of the task's `summary.json` (small result manifest the web reads first). */
+  summary: S;
+  /** SPEC §6 operation permission checked by the API (403 "request a subscription"). */
+  permission: PermissionKey;
+  species: SpeciesRule;
+  /** The explore tab that shows the task's results. */
+  tab: ExploreTabKey;
+  /** Job expiry; the worker kills the child after it. */
+  timeoutMinutes: number;
+  /**
+   * Tasks whose outputs this one reads (e.g. enrich reads a deg-groups task): the params then carry
+   * `sourceTaskId`, and the server hands the source task's output files to the engine.
+   */
+  dependsOn?: readonly string[];
+  /**
+   * Failure / validation messages of this task in both languages, keyed WITHOUT the `task.` prefix
+   * (the engine throws `TaskError('<key>', english, params)`, the server stores `task.<key>` and
+   * translates it per reader; `{name}` placeholders take the error's params).
+   */
+  messages: { 'en-US': Record<string, string>; 'zh-CN': Record<string, string> };
+}
+
+/** Identity helper that keeps the literal types of a definition. */
+export function defineTask<P extends z.ZodType, S extends z.ZodType>(d: TaskDefinition<P, S>): TaskDefinition<P, S> {
+  return d;
+}
+
+/**
+ * Files a task writes under `results/<resultId>/tasks/<taskId>/` (CLI: under `--out`):
+ *   summary.json          the task's summary (its `summary` schema)
+ *   outputs.json          this manifest (taskOutputs), written last by the runner
+ *   tables/<name>.csv     result tables with documented column names (UTF-8, RFC 4180, header row)
+ *   obs/<key>.f32|u16|u32 per-cell columns in the explorer artifact format (docs/artifacts.md),
+ *                         merged into the explorer's annotation levels / continuous values
+ *   data/<name>.json|bin  figure data too large for the summary
+ */
+export const taskOutputs = z.object({
+  task: z.string(),
+  engineVersion: z.string(),
+  nCells: z.number().int(),
+  tables: z.array(
+    z.object({ name: z.string(), file: z.string(), rows: z.number().int(), columns: z.array(z.string()) }),
+  ),
+  obs: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('categorical'),
+        key: z.string(),
+        file: z.string(),
+        dtype: z.enum(['u16', 'u32']),
+        labels: z.array(z.string()),
+      }),
+      z.object({ kind: z.literal('numeric'), key: z.string(), file: z.string(), min: z.number(), max: z.number() }),
+    ]),
+  ),
+  files: z.array(z.object({ name: z.string(), file: z.string(), bytes: z.number().int() })),
+});
+export type TaskOutputs = z.infer<typeof taskOutputs>;
+
+/** Lifecycle of a task row (SPEC §4: processing / failed "please refresh later"). */
+export const taskStatus = z.enum(['submitted', 'running', 'completed', 'failed']);
+export type TaskStatus = z.infer<typeof taskStatus>;
+
+const NO_CONTROL = /^[^\u0000]*$/;
+
+/** An annotation level key (obs column of the result, a subset's key, or a task's per-cell column). */
+export const groupByKey = z.string().min(1).max(200).regex(NO_CONTROL);
+
+/**
+ * A cell group defined by conditions on annotation levels (all must hold):
+ * `[{ key: 'cluster', values: ['1','3'] }, { key: 'Sample ID', values: ['ctrl'] }]`.
+ * CLI form: `'cluster=1,3;Sample ID=ctrl'` (parseGroupSpec).
+ */
+export const groupCondition = z.object({ key: groupByKey, values: z.array(z.string().max(500)).min(1) }).strict();
+export const groupSpec = z.array(groupCondition).min(1);
+export type GroupSpec = z.infer<typeof groupSpec>;
+
+export function parseGroupSpec(text: string): GroupSpec {
+  return text
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq <= 0) throw new Error(`"${part}" is not <level>=<value>[,<value>]`);
+      return {
+        key: part.slice(0, eq).trim(),
+        values: part
+          .slice(eq + 1)
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      };
+    });
+}

@@ -1,0 +1,7 @@
+import type { EngineTask } from './types';
+
+/**
+ * Engine side of every task (issue 11): name → compute. Adding a task = one import and one
+ * entry here. Keys are the contracts' task names.
+ */
+export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {};
