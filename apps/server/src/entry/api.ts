@@ -18,7 +18,12 @@ async function main() {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const url = config.publicBaseUrl ?? `http://localhost:${port}`;
-  console.log(`\nCellCloud is running at ${url}  (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, data: ${config.dataDir})\n`);
+  const mail = config.smtp
+    ? 'Sign-up and password e-mail codes are sent through the configured SMTP server.'
+    : 'No SMTP server is configured: sign-up and password codes appear in this log on a line\n  starting with "[outbox]" (e.g. [outbox] to=you@example.org purpose=register code=123456).';
+  console.log(
+    `\nCellCloud is running at ${url}  (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, data: ${config.dataDir})\n  ${mail}\n`,
+  );
 }
 
 main().catch((e) => {
