@@ -32,7 +32,7 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
         <Radio.Group
           value={p.algorithm}
           onChange={(e) => w.setParam({ algorithm: e.target.value as 'louvain' | 'leiden' })}
-          options={['louvain', 'leiden'].map((v) => ({ value: v, label: v }))}
+          options={(['louvain', 'leiden'] as const).map((v) => ({ value: v, label: t(`options.algorithms.${v}`) }))}
         />
       </Form.Item>
       <Form.Item label={t('options.hvg')} extra={hint(t('options.hvgHint'))}>
