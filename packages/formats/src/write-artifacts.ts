@@ -29,7 +29,7 @@ const bytesOf = (a: Float32Array | Uint16Array | Uint32Array | Float64Array) => 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('explorer artifacts are little-endian; this platform is big-endian');
 
 /** File-name-safe, unique stem for a key (the manifest keeps the original key). */
-function stems(keys: string[]): Map<string, string> {
+export function stems(keys: string[]): Map<string, string> {
   const used = new Set<string>();
   const out = new Map<string, string>();
   for (const k of keys) {
@@ -48,6 +48,36 @@ export function categoryOrder(values: string[]): string[] {
   const cats = [...new Set(values)];
   if (cats.every((c) => c !== '' && !Number.isNaN(Number(c)))) return cats.sort((a, b) => Number(a) - Number(b));
   return cats.sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * One per-cell column in the explorer encoding: categorical → `obs/<stem>.u16|u32` codes into
+ * `labels` (categoryOrder), numeric → `obs/<stem>.f32` with min/max. Also used for task outputs.
+ */
+export function encodeObsColumn(
+  key: string,
+  col: CellColumn,
+  stem: string,
+): { entry: ArtifactManifest['obs'][number]; bytes: Uint8Array } {
+  const nCells = col.values.length;
+  if (col.kind === 'categorical') {
+    const labels = categoryOrder(col.values);
+    const pos = new Map(labels.map((l, i) => [l, i]));
+    const dtype = labels.length <= 65536 ? 'u16' : 'u32';
+    const codes = dtype === 'u16' ? new Uint16Array(nCells) : new Uint32Array(nCells);
+    col.values.forEach((v, i) => (codes[i] = pos.get(v)!));
+    return { entry: { kind: 'categorical', key, file: `obs/${stem}.${dtype}`, dtype, labels }, bytes: bytesOf(codes) };
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of col.values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return {
+    entry: { kind: 'numeric', key, file: `obs/${stem}.f32`, min: Number.isFinite(min) ? min : 0, max: Number.isFinite(max) ? max : 0 },
+    bytes: bytesOf(Float32Array.from(col.values)),
+  };
 }
 
 /** Gene-major chunks of a CSC-by-cell matrix: returns the .bin bytes and the .idx offsets. */
@@ -95,27 +125,9 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
   const obsNames = stems(Object.keys(input.obs ?? {}));
   for (const [key, col] of Object.entries(input.obs ?? {})) {
     if (col.values.length !== nCells) throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
-    const stem = obsNames.get(key)!;
-    if (col.kind === 'categorical') {
-      const labels = categoryOrder(col.values);
-      const pos = new Map(labels.map((l, i) => [l, i]));
-      const dtype = labels.length <= 65536 ? 'u16' : 'u32';
-      const codes = dtype === 'u16' ? new Uint16Array(nCells) : new Uint32Array(nCells);
-      col.values.forEach((v, i) => (codes[i] = pos.get(v)!));
-      const file = `obs/${stem}.${dtype}`;
-      await sink.write(file, bytesOf(codes));
-      obs.push({ kind: 'categorical', key, file, dtype, labels });
-    } else {
-      let min = Infinity;
-      let max = -Infinity;
-      for (const v of col.values) {
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
-      const file = `obs/${stem}.f32`;
-      await sink.write(file, bytesOf(Float32Array.from(col.values)));
-      obs.push({ kind: 'numeric', key, file, min: Number.isFinite(min) ? min : 0, max: Number.isFinite(max) ? max : 0 });
-    }
+    const { entry, bytes } = encodeObsColumn(key, col, obsNames.get(key)!);
+    await sink.write(entry.file, bytes);
+    obs.push(entry);
   }
   if (genes.ids.length !== genes.symbols.length) throw bad('gene ids and symbols differ in length');
   await sink.write('genes.json', json({ ids: genes.ids, symbols: genes.symbols }));

@@ -16,6 +16,10 @@ export const COMMON_TASK_MESSAGES = {
     'common.geneSetFile': 'The gene set file is not valid: {detail}. Provide one gene per line, no header.',
     'common.noGenesMatched': 'None of the {given} genes was found in this dataset.',
     'common.cancelled': 'The analysis was cancelled.',
+    'common.invalidParams': 'The parameters are not valid: {detail}',
+    'common.overBudget': 'This analysis needs about {neededMb} MB of memory, more than the {budgetMb} MB a worker may use.',
+    'common.timeout': 'The analysis did not finish within {minutes} minutes.',
+    'common.internal': 'The analysis failed unexpectedly. Please try again later.',
   },
   'zh-CN': {
     'common.speciesHumanOnly': '该分析仅支持人类数据（当前数据为 {species}）。',
@@ -30,5 +34,9 @@ export const COMMON_TASK_MESSAGES = {
     'common.geneSetFile': '基因集文件无效：{detail}。请每行提供一个基因，不要表头。',
     'common.noGenesMatched': '所给的 {given} 个基因在该数据集中均未找到。',
     'common.cancelled': '分析已取消。',
+    'common.invalidParams': '参数无效：{detail}',
+    'common.overBudget': '该分析约需 {neededMb} MB 内存，超过计算节点可用的 {budgetMb} MB。',
+    'common.timeout': '分析未能在 {minutes} 分钟内完成。',
+    'common.internal': '分析意外失败，请稍后重试。',
   },
 } as const;

@@ -60,7 +60,31 @@ export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.Zod
    * translates it per reader; `{name}` placeholders take the error's params).
    */
   messages: { 'en-US': Record<string, string>; 'zh-CN': Record<string, string> };
+  /**
+   * Files the user provides for a run (gene set csv, GMT, contigs…). `name` is the camelCase key
+   * the engine receives in `uploads` (CLI flag `--<kebab-name> <file>`, API field `uploads.<name>`).
+   */
+  uploads?: readonly TaskUpload[];
+  /**
+   * Form hints for the web run panel, by param name: `level` = pick an annotation level,
+   * `group` = a group spec (level + values), `gene` = gene symbols. Other params are rendered from
+   * the schema (numbers, enums, booleans, strings).
+   */
+  fields?: Readonly<Record<string, TaskFieldHint>>;
 }
+
+export interface TaskUpload {
+  name: string;
+  /** i18n key (web `tasks` namespace) of the field label. */
+  labelKey: string;
+  /** `accept` attribute of the file input, e.g. '.csv,.txt'. */
+  accept: string;
+  maxBytes: number;
+  /** Needed for every run (otherwise the params say when it is used). */
+  required?: boolean;
+}
+
+export type TaskFieldHint = { kind: 'level' } | { kind: 'group' } | { kind: 'genes' } | { kind: 'hidden' };
 
 /** Identity helper that keeps the literal types of a definition. */
 export function defineTask<P extends z.ZodType, S extends z.ZodType>(d: TaskDefinition<P, S>): TaskDefinition<P, S> {

@@ -9,6 +9,7 @@ import { writeOutputs } from '../write-outputs';
 import { parseArgs, sampleName, USAGE, UsageError } from './args';
 import { directorySink } from './fs-sink';
 import { progressBar } from './progress-bar';
+import { TASK_USAGE, taskCommand } from './task';
 
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
@@ -23,6 +24,7 @@ async function loadParams(file: string | undefined): Promise<Record<string, unkn
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'task') return taskCommand(argv.slice(1));
   const args = parseArgs(argv);
   const params = await loadParams(args.params);
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
@@ -52,7 +54,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}\n`);
+      process.stderr.write(`${e.message}\n\n${process.argv[2] === 'task' ? TASK_USAGE : USAGE}\n`);
       process.exit(2);
     }
     if (isEngineError(e)) {
