@@ -12,11 +12,14 @@ export function nodeResourceReader(root: string): ResourceReader {
   const resolve = (rel: string): string => {
     const abs = path.resolve(root, rel);
     const r = path.resolve(root);
-    if (abs !== r && !abs.startsWith(r + path.sep)) throw new Error(`resource path "${rel}" leaves the resources folder`);
+    if (abs !== r && !abs.startsWith(r + path.sep))
+      throw new Error(`resource path "${rel}" leaves the resources folder`);
     return abs;
   };
   const missing = (rel: string) =>
-    new TaskError('common.resourceMissing', `The reference resource "${rel}" is not installed.`, { path: rel });
+    new TaskError('common.resourceMissing', `The reference resource "${rel}" is not installed.`, {
+      path: rel,
+    });
   return {
     async readBytes(rel) {
       try {

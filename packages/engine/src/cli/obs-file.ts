@@ -31,9 +31,11 @@ export function parseObsFile(text: string, barcodes: readonly string[]): ObsFile
       loose.set(k, loose.has(k) ? -1 : i);
     }
   });
-  const find = (b: string): number => index.get(b) ?? (loose.get(b) ?? -1);
+  const find = (b: string): number => index.get(b) ?? loose.get(b) ?? -1;
   const hasHeader = find(String(rowsAll[0]?.[0] ?? '')) < 0;
-  const header = hasHeader ? rowsAll[0]!.map((v, i) => (v === null || v === '' ? `column${i}` : String(v))) : [];
+  const header = hasHeader
+    ? rowsAll[0]!.map((v, i) => (v === null || v === '' ? `column${i}` : String(v)))
+    : [];
   const body = hasHeader ? rowsAll.slice(1) : rowsAll;
   const width = Math.max(0, ...body.map((r) => r.length));
   if (!hasHeader) for (let c = 0; c < width; c++) header.push(c === 0 ? 'barcode' : `column${c}`);

@@ -20,7 +20,9 @@ export { TASK_USAGE };
 
 async function readText(file: string, what: string): Promise<string> {
   return readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new UsageError(`Cannot read the ${what} ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`);
+    throw new UsageError(
+      `Cannot read the ${what} ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`,
+    );
   });
 }
 
@@ -30,14 +32,20 @@ async function locateResult(input: string): Promise<{ h5ad: string; species?: st
   if (!s) throw new UsageError(`No such file or folder: ${input}`);
   const dir = s.isDirectory() ? input : path.dirname(input);
   const h5ad = s.isDirectory() ? path.join(input, 'analysis.h5ad') : input;
-  if (!(await stat(h5ad).catch(() => undefined))) throw new UsageError(`${input} has no analysis.h5ad (run \`cellcloud analyze\` first).`);
-  const manifest = await readFile(path.join(dir, 'artifacts', 'manifest.json'), 'utf8').catch(() => undefined);
+  if (!(await stat(h5ad).catch(() => undefined)))
+    throw new UsageError(`${input} has no analysis.h5ad (run \`cellcloud analyze\` first).`);
+  const manifest = await readFile(path.join(dir, 'artifacts', 'manifest.json'), 'utf8').catch(
+    () => undefined,
+  );
   const species = manifest ? (JSON.parse(manifest) as { species?: string }).species : undefined;
   return { h5ad, species };
 }
 
 /** `cellcloud task …`: returns the process exit code. Throws UsageError for bad invocations. */
-export async function taskCommand(argv: string[], log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<number> {
+export async function taskCommand(
+  argv: string[],
+  log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`),
+): Promise<number> {
   const args = parseTaskArgs(argv);
   const definition = findTask(args.task);
   const engineTask = ENGINE_TASKS[args.task];
@@ -94,7 +102,9 @@ export async function taskCommand(argv: string[], log: (msg: string) => void = (
   const ds = await readH5adBytes(new Uint8Array(await readFile(h5ad)), path.basename(h5ad));
   const guess = detectSpecies(ds.genes);
   const species = manifestSpecies ?? (guess.species !== 'unknown' ? guess.species : 'unknown');
-  say(`read ${h5ad}: ${ds.counts.nCells} cells × ${ds.counts.nGenes} genes (${species}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  say(
+    `read ${h5ad}: ${ds.counts.nCells} cells × ${ds.counts.nGenes} genes (${species}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const extraObs: Record<string, CellColumn> = {};
   for (const file of args.obs) {

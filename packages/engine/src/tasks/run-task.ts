@@ -5,7 +5,15 @@ import { encodeObsColumn, stems } from '@cellcloud/formats/write-artifacts';
 import { ENGINE_VERSION } from '../version';
 import { tableToCsv } from './csv';
 import { TaskError } from './errors';
-import type { EngineTask, ResourceReader, ResultHandle, SourceTask, TaskProgress, TaskSink, TaskTable } from './types';
+import type {
+  EngineTask,
+  ResourceReader,
+  ResultHandle,
+  SourceTask,
+  TaskProgress,
+  TaskSink,
+  TaskTable,
+} from './types';
 
 /**
  * Running one task into files (issue 11): the CLI (`cellcloud task`) and the worker's child both
@@ -146,7 +154,9 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   if (o.signal?.aborted) throw new TaskError('common.cancelled', 'The analysis was cancelled.');
   const checked = definition.summary.safeParse(summary);
   if (!checked.success) {
-    throw new Error(`task ${definition.name} returned a summary that does not match its schema: ${checked.error.message}`);
+    throw new Error(
+      `task ${definition.name} returned a summary that does not match its schema: ${checked.error.message}`,
+    );
   }
   await o.writer.write('summary.json', utf8(JSON.stringify(checked.data)));
   const outputs = taskOutputs.parse({
@@ -167,7 +177,11 @@ export function checkSpecies(definition: TaskDefinition, species: string): void 
   const s = speciesKey(species);
   if (s === 'unknown' || definition.species === 'any' || definition.species === 'orthologues') return;
   if (definition.species === 'human' && s !== 'human') {
-    throw new TaskError('common.speciesHumanOnly', `This analysis supports human data only (the dataset is ${species}).`, { species });
+    throw new TaskError(
+      'common.speciesHumanOnly',
+      `This analysis supports human data only (the dataset is ${species}).`,
+      { species },
+    );
   }
   if (definition.species === 'human-mouse' && s !== 'human' && s !== 'mouse') {
     throw new TaskError(
