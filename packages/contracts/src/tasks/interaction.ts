@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { defineTask, groupByKey, groupSpec } from './define';
+
+/**
+ * Cell–cell communication, steps 1 and 2 (issue 16): the CellPhoneDB v5 statistical method
+ * (METHODS §5.2) on one annotation level, human only (SPEC §5). Outputs (engine
+ * `tasks/interaction/README.md`): tables means, pvalues, significant_means, deconvoluted (CellPhoneDB
+ * layout), interactions (SPEC §3 long table), count_network, interaction_count, top30; data
+ * `interactions.json` (interaction metadata + categories), `means.bin` / `pvalues.bin` (float32,
+ * interaction-major × pairs) for the step 2 views.
+ */
+export const interactionParams = z
+  .object({
+    /** Annotation level whose groups are the cell types. */
+    groupBy: groupByKey,
+    /** Only these cell types of the level (at least two); all when absent. */
+    cellTypes: z.array(z.string().min(1).max(500)).min(2).max(200).optional(),
+    /** Restrict the cells first (e.g. one sample or one group): `Sample ID=ctrl`. */
+    restrict: groupSpec.optional(),
+    /** Cells sampled per cell type (seeded; types with fewer cells keep all). */
+    cellsPerType: z.number().int().min(10).max(10000).default(500),
+    /** A partner counts as expressed in a type when more than this fraction of its cells express it. */
+    threshold: z.number().min(0).max(1).default(0.1),
+    /** Label permutations. */
+    iterations: z.number().int().min(10).max(10000).default(1000),
+    /** Significant means: p ≤ this. */
+    pvalue: z.number().gt(0).max(1).default(0.05),
+    /** Decimals of the means written (CellPhoneDB result_precision). */
+    precision: z.number().int().min(1).max(10).default(3),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(42),
+  })
+  .strict();
+export type InteractionParams = z.infer<typeof interactionParams>;
+
+export const interactionCategories = ['chemokines', 'checkpoints', 'cytokines', 'growth_factors'] as const;
+export type InteractionCategory = (typeof interactionCategories)[number];
+
+export const interactionSummary = z.object({
+  groupBy: z.string(),
+  geneIdKind: z.enum(['hgnc_symbol', 'ensembl']),
+  genesMatched: z.number().int(),
+  cellTypes: z.array(z.object({ name: z.string(), cells: z.number().int(), sampled: z.number().int() })),
+  /** "A|B" pair columns, CellPhoneDB order (A slowest). */
+  pairs: z.array(z.string()),
+  nInteractions: z.number().int(),
+  /** Significant (interaction, pair) results. */
+  nSignificant: z.number().int(),
+  /** Significant interactions per ordered pair, cellTypes × cellTypes, source-major. */
+  counts: z.array(z.array(z.number().int())),
+  /** First 30 of the rank-sorted significant table. */
+  top30: z.array(
+    z.object({
+      index: z.number().int(),
+      interactingPair: z.string(),
+      idCpInteraction: z.string(),
+      rank: z.number(),
+    }),
+  ),
+  iterations: z.number().int(),
+  threshold: z.number(),
+  pvalue: z.number(),
+  seed: z.number().int(),
+  cellsPerType: z.number().int(),
+  seconds: z.number(),
+});
+export type InteractionSummary = z.infer<typeof interactionSummary>;
+
+/** data/interactions.json: one entry per interaction row of means/pvalues (same order). */
+export const interactionMeta = z.object({
+  pairs: z.array(z.string()),
+  interactions: z.array(
+    z.object({
+      id: z.string(),
+      pair: z.string(),
+      partnerA: z.string(),
+      partnerB: z.string(),
+      secreted: z.boolean(),
+      receptorA: z.boolean(),
+      receptorB: z.boolean(),
+      integrin: z.boolean(),
+      classification: z.string(),
+      rank: z.number(),
+      categories: z.array(z.enum(interactionCategories)),
+    }),
+  ),
+});
+export type InteractionMeta = z.infer<typeof interactionMeta>;
+
+export const interactionTask = defineTask({
+  name: 'interaction',
+  titleKey: 'interaction.title',
+  params: interactionParams,
+  summary: interactionSummary,
+  permission: 'exploreCellInteraction',
+  species: 'human',
+  tab: 'cellInteractions',
+  timeoutMinutes: 120,
+  messages: {
+    'en-US': {
+      'interaction.noGenes':
+        'None of the dataset genes matches a CellPhoneDB gene ({kind}). Cell communication needs human gene symbols or Ensembl ids.',
+      'interaction.noInteractions':
+        'No CellPhoneDB interaction has both partners expressed in the selected cells.',
+      'interaction.cellTypeMissing': 'The annotation level "{key}" has no cell type "{value}".',
+    },
+    'zh-CN': {
+      'interaction.noGenes':
+        '数据集中没有基因与 CellPhoneDB 基因（{kind}）匹配。细胞通讯需要人类基因符号或 Ensembl ID。',
+      'interaction.noInteractions': '所选细胞中没有任何 CellPhoneDB 相互作用的两个配体/受体同时表达。',
+      'interaction.cellTypeMissing': '注释层级“{key}”中没有细胞类型“{value}”。',
+    },
+  },
+});
