@@ -110,21 +110,42 @@ describe('web shell', () => {
     await t.close();
   });
 
-  it('dismisses the first-visit tutorial for good', async () => {
+  it('the first-visit tutorial stays closed once closed with X, in every browser, and reopens from Resource (issue 22 item 4)', async () => {
+    const newcomer = newUser('tutor');
+    await registerViaApi(server, newcomer);
+    const visit = async (t: TestPage, tab = 'Integrated datasets') => {
+      await t.page.goto('/login?redirect=%2Fmy_analyzes');
+      await logInViaUi(t.page, newcomer.username, newcomer.password);
+      await waitForPath(t.page, '/my_analyzes');
+      await t.page.getByRole('tab', { name: tab }).waitFor();
+    };
     const t = await page('en-US');
-    await loggedIn(t);
+    await visit(t);
     const tutorial = t.page.getByTestId('tutorial');
     await tutorial.getByText('Welcome', { exact: true }).first().waitFor();
     for (let i = 0; i < 3; i++) await t.page.getByTestId('tutorial-next').click();
     await tutorial.getByText('Initiate an analysis', { exact: true }).first().waitFor();
     await screenshotBoth(t.page, 'tutorial');
-    await t.page.getByTestId('tutorial-never').click();
-    await t.page.getByTestId('tutorial-close').click();
+    const saved = t.page.waitForResponse((r) => r.url().endsWith('/api/user/preferences') && r.request().method() === 'PUT');
+    await t.page.locator('.ant-modal-close').click(); // X, not "don't show again"
     await tutorial.waitFor({ state: 'hidden' });
+    expect((await saved).status()).toBe(200);
     await t.page.reload();
     await t.page.getByRole('tab', { name: 'Integrated datasets' }).waitFor();
     await t.page.waitForTimeout(500);
-    expect(await t.page.getByTestId('tutorial').isVisible().catch(() => false)).toBe(false);
+    expect(await tutorial.isVisible().catch(() => false)).toBe(false);
+    // a second browser (fresh context, empty local storage) agrees
+    const other = await page('zh-CN');
+    await visit(other, '整合数据集');
+    await other.page.waitForTimeout(500);
+    expect(await other.page.getByTestId('tutorial').isVisible().catch(() => false)).toBe(false);
+    await other.close();
+    // Resource → Show the tutorial reopens it
+    await t.page.getByTestId('top-menu').getByText('Resource', { exact: true }).hover();
+    await t.page.getByText('Show the tutorial', { exact: true }).click();
+    await tutorial.getByText('Welcome', { exact: true }).first().waitFor();
+    await t.page.locator('.ant-modal-close').click();
+    await tutorial.waitFor({ state: 'hidden' });
     expect(t.errors).toEqual([]);
     await t.close();
   });

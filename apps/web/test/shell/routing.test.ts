@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRIVILEGES, type PrivilegeEntry } from '@cellcloud/contracts/privileges';
 import { loginRedirectPath, safeRedirect } from '../../src/app/loginRedirect';
 import { targetDomain } from '../../src/app/regionDomain';
-import { buildMenuItems, LOGOUT_KEY } from '../../src/app/shell/menuItems';
+import { buildMenuItems, LOGOUT_KEY, TUTORIAL_KEY } from '../../src/app/shell/menuItems';
 import { canUse } from '../../src/app/shell/privilegeAccess';
 
 const t = ((k: string) => `T(${k})`) as never;
@@ -33,6 +33,8 @@ describe('menu from privileges (SPEC §2)', () => {
     expect(integrate.children!.map((c) => c.key)).toEqual(['/integrateLocalData', '/integrateSynEcoSysData', '/integrateLocalAndSynEcoSys']);
     const account = items.find((i) => i.label === 'T(menu:myAccount)')!;
     expect(account.children!.map((c) => c.key)).toEqual(['/requestedDownloads', '/notifications', '/accountsettings', LOGOUT_KEY]);
+    const resource = items.find((i) => i.label === 'T(menu:resource)')!;
+    expect(resource.children!.map((c) => c.key).at(-1)).toBe(TUTORIAL_KEY);
     expect(JSON.stringify(items)).not.toContain('explore'); // operation permissions are not menu entries
   });
 

@@ -11,9 +11,10 @@ import draftRoutes from './drafts';
 import exploreRoutes from './explore';
 import jobRoutes from './jobs';
 import notificationRoutes from './notifications';
+import preferenceRoutes from './preferences';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes];

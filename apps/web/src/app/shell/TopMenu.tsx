@@ -4,7 +4,7 @@ import { MenuOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { PrivilegeEntry } from '@cellcloud/contracts/privileges';
-import { buildMenuItems, LOGOUT_KEY } from './menuItems';
+import { buildMenuItems, LOGOUT_KEY, TUTORIAL_KEY } from './menuItems';
 
 /** The privilege-driven top menu; below the md breakpoint a collapsed menu in a drawer. */
 export function TopMenu({ privileges, onLogout }: { privileges: readonly PrivilegeEntry[]; onLogout: () => void }) {
@@ -17,6 +17,7 @@ export function TopMenu({ privileges, onLogout }: { privileges: readonly Privile
   const onClick = ({ key }: { key: string }) => {
     setOpen(false);
     if (key === LOGOUT_KEY) onLogout();
+    else if (key === TUTORIAL_KEY) navigate('/my_analyzes?tutorial=1');
     else if (key.startsWith('/')) navigate(key);
   };
   const selected = [location.pathname.startsWith('/app1') ? '/app1' : location.pathname];

@@ -6,6 +6,8 @@ export type MenuItem = Required<MenuProps>['items'][number];
 
 /** Key of the logout action entry (it has no url). */
 export const LOGOUT_KEY = 'action:logout';
+/** Key of the "Show the tutorial" action under Resource (reopens the My Analyses tutorial). */
+export const TUTORIAL_KEY = 'action:tutorial';
 
 /** i18n key of a privilege name: `menu.<permission>` → `menu:<permission>`. */
 export function privilegeLabel(t: TFunction, nameKey: string): string {
@@ -25,7 +27,10 @@ export function buildMenuItems(privileges: readonly PrivilegeEntry[], t: TFuncti
     const label = privilegeLabel(t, p.nameKey);
     const key = p.url ?? (p.permission === 'logout' ? LOGOUT_KEY : `group:${p.permission}`);
     if (children.length > 0) {
-      return { key, label, disabled: p.disabled, children: children.map(toItem) };
+      const items = children.map(toItem);
+      // the first-visit tutorial can be reopened from the Resource menu (issue 22 item 4)
+      if (p.permission === 'resource') items.push({ key: TUTORIAL_KEY, label: t('shell:nav.tutorial') });
+      return { key, label, disabled: p.disabled, children: items };
     }
     return { key, label, disabled: p.disabled };
   };

@@ -1,25 +1,40 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Checkbox, Modal, Steps, Typography } from 'antd';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { storage, STORAGE_KEYS } from '../../shared/storage';
+import { usePreferences, useUpdatePreferences } from '../../api/preferences';
 
 const STEPS = ['welcome', 'overview', 'upload', 'initiate'] as const;
 
 /**
  * First-visit tutorial (SPEC §1): welcome, homepage overview, upload matrix, initiate analysis.
- * Opens on My Analyses until dismissed with "don't show again" (kept in local storage).
+ * Opens on My Analyses until the user closes it once (X, Done or "don't show again"); the choice
+ * is stored on the server per user, so another browser agrees (issue 22 item 4). Resource →
+ * "Show the tutorial" reopens it (`/my_analyzes?tutorial=1`).
  */
 export function TutorialDialog() {
   const { t } = useTranslation('analyses');
   const navigate = useNavigate();
-  const [open, setOpen] = useState(() => storage.get(STORAGE_KEYS.tutorialDismissed) !== '1');
+  const [params, setParams] = useSearchParams();
+  const prefs = usePreferences();
+  const update = useUpdatePreferences();
+  const asked = params.get('tutorial') === '1';
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    if (asked) setClosed(false); // "Show the tutorial" opens it again
+  }, [asked]);
+  const open = !closed && (asked || (prefs.isSuccess && !prefs.data.tutorialDismissed));
   const [step, setStep] = useState(0);
   const [never, setNever] = useState(false);
   const key = STEPS[step] ?? 'welcome';
   const close = () => {
-    if (never) storage.set(STORAGE_KEYS.tutorialDismissed, '1');
-    setOpen(false);
+    setClosed(true);
+    if (asked) {
+      const next = new URLSearchParams(params);
+      next.delete('tutorial');
+      setParams(next, { replace: true });
+    }
+    if (!prefs.data?.tutorialDismissed) update.mutate({ tutorialDismissed: true });
   };
   const last = step === STEPS.length - 1;
   return (
