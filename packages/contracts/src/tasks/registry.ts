@@ -1,12 +1,14 @@
 import { cellScoreTask } from './cell-score';
 import type { TaskDefinition } from './define';
+import { annotateTask } from './annotate';
 
 /**
  * Every downstream analysis task (issue 11). Adding a task = one import and one entry here (plus
  * the engine and web registries). Keep entries in SPEC §3 "Task types" order.
  */
 export const TASKS: readonly TaskDefinition[] = [
-  cellScoreTask,
+  cellScoreTask,  annotateTask,
+
 ];
 
 export function findTask(name: string): TaskDefinition | undefined {
