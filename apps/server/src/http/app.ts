@@ -9,6 +9,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from '../context';
 import { registerAuth } from './auth';
 import { registerErrorHandler } from './error-handler';
+import { loggerOptions, registerRequestLogging } from './logging';
+import { registerRequestStringGuard } from './request-strings';
 import { routeModules } from './routes';
 
 export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -20,9 +22,12 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * at /api/docs, the auth hook, every route module, and (when built) the web app with an SPA
  * fallback for non-API paths.
  */
-export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<ZodApp> {
+export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStream?: NodeJS.WritableStream; logLevel?: string } = {}): Promise<ZodApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: ctx.config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(opts.logLevel ?? ctx.config.logLevel, opts.logStream),
+    // Requests are logged at debug by registerRequestLogging (info keeps errors, job events and
+    // the [outbox] line readable).
+    disableRequestLogging: true,
     trustProxy: ctx.config.trustProxy ? parseTrust(ctx.config.trustProxy) : false,
     bodyLimit: 10 * 1024 * 1024,
     requestTimeout: 600_000,
@@ -43,7 +48,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  registerRequestLogging(app);
   registerAuth(app, ctx);
+  registerRequestStringGuard(app);
   for (const mod of routeModules) await mod(app, ctx);
 
   if (serveWeb) {

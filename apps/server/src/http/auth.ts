@@ -10,6 +10,12 @@ declare module 'fastify' {
     privilege?: string;
     /** Admin only (implies auth). */
     admin?: boolean;
+    /**
+     * Also accept the token as `?token=` — only for requests a browser cannot send with a header
+     * (EventSource, plain download links, the svg-to-tiff blob call). Everywhere else a query
+     * token is ignored (so it is not an accepted credential in URLs that end up in logs/history).
+     */
+    queryToken?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -18,10 +24,14 @@ declare module 'fastify' {
 
 export const TOKEN_HEADER = 'access-token';
 
-/** Reads the access token of a request: the header, or `?token=` for blob downloads (SPEC §7). */
+/**
+ * Reads the access token of a request: the header, or `?token=` on routes configured with
+ * `queryToken` (SSE, blob downloads: SPEC §7).
+ */
 export function tokenOf(req: FastifyRequest): string | undefined {
   const h = req.headers[TOKEN_HEADER];
   if (typeof h === 'string' && h) return h;
+  if (!req.routeOptions.config?.queryToken) return undefined;
   const q = (req.query as Record<string, unknown> | undefined)?.token;
   return typeof q === 'string' && q ? q : undefined;
 }
@@ -29,11 +39,12 @@ export function tokenOf(req: FastifyRequest): string | undefined {
 /**
  * Resolves `request.user` for every request and enforces the route's `auth` / `privilege` /
  * `admin` config: no or unknown token → 401 UNAUTHENTICATED, expired/revoked → 401
- * LOGIN_EXPIRED, privilege disabled/hidden/missing → 403 PRIVILEGE_REQUIRED.
+ * LOGIN_EXPIRED, privilege disabled/hidden/missing → 403 PRIVILEGE_REQUIRED. Runs at
+ * `onRequest`, before the body is read and validated: an anonymous call with a bad body is 401.
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('user', null);
-  app.addHook('preHandler', async (req) => {
+  app.addHook('onRequest', async (req) => {
     const cfg = req.routeOptions.config ?? {};
     const needs = cfg.auth || cfg.privilege || cfg.admin;
     const token = tokenOf(req);

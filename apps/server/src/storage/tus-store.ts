@@ -51,6 +51,26 @@ export function parseTusSlot(slot: string): { uploadId: string; index: number } 
   return m ? { uploadId: m[1]!, index: Number(m[2]) } : undefined;
 }
 
+/**
+ * The tus slot a request URL addresses, parsed strictly: the path must be exactly
+ * `<tusPath>/<slot>` with no query string, fragment, extra segment or encoded separator. The
+ * route's ownership guard and @tus/server's id lookup both use this one parse, so the id that is
+ * checked is the id that is acted on. `''` for the collection URL itself (creation).
+ */
+export function tusSlotFromUrl(url: string, tusPath: string): string | undefined {
+  if (url.includes('?') || url.includes('#')) return undefined;
+  let pathname: string;
+  try {
+    pathname = /^[a-z]+:\/\//i.test(url) ? new URL(url).pathname : url;
+  } catch {
+    return undefined;
+  }
+  if (pathname === tusPath || pathname === `${tusPath}/`) return '';
+  if (!pathname.startsWith(`${tusPath}/`)) return undefined;
+  const rest = pathname.slice(tusPath.length + 1);
+  return parseTusSlot(rest) ? rest : undefined;
+}
+
 export function parseRawKey(key: string): { uploadId: string; index: number } | undefined {
   const m = /^raw\/([0-9a-f-]{36})\/(\d{1,3})$/.exec(key);
   return m ? { uploadId: m[1]!, index: Number(m[2]) } : undefined;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../client';
 
-/** SQL of `rate_limits`: fixed-window hit counters by bucket and key. */
+/** SQL of `rate_limits`: hit counters by bucket, key and time slot (see services/rate-limit.ts). */
 export const rateLimitsRepo = {
   async hit(q: Queryable, bucket: string, key: string, windowStart: Date): Promise<number> {
     const [row] = await q.query<{ hits: number }>(
@@ -13,6 +13,14 @@ export const rateLimitsRepo = {
   async hits(q: Queryable, bucket: string, key: string, windowStart: Date): Promise<number> {
     const rows = await q.query<{ hits: number }>('SELECT hits FROM rate_limits WHERE bucket = $1 AND key = $2 AND window_start = $3', [bucket, key, windowStart]);
     return Number(rows[0]?.hits ?? 0);
+  },
+  /** Hit counts of the slots that started after `since`, newest first (sliding windows). */
+  async slotsSince(q: Queryable, bucket: string, key: string, since: Date): Promise<{ start: Date; hits: number }[]> {
+    const rows = await q.query<{ window_start: Date | string; hits: number }>(
+      'SELECT window_start, hits FROM rate_limits WHERE bucket = $1 AND key = $2 AND window_start > $3 ORDER BY window_start DESC',
+      [bucket, key, since],
+    );
+    return rows.map((r) => ({ start: new Date(r.window_start), hits: Number(r.hits) }));
   },
   async clear(q: Queryable, bucket: string, key: string): Promise<void> {
     await q.query('DELETE FROM rate_limits WHERE bucket = $1 AND key = $2', [bucket, key]);

@@ -26,6 +26,8 @@ import { login, signOut } from '../../services/accounts/login';
 import { resetPassword } from '../../services/accounts/passwords-update';
 import { register } from '../../services/accounts/register';
 import { accountsOf } from '../../services/accounts/wire';
+import { ACCOUNT_LIMITS } from '../../services/rate-limit';
+import '../../i18n/security';
 import { regionOf } from '../../services/region';
 import type { ZodApp } from '../app';
 import { tokenOf } from '../auth';
@@ -52,6 +54,8 @@ export default async function accountRoutes(app: ZodApp, ctx: AppContext) {
 
   const check = (path: string, field: z.ZodType<string>, taken: (v: string) => Promise<boolean>, summary: string) =>
     app.get(path, { schema: { tags, summary, querystring: availabilityQuery, response: okSchema(availabilityResponse) } }, async (req) => {
+      // Per-IP limit: these answers reveal which names/addresses exist.
+      await d().limiter.consume('availability-ip', metaOf(req).ip, ACCOUNT_LIMITS.availabilityPerIp);
       const valid = field.safeParse(req.query.value).success;
       return ok({ valid, available: !(await taken(req.query.value)) });
     });
@@ -61,7 +65,9 @@ export default async function accountRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post(accountPaths.sendMessage, { schema: { tags, summary: 'Mail a 6-digit code (valid 2 hours)', body: sendMessageRequest, response: okSchema(sendMessageResponse) } }, async (req) => {
     const m = metaOf(req);
-    return ok(await sendCode(d(), req.body, m), translate(m.locale, 'account.code.sent', { email: req.body.email }));
+    // A reset answers the same whether or not the address has an account (no enumeration).
+    const key = req.body.purpose === 'reset' ? 'account.code.sentReset' : 'account.code.sent';
+    return ok(await sendCode(d(), req.body, m), translate(m.locale, key, { email: req.body.email }));
   });
 
   app.post(accountPaths.forgotPassword, { schema: { tags, summary: 'Forgot password: code of purpose reset + new password', body: forgotPasswordRequest, response: okSchema(empty) } }, async (req) => {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { filesDeps } from '../../services/files/deps';
 import { guardTusRequest } from '../../services/files/tus-guard';
 import { recordTusOffset } from '../../services/files/tus-server';
+import { tusSlotFromUrl } from '../../storage/tus-store';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
 
@@ -20,7 +21,8 @@ export default async function filesTusRoutes(app: ZodApp, ctx: AppContext) {
     // Leave tus bodies unread: the tus server consumes the stream itself.
     sub.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-      const slot = (req.params as { slot?: string }).slot;
+      // One strict parse of the raw URL for both the guard and @tus/server (getFileIdFromRequest).
+      const slot = tusSlotFromUrl(req.raw.url ?? '', FILES_API.tus);
       await guardTusRequest(ctx, userOf(req).id, { method: req.method, slot, headers: req.headers });
       reply.hijack();
       const { tus } = filesDeps(ctx);

@@ -55,7 +55,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   app.get(
     '/api/jobs/events',
     {
-      config: { auth: true },
+      config: { auth: true, queryToken: true },
       schema: {
         tags,
         summary: 'Server-sent events: job progress and unread notifications (token as ?token=)',

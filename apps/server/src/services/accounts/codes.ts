@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_RESEND_SECONDS, LIMITS, outboxLine, type CodePurpose } from '@cellcloud/contracts';
 import { emailCodesRepo } from '../../db/repos/email-codes';
 import { usersRepo } from '../../db/repos/users';
@@ -15,14 +15,16 @@ const hashCode = (email: string, purpose: CodePurpose, code: string) =>
 
 /**
  * POST /account/sendMessage: creates a 6-digit code (valid 2 hours, stored hashed) and mails it.
- * `register` / `changeEmail` need an unused address, `reset` a registered one. Limited per IP,
+ * `register` / `changeEmail` need an unused address; `reset` answers alike for any address. Limited per IP,
  * one code per address per minute and 10 per hour.
  */
 export async function sendCode(d: AccountDeps, input: { email: string; purpose: CodePurpose }, meta: RequestMeta): Promise<{ resendAfterSeconds: number }> {
   const email = input.email.trim();
   await d.limiter.consume('code-ip', meta.ip, ACCOUNT_LIMITS.codePerIp);
   const existing = await usersRepo.byEmail(d.db, email);
-  if (input.purpose === 'reset' && !existing) throw new AppError('NOT_FOUND', {}, 'account.email.unknown');
+  // A reset for an unknown address goes through every step (resend wait, limits, a stored code)
+  // except the mail, so its answer is the same as for a registered address (no enumeration).
+  const silent = input.purpose === 'reset' && !existing;
   if (input.purpose !== 'reset' && existing) throw new AppError('NAME_EXISTS', {}, 'account.email.taken');
 
   const now = d.now();
@@ -34,7 +36,10 @@ export async function sendCode(d: AccountDeps, input: { email: string; purpose: 
   await d.limiter.consume('code-email', email, ACCOUNT_LIMITS.codePerEmailHourly);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await emailCodesRepo.insert(d.db, { email, purpose: input.purpose, codeHash: hashCode(email, input.purpose, code), createdAt: now, expiresAt: new Date(now.getTime() + LIMITS.emailCodeValidMs) });
+  // The silent code's hash is of random bytes: no 6-digit guess can match it.
+  const codeHash = silent ? createHash('sha256').update(randomBytes(32)).digest('hex') : hashCode(email, input.purpose, code);
+  await emailCodesRepo.insert(d.db, { email, purpose: input.purpose, codeHash, createdAt: now, expiresAt: new Date(now.getTime() + LIMITS.emailCodeValidMs) });
+  if (silent) return { resendAfterSeconds: CODE_RESEND_SECONDS };
   try {
     await d.mailer.send({
       to: email,

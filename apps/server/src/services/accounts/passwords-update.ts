@@ -16,8 +16,10 @@ import { hashToken } from './tokens';
  */
 export async function resetPassword(d: AccountDeps, input: { email: string; code: string; password: string }): Promise<void> {
   const user = await usersRepo.byEmail(d.db, input.email);
-  if (!user) throw new AppError('NOT_FOUND', {}, 'account.email.unknown');
-  const codeId = await checkCode(d, user.email, 'reset', input.code);
+  // An unknown address fails like a wrong code (sendCode stores an unusable code for it), so the
+  // answer does not tell whether an account uses the address.
+  const codeId = await checkCode(d, user?.email ?? input.email, 'reset', input.code);
+  if (!user) throw new AppError('VALIDATION_FAILED', {}, 'account.code.wrong');
   const hash = await hashPassword(input.password);
   await d.db.tx(async (q) => {
     if (!(await emailCodesRepo.consume(q, codeId, d.now()))) throw new AppError('VALIDATION_FAILED', {}, 'account.code.used');

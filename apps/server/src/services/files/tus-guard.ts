@@ -4,12 +4,21 @@ import { AppError } from '../../http/errors';
 import { parseTusSlot } from '../../storage/tus-store';
 import { checkFileName } from './file-names';
 
-/** Decodes a tus Upload-Metadata header ("key base64,key2 base64"). */
+/**
+ * Decodes a tus Upload-Metadata header ("key base64,key2 base64") as strictly as @tus/server
+ * does (no spaces around pairs, base64 values, no repeated key), so the slot checked here is the
+ * slot the tus server names the file after. Malformed → 400.
+ */
 export function parseTusMetadata(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of (header ?? '').split(',')) {
-    const [key, value] = pair.trim().split(' ');
-    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+  if (!header) return out;
+  for (const pair of header.split(',')) {
+    const tokens = pair.split(' ');
+    const [key, value] = tokens;
+    const keyOk = !!key && /^[\x21-\x7e]+$/.test(key) && !key.includes(',');
+    const valueOk = value === undefined || (value.length % 4 === 0 && /^[\d+/A-Za-z]*={0,2}$/.test(value));
+    if (tokens.length > 2 || !keyOk || !valueOk || Object.hasOwn(out, key!)) throw new AppError('VALIDATION_FAILED', { detail: 'Upload-Metadata' });
+    out[key!] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
   }
   return out;
 }
@@ -25,6 +34,10 @@ export async function guardTusRequest(
   req: { method: string; slot?: string; headers: Record<string, string | string[] | undefined> },
 ): Promise<void> {
   if (req.method === 'OPTIONS') return;
+  // `slot` comes from tusSlotFromUrl: '' = the creation URL, undefined = a URL the tus server
+  // could read differently (query string, extra segment) → refused.
+  if (req.slot === undefined) throw new AppError('NOT_FOUND');
+  if ((req.method === 'POST') !== (req.slot === '')) throw new AppError('NOT_FOUND');
   const header = (name: string) => {
     const v = req.headers[name];
     return Array.isArray(v) ? v[0] : v;

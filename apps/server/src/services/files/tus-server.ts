@@ -2,7 +2,7 @@ import { FILES_API, MAX_FILE_BYTES } from '@cellcloud/contracts';
 import { Server, type DataStore } from '@tus/server';
 import type { AppContext } from '../../context';
 import { setFileProgress, startParsingIfComplete } from '../../db/repos/uploads';
-import { parseRawKey, parseTusSlot, rawFileKey, tusSlotOf } from '../../storage/tus-store';
+import { parseRawKey, parseTusSlot, rawFileKey, tusSlotFromUrl, tusSlotOf } from '../../storage/tus-store';
 
 /**
  * The tus server of /api/files/tus. Ids are storage keys (`raw/<uploadId>/<i>`); URLs carry the
@@ -23,8 +23,10 @@ export function createTusServer(ctx: AppContext, datastore: DataStore, enqueueIn
       const k = parseRawKey(id);
       return k ? `${path}/${tusSlotOf(k.uploadId, k.index)}` : `${path}/${encodeURIComponent(id)}`;
     },
-    getFileIdFromRequest: (_req, lastPath) => {
-      const slot = lastPath ? parseTusSlot(lastPath) : undefined;
+    // The same strict parse as the route's guard (query strings / extra segments → no id).
+    getFileIdFromRequest: (req) => {
+      const text = tusSlotFromUrl(req.url, FILES_API.tus);
+      const slot = text ? parseTusSlot(text) : undefined;
       return slot ? rawFileKey(slot.uploadId, slot.index) : undefined;
     },
     onUploadFinish: async (_req, upload) => {

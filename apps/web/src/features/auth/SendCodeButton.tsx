@@ -23,7 +23,8 @@ export function SendCodeButton({ form, purpose }: { form: FormInstance; purpose:
       {
         onSuccess: (r) => {
           start(r.resendAfterSeconds || CODE_RESEND_SECONDS);
-          void message.success(t('code.sent', { email }), 5);
+          // A reset answers alike for any address (no enumeration), so the message is conditional.
+          void message.success(t(purpose === 'reset' ? 'code.sentReset' : 'code.sent', { email }), 5);
         },
         onError: (e) => void message.error(e.message, 5),
       },

@@ -13,7 +13,7 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
   app.get(
     '/api/user_datasets/:id/h5ad',
     {
-      config: { auth: true },
+      config: { auth: true, queryToken: true },
       schema: { tags: ['explore'], summary: 'Download the analysed dataset as .h5ad (token in the query for a plain link)', params: z.object({ id: z.string().min(1) }), querystring: z.object({ token: z.string().optional() }) },
     },
     async (req, reply) => {

@@ -9,7 +9,7 @@ export default async function svgToTiffRoutes(app: ZodApp, _ctx: AppContext) {
   app.post(
     '/api/user-files/svg-to-tiff',
     {
-      config: { auth: true },
+      config: { auth: true, queryToken: true },
       bodyLimit: 64 * 1024 * 1024,
       schema: {
         tags: ['explore'],
