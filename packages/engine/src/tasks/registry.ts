@@ -1,5 +1,9 @@
 import { cellScoreEngine } from './cell-score';
 import type { EngineTask } from './types';
+import { degGroupsTask } from './deg-groups';
+import { enrichTask } from './enrich';
+import { gseaTask } from './gsea';
+import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 
 /**
@@ -7,6 +11,9 @@ import { annotateEngine } from './annotate';
  * entry here. Keys are the contracts' task names.
  */
 export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
-  'cell-score': cellScoreEngine as EngineTask<never, unknown>,  annotate: annotateEngine as EngineTask<never, unknown>,
-
+  'cell-score': cellScoreEngine as EngineTask<never, unknown>,
+  'deg-groups': degGroupsTask as EngineTask<never, unknown>,
+  enrich: enrichTask as EngineTask<never, unknown>,
+  gsea: gseaTask as EngineTask<never, unknown>,
+  gsva: gsvaTask as EngineTask<never, unknown>,
 };

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { defineTask } from './define';
+import {
+  comparisonParams,
+  ENRICHMENT_MESSAGES,
+  GMT_UPLOAD_FIELD,
+  geneSetSource,
+  groupCount,
+} from './enrichment-common';
+
+/**
+ * GSEA (METHODS §3.3): genes of a group1-vs-group2 comparison expressed in ≥ minPct of either group
+ * ranked by Seurat's avg_log2FC (log2(mean expm1 + 1) difference), gene sets of 10–500 genes,
+ * permutation test of gene sets (fgsea's simple algorithm: random sets of the same size, `nperm`
+ * draws, seeded), NES, BH, leading edge. Outputs:
+ *   tables/gsea.csv         GSEA_COLUMNS, every tested set by p.adjust
+ *   data/running.json       ranked metric (downsampled) + running score of the top / selected sets
+ */
+export const gseaParams = z
+  .object({
+    sourceTaskId: z.string().uuid().optional(),
+    group1: comparisonParams.group1.optional(),
+    group2: comparisonParams.group2.optional(),
+    overlap: comparisonParams.overlap,
+    library: geneSetSource.default('hallmark'),
+    minPct: z.number().min(0).max(1).default(0.05),
+    minSetSize: z.number().int().min(1).default(10),
+    maxSetSize: z.number().int().min(1).default(500),
+    nperm: z.number().int().min(100).max(100_000).default(10_000),
+    seed: z.number().int().min(0).default(10),
+    /** Step 2: re-plot only these term IDs (running scores written for them, no significance filter). */
+    selectedTerms: z.array(z.string().max(500)).max(50).default([]),
+    /** Terms with running-score data when none are selected. */
+    topTerms: z.number().int().min(1).max(50).default(10),
+  })
+  .strict();
+export type GseaParams = z.infer<typeof gseaParams>;
+
+export const gseaSummary = z
+  .object({
+    group1: groupCount,
+    group2: groupCount,
+    rankedGenes: z.number().int(),
+    setsTested: z.number().int(),
+    significant: z.number().int(),
+    nperm: z.number().int(),
+    seed: z.number().int(),
+    mapping: z.enum(['human', 'orthologue-table', 'uppercase-symbol']),
+  })
+  .strict();
+export type GseaSummary = z.infer<typeof gseaSummary>;
+
+export const gseaTask = defineTask({
+  name: 'gsea',
+  titleKey: 'gsea.title',
+  params: gseaParams,
+  summary: gseaSummary,
+  permission: 'exploreDifferentialExpression',
+  species: 'orthologues',
+  tab: 'differentialExpression',
+  timeoutMinutes: 60,
+  dependsOn: ['deg-groups'],
+  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'hidden' } },
+  uploads: [
+    { name: GMT_UPLOAD_FIELD, labelKey: 'enrichment.gmtFile', accept: '.gmt,.txt,.gz', maxBytes: 20_000_000 },
+  ],
+  messages: ENRICHMENT_MESSAGES,
+});

@@ -1,0 +1,30 @@
+import type { DegGroupsParams, DegGroupsSummary } from '@cellcloud/contracts/tasks/deg-groups';
+import type { EngineTask } from '../types';
+import { compareTwoGroups, degTable, passesDisplayFilter } from './compare';
+
+/** Enrichment one-vs-one step 1 (METHODS §3.1); see contracts tasks/deg-groups.ts for the outputs. */
+export const degGroupsTask: EngineTask<DegGroupsParams, DegGroupsSummary> = {
+  name: 'deg-groups',
+  async run({ result, params, onProgress, sink }) {
+    onProgress({ fraction: 0, step: 'groups' });
+    const cmp = compareTwoGroups(result, params.group1, params.group2, params.overlap, (f) =>
+      onProgress({ fraction: 0.05 + 0.75 * f, step: 'wilcoxon' }),
+    );
+    onProgress({ fraction: 0.8, step: 'tables' });
+    await sink.table('group1', degTable(cmp.rows[0]));
+    await sink.table('group2', degTable(cmp.rows[1]));
+    onProgress({ fraction: 1, step: 'done' });
+    return {
+      group1: { label: cmp.labels[0], cells: cmp.cells[0].length },
+      group2: { label: cmp.labels[1], cells: cmp.cells[1].length },
+      droppedOverlap: params.overlap === 'drop' ? cmp.droppedOverlap : 0,
+      genesTested: cmp.tested.length,
+      shown1: cmp.rows[0].filter(passesDisplayFilter).length,
+      shown2: cmp.rows[1].filter(passesDisplayFilter).length,
+    };
+  },
+  estimateMemoryBytes({ nCells, nGenes, nnz }) {
+    // normalized copy (data f32 + indices u32) + transposed block keys + per-gene result arrays
+    return nnz * 8 * 2 + nCells * 16 + nGenes * 2 * 8 * 12 + 64 * 2 ** 20;
+  },
+};
