@@ -1,0 +1,16 @@
+import { annotateTask } from './annotate';
+import { cellScoreTask } from './cell-score';
+import type { TaskDefinition } from './define';
+
+/**
+ * Every downstream analysis task (issue 11). Adding a task = one import and one entry here (plus
+ * the engine and web registries). Keep entries in SPEC §3 "Task types" order.
+ */
+export const TASKS: readonly TaskDefinition[] = [
+  cellScoreTask,
+  annotateTask,
+];
+
+export function findTask(name: string): TaskDefinition | undefined {
+  return TASKS.find((t) => t.name === name);
+}
