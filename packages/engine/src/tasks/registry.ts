@@ -16,4 +16,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   enrich: enrichTask as EngineTask<never, unknown>,
   gsea: gseaTask as EngineTask<never, unknown>,
   gsva: gsvaTask as EngineTask<never, unknown>,
+  annotate: annotateEngine as EngineTask<never, unknown>,
 };
