@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
 import { accountPaths, FILES_API, type UploadRow } from '@cellcloud/contracts';
@@ -87,6 +88,34 @@ describe.skipIf(!have)('import data in the browser', () => {
     await t.page.getByTestId('language-switch').dispatchEvent('click');
     await listed.getByText('已完成').waitFor();
     await listed.getByText('2,638 个细胞 × 13,714 个基因').waitFor();
+    expect(t.errors).toEqual([]);
+    await t.close();
+  });
+
+  it('a malformed upload fails with its reason in the reader\'s language, cut to one line, format "Unknown" (issue 22 items 2, 3)', async () => {
+    const bad = path.join(mkdtempSync(path.join(tmpdir(), 'cc-bad-')), 'broken_counts.tsv');
+    writeFileSync(bad, 'gene\tcell_1\tcell_2\nCD3D\t1\tnot-a-number\nCD3E\t3\t4\n');
+    const t: TestPage = await openPage(browser, { baseURL: server.url, locale: 'en-US' });
+    await t.page.goto('/login?redirect=%2Fimportdata');
+    await logInViaUi(t.page, user.username, user.password);
+    await waitForPath(t.page, '/importdata');
+    const form = t.page.getByTestId('upload-form-matrix');
+    await form.getByTestId('sample-name').fill('Broken_1');
+    await form.locator('input[type=file]').first().setInputFiles([bad]);
+    await form.getByTestId('upload-submit').click();
+    const row = t.page.getByTestId('uploaded-files').locator('tr', { hasText: 'Broken_1' });
+    await row.getByText('Failed', { exact: true }).waitFor({ timeout: 120_000 });
+    await row.getByText('Unknown', { exact: true }).waitFor(); // not "Detecting" for good
+    const failure = row.getByTestId('upload-failure');
+    // one line with an ellipsis: the row stays as high as its neighbours
+    const box = await failure.boundingBox();
+    expect(box!.height).toBeLessThan(40);
+    await screenshot(t.page, 'import-malformed-en');
+    await t.page.getByTestId('language-switch').dispatchEvent('click');
+    await row.getByText('失败', { exact: true }).waitFor();
+    await row.getByText('未知', { exact: true }).waitFor();
+    await expect.poll(async () => (await failure.textContent()) ?? '').toMatch(/[\u4e00-\u9fff]/);
+    await screenshot(t.page, 'import-malformed-zh');
     expect(t.errors).toEqual([]);
     await t.close();
   });

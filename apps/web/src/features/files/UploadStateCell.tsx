@@ -18,7 +18,13 @@ export function UploadStateCell({ row }: { row: UploadRow }) {
       {row.state === 'uploading' && !row.files.some((f) => isSending(f.slot)) && <ResumeUpload row={row} />}
       {row.failure && (
         <>
-          <Typography.Text type="danger" style={{ maxWidth: 360 }} data-testid="upload-failure">
+          {/* long reasons are cut with an ellipsis; the whole text is in the tooltip (issue 22 item 3) */}
+          <Typography.Text
+            type="danger"
+            style={{ maxWidth: 260 }}
+            ellipsis={{ tooltip: row.failure.message }}
+            data-testid="upload-failure"
+          >
             {row.failure.message}
           </Typography.Text>
           {row.failure.retryable && (

@@ -37,7 +37,17 @@ export default function UploadedFilesTab() {
   const columns: TableProps<UploadRow>['columns'] = [
     { key: 'fileName', dataIndex: 'fileName', title: t('columns.fileName'), sorter: true, sortOrder: sortOrder('fileName') },
     { key: 'fileSize', dataIndex: 'fileSize', title: t('columns.fileSize'), render: (v: number) => formatBytes(v) },
-    { key: 'format', dataIndex: 'format', title: t('columns.format'), render: (v: string) => t(FORMAT_KEYS[v] ?? 'formats.auto') },
+    {
+      key: 'format',
+      dataIndex: 'format',
+      title: t('columns.format'),
+      // "Detecting" only while the file is still being received or parsed; afterwards the detected
+      // format, or "unknown" when detection failed (issue 22 item 3)
+      render: (v: string, row) =>
+        FORMAT_KEYS[v] && v !== 'auto'
+          ? t(FORMAT_KEYS[v])
+          : t(row.state === 'uploading' || row.state === 'parsing' ? 'formats.auto' : 'formats.unknown'),
+    },
     { key: 'uploadedOn', dataIndex: 'uploadedOn', title: t('columns.uploadedOn'), sorter: true, sortOrder: sortOrder('uploadedOn'), render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
     { key: 'state', title: t('columns.state'), render: (_: unknown, row) => <UploadStateCell row={row} /> },
     {
