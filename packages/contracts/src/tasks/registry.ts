@@ -1,5 +1,6 @@
 import { annotateTask } from './annotate';
 import { cellScoreTask } from './cell-score';
+import { cnvTask } from './cnv';
 import type { TaskDefinition } from './define';
 
 /**
@@ -8,6 +9,7 @@ import type { TaskDefinition } from './define';
  */
 export const TASKS: readonly TaskDefinition[] = [
   cellScoreTask,
+  cnvTask,
   annotateTask,
 ];
 

@@ -1,5 +1,6 @@
 import { cellScoreEngine } from './cell-score';
 import type { EngineTask } from './types';
+import { cnvEngineTask } from './cnv';
 import { degGroupsTask } from './deg-groups';
 import { enrichTask } from './enrich';
 import { gseaTask } from './gsea';
@@ -17,4 +18,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   gsea: gseaTask as EngineTask<never, unknown>,
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
+  cnv: cnvEngineTask as EngineTask<never, unknown>,
 };
