@@ -62,15 +62,10 @@ export const gseaTask: EngineTask<GseaParams, GseaSummary> = {
       onProgress({ fraction: 0.45 + 0.5 * f, step: 'permutations' }),
     );
     const symbols = result.genes.symbols;
+    // by p.adjust, then |NES| (the permutation p has a floor of 1/(nperm + 1), so strong sets tie on p)
     const order = res
       .map((_, i) => i)
-      .sort(
-        (a, b) =>
-          res[a]!.padj - res[b]!.padj ||
-          res[a]!.pval - res[b]!.pval ||
-          Math.abs(res[b]!.nes) - Math.abs(res[a]!.nes) ||
-          a - b,
-      );
+      .sort((a, b) => res[a]!.padj - res[b]!.padj || Math.abs(res[b]!.nes) - Math.abs(res[a]!.nes) || a - b);
     const rows = order.map((i) => {
       const s = lib.sets[i]!;
       const r = res[i]!;
