@@ -25,6 +25,8 @@ export const jobPayloads = {
   }),
   /** Sub-celltype (child) analysis of a subset of a completed result (row in analysis_jobs). */
   'analysis.subcluster': z.object({ jobId: z.string() }),
+  /** One downstream analysis task (issue 11; row in analysis_tasks, definition in contracts tasks/). */
+  'analysis.task': z.object({ taskId: z.string() }),
   /**
    * Diagnostic no-op (queue health, `npm run bench:jobs`, failure tests). With `jobId` it runs
    * through the same job-row lifecycle as an analysis; `failTimes` makes the first N attempts throw.

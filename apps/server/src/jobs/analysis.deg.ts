@@ -5,7 +5,8 @@ import { jobsRepo } from '../db/repos/jobs';
 import { degCodesKey, degResultKey, finishDegTask } from '../services/explore/deg-tasks';
 import { resultsPrefix } from '../services/jobs-view';
 import { degMemoryBytes, refuseOverBudget, storedResultSize } from './runner-child-budget';
-import { runInChild } from './runner-child-process';
+import type { DegChildInput } from './analysis.deg.child';
+import { childTask, runInChild } from './runner-child-process';
 
 /**
  * Job `analysis.deg`: cluster genes of a grouping or group A vs group B on the raw counts of the
@@ -31,15 +32,13 @@ export async function handleAnalysisDeg(
     if (!size) throw new Error('the stored analysis.h5ad or explorer manifest of this analysis is missing');
     refuseOverBudget(ctx.config, degMemoryBytes(size, row.labels.length), 'jobs.failure.memoryDeg');
     await runInChild(
-      {
-        kind: 'deg',
-        taskId: row.id,
+      childTask<DegChildInput>(new URL('./analysis.deg.child.ts', import.meta.url), row.id, {
         h5adKey: `${prefix}analysis.h5ad`,
         codesKey: degCodesKey(row.dataset_id, row.id),
         mode: row.mode,
         labels: row.labels,
         outKey: degResultKey(row.dataset_id, row.id),
-      },
+      }),
       { config: ctx.config, signal, memoryBytes: ctx.config.workerMemoryBytes },
     );
     await finishDegTask(ctx, row, 'completed', null);

@@ -4,7 +4,8 @@ import { draftsRepo } from '../db/repos/drafts';
 import type { JobContext } from '../queue/job-queue';
 import { preprocessKey } from '../services/drafts';
 import { listAnalysableSamples } from '../services/files/analysable';
-import { runInChild } from './runner-child-process';
+import type { PreprocessChildInput } from './analysis.preprocess.child';
+import { childTask, runInChild } from './runner-child-process';
 
 /**
  * Job `analysis.preprocess` (wizard step 2, "evaluate"): QC metrics per selected sample and the
@@ -33,7 +34,11 @@ export async function handleAnalysisPreprocess(
       .parse(samples.find((s) => s.species)?.species ?? draft.param?.species);
     const params = analysisParams.parse(draftToParams(draft.param, species));
     await runInChild(
-      { kind: 'preprocess', draftId, samples, params, outKey: preprocessKey(draftId, run) },
+      childTask<PreprocessChildInput>(new URL('./analysis.preprocess.child.ts', import.meta.url), draftId, {
+        samples,
+        params,
+        outKey: preprocessKey(draftId, run),
+      }),
       { config: ctx.config, signal: job.signal, memoryBytes: ctx.config.workerMemoryBytes },
     );
     await draftsRepo.setCellFiltering(ctx.db, draftId, 'done', { run });

@@ -3,6 +3,8 @@ import { estimateMemoryBytes } from '@cellcloud/engine';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
 import { refuseOverBudget } from './runner-child-budget';
+import type { AnalysisChildInput } from './analysis.run.child';
+import { childTask } from './runner-child-process';
 import { runChildAndPublish } from './runner-child-publish';
 import { PermanentJobError, type Tracked } from './runner-tracked';
 
@@ -42,12 +44,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.
   const need = estimateMemoryBytes({ cells, genes, nnz, params, largestSampleNnz, releaseSamples: true });
   refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
-  await runChildAndPublish(ctx, t, (outPrefix) => ({
-    kind: 'analysis',
-    jobId: row.id,
-    species: row.species,
-    samples,
-    params,
-    outPrefix,
-  }));
+  await runChildAndPublish(ctx, t, (outPrefix) =>
+    childTask<AnalysisChildInput>(new URL('./analysis.run.child.ts', import.meta.url), row.id, {
+      species: row.species,
+      samples,
+      params,
+      outPrefix,
+    }),
+  );
 }

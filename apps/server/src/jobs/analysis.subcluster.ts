@@ -4,6 +4,8 @@ import { jobsRepo } from '../db/repos/jobs';
 import { childCellsKey } from '../services/explore/subcluster';
 import { resultsPrefix } from '../services/jobs-view';
 import { refuseOverBudget, storedResultSize, subclusterMemoryBytes, subsetNnz } from './runner-child-budget';
+import type { SubclusterChildInput } from './analysis.subcluster.child';
+import { childTask } from './runner-child-process';
 import { runChildAndPublish } from './runner-child-publish';
 import { PermanentJobError, type Tracked } from './runner-tracked';
 
@@ -36,14 +38,14 @@ export async function handleAnalysisSubcluster(ctx: AppContext, t: Tracked): Pro
   new Uint8Array(cells.buffer).set(cellBytes);
   const need = subclusterMemoryBytes(size, cells.length, await subsetNnz(ctx.storage, size, cells), parent.params);
   refuseOverBudget(ctx.config, need, 'jobs.failure.memorySubcluster');
-  await runChildAndPublish(ctx, t, (outPrefix) => ({
-    kind: 'subcluster',
-    jobId: t.row.id,
-    name: t.row.job_name,
-    h5adKey: `${prefix}analysis.h5ad`,
-    cellsKey,
-    parentParams: parent.params,
-    child: t.row.params,
-    outPrefix,
-  }));
+  await runChildAndPublish(ctx, t, (outPrefix) =>
+    childTask<SubclusterChildInput>(new URL('./analysis.subcluster.child.ts', import.meta.url), t.row.id, {
+      name: t.row.job_name,
+      h5adKey: `${prefix}analysis.h5ad`,
+      cellsKey,
+      parentParams: parent.params,
+      child: t.row.params,
+      outPrefix,
+    }),
+  );
 }

@@ -4,54 +4,39 @@ import { PermanentJobError } from './runner-tracked';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config';
+import type { Storage } from '../storage/storage';
 
-/** What the parent asks a child to compute (see runner-child.ts). */
-export type ChildTask =
-  | {
-      kind: 'analysis';
-      jobId: string;
-      species: string;
-      samples: { name: string; group: string; datasetKey: string }[];
-      params: unknown;
-      outPrefix: string;
-    }
-  | {
-      kind: 'preprocess';
-      draftId: string;
-      samples: { name: string; datasetKey: string }[];
-      params: unknown;
-      outKey: string;
-    }
-  | {
-      /** Explorer DE on a stored result: rows (JSON) to `outKey`. */
-      kind: 'deg';
-      taskId: string;
-      h5adKey: string;
-      /** Int32 per cell: group index, -1 = not in the grouping (compare: 0 = A, 1 = B). */
-      codesKey: string;
-      mode: 'cluster-markers' | 'compare';
-      labels: string[];
-      outKey: string;
-    }
-  | {
-      /** Sub-celltype analysis: the parent's stored counts restricted to the cells at `cellsKey`. */
-      kind: 'subcluster';
-      jobId: string;
-      name: string;
-      h5adKey: string;
-      /** Uint32 parent cell indices. */
-      cellsKey: string;
-      parentParams: unknown;
-      child: unknown;
-      outPrefix: string;
-    }
-  | { kind: 'noop'; sleepMs: number };
+/**
+ * What the parent asks a child to compute: the job module's own child entry (`<job>.child.ts`,
+ * whose default export is a `ChildMain`) and its input. The parent never imports the entry (it
+ * pulls in the engine); it names it by URL, e.g. `new URL('./analysis.deg.child.ts', import.meta.url)`.
+ * `id` (job/task/draft id) is shown by `ps` after the entry name.
+ */
+export interface ChildTask<I = unknown> {
+  entry: URL;
+  id: string;
+  input: I;
+}
 
-/** What `ps` shows after the child's entry: the task kind and its job/task/draft id. */
+export function childTask<I>(entry: URL, id: string, input: I): ChildTask<I> {
+  return { entry, id, input };
+}
+
+/** What a child entry receives besides its input. */
+export interface ChildIo {
+  config: Config;
+  /** The configured storage, opened on first use. */
+  storage(): Promise<Storage>;
+  progress(fraction: number, step: string): void;
+}
+
+/** Default export of a `<job>.child.ts` entry; its result is sent back to the parent. */
+export type ChildMain<I> = (input: I, io: ChildIo) => Promise<unknown>;
+
+/** What `ps` shows after the child's bootstrap: the entry's job name and its id. */
 function childArgs(task: ChildTask): string[] {
-  if (task.kind === 'noop') return [task.kind];
-  const id = task.kind === 'preprocess' ? task.draftId : task.kind === 'deg' ? task.taskId : task.jobId;
-  return [task.kind, id];
+  const file = task.entry.pathname.slice(task.entry.pathname.lastIndexOf('/') + 1);
+  return [file.replace(/\.child\.ts$/, ''), task.id];
 }
 
 export type ChildMessage =
@@ -65,7 +50,7 @@ const childEntry = fileURLToPath(new URL('./runner-child.ts', import.meta.url));
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
- * Runs a heavy task in a child Node process so a WebAssembly out-of-memory abort (scran.js) or a
+ * Runs a heavy task in a child Node process (runner-child.ts bootstraps it and imports the task's entry) so a WebAssembly out-of-memory abort (scran.js) or a
  * crash takes down only the child. The V8 heap is capped at the memory budget; progress comes
  * back over IPC; aborting the signal (suspend, expiry, shutdown) kills the child.
  */
@@ -114,11 +99,15 @@ export function runInChild(
       } else if (m.type === 'error') {
         // Engine errors (validation, empty filter result, …) are deterministic: retrying cannot
         // help, and their code selects a translated message.
+        // Task errors (TaskError of an analysis task, code `task.<key>`) are user-facing too.
         const engine = m.code && (engineErrorCodes as readonly string[]).includes(m.code);
+        const task = m.code?.startsWith('task.');
         finish(
           engine
             ? new PermanentJobError(m.message, `engine.${m.code}`, m.params ?? {})
-            : new ChildProcessFailure(m.message),
+            : task
+              ? new PermanentJobError(m.message, m.code, m.params ?? {})
+              : new ChildProcessFailure(m.message),
         );
       }
     });
@@ -131,6 +120,6 @@ export function runInChild(
         ),
       );
     });
-    child.send({ task, config: opts.config });
+    child.send({ entry: task.entry.href, input: task.input, config: opts.config });
   });
 }

@@ -24,11 +24,29 @@ export interface SendOptions {
   singletonKey?: string;
   /** The queue job's id (a UUID), when the caller records it before sending. */
   id?: string;
+  /** Expiry of this job instead of its queue's (analysis tasks: the definition's timeout). */
+  expireInSeconds?: number;
 }
+
+/**
+ * Expiry class of every job: `heavy` jobs (engine computations in the child process) may run for
+ * JOB_TIMEOUT_MINUTES, `light` ones at most an hour. A Record over JobName, so a new job name
+ * does not compile until it is classified (the old name list forgot analysis.subcluster).
+ * `analysis.task` jobs are sent with their task definition's own timeout (SendOptions.expireInSeconds).
+ */
+export const JOB_WEIGHT: Record<JobName, 'heavy' | 'light'> = {
+  'dataset.ingest': 'light',
+  'analysis.preprocess': 'heavy',
+  'analysis.run': 'heavy',
+  'analysis.deg': 'heavy',
+  'analysis.subcluster': 'heavy',
+  'analysis.task': 'heavy',
+  'system.noop': 'light',
+};
 
 /** Per-queue settings: retries and expiry (timeout); heavy jobs also require heartbeats. */
 function queueOptions(name: JobName, config: Config) {
-  const heavy = name === 'analysis.run' || name === 'analysis.preprocess' || name === 'analysis.deg';
+  const heavy = JOB_WEIGHT[name] === 'heavy';
   return {
     retryLimit: name === 'system.noop' ? 1 : 2,
     retryDelay: 1,
@@ -84,6 +102,7 @@ export class JobQueue {
     const id = await this.boss.send(name, data, {
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
       ...(opts.id ? { id: opts.id } : {}),
+      ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
     });
     if (!id) throw new Error(`job ${name} was not queued (an identical one is already waiting)`);
     return id;

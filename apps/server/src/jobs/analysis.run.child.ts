@@ -1,0 +1,30 @@
+import { runAnalysis, writeOutputs } from '@cellcloud/engine';
+import type { ChildMain } from './runner-child-process';
+import { loadSamples } from './runner-child-io';
+
+/** Child entry of `analysis.run`: the pipeline on the stored samples, outputs under `outPrefix`. */
+export interface AnalysisChildInput {
+  species: string;
+  samples: { name: string; group: string; datasetKey: string }[];
+  params: unknown;
+  outPrefix: string;
+}
+
+const main: ChildMain<AnalysisChildInput> = async (input, io) => {
+  const storage = await io.storage();
+  io.progress(0.01, 'inputs');
+  const samples = await loadSamples(
+    storage,
+    input.samples.map((s) => ({ ...s, species: input.species })),
+  );
+  const result = await runAnalysis(
+    samples,
+    input.params,
+    (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
+    { releaseSamples: true },
+  );
+  io.progress(0.9, 'write');
+  await writeOutputs(result, { write: (rel, bytes) => storage.put(`${input.outPrefix}${rel}`, bytes) });
+  return undefined;
+};
+export default main;
