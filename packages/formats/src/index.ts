@@ -17,6 +17,7 @@ export * from './read-celescope';
 export * from './detect';
 export * from './properties';
 export * from './write-h5ad';
+export { Hdf5Writer, MemorySink, type PositionalSink } from './hdf5-write';
 export * from './write-artifacts';
 export * from './artifacts-decode';
 export * from './write-10x-mtx';

@@ -6,8 +6,9 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, deflate } from 'node:zlib';
 import { gzipCorrupt, setGunzipImplementation } from './gzip';
+import { setDeflateImplementation } from './hdf5-write';
 import type { ByteSource, SourceBundle } from './sources';
 
 /** Streaming gunzip on Node's native zlib (installed for every reader when this module loads). */
@@ -38,6 +39,11 @@ export async function* nodeGunzipChunks(chunks: AsyncIterable<Uint8Array>, file:
 }
 
 setGunzipImplementation(nodeGunzipChunks);
+// HDF5 chunks are deflated on libuv's thread pool (several at once, off the main thread).
+setDeflateImplementation(
+  (bytes, level) =>
+    new Promise((resolve, reject) => deflate(bytes, { level }, (err, out) => (err ? reject(err) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))))),
+);
 
 export async function fileSource(filePath: string, name = path.basename(filePath)): Promise<ByteSource> {
   const { size } = await stat(filePath);
