@@ -1,35 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { cnvTask } from '@cellcloud/contracts/tasks/cnv';
-import { fileSource } from '@cellcloud/formats/node-sources';
-import { readDenseText } from '@cellcloud/formats/read-dense-text';
 import { hasSharedData, SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { describe, expect, it } from 'vitest';
 import { nodeResourceReader } from '../src/cli/node-resources';
 import { cnvEngineTask } from '../src/tasks/cnv';
 import { MemorySink } from '../src/tasks/memory-sink';
-import { resultHandleFromDataset } from '../src/tasks/result-handle';
-
-const DIR = 'infercnv_oligodendroglioma';
-const MATRIX = `${DIR}/oligodendroglioma_expression_downsampled.counts.matrix.gz`;
-const ANNOT = `${DIR}/oligodendroglioma_annotations_downsampled.txt`;
-
-async function oligo() {
-  const ds = await readDenseText(await fileSource(path.join(SHARED_DATA_DIR, MATRIX)), {
-    allowNonInteger: true,
-  });
-  const ann = new Map(
-    readFileSync(path.join(SHARED_DATA_DIR, ANNOT), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t') as [string, string]),
-  );
-  const types = ds.cells.barcodes.map((b) => ann.get(b) ?? 'NA');
-  return resultHandleFromDataset(ds, {
-    species: 'human',
-    extraObs: { cell_type: { kind: 'categorical', values: types } },
-  });
-}
+import { ANNOT, MATRIX, oligo } from './cnv-fixtures';
 
 describe.skipIf(!hasSharedData(MATRIX, ANNOT))('cnv task on the inferCNV oligodendroglioma example', () => {
   it('malignant cells lose 1p and 19q against microglia/oligodendrocyte references', async () => {

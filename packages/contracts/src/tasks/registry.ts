@@ -1,6 +1,7 @@
 import { annotateTask } from './annotate';
 import { cellScoreTask } from './cell-score';
 import { cnvTask } from './cnv';
+import { ithTask } from './ith';
 import type { TaskDefinition } from './define';
 
 /**
@@ -10,6 +11,7 @@ import type { TaskDefinition } from './define';
 export const TASKS: readonly TaskDefinition[] = [
   cellScoreTask,
   cnvTask,
+  ithTask,
   annotateTask,
 ];
 

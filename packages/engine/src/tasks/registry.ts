@@ -1,6 +1,7 @@
 import { cellScoreEngine } from './cell-score';
 import type { EngineTask } from './types';
 import { cnvEngineTask } from './cnv';
+import { ithEngineTask } from './ith';
 import { degGroupsTask } from './deg-groups';
 import { enrichTask } from './enrich';
 import { gseaTask } from './gsea';
@@ -19,4 +20,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
   cnv: cnvEngineTask as EngineTask<never, unknown>,
+  ith: ithEngineTask as EngineTask<never, unknown>,
 };

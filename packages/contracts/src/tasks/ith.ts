@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineTask, groupByKey } from './define';
+
+/**
+ * Intra-tumour heterogeneity (METHODS §7.4, issue 17). Engine: packages/engine/src/tasks/ith/.
+ * Tables: ITH_score_all (ITH_score, type), ITH_score_stat (type, cells, pairs, mean, median, q1,
+ * q3, iqr), ITH_score_sig (group1, group2, method, p, p_adj, p_signif); data/box.json (IthBoxData).
+ */
+const label = z.string().min(1).max(500);
+
+export const ithParams = z
+  .object({
+    /** Identity level: cell type, sample, group, or a CNV subclone column (cnv_subclone). */
+    groupBy: groupByKey,
+    /** Identities to score (default: every group with enough cells). */
+    groups: z.array(label).max(500).optional(),
+    method: z.enum(['dist', 'iqr']).default('dist'),
+    ncellMin: z.number().int().min(3).max(10000).default(20),
+    ncellMax: z.number().int().min(10).max(5000).default(500),
+    nPcs: z.number().int().min(2).max(100).default(20),
+    nHvg: z.number().int().min(50).max(10000).default(2000),
+    cmethod: z.enum(['t.test', 'wilcox.test']).default('t.test'),
+    comparisons: z
+      .array(z.object({ a: label, b: label }).strict())
+      .max(50)
+      .default([]),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(0),
+  })
+  .strict();
+export type IthParams = z.infer<typeof ithParams>;
+
+export const ithSummary = z.object({
+  method: z.enum(['dist', 'iqr']),
+  groupBy: z.string(),
+  identities: z.array(
+    z.object({
+      type: z.string(),
+      cells: z.number().int(),
+      used: z.number().int(),
+      mean: z.number(),
+      median: z.number(),
+      iqr: z.number(),
+    }),
+  ),
+  skipped: z.array(z.object({ type: z.string(), cells: z.number().int() })),
+});
+export type IthSummary = z.infer<typeof ithSummary>;
+
+/** data/box.json */
+export interface IthBoxData {
+  method: 'dist' | 'iqr';
+  cmethod: 't.test' | 'wilcox.test';
+  groups: {
+    type: string;
+    n: number;
+    min: number;
+    q1: number;
+    median: number;
+    q3: number;
+    max: number;
+    mean: number;
+    grid: number[];
+    density: number[];
+  }[];
+  pairs: { a: string; b: string; p: number; pAdj: number; signif: string; requested: boolean }[];
+}
+
+export const ithTask = defineTask({
+  name: 'ith',
+  titleKey: 'ith',
+  params: ithParams,
+  summary: ithSummary,
+  permission: 'exploreCnv',
+  species: 'human-mouse',
+  tab: 'ith',
+  timeoutMinutes: 60,
+  messages: {
+    'en-US': {
+      'ith.noIdentity': 'No identity of "{key}" has at least {min} cells.',
+    },
+    'zh-CN': {
+      'ith.noIdentity': '“{key}”中没有任何分组达到 {min} 个细胞。',
+    },
+  },
+});
