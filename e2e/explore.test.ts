@@ -6,7 +6,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { repoRoot } from './support/build';
 import { screenshot, switchLanguage } from './support/browser';
 import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
-import { logInViaUi, newUser, waitForPath } from './support/flows';
+import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
 
 /**
  * The explorer end to end on a REAL pbmc3k result: the engine CLI analyses the shared 10x data,
@@ -244,6 +244,31 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
     const png = readFileSync((await download.path())!);
     expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(4200);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+  it("another user's dataset URL shows the translated 'Resource does not exist' page, no internal URL (issue 22 item 1)", async () => {
+    const owner = await env.newPage();
+    const ownedId = await env.openResult(owner.page, newUser('owner'), 'owned_by_someone');
+    await owner.context.close();
+    const { context, page, errors } = await env.newPage();
+    const intruder = newUser('intruder');
+    await page.goto('/signup');
+    await signUpViaUi(page, env.server, intruder);
+    const target = `/userDatasetAnalysis?id=${ownedId}`;
+    await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
+    await logInViaUi(page, intruder.username, intruder.password);
+    await waitForPath(page, '/userDatasetAnalysis');
+    const gone = page.getByTestId('resource-unavailable');
+    await gone.getByText('Resource does not exist').waitFor({ timeout: 60_000 });
+    await switchLanguage(page);
+    await gone.getByText('资源不存在').waitFor();
+    const text = (await page.locator('main, body').first().textContent()) ?? '';
+    expect(text).not.toMatch(/http|manifest|re-run|重新运行/);
+    await screenshot(page, 'explore-other-users-dataset-zh');
+    // a made-up id gets the same page
+    await page.goto('/userDatasetAnalysis?id=00000000-0000-0000-0000-000000000000');
+    await page.getByTestId('resource-unavailable').waitFor({ timeout: 60_000 });
     expect(errors).toEqual([]);
     await context.close();
   });

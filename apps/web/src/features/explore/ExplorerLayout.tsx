@@ -5,6 +5,8 @@ import { useAccountInfo } from '../../api/account';
 import { h5adDownloadUrl } from '../../api/explore';
 import { useSession } from '../../api/session';
 import { canUse } from '../../app/shell/privilegeAccess';
+import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
+import { ArtifactRequestError } from './data/ArtifactClient';
 import { useArtifactClient } from './data/useArtifactClient';
 import { ExplorerWorkspace, type ExploreAccess } from './ExplorerWorkspace';
 
@@ -47,10 +49,22 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
           <div style={{ height: 200 }} />
         </Spin>
       ) : state.status === 'error' ? (
-        <Alert type="error" showIcon title={t('page.loadFailed', { detail: state.error.message })} />
+        <LoadError error={state.error} />
       ) : (
         <ExplorerWorkspace datasetId={datasetId} client={state.client} manifest={state.manifest} access={access} />
       )}
     </div>
   );
+}
+
+/**
+ * Why the result could not be opened, in the reader's language (issue 22 item 1): another user's
+ * or a deleted id → SPEC §8 "Resource does not exist"; not finished → say so; anything else →
+ * refresh advice. The internal request detail is never shown.
+ */
+function LoadError({ error }: { error: Error }) {
+  const { t } = useTranslation('explore');
+  const status = error instanceof ArtifactRequestError ? error.status : undefined;
+  if (status === 404 || status === 403) return <ResourceUnavailable />;
+  return <Alert type="error" showIcon title={t(status === 409 ? 'page.notReady' : 'page.loadFailed')} />;
 }
