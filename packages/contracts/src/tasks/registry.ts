@@ -2,6 +2,8 @@ import { annotateTask } from './annotate';
 import { cellScoreTask } from './cell-score';
 import { cnvTask } from './cnv';
 import { ithTask } from './ith';
+import { monocle2Task } from './monocle2';
+import { monocle3Task } from './monocle3';
 import type { TaskDefinition } from './define';
 
 /**
@@ -10,6 +12,8 @@ import type { TaskDefinition } from './define';
  */
 export const TASKS: readonly TaskDefinition[] = [
   cellScoreTask,
+  monocle2Task,
+  monocle3Task,
   cnvTask,
   ithTask,
   annotateTask,
