@@ -1,10 +1,19 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
-import { writeArtifacts, writeH5ad, type ArtifactSink } from '@cellcloud/formats';
+import { writeArtifacts, writeH5ad, writeH5adTo, type ArtifactSink, type H5adInput, type PositionalSink } from '@cellcloud/formats';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { AnalysisResult } from './run-analysis';
 
-/** Where outputs go (a directory, object storage, memory): paths are relative to the result root. */
-export type OutputSink = ArtifactSink;
+/** A file being written at positions (the streaming h5ad writer appends compressed chunks, then patches its header). */
+export interface OutputFile extends PositionalSink {
+  close(): Promise<void>;
+}
+
+/**
+ * Where outputs go (a directory, object storage, memory): paths are relative to the result root.
+ * With `open`, analysis.h5ad streams into the file as it is produced (the 100k job never holds the
+ * whole file); without it the file is assembled in memory and handed to `write`.
+ */
+export type OutputSink = ArtifactSink & { open?(path: string): Promise<OutputFile> };
 
 export const OUTPUT_FILES = { h5ad: 'analysis.h5ad', markers: 'markers.csv', artifacts: 'artifacts/' } as const;
 
@@ -52,7 +61,10 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   };
   if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
   if (e.umap3D) obsm.X_umap3D = e.umap3D;
-  const h5ad = await writeH5ad({
+  // embeddings carried from the upload (h5ad obsm, issue 13): X_<name>, spatial as AnnData names it
+  const carried = Object.entries(e).filter(([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D'].includes(k)); // uploaded obsm (issue 13)
+  for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
+  const h5adInput: H5adInput = {
     counts: result.counts,
     normalized: result.normalized,
     genes,
@@ -68,11 +80,21 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
         batchCorrection: result.qc.batchCorrection,
       },
     },
-  });
-  await sink.write(OUTPUT_FILES.h5ad, h5ad);
+  };
+  if (sink.open) {
+    const file = await sink.open(OUTPUT_FILES.h5ad);
+    try {
+      await writeH5adTo(h5adInput, file);
+    } finally {
+      await file.close();
+    }
+  } else {
+    await sink.write(OUTPUT_FILES.h5ad, await writeH5ad(h5adInput));
+  }
   await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
   const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
   if (e.umap3D) embeddings.umap3D = e.umap3D;
+  for (const [k, v] of carried) embeddings[k] = v;
   const artifactSink: ArtifactSink = { write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes) };
   return writeArtifacts(
     {

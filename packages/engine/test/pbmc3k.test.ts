@@ -11,6 +11,7 @@ import { filterDegTable, findMarkers } from '../src/markers';
 import { runAnalysis, type AnalysisResult } from '../src/run-analysis';
 import { adjustedRandIndex } from '../src/stats/ari';
 import { MARKER_CSV_HEADER, writeOutputs } from '../src/write-outputs';
+import { anndataPython, readWithAnndata } from './support/anndata';
 
 const PBMC = 'pbmc3k/10x';
 const LABELS = 'pbmc3k/pbmc3k_seurat_labels.csv';
@@ -152,6 +153,21 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
       expect(back.cells.columns.total_counts?.kind).toBe('numeric');
       expect(Object.keys(back.embeddings).sort()).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
       expect(back.embeddings.X_umap.dims).toBe(2);
+    });
+
+    it.skipIf(!anndataPython)('writes an h5ad that python anndata (Debian 0.8 or later) opens with no shim', () => {
+      const a = readWithAnndata(path.join(dir, 'analysis.h5ad'));
+      expect(a.shape).toEqual([result.counts.nCells, result.counts.nGenes]);
+      // highly_variable is a numpy bool mask: subsetting by it keeps the HVGs, not genes 0 and 1
+      expect(a.hvgDtype).toBe('bool');
+      const nHvg = result.highlyVariable.reduce((x, v) => x + (v ? 1 : 0), 0);
+      expect(a.nHvg).toBe(nHvg);
+      expect(a.hvgSubsetShape).toEqual([result.counts.nCells, nHvg]);
+      expect(a.clusters).toEqual(result.clusterLabels);
+      expect(a.ordered).toBe(false);
+      expect(a.obsm).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
+      expect(a.layers).toEqual(['counts']);
+      expect(a.countsTotal).toBe(result.counts.data.reduce((x, v) => x + v, 0));
     });
 
     it('writes markers.csv with the SPEC §3 headers and the artifact manifest', async () => {

@@ -1,4 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { directorySink } from '../src/cli/fs-sink';
+import { writeOutputs } from '../src/write-outputs';
+import { anndataPython, readWithAnndata } from './support/anndata';
 import { isEngineError } from '../src/errors';
 import { adjustedRandIndex } from '../src/stats/ari';
 import { runSubcluster } from '../src/subcluster';
@@ -37,6 +43,20 @@ describe('runSubcluster (sub-celltype child analysis on the parent counts)', () 
     ).toBeGreaterThan(0.8);
     expect(r.markers.length).toBe(r.clusterLabels.length * r.geneIds.length);
     expect(steps.has('clusters')).toBe(true);
+    if (anndataPython) {
+      // the child result's analysis.h5ad (streamed to a file) opens in python anndata as is
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-subcluster-'));
+      try {
+        await writeOutputs(r, directorySink(dir));
+        const a = readWithAnndata(path.join(dir, 'analysis.h5ad'));
+        expect(a.shape).toEqual([chosen.length, r.geneIds.length]);
+        expect(a.hvgDtype).toBe('bool');
+        expect(a.clusters).toEqual(r.clusterLabels);
+        expect(a.obsm).toEqual(expect.arrayContaining(['X_pca', 'X_umap']));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
   }, 300_000);
 
   it('refuses fewer than 100 cells', async () => {

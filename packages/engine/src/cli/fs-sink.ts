@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputSink } from '../write-outputs';
 
@@ -9,6 +9,19 @@ export function directorySink(root: string): OutputSink {
       const target = path.join(root, rel);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, bytes);
+    },
+    // positional writes for the streaming h5ad writer (engine write-outputs)
+    async open(rel) {
+      const target = path.join(root, rel);
+      await mkdir(path.dirname(target), { recursive: true });
+      const fh = await open(target, 'w');
+      return {
+        async write(bytes, position) {
+          let done = 0;
+          while (done < bytes.length) done += (await fh.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
+        },
+        close: () => fh.close(),
+      };
     },
   };
 }
