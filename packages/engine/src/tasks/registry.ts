@@ -1,4 +1,5 @@
 import { cellScoreEngine } from './cell-score';
+import { monocle3Engine } from './monocle3';
 import type { EngineTask } from './types';
 import { cnvEngineTask } from './cnv';
 import { ithEngineTask } from './ith';
@@ -21,4 +22,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   annotate: annotateEngine as EngineTask<never, unknown>,
   cnv: cnvEngineTask as EngineTask<never, unknown>,
   ith: ithEngineTask as EngineTask<never, unknown>,
+  monocle3: monocle3Engine as EngineTask<never, unknown>,
 };
