@@ -272,4 +272,33 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+  it('every explore tab is visible at 1366 px, and at 390 px the embedding is drawn at the panel width (issue 22 item 5)', async () => {
+    const { context, page, errors } = await env.newPage();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await env.openResult(page, newUser('layout'), 'layout_check');
+    await page.getByTestId('explore-tabs').waitFor({ timeout: 60_000 });
+    const labels = page.locator('[data-testid=explore-tabs] .ant-tabs-tab');
+    const n = await labels.count();
+    expect(n).toBeGreaterThanOrEqual(11);
+    for (let i = 0; i < n; i++) {
+      const box = await labels.nth(i).boundingBox();
+      expect(box, `tab ${i} has a box`).not.toBeNull();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(1366);
+      expect(await labels.nth(i).isVisible()).toBe(true);
+    }
+    expect(await page.locator('[data-testid=explore-tabs] .ant-tabs-nav-operations').isVisible()).toBe(false);
+    await screenshot(page, 'explore-tabs-1366');
+    await switchLanguage(page);
+    await page.getByTestId('explore-tabs').getByText('细胞注释').waitFor();
+    for (let i = 0; i < n; i++) expect((await labels.nth(i).boundingBox())!.x + (await labels.nth(i).boundingBox())!.width).toBeLessThanOrEqual(1366);
+    await screenshot(page, 'explore-tabs-1366-zh');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(800);
+    const panel = (await page.getByTestId('viewer-panel').boundingBox())!;
+    const canvas = (await page.locator('[data-testid=viewer-panel] canvas').first().boundingBox())!;
+    expect(canvas.width).toBeGreaterThan(panel.width * 0.8);
+    await screenshot(page, 'explore-390');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -65,7 +65,7 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
       <ViewerPanel client={client} manifest={manifest} datasetId={datasetId} subsets={subsets.data ?? []} symbols={symbols} onSelection={setSelection} onDrawn={onDrawn} />
-      <Tabs destroyOnHidden items={items} data-testid="explore-tabs" />
+      <Tabs destroyOnHidden items={items} className="cc-wrap-tabs" data-testid="explore-tabs" />
     </div>
   );
 }

@@ -135,8 +135,9 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
       />
       {embError && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: embError })} />}
       {colour.error && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: colour.error })} />}
-      <div style={{ display: 'flex', gap: 12 }}>
-        <div style={{ position: 'relative', flex: 1, minWidth: 0 }}>
+      {/* the legend wraps under the embedding on narrow screens, so the embedding keeps the panel's width */}
+      <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
+        <div style={{ position: 'relative', flex: '1 1 280px', minWidth: 0 }}>
           {xy ? (
             <EmbeddingViewer
               ref={viewer}
@@ -160,7 +161,7 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
           )}
         </div>
         {(settings.labelPosition === 'onSide' || settings.colourMode === 'customize' || legend?.kind === 'continuous') && (
-          <div style={{ width: 200 }}>
+          <div style={{ flex: '0 1 200px', minWidth: 160 }}>
             <Legend
               legend={legend}
               customize={settings.colourMode === 'customize'}
