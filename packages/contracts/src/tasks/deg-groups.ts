@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTask } from './define';
+import { defineTask, groupByKey } from './define';
 import { comparisonParams, ENRICHMENT_MESSAGES, groupCount } from './enrichment-common';
 
 /**
@@ -7,10 +7,18 @@ import { comparisonParams, ENRICHMENT_MESSAGES, groupCount } from './enrichment-
  * annotation levels. Wilcoxon rank-sum with tie correction + BH on the normalized layer, both
  * directions. Outputs:
  *   tables/group1.csv, tables/group2.csv  DEG_GROUP_COLUMNS, group k vs the other, sorted by zscore
+ *   tables/pseudobulk.csv                 (pseudobulk.enabled) gene, logFC, AveExpr, t, P.Value,
+ *                                         adj.P.Val: limma-voom (TMM, filterByExpr, eBayes) on raw
+ *                                         counts summed per sample × group, group 1 vs group 2
  */
 export const degGroupsParams = z
   .object({
     ...comparisonParams,
+    /** Optional pseudobulk test (sum of counts per sample × group) when each group has ≥ 2 samples. */
+    pseudobulk: z
+      .object({ enabled: z.boolean().default(false), sampleKey: groupByKey.default('Sample ID') })
+      .strict()
+      .default({ enabled: false, sampleKey: 'Sample ID' }),
   })
   .strict();
 export type DegGroupsParams = z.infer<typeof degGroupsParams>;
@@ -24,6 +32,15 @@ export const degGroupsSummary = z
     /** Genes passing the SPEC §5 display filter per direction. */
     shown1: z.number().int(),
     shown2: z.number().int(),
+    pseudobulk: z
+      .object({
+        samples1: z.number().int(),
+        samples2: z.number().int(),
+        genesTested: z.number().int(),
+        significant: z.number().int(),
+      })
+      .strict()
+      .nullable(),
   })
   .strict();
 export type DegGroupsSummary = z.infer<typeof degGroupsSummary>;

@@ -5,6 +5,7 @@ import { hasSharedData } from '@cellcloud/testkit';
 import { degGroupsTask } from '../../src/tasks/deg-groups';
 import { enrichTask } from '../../src/tasks/enrich';
 import { isTaskError } from '../../src/tasks/errors';
+import type { MemorySink } from '../../src/tasks/memory-sink';
 import type { ResultHandle, TaskTable } from '../../src/tasks/types';
 import { pbmc3k, runInMemory, sourceOf } from './enrichment-support';
 
@@ -37,7 +38,7 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad', 'gene_sets/enrichr_Reactome
   'deg-groups + enrich on pbmc3k CD14+ vs FCGR3A+ monocytes (Seurat tutorial labels)',
   () => {
     let result: ResultHandle;
-    let deg: Awaited<ReturnType<typeof runInMemory<never, unknown>>>;
+    let deg: { summary: unknown; sink: MemorySink };
     beforeAll(async () => {
       result = await pbmc3k();
       deg = await runInMemory(
@@ -189,6 +190,53 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad', 'gene_sets/enrichr_Reactome
         enrichDef.params.parse({ group1: CD14, group2: FCGR3A, libraries: ['hallmark'] }),
       );
       expect(m.summary.mapping).toBe('uppercase-symbol');
+    }, 120_000);
+  },
+);
+
+describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad'))(
+  'deg-groups pseudobulk (limma-voom on per-sample sums)',
+  () => {
+    it('finds the monocyte markers between CD14+ and FCGR3A+ with 3 pseudo-samples per group, and refuses one sample', async () => {
+      const base = await pbmc3k();
+      // pbmc3k is one donor: three pseudo-samples by cell order (round robin), for the test only
+      const ds = { nCells: base.nCells, values: Array.from({ length: base.nCells }, (_, c) => `s${c % 3}`) };
+      const result = {
+        ...base,
+        obs: (k: string) =>
+          k === 'Sample ID' ? { kind: 'categorical' as const, values: ds.values } : base.obs(k),
+      };
+      const { summary, sink } = await runInMemory(
+        degGroupsTask,
+        result,
+        degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: { enabled: true } }),
+      );
+      expect(summary.pseudobulk).toMatchObject({ samples1: 3, samples2: 3 });
+      const t = sink.tables.get('pseudobulk')!;
+      expect(t.columns).toEqual(['gene', 'logFC', 'AveExpr', 't', 'P.Value', 'adj.P.Val']);
+      const row = (g: string) => t.rows.find((r) => r[0] === g)!;
+      for (const g of ['S100A8', 'S100A9', 'LYZ', 'CD14']) {
+        expect(row(g)[1] as number).toBeGreaterThan(1);
+        expect(row(g)[5] as number).toBeLessThan(0.01);
+      }
+      for (const g of ['FCGR3A', 'MS4A7', 'LST1']) {
+        expect(row(g)[1] as number).toBeLessThan(-1);
+        expect(row(g)[5] as number).toBeLessThan(0.01);
+      }
+      const one = {
+        ...base,
+        obs: (k: string) =>
+          k === 'Sample ID'
+            ? { kind: 'categorical' as const, values: Array(base.nCells).fill('s') }
+            : base.obs(k),
+      };
+      await expect(
+        runInMemory(
+          degGroupsTask,
+          one,
+          degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: { enabled: true } }),
+        ),
+      ).rejects.toMatchObject({ key: 'enrichment.pseudobulkSamples' });
     }, 120_000);
   },
 );

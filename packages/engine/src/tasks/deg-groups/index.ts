@@ -1,6 +1,7 @@
 import type { DegGroupsParams, DegGroupsSummary } from '@cellcloud/contracts/tasks/deg-groups';
 import type { EngineTask } from '../types';
 import { compareTwoGroups, degTable, passesDisplayFilter } from './compare';
+import { pseudobulkTest } from './pseudobulk';
 
 /** Enrichment one-vs-one step 1 (METHODS §3.1); see contracts tasks/deg-groups.ts for the outputs. */
 export const degGroupsTask: EngineTask<DegGroupsParams, DegGroupsSummary> = {
@@ -13,6 +14,18 @@ export const degGroupsTask: EngineTask<DegGroupsParams, DegGroupsSummary> = {
     onProgress({ fraction: 0.8, step: 'tables' });
     await sink.table('group1', degTable(cmp.rows[0]));
     await sink.table('group2', degTable(cmp.rows[1]));
+    let pseudobulk: DegGroupsSummary['pseudobulk'] = null;
+    if (params.pseudobulk.enabled) {
+      onProgress({ fraction: 0.85, step: 'pseudobulk' });
+      const pb = pseudobulkTest(result, cmp.cells, params.pseudobulk.sampleKey);
+      await sink.table('pseudobulk', pb.table);
+      pseudobulk = {
+        samples1: pb.samples[0],
+        samples2: pb.samples[1],
+        genesTested: pb.genesTested,
+        significant: pb.significant,
+      };
+    }
     onProgress({ fraction: 1, step: 'done' });
     return {
       group1: { label: cmp.labels[0], cells: cmp.cells[0].length },
@@ -21,6 +34,7 @@ export const degGroupsTask: EngineTask<DegGroupsParams, DegGroupsSummary> = {
       genesTested: cmp.tested.length,
       shown1: cmp.rows[0].filter(passesDisplayFilter).length,
       shown2: cmp.rows[1].filter(passesDisplayFilter).length,
+      pseudobulk,
     };
   },
   estimateMemoryBytes({ nCells, nGenes, nnz }) {
