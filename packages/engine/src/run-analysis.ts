@@ -1,6 +1,7 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
+import { carryInputColumns } from './carry-input';
 import { AnalysisRunner } from './runner';
 import type { SampleAmbient } from './steps/ambient';
 import type { SampleDoublets } from './steps/doublets';
@@ -113,6 +114,7 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     umap3D: r.umap3d.value,
   };
   if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
+  carryInputColumns(r.inputs.value, data.barcodes, obs, embeddings); // uploaded labels/embeddings (issue 13)
   const summary = data.summary;
   return {
     engineVersion: ENGINE_VERSION,

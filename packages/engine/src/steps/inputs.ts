@@ -15,8 +15,14 @@ export interface MergedInput {
   barcodes: string[];
   sampleOfCell: Int32Array;
   sampleNames: string[];
-  /** Cell metadata columns present in every sample (e.g. a batch column from an h5ad). */
+  /**
+   * Cell metadata columns of the samples (h5ad obs, metadata files), union over samples: a sample
+   * without the column gets "unknown" (categorical) or NaN (numeric); a column that is numeric in
+   * one sample and categorical in another becomes categorical.
+   */
   columns: Record<string, CellColumn>;
+  /** Embeddings (h5ad obsm) present in every sample with the same dimensions, rows in merged order. */
+  embeddings: Record<string, { dims: number; values: Float32Array }>;
 }
 
 /**
@@ -88,27 +94,51 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
     sampleOfCell,
     sampleNames: samples.map((s) => s.name),
     columns: commonColumns(samples),
+    embeddings: commonEmbeddings(samples),
   };
 }
 
+function commonEmbeddings(samples: NamedDataset[]): Record<string, { dims: number; values: Float32Array }> {
+  const out: Record<string, { dims: number; values: Float32Array }> = {};
+  const first = samples[0].dataset.embeddings ?? {};
+  for (const key of Object.keys(first)) {
+    const dims = first[key].dims;
+    if (!samples.every((s) => s.dataset.embeddings?.[key]?.dims === dims)) continue;
+    const parts = samples.map((s) => s.dataset.embeddings[key].values);
+    const values = new Float32Array(parts.reduce((a, b) => a + b.length, 0));
+    let o = 0;
+    for (const part of parts) {
+      values.set(part, o);
+      o += part.length;
+    }
+    out[key] = { dims, values };
+  }
+  return out;
+}
+
 function commonColumns(samples: NamedDataset[]): Record<string, CellColumn> {
-  const keys = Object.keys(samples[0].dataset.cells.columns).filter((k) =>
-    samples.every((s) => s.dataset.cells.columns[k]?.kind === samples[0].dataset.cells.columns[k].kind),
-  );
+  const keys = [...new Set(samples.flatMap((s) => Object.keys(s.dataset.cells.columns)))];
   const out: Record<string, CellColumn> = {};
   for (const key of keys) {
     const cols = samples.map((s) => s.dataset.cells.columns[key]);
-    if (cols[0].kind === 'categorical') {
-      out[key] = { kind: 'categorical', values: cols.flatMap((c) => (c.kind === 'categorical' ? c.values : [])) };
-    } else {
-      const parts = cols.map((c) => (c.kind === 'numeric' ? c.values : new Float64Array(0)));
-      const values = new Float64Array(parts.reduce((a, b) => a + b.length, 0));
+    const numeric = cols.every((c) => !c || c.kind === 'numeric');
+    const sizes = samples.map((s) => s.dataset.cells.barcodes.length);
+    if (numeric) {
+      const values = new Float64Array(sizes.reduce((a, b) => a + b, 0)).fill(NaN);
       let o = 0;
-      for (const part of parts) {
-        values.set(part, o);
-        o += part.length;
-      }
+      cols.forEach((c, i) => {
+        if (c) values.set(c.values as Float64Array, o);
+        o += sizes[i];
+      });
       out[key] = { kind: 'numeric', values };
+    } else {
+      const values: string[] = [];
+      cols.forEach((c, i) => {
+        if (!c) for (let k = 0; k < sizes[i]; k++) values.push('unknown');
+        else if (c.kind === 'categorical') for (const v of c.values) values.push(v);
+        else for (const v of c.values) values.push(Number.isNaN(v) ? 'unknown' : String(v));
+      });
+      out[key] = { kind: 'categorical', values };
     }
   }
   return out;

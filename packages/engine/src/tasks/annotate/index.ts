@@ -116,9 +116,12 @@ async function runAuto(ctx: TaskRunContext<AnnotateParams>): Promise<AnnotateSum
     markerTypes = await loadMarkerTypes(resources, p.markerSource, species, tissue);
   }
   let markerCalls: Map<string, { label: string; score: number }> | undefined;
-  if (markerTypes) {
-    const resolved = resolveMarkerTypes(markerTypes, result.geneIndex);
-    if (!resolved.length) throw new TaskError('annotate.noMatchingTypes', 'No matching cell types.');
+  const resolved = markerTypes ? resolveMarkerTypes(markerTypes, result.geneIndex) : [];
+  // a user file that matches nothing is an error; a tissue without bundled marker lists only skips the marker call
+  if (p.markerSource === 'upload' && !resolved.length) {
+    throw new TaskError('annotate.noMatchingTypes', 'No matching cell types.');
+  }
+  if (resolved.length) {
     const sc = scoreMarkerTypes(result.normalized(), cells, cluster, resolved);
     markerCalls = new Map(sc.call.map((c) => [c.group, { label: c.label, score: c.score / Math.max(c.cells, 1) }]));
   }

@@ -186,7 +186,7 @@ export async function writeAnnotationOutputs(o: AnnotationOutputInput): Promise<
     species: o.species,
     tissue: o.tissue,
     reference: o.reference,
-    markerSource: o.mode === 'auto' ? params.markerSource : 'panel',
+    markerSource: o.mode === 'auto' ? (o.markerCalls ? params.markerSource : 'none') : 'panel',
     clusterKey: params.clusterKey,
     nCells: n,
     nAnnotated: cells.length,
