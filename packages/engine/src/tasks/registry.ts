@@ -8,6 +8,7 @@ import { enrichTask } from './enrich';
 import { gseaTask } from './gsea';
 import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
+import { interactionEngineTask } from './interaction';
 
 /**
  * Engine side of every task (issue 11): name → compute. Adding a task = one import and one
@@ -20,6 +21,7 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   gsea: gseaTask as EngineTask<never, unknown>,
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
+  interaction: interactionEngineTask as EngineTask<never, unknown>,
   cnv: cnvEngineTask as EngineTask<never, unknown>,
   ith: ithEngineTask as EngineTask<never, unknown>,
   monocle3: monocle3Engine as EngineTask<never, unknown>,
