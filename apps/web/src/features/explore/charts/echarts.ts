@@ -1,6 +1,14 @@
 import * as echarts from 'echarts/core';
-import { BarChart, BoxplotChart, CustomChart, HeatmapChart, ScatterChart } from 'echarts/charts';
-import type { BarSeriesOption, BoxplotSeriesOption, CustomSeriesOption, HeatmapSeriesOption, ScatterSeriesOption } from 'echarts/charts';
+import { BarChart, BoxplotChart, CustomChart, GraphChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
+import type {
+  BarSeriesOption,
+  BoxplotSeriesOption,
+  CustomSeriesOption,
+  GraphSeriesOption,
+  HeatmapSeriesOption,
+  LineSeriesOption,
+  ScatterSeriesOption,
+} from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import type {
   DataZoomComponentOption,
@@ -17,7 +25,9 @@ echarts.use([
   BarChart,
   BoxplotChart,
   CustomChart,
+  GraphChart,
   HeatmapChart,
+  LineChart,
   ScatterChart,
   DataZoomComponent,
   GridComponent,
@@ -33,7 +43,9 @@ export type ChartOption = echarts.ComposeOption<
   | BarSeriesOption
   | BoxplotSeriesOption
   | CustomSeriesOption
+  | GraphSeriesOption
   | HeatmapSeriesOption
+  | LineSeriesOption
   | ScatterSeriesOption
   | DataZoomComponentOption
   | GridComponentOption
