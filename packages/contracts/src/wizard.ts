@@ -132,6 +132,10 @@ export const submitDraft = wizardDraft.superRefine((d, ctx) => {
   if (d.param.annotationType === 'reference' && !d.param.reference) {
     ctx.addIssue({ code: 'custom', path: ['param', 'reference'], message: 'wizard.reference.required' });
   }
+  // SPEC §5 "specify tissue type": automatic annotation picks its reference and marker lists by tissue
+  if (d.param.annotationType !== 'none' && !d.param.tissue.trim()) {
+    ctx.addIssue({ code: 'custom', path: ['param', 'tissue'], message: 'wizard.tissue.required' });
+  }
 });
 
 /** The engine parameters a draft stands for (SPEC §3 draft names → analysis-params names). */

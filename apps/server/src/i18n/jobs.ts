@@ -20,6 +20,7 @@ registerMessages({
       'Please enter the correct species: {detail} must be converted to human or mouse first',
     'wizard.ambient.tooFewCells': 'Ambient RNA removal needs more than 100 cells per sample ({detail})',
     'wizard.reference.required': 'Please choose reference species for annotation',
+    'wizard.tissue.required': 'Please specify tissue type',
     'jobs.cannotSuspend': 'Job unable to suspend: it is {detail}',
     'jobs.cannotResume': 'Job unable to resume: it is {detail}',
     'jobs.childNotEditable':
@@ -40,6 +41,7 @@ registerMessages({
     'wizard.species.unsupported': '请输入正确的物种：{detail} 需先转换为人或小鼠',
     'wizard.ambient.tooFewCells': '去除环境RNA要求每个样本超过100个细胞（{detail}）',
     'wizard.reference.required': '请选择注释参考物种',
+    'wizard.tissue.required': '请指定组织类型',
     'jobs.cannotSuspend': '任务无法暂停：当前状态为 {detail}',
     'jobs.cannotResume': '任务无法恢复：当前状态为 {detail}',
     'jobs.childNotEditable': '该亚细胞类型分析由结果浏览页面发起，无法重新编辑；请从对应子集重新发起。',

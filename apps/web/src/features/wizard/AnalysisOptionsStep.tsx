@@ -137,7 +137,7 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
           <Input value={p.reference} onChange={(e) => w.setParam({ reference: e.target.value })} />
         </Form.Item>
       )}
-      <Form.Item label={t('options.tissue')}>
+      <Form.Item label={t('options.tissue')} required={p.annotationType !== 'none'}>
         <Input value={p.tissue} onChange={(e) => w.setParam({ tissue: e.target.value })} />
       </Form.Item>
     </Form>
