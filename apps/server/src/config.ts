@@ -27,6 +27,8 @@ const schema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Directory of per-release gene lists for the Ensembl-release file property (see README). */
   ENSEMBL_GENE_LISTS_DIR: z.string().optional(),
+  /** Root of the analysis tasks' reference resources (gene sets, CellPhoneDB, …); see README. */
+  CELLCLOUD_RESOURCES_DIR: z.string().optional(),
   DEFAULT_COUNTRY: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code').default('US'),
   SUPPORT_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
   SMTP_HOST: z.string().optional(),
@@ -46,6 +48,14 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).default(1),
   /** Memory budget of one analysis child process (MiB); bigger estimates are refused up front. */
   WORKER_MEMORY_MB: z.coerce.number().int().min(256).default(8192),
+  /** Upload parsing (issue 12): heap of the parse child (MiB; default the smaller of WORKER_MEMORY_MB and 4096). */
+  INGEST_MEMORY_MB: z.coerce.number().int().min(256).optional(),
+  /** Most bytes one decompressed stream of an upload may expand to (GB). */
+  INGEST_MAX_DECOMPRESSED_GB: z.coerce.number().positive().default(64),
+  /** Most stored entries (non-zeros) a matrix may declare. */
+  INGEST_MAX_ENTRIES: z.coerce.number().int().positive().default(2_000_000_000),
+  /** Parse attempts of an upload (crashes, restarts) before it fails for good. */
+  INGEST_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** A job running longer than this is failed/retried by the queue. */
   JOB_TIMEOUT_MINUTES: z.coerce.number().positive().default(360),
   /** A worker that stops sending heartbeats for this long is considered dead (min 10). */
@@ -80,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: c.TRUST_PROXY,
     defaultCountry: c.DEFAULT_COUNTRY.toUpperCase(),
     geneListsDir: c.ENSEMBL_GENE_LISTS_DIR ? path.resolve(c.ENSEMBL_GENE_LISTS_DIR) : defaultGeneListsDir(),
+    resourcesDir: c.CELLCLOUD_RESOURCES_DIR
+      ? path.resolve(c.CELLCLOUD_RESOURCES_DIR)
+      : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data'),
     supportEmail: c.SUPPORT_EMAIL,
     smtp: c.SMTP_HOST
       ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? 587, secure: c.SMTP_SECURE, user: c.SMTP_USER, pass: c.SMTP_PASS }
@@ -99,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : undefined,
     workerConcurrency: c.WORKER_CONCURRENCY,
     workerMemoryBytes: c.WORKER_MEMORY_MB * 1024 * 1024,
+    ingest: {
+      memoryBytes: (c.INGEST_MEMORY_MB ?? Math.min(c.WORKER_MEMORY_MB, 4096)) * 1024 * 1024,
+      maxDecompressedBytes: Math.round(c.INGEST_MAX_DECOMPRESSED_GB * 1024 ** 3),
+      maxEntries: c.INGEST_MAX_ENTRIES,
+      maxAttempts: c.INGEST_MAX_ATTEMPTS,
+    },
     jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
     jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,
     queueSuperviseSeconds: c.QUEUE_SUPERVISE_SECONDS,

@@ -103,7 +103,7 @@ describe('explorer child tasks whose child process dies', () => {
 
   it('a killed DE child fails only its task; the next calculation completes in the same worker', async () => {
     const task = await t.startDeg();
-    process.kill(await waitChildPid('deg', task.id), 'SIGKILL');
+    process.kill(await waitChildPid('analysis.deg', task.id), 'SIGKILL');
     const done = await t.waitTask(task.id);
     expect(done.status).toBe('failed');
     expect(done.message).toBe(
@@ -118,7 +118,7 @@ describe('explorer child tasks whose child process dies', () => {
 
   it('a killed sub-celltype child is retried by the queue and its result published', async () => {
     const child = await t.startChild();
-    process.kill(await waitChildPid('subcluster', child.childId), 'SIGKILL');
+    process.kill(await waitChildPid('analysis.subcluster', child.childId), 'SIGKILL');
     const job = await t.settled(child.childId);
     expect(job.status).toBe('completed');
     expect((await jobRow(t.s, child.childId)).attempt).toBeGreaterThanOrEqual(1);

@@ -52,6 +52,9 @@ export async function storedResultSize(storage: Storage, prefix: string): Promis
  */
 const loadBytes = (r: StoredResultSize) => 2 * r.h5adBytes + r.nnz * (12 + 8) + r.nCells * 1024;
 
+/** Node + reading the stored result in a child: the share every task on a stored result needs. */
+export const storedResultLoadBytes = (r: StoredResultSize) => FIXED + loadBytes(r);
+
 /**
  * `analysis.deg`: load + the log-normalized copy (8 per non-zero) + the Wilcoxon test's sort
  * buffers on 2,048-gene blocks + per result row (group × gene) 7 Float64 statistics, the row object

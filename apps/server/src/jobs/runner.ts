@@ -5,6 +5,7 @@ import { handleAnalysisDeg } from './analysis.deg';
 import { handleAnalysisPreprocess } from './analysis.preprocess';
 import { handleAnalysisRun } from './analysis.run';
 import { handleAnalysisSubcluster } from './analysis.subcluster';
+import { handleAnalysisTask } from './analysis.task';
 import { handleDatasetIngest } from './dataset.ingest';
 import { reconcileJobs } from './runner-reconcile';
 import { runTracked } from './runner-tracked';
@@ -24,7 +25,7 @@ export async function startWorker(
   notifications: NotificationsService,
 ): Promise<Worker> {
   await queue.work('dataset.ingest', async (job) => {
-    await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: ctx.config.geneListsDir });
+    await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: ctx.config.geneListsDir, signal: job.signal });
   });
   await queue.work('analysis.preprocess', (job) => handleAnalysisPreprocess(ctx, job));
   await queue.work('analysis.run', (job) =>
@@ -34,6 +35,7 @@ export async function startWorker(
   await queue.work('analysis.subcluster', (job) =>
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisSubcluster(ctx, t)),
   );
+  await queue.work('analysis.task', (job) => handleAnalysisTask(ctx, notifications, job));
   await queue.work(
     'system.noop',
     async (job) => {

@@ -159,3 +159,23 @@ export function parseGroupSpec(text: string): GroupSpec {
       };
     });
 }
+
+/** 'human' | 'mouse' | other lower-case name, from the forms manifests use ('Homo sapiens', 'human', 'hsa'…). */
+export function speciesKey(species: string): string {
+  const s = species.trim().toLowerCase();
+  if (s === 'human' || s === 'homo sapiens' || s === 'hsa' || s === 'hs') return 'human';
+  if (s === 'mouse' || s === 'mus musculus' || s === 'mmu' || s === 'mm') return 'mouse';
+  return s || 'unknown';
+}
+
+/**
+ * SPEC §5 species rule: the COMMON_TASK_MESSAGES key refusing `species`, or null when allowed.
+ * 'unknown' species passes (nothing to check against); `orthologues` is checked by the engine.
+ */
+export function speciesRefusal(rule: SpeciesRule, species: string): 'common.speciesHumanOnly' | 'common.speciesHumanMouse' | null {
+  const s = speciesKey(species);
+  if (s === 'unknown' || rule === 'any' || rule === 'orthologues') return null;
+  if (rule === 'human' && s !== 'human') return 'common.speciesHumanOnly';
+  if (rule === 'human-mouse' && s !== 'human' && s !== 'mouse') return 'common.speciesHumanMouse';
+  return null;
+}

@@ -1,5 +1,5 @@
 import type { TaskDefinition, TaskOutputs } from '@cellcloud/contracts/tasks/define';
-import { taskOutputs } from '@cellcloud/contracts/tasks/define';
+import { speciesKey, speciesRefusal, taskOutputs } from '@cellcloud/contracts/tasks/define';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { encodeObsColumn, stems } from '@cellcloud/formats/write-artifacts';
 import { ENGINE_VERSION } from '../version';
@@ -172,30 +172,15 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   return { summary: checked.data, outputs, params };
 }
 
-/** SPEC §5 species rule of a definition; 'unknown' species passes (the engine cannot tell). */
+/** SPEC §5 species rule of a definition (contracts speciesRefusal); 'unknown' species passes. */
 export function checkSpecies(definition: TaskDefinition, species: string): void {
-  const s = speciesKey(species);
-  if (s === 'unknown' || definition.species === 'any' || definition.species === 'orthologues') return;
-  if (definition.species === 'human' && s !== 'human') {
-    throw new TaskError(
-      'common.speciesHumanOnly',
-      `This analysis supports human data only (the dataset is ${species}).`,
-      { species },
-    );
-  }
-  if (definition.species === 'human-mouse' && s !== 'human' && s !== 'mouse') {
-    throw new TaskError(
-      'common.speciesHumanMouse',
-      `This analysis supports human and mouse data only (the dataset is ${species}).`,
-      { species },
-    );
-  }
+  const key = speciesRefusal(definition.species, species);
+  if (!key) return;
+  const english =
+    key === 'common.speciesHumanOnly'
+      ? `This analysis supports human data only (the dataset is ${species}).`
+      : `This analysis supports human and mouse data only (the dataset is ${species}).`;
+  throw new TaskError(key, english, { species });
 }
 
-/** 'human' | 'mouse' | other lower-case name, from the forms manifests use ('Homo sapiens', 'human', 'hsa'…). */
-export function speciesKey(species: string): string {
-  const s = species.trim().toLowerCase();
-  if (s === 'human' || s === 'homo sapiens' || s === 'hsa' || s === 'hs') return 'human';
-  if (s === 'mouse' || s === 'mus musculus' || s === 'mmu' || s === 'mm') return 'mouse';
-  return s || 'unknown';
-}
+export { speciesKey };

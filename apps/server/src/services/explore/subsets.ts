@@ -13,6 +13,8 @@ import './messages';
  * codes in storage. Every call first checks the dataset is a completed analysis of the user.
  */
 const codesKey = (datasetId: string, id: string) => `explore/${datasetId}/subsets/${id}.u32`;
+/** Storage key of a subset's per-cell codes (Uint32, NOT_IN_SUBSET outside it). */
+export const subsetCodesKey = codesKey;
 const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export function toView(r: SubsetRow): SubsetView {

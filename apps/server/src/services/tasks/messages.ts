@@ -1,0 +1,42 @@
+import { COMMON_TASK_MESSAGES } from '@cellcloud/contracts/tasks/common-messages';
+import { TASKS } from '@cellcloud/contracts/tasks/registry';
+import { registerMessages } from '../../i18n/translate';
+
+/**
+ * Messages of the analysis tasks: the API's own (`tasks.*`) and every task's failure messages
+ * (`task.<key>`: each definition's `messages` + COMMON_TASK_MESSAGES), so a stored failure
+ * `task.<key>` + params renders in the reader's language.
+ */
+const prefixed = (m: Record<string, string>) =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [`task.${k}`, v]));
+
+registerMessages({
+  'en-US': {
+    'tasks.unknown': 'There is no analysis task "{task}".',
+    'tasks.notFound': 'This analysis task does not exist any more. Refresh the page.',
+    'tasks.running': 'The analysis is still processing, please refresh later.',
+    'tasks.failed': 'The analysis failed: {message}',
+    'tasks.noSuchOutput': 'The analysis has no output "{name}".',
+    'tasks.upload.unknown': 'This analysis takes no file "{name}".',
+    'tasks.upload.required': 'Please upload the file "{name}".',
+    'tasks.upload.tooLarge': 'The file "{file}" is larger than {maxKb} KB.',
+    'tasks.upload.base64': 'The file "{file}" was not sent correctly (invalid base64).',
+    'tasks.notify.name': '{analysis} · {task}',
+    ...prefixed(COMMON_TASK_MESSAGES['en-US']),
+    ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['en-US']))),
+  },
+  'zh-CN': {
+    'tasks.unknown': '没有名为“{task}”的分析任务。',
+    'tasks.notFound': '该分析任务已不存在，请刷新页面。',
+    'tasks.running': '分析正在处理中，请稍后刷新。',
+    'tasks.failed': '分析失败：{message}',
+    'tasks.noSuchOutput': '该分析没有输出“{name}”。',
+    'tasks.upload.unknown': '该分析不接受文件“{name}”。',
+    'tasks.upload.required': '请上传文件“{name}”。',
+    'tasks.upload.tooLarge': '文件“{file}”超过 {maxKb} KB。',
+    'tasks.upload.base64': '文件“{file}”未正确发送（base64 无效）。',
+    'tasks.notify.name': '{analysis} · {task}',
+    ...prefixed(COMMON_TASK_MESSAGES['zh-CN']),
+    ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['zh-CN']))),
+  },
+});
