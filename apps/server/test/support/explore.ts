@@ -1,3 +1,4 @@
+import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
 import { jobsRepo } from '../../src/db/repos/jobs';
 import type { TestServer } from './harness';
@@ -6,7 +7,11 @@ import type { TestServer } from './harness';
  * A job of `userId` whose published results hold a 4-cell × 3-gene explorer artifact set
  * (cluster labels 0,1,1,0), completed unless `complete: false`.
  */
-export async function completedJobWithArtifacts(s: TestServer, userId: string, opts: { complete?: boolean } = {}) {
+export async function completedJobWithArtifacts(
+  s: TestServer,
+  userId: string,
+  opts: { complete?: boolean; markers?: Record<string, DegRow[]> } = {},
+) {
   const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'explore_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
   // genes × cells, CSC by cell: cell j has genes indices[indptr[j]..indptr[j+1]]
   const counts = { nGenes: 3, nCells: 4, indptr: Float64Array.from([0, 1, 3, 3, 4]), indices: Uint32Array.from([0, 0, 2, 2]), data: Float32Array.from([5, 1, 7, 2]) };
@@ -19,6 +24,7 @@ export async function completedJobWithArtifacts(s: TestServer, userId: string, o
       layers: { counts },
       embeddings: { umap: { dims: 2, values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3]) } },
       obs: { cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] }, total_counts: { kind: 'numeric', values: Float64Array.from([5, 8, 0, 2]) } },
+      ...(opts.markers ? { markers: opts.markers } : {}),
     },
     { write: (path, bytes) => s.ctx.storage.put(`results/${job.id}/artifacts/${path}`, bytes) },
   );

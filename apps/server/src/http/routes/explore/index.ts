@@ -6,6 +6,7 @@ import downloadRoutes from './download';
 import degRoutes from './deg';
 import svgToTiffRoutes from './svg-to-tiff';
 import subclusterRoutes from './subcluster';
+import specCallRoutes from './spec-calls';
 
 /** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, .h5ad download, DEG tasks, SVG→TIFF export. */
 export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
@@ -15,4 +16,5 @@ export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await degRoutes(app, ctx);
   await svgToTiffRoutes(app, ctx);
   await subclusterRoutes(app, ctx);
+  await specCallRoutes(app, ctx);
 }
