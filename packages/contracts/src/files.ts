@@ -100,6 +100,8 @@ export const fileProperties = z.object({
   usable: z.boolean(),
   unusableReasonKey: z.string().nullable(),
   warnings: z.array(z.string()),
+  /** Non-integer values (TPM, expected counts of full-length protocols) were accepted: not raw UMI counts. */
+  nonInteger: z.boolean().optional(),
 });
 export type FileProperties = z.infer<typeof fileProperties>;
 

@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate';
 import { FormatError } from './errors';
+import { decompressedBudget, readLimits, tooLarge } from './limits';
 import { isGzipMagic, readContent } from './gzip';
 import { baseName, bytesSource, type ByteSource, readAll, type SourceBundle } from './sources';
 
@@ -66,14 +67,81 @@ export function untar(bytes: Uint8Array, file: string): ByteSource[] {
   return out;
 }
 
+/**
+ * Entries of a zip. Declared sizes are checked against the limits before anything is inflated
+ * (a zip bomb is refused up front), and every inflated entry must match the CRC-32 and size of
+ * the central directory (a damaged archive is an error, not silently different data).
+ */
 export function unzip(bytes: Uint8Array, file: string): ByteSource[] {
   let files: Record<string, Uint8Array>;
+  const directory = zipDirectory(bytes);
+  let declaredTotal = 0;
   try {
-    files = unzipSync(bytes, { filter: (f) => !skip(f.name) });
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        if (skip(f.name)) return false;
+        declaredTotal += f.originalSize;
+        const budget = decompressedBudget(f.size);
+        if (f.originalSize > budget) throw tooLarge(`${file}/${f.name}`, budget);
+        if (declaredTotal > readLimits().maxDecompressedBytes) throw tooLarge(file, readLimits().maxDecompressedBytes);
+        return true;
+      },
+    });
   } catch (e) {
+    if (e instanceof FormatError) throw e;
     throw new FormatError('archive.corrupt', { file, detail: e instanceof Error ? e.message : String(e) });
   }
+  for (const [name, data] of Object.entries(files)) {
+    const d = directory.get(name);
+    if (!d) continue;
+    if (d.size !== 0xffffffff && data.length !== d.size) throw new FormatError('archive.corrupt', { file, detail: `"${name}" has ${data.length} bytes, ${d.size} declared` });
+    if (crc32(data) !== d.crc) throw new FormatError('archive.corrupt', { file, detail: `"${name}" fails its CRC check` });
+  }
   return Object.entries(files).map(([name, data]) => bytesSource(name, data));
+}
+
+/** CRC-32 and uncompressed size of each central-directory entry, by name. */
+function zipDirectory(b: Uint8Array): Map<string, { crc: number; size: number }> {
+  const out = new Map<string, { crc: number; size: number }>();
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let eocd = -1;
+  for (let p = b.length - 22; p >= Math.max(0, b.length - 22 - 65535); p--) {
+    if (view.getUint32(p, true) === 0x06054b50) {
+      eocd = p;
+      break;
+    }
+  }
+  if (eocd < 0) return out;
+  const count = view.getUint16(eocd + 10, true);
+  let p = view.getUint32(eocd + 16, true);
+  for (let k = 0; k < count && p + 46 <= b.length; k++) {
+    if (view.getUint32(p, true) !== 0x02014b50) break;
+    const crc = view.getUint32(p + 16, true);
+    const size = view.getUint32(p + 24, true);
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    const name = new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen));
+    out.set(name, { crc, size });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+let crcTable: Uint32Array | undefined;
+
+export function crc32(data: Uint8Array): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let k = 0; k < data.length; k++) c = crcTable[(c ^ data[k]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** Unpack one archive source into its entries (names relative to the archive root). */

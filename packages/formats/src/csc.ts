@@ -191,9 +191,10 @@ export function makeUnique(names: string[]): { names: string[]; renamed: number 
 }
 
 /** Scan values: are they all non-negative integers? Returns the first offending value. */
-export function checkCounts(data: ArrayLike<number>): { ok: true } | { ok: false; value: number; negative: boolean } {
+export function checkCounts(data: ArrayLike<number>): { ok: true } | { ok: false; value: number; negative: boolean; notFinite?: boolean } {
   for (let k = 0; k < data.length; k++) {
     const v = data[k]!;
+    if (!Number.isFinite(v)) return { ok: false, value: v, negative: false, notFinite: true };
     if (v < 0 || !Number.isInteger(v)) return { ok: false, value: v, negative: v < 0 };
   }
   return { ok: true };

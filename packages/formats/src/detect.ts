@@ -72,19 +72,66 @@ export async function detectFormat(input: SourceBundle): Promise<Detected> {
   throw new FormatError('format.unknown', { file: input.name });
 }
 
-/** Detect the format and read the bundle into the canonical Dataset. */
-export async function readDataset(input: SourceBundle, opts: ReadOptions = {}): Promise<Dataset> {
+/** Options of readDataset: the readers' options plus the formats in which non-integer values are accepted. */
+export interface ReadDatasetOptions extends ReadOptions {
+  /** Accept (and flag) non-integer values only in these formats (e.g. dense TPM tables). */
+  nonIntegerFormats?: SourceFormat[];
+}
+
+/**
+ * Detect the format and read the bundle into the canonical Dataset. Whatever the reader, the
+ * result is checked: a non-empty matrix, a consistent sparse structure, finite non-negative
+ * values (a FormatError naming the cell and gene otherwise); `nonInteger` flags accepted
+ * non-integer values.
+ */
+export async function readDataset(input: SourceBundle, opts: ReadDatasetOptions = {}): Promise<Dataset> {
   const d = await detectFormat(input);
+  const o: ReadOptions = { ...opts, allowNonInteger: opts.allowNonInteger || (opts.nonIntegerFormats?.includes(d.format) ?? false) };
+  const file = d.source?.name ?? input.name;
+  let ds: Dataset;
   switch (d.format) {
     case 'celescope':
-      return readCelescope(d.bundle, opts);
+      ds = await readCelescope(d.bundle, o);
+      break;
     case '10x-mtx':
-      return read10xMtx(d.bundle, opts);
+      ds = await read10xMtx(d.bundle, o);
+      break;
     case 'h5ad':
-      return readH5adBytes(await readAll(d.source!), d.source!.name, opts);
+      ds = await readH5adBytes(await readAll(d.source!), d.source!.name, o);
+      break;
     case '10x-h5':
-      return read10xH5Bytes(await readAll(d.source!), d.source!.name, opts);
+      ds = await read10xH5Bytes(await readAll(d.source!), d.source!.name, o);
+      break;
     case 'dense-text':
-      return readDenseText(d.source!, opts);
+      ds = await readDenseText(d.source!, o);
+      break;
   }
+  ds.nonInteger = validateDataset(ds, file);
+  return ds;
+}
+
+/** Structure and value checks of a read dataset; returns whether non-integer values occur. */
+export function validateDataset(ds: Dataset, file: string): boolean {
+  const { nGenes, nCells, indptr, indices, data } = ds.counts;
+  if (nGenes === 0 || nCells === 0) throw new FormatError('matrix.empty', { file, genes: nGenes, cells: nCells });
+  const bad = (detail: string) => new FormatError('h5.bad_field', { file, field: 'X', detail });
+  if (indptr.length !== nCells + 1 || indptr[0] !== 0 || indptr[nCells] !== data.length || indices.length !== data.length) throw bad('the sparse matrix structure is inconsistent');
+  if (ds.genes.ids.length !== nGenes || ds.cells.barcodes.length !== nCells) throw bad(`${ds.genes.ids.length} genes / ${ds.cells.barcodes.length} cells listed for a ${nGenes} × ${nCells} matrix`);
+  let nonInteger = false;
+  for (let j = 0; j < nCells; j++) {
+    const a = indptr[j]!;
+    const b = indptr[j + 1]!;
+    if (!(b >= a)) throw bad(`the column pointers decrease at cell ${j + 1}`);
+    for (let k = a; k < b; k++) {
+      const v = data[k]!;
+      const g = indices[k]!;
+      if (!(g < nGenes)) throw bad(`gene index ${g} of cell ${j + 1} is outside the ${nGenes} genes`);
+      if (Number.isInteger(v) && v >= 0) continue;
+      const where = `cell ${ds.cells.barcodes[j]}, gene ${ds.genes.symbols[g] ?? ds.genes.ids[g]}`;
+      if (!Number.isFinite(v)) throw new FormatError('counts.not_finite', { file, where, value: v });
+      if (v < 0) throw new FormatError('counts.negative', { file, where, value: v });
+      nonInteger = true;
+    }
+  }
+  return nonInteger;
 }

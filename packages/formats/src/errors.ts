@@ -84,6 +84,34 @@ export const formatErrorMessages = {
     en: '{file}, line {line}, column {column}: "{value}" is not a number.',
     zh: '{file} 第 {line} 行第 {column} 列：“{value}”不是数字。',
   },
+  'counts.not_finite': {
+    en: '{file} ({where}): value {value} is not a finite number within the range of a count (at most 3.4e38). Check the file: it may be damaged or hold log/scaled values.',
+    zh: '{file}（{where}）：值 {value} 不是计数范围内的有限数字（最大 3.4e38）。请检查文件：文件可能已损坏或包含对数/缩放后的数值。',
+  },
+  'matrix.empty': {
+    en: '{file}: the matrix has {genes} genes × {cells} cells: there is nothing to analyse. Upload a matrix with cells and genes.',
+    zh: '{file}：矩阵为 {genes} 个基因 × {cells} 个细胞，没有可分析的数据。请上传包含细胞和基因的矩阵。',
+  },
+  'source.ambiguous': {
+    en: '{file}: {count} matrices were found ({names}). Upload one sample per upload (or the 10x folder with filtered_feature_bc_matrix).',
+    zh: '{file}：找到 {count} 个矩阵（{names}）。每次上传请只包含一个样本（或含 filtered_feature_bc_matrix 的 10x 输出目录）。',
+  },
+  'limits.decompressed_too_large': {
+    en: '{file}: the file expands to more than {max} when decompressed. It is too large or not a genuine data file (decompression bomb); upload the data itself, split into smaller samples.',
+    zh: '{file}：解压后超过 {max}。文件过大或不是真实的数据文件（解压炸弹）；请上传数据本身，或拆分为较小的样本。',
+  },
+  'limits.declared_too_large': {
+    en: '{file}: the file declares {declared} {what}, more than it can hold or than this server accepts (at most {max}). The file is damaged or too large.',
+    zh: '{file}：文件声明了 {declared} 个{what}，超过文件实际可容纳的数量或本服务器的上限（最多 {max}）。文件已损坏或过大。',
+  },
+  'h5.damaged': {
+    en: '{file}: the file is damaged or not HDF5 ({detail}). Re-export it (e.g. adata.write_h5ad) and upload it again.',
+    zh: '{file}：文件已损坏或不是 HDF5 文件（{detail}）。请重新导出（例如 adata.write_h5ad）后再上传。',
+  },
+  'data.too_large': {
+    en: '{file}: too large to read with the memory available ({detail}). Split the data into smaller samples.',
+    zh: '{file}：数据过大，可用内存不足以读取（{detail}）。请将数据拆分为较小的样本。',
+  },
   'write.invalid_input': {
     en: 'Cannot write {file}: {detail}.',
     zh: '无法写入 {file}：{detail}。',

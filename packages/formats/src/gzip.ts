@@ -1,5 +1,6 @@
 import { Gunzip } from 'fflate';
 import { FormatError } from './errors';
+import { limitDecompressed } from './limits';
 import { type ByteSource, concatChunks } from './sources';
 
 /** True when the bytes start with the gzip magic number. */
@@ -67,7 +68,8 @@ export async function* fflateGunzipChunks(chunks: AsyncIterable<Uint8Array>, fil
 
 /** The content of a source, transparently gunzipped when it starts with the gzip magic. */
 export async function* contentChunks(source: ByteSource): AsyncIterable<Uint8Array> {
-  if (await isGzipSource(source)) yield* gunzipChunks(source.stream(), source.name);
+  // Counted against the decompression limits (limits.ts): a bomb stops early with a format error.
+  if (await isGzipSource(source)) yield* limitDecompressed(gunzipChunks(source.stream(), source.name), source.name, source.size);
   else yield* source.stream();
 }
 

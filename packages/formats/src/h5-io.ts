@@ -31,14 +31,35 @@ export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File)
     f = new h5.File(path, 'r');
   } catch (e) {
     FS.unlink(path);
-    throw new FormatError('h5.open_failed', { file, detail: e instanceof Error ? e.message : String(e) });
+    const mapped = asH5FormatError(e, file);
+    if (mapped.code === 'data.too_large') throw mapped;
+    throw new FormatError('h5.damaged', { file, detail: e instanceof Error ? e.message.slice(0, 200) : String(e) });
   }
   try {
     return await fn(f);
+  } catch (e) {
+    throw asH5FormatError(e, file);
   } finally {
-    f.close();
+    try {
+      f.close();
+    } catch {
+      // a damaged file may fail to close; its bytes are freed below either way
+    }
     FS.unlink(path);
   }
+}
+
+/**
+ * Any failure while reading an HDF5 file is about the file: a reader's FormatError stays as it
+ * is; an allocation failure (a declared size too large for the memory) becomes `data.too_large`;
+ * anything else (h5wasm/WebAssembly errors of a truncated, garbage or bit-flipped file such as
+ * "memory access out of bounds") becomes `h5.damaged`.
+ */
+export function asH5FormatError(e: unknown, file: string): FormatError {
+  if (e instanceof FormatError) return e;
+  const detail = (e instanceof Error ? e.message : String(e)).slice(0, 200);
+  const allocation = (e instanceof RangeError && !/out of bounds|offset/i.test(detail)) || /allocation failed|out of memory|cannot enlarge memory|\bOOM\b|invalid (typed )?array length/i.test(detail);
+  return allocation ? new FormatError('data.too_large', { file, detail }) : new FormatError('h5.damaged', { file, detail });
 }
 
 function uniqueId(): string {

@@ -83,11 +83,14 @@ function columnOrder(g: H5Group): string[] {
   return g.keys().filter((k) => k !== '__categories' && k !== (attrString(g, '_index') ?? '_index'));
 }
 
-function decodeCategorical(codes: ArrayLike<number>, categories: string[]): string[] {
+/** Codes → labels; -1 is pandas' missing value, any other code outside the categories is an error. */
+function decodeCategorical(codes: ArrayLike<number>, categories: string[], file: string, field: string): string[] {
   const out = new Array<string>(codes.length);
   for (let k = 0; k < codes.length; k++) {
     const c = codes[k]!;
-    out[k] = c >= 0 && c < categories.length ? categories[c]! : 'NA';
+    if (c === -1) out[k] = 'NA';
+    else if (Number.isInteger(c) && c >= 0 && c < categories.length) out[k] = categories[c]!;
+    else throw new FormatError('h5.bad_field', { file, field, detail: `code ${c} of row ${k + 1} is outside the ${categories.length} categories` });
   }
   return out;
 }
@@ -114,7 +117,7 @@ export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string,
     if (isGroup(e)) {
       const enc = attrString(e, 'encoding-type');
       if (enc === 'categorical') {
-        const values = decodeCategorical(numbers(requireDataset(e, 'codes', file), file), categoryLabels(requireDataset(e, 'categories', file), file));
+        const values = decodeCategorical(numbers(requireDataset(e, 'codes', file), file), categoryLabels(requireDataset(e, 'categories', file), file), file, `${field}/${name}`);
         columns[name] = { kind: 'categorical', values };
         stringCols[name] = values;
       } else if (enc === 'nullable-integer' || enc === 'nullable-boolean') {
@@ -127,7 +130,7 @@ export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string,
     }
     const oldCats = oldCategories && datasetAt(oldCategories, name);
     if (oldCats) {
-      const values = decodeCategorical(numbers(e, file), categoryLabels(oldCats, file));
+      const values = decodeCategorical(numbers(e, file), categoryLabels(oldCats, file), file, `${field}/${name}`);
       columns[name] = { kind: 'categorical', values };
       stringCols[name] = values;
     } else if (Array.isArray(e.value)) {

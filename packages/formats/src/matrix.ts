@@ -49,6 +49,8 @@ export interface Dataset {
   format: SourceFormat;
   /** Human-readable notes the reader wants the user to see (e.g. "read cells × genes, transposed"). */
   warnings: string[];
+  /** True when non-integer values (TPM, expected counts) were accepted (readDataset sets it). */
+  nonInteger?: boolean;
   /** Per-sample summary metrics found beside the matrix (CeleScope `.metrics.json`), as read. */
   sampleMetrics?: Record<string, unknown>;
 }

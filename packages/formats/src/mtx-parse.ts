@@ -1,4 +1,5 @@
 import { FormatError } from './errors';
+import { checkDeclared, readLimits } from './limits';
 
 /** Streaming MatrixMarket coordinate parser over raw bytes (no per-line strings for entries). */
 export interface MtxHeader {
@@ -25,7 +26,17 @@ export interface MtxParseOptions {
   allowNonInteger?: boolean;
   /** Called once the size line is read, before any entry: throw to stop early (e.g. count mismatch). */
   onHeader?: (header: MtxHeader) => void;
+  /**
+   * Most bytes the (decompressed) content can have: the declared entry count is checked against
+   * it (an entry line has at least 4 bytes) before anything is allocated.
+   */
+  contentBytes?: number;
 }
+
+/** Largest value a float32 count can hold; above it the stored value would be Infinity. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+/** A plain decimal number (no hex, no Infinity/NaN, no separators). */
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 const NL = 10;
 const CR = 13;
@@ -119,11 +130,26 @@ export class MtxParser {
     const nums = parts.map(Number);
     if (parts.length !== 3 || nums.some((x) => !Number.isInteger(x) || x < 0)) throw this.badHeader(`size line "${t.slice(0, 60)}" is not "rows cols entries"`);
     const [rows, cols, entries] = nums as [number, number, number];
+    const limits = readLimits();
+    checkDeclared(this.file, 'rows', rows, limits.maxDimension);
+    checkDeclared(this.file, 'columns', cols, limits.maxDimension);
+    checkDeclared(this.file, 'entries', entries, Math.min(limits.maxEntries, rows * cols), this.opts.contentBytes, 4);
     this.header = { rows, cols, entries, field: this.field };
     this.opts.onHeader?.(this.header);
-    this.row = new Uint32Array(entries);
-    this.col = new Uint32Array(entries);
-    this.val = new Float32Array(entries);
+    // Grown as entries arrive (never allocated from the declared count alone).
+    this.grow(Math.min(entries, 1 << 16));
+  }
+
+  private grow(capacity: number): void {
+    const row = new Uint32Array(capacity);
+    const col = new Uint32Array(capacity);
+    const val = new Float32Array(capacity);
+    row.set(this.row.subarray(0, this.count));
+    col.set(this.col.subarray(0, this.count));
+    val.set(this.val.subarray(0, this.count));
+    this.row = row;
+    this.col = col;
+    this.val = val;
   }
 
   private badEntry(line: number, buf: Uint8Array, start: number): FormatError {
@@ -150,9 +176,9 @@ export class MtxParser {
     const { rows, cols, entries } = h;
     const pattern = h.field === 'pattern';
     const allowNonInteger = this.opts.allowNonInteger === true;
-    const row = this.row;
-    const col = this.col;
-    const val = this.val;
+    let row = this.row;
+    let col = this.col;
+    let val = this.val;
     let line = this.line;
     let count = this.count;
     let seen = this.seen;
@@ -196,8 +222,9 @@ export class MtxParser {
         b = buf[p]!;
         if (b !== SP && b !== TAB && b !== NL && b !== CR) {
           while (b !== SP && b !== TAB && b !== NL && b !== CR) b = buf[++p]!;
-          v = Number(asciiSlice(buf, sv, p));
-          if (Number.isNaN(v)) throw this.badEntry(line, buf, lineStart);
+          const text = asciiSlice(buf, sv, p);
+          v = Number(text);
+          if (!DECIMAL.test(text) || Number.isNaN(v)) throw this.badEntry(line, buf, lineStart);
         } else if (p === sv) throw this.badEntry(line, buf, lineStart);
       }
       b = buf[p]!;
@@ -209,12 +236,20 @@ export class MtxParser {
       }
       if (seen >= entries) throw new FormatError('mtx.too_many_entries', { file: this.file, line, expected: entries });
       seen++;
+      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX) throw new FormatError('counts.not_finite', { file: this.file, where: `line ${line}`, value: v });
       if (v < 0) throw new FormatError('counts.negative', { file: this.file, where: `line ${line}`, value: v });
       if (!Number.isInteger(v)) {
         if (!allowNonInteger) throw new FormatError('counts.non_integer', { file: this.file, where: `line ${line}`, value: v });
         this.nonInteger = true;
       }
       if (v === 0) continue;
+      if (count === row.length) {
+        this.count = count;
+        this.grow(Math.min(entries, Math.max(1024, row.length * 2)));
+        row = this.row;
+        col = this.col;
+        val = this.val;
+      }
       row[count] = i - 1;
       col[count] = j - 1;
       val[count] = v;

@@ -56,8 +56,8 @@ function read10xH5File(f: H5File, file: string, opts: ReadOptions): Dataset {
     throw new FormatError('mtx.barcode_count_mismatch', { file, matrixCells: indptr.length - 1, listFile: `${g.path}/barcodes`, listed: barcodes.length });
   }
   const check = checkCounts(data);
-  if (!check.ok && (check.negative || !opts.allowNonInteger)) {
-    throw new FormatError(check.negative ? 'counts.negative' : 'counts.non_integer', { file, where: `${g.path}/data`, value: check.value });
+  if (!check.ok && (check.negative || check.notFinite || !opts.allowNonInteger)) {
+    throw new FormatError(check.notFinite ? 'counts.not_finite' : check.negative ? 'counts.negative' : 'counts.non_integer', { file, where: `${g.path}/data`, value: check.value });
   }
   if (!check.ok) warnings.push(`${file}: the matrix holds non-integer values; they were kept as they are.`);
   const counts = csrToCanonical(indptr, indices, data, nCells, nGenes, file);

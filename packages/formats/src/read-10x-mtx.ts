@@ -1,6 +1,7 @@
 import { tripletsToCsc } from './csc';
 import { FormatError } from './errors';
-import { contentChunks, readText } from './gzip';
+import { contentChunks, isGzipSource, readText } from './gzip';
+import { decompressedBudget } from './limits';
 import type { Dataset } from './matrix';
 import { parseMtx } from './mtx-parse';
 import { baseName, type ByteSource, dirName, sampleName, type SourceBundle } from './sources';
@@ -42,7 +43,13 @@ export function find10xMtx(bundle: SourceBundle): TenxMtxFiles[] {
 /** Pick the 10x triplet to read: the only one, else the one whose path says "filtered". */
 export function pick10xMtx(bundle: SourceBundle): TenxMtxFiles {
   const all = find10xMtx(bundle);
-  const chosen = all.find((f) => /filtered/i.test(f.matrix.name) && !/raw/i.test(f.matrix.name)) ?? all[0];
+  const filtered = all.filter((f) => /filtered/i.test(f.matrix.name) && !/raw/i.test(f.matrix.name));
+  // Several matrices: only the 10x outs layout (one filtered matrix beside raw ones) is
+  // unambiguous; anything else is refused rather than half-read.
+  if (all.length > 1 && filtered.length !== 1) {
+    throw new FormatError('source.ambiguous', { file: bundle.name, count: all.length, names: all.map((f) => f.matrix.name).slice(0, 4).join(', ') });
+  }
+  const chosen = filtered[0] ?? all[0];
   if (!chosen) {
     const hasMatrix = bundle.entries.some((e) => MATRIX.test(baseName(e.name)));
     const expected = hasMatrix ? 'barcodes.tsv(.gz) and features.tsv(.gz) or genes.tsv(.gz) beside matrix.mtx' : 'matrix.mtx(.gz)';
@@ -71,7 +78,8 @@ export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts:
     }
     throw new FormatError('mtx.barcode_count_mismatch', { file: files.matrix.name, matrixCells: cols, listFile: files.barcodes.name, listed: nCells });
   };
-  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, { ...opts, onHeader: checkShape });
+  const contentBytes = (await isGzipSource(files.matrix)) ? decompressedBudget(files.matrix.size) : files.matrix.size;
+  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, { ...opts, onHeader: checkShape, contentBytes });
   const geneIdx = transposed ? t.col : t.row;
   const cellIdx = transposed ? t.row : t.col;
   if (transposed) warnings.push(`${files.matrix.name}: the matrix is cells × genes; it was read transposed.`);

@@ -1,3 +1,4 @@
+import { DECIMAL, FLOAT32_MAX } from './mtx-parse';
 import { tripletsToCsc } from './csc';
 import { FormatError } from './errors';
 import { contentChunks } from './gzip';
@@ -85,8 +86,11 @@ export async function readDenseText(source: ByteSource, opts: ReadOptions = {}):
     rowNames.push(unquote(fields[0]!));
     for (let c = 0; c < nCols; c++) {
       const text = fields[c + 1]!;
-      const v = Number(text);
-      if (text.trim() === '' || Number.isNaN(v)) throw new FormatError('text.bad_value', { file, line: lineNo, column: c + 2, value: text.slice(0, 40) });
+      const t = text.trim();
+      const v = Number(t);
+      // Plain decimals only: no hex (0x10), Infinity/NaN or separators.
+      if (t === '' || Number.isNaN(v) || !DECIMAL.test(t)) throw new FormatError('text.bad_value', { file, line: lineNo, column: c + 2, value: text.slice(0, 40) });
+      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX) throw new FormatError('counts.not_finite', { file, where: `line ${lineNo}, column ${c + 2}`, value: t.slice(0, 40) });
       if (v === 0) continue;
       if (v < 0) throw new FormatError('counts.negative', { file, where: `line ${lineNo}, column ${c + 2}`, value: v });
       if (!Number.isInteger(v)) {

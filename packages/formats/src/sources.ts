@@ -89,3 +89,5 @@ export function concatChunks(chunks: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+export * from './limits';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Query parameters and headers that carry credentials: never written to a log. */
 const SECRET_QUERY = /([?&](?:token|access[-_]token|download[-_]token|password)=)[^&#]*/gi;
@@ -20,7 +20,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
     redact: { paths: SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]), censor: '[redacted]' },
     serializers: {
       req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
-      res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
     },
   };
 }

@@ -7,6 +7,8 @@ const en: Record<string, string> = {
   'tiff.tooLarge': 'The image is too large to convert to TIFF ({pixels} pixels; at most {max}). Export a smaller chart or use PNG/SVG.',
   'tiff.busy': 'The server is converting other images right now. Please try again in a few seconds.',
   'tiff.failed': 'The chart could not be converted to TIFF: the SVG is not valid.',
+  'files.failed.attempts': 'Parsing was interrupted {attempts} times (the server stopped or the parse ran out of memory), so it was not started again. Click Retry to try once more, or upload a smaller or repaired file.',
+  'files.failed.tooLarge': 'The file needs more memory to parse than this server allows ({memory}). Split it into smaller samples, or ask the administrator to raise INGEST_MEMORY_MB.',
 };
 
 const zh: Record<string, string> = {
@@ -15,6 +17,8 @@ const zh: Record<string, string> = {
   'tiff.tooLarge': '图像过大，无法转换为 TIFF（{pixels} 像素，最多 {max}）。请导出较小的图表或使用 PNG/SVG。',
   'tiff.busy': '服务器正在转换其他图像，请几秒后重试。',
   'tiff.failed': '无法将图表转换为 TIFF：SVG 无效。',
+  'files.failed.attempts': '解析已中断 {attempts} 次（服务器停止或解析内存不足），因此不再自动重新开始。点击“重试”再试一次，或上传更小或已修复的文件。',
+  'files.failed.tooLarge': '解析该文件所需内存超过本服务器允许的上限（{memory}）。请拆分为较小的样本，或请管理员调高 INGEST_MEMORY_MB。',
 };
 
 registerMessages({ 'en-US': en, 'zh-CN': zh });

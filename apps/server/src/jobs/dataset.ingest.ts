@@ -1,24 +1,40 @@
 import { createHash } from 'node:crypto';
 import { LIMITS, type FileProperties, type JobPayload, type ProgressEvent } from '@cellcloud/contracts';
-import { isFormatError, readDataset, writeH5ad, type ByteSource, type Dataset } from '@cellcloud/formats';
+import { writeH5ad, type ByteSource, type Dataset } from '@cellcloud/formats';
 import type { AppContext } from '../context';
-import { beginAttempt, findUpload, markCompleted, markFailed, setParseProgress, type UploadRecord } from '../db/repos/uploads';
+import { beginAttempt, findUpload, markCompleted, markFailed, setParseProgress } from '../db/repos/uploads';
+import '../i18n/security';
+import { watchIngest } from '../services/files/ingest-abort';
 import { loadGeneReferences, matchReference } from '../services/files/gene-reference';
 import type { Storage } from '../storage/storage';
 import { datasetPrefix, rawFileKey } from '../storage/tus-store';
+import type { IngestChildInput, IngestChildResult } from './dataset.ingest.child';
+import { ChildProcessFailure, childTask, runInChild } from './runner-child-process';
 
 /**
- * Job `dataset.ingest`: reads an upload's originals with @cellcloud/formats, writes the canonical
- * dataset (`datasets/<uploadId>/counts.h5ad` + `manifest.json`), computes the file properties and
- * moves the upload to 'completed' or 'failed'. Bad input → failed with the reader's reason (not
- * retryable: "re-initiate from upload"); any other error → failed and retryable. The originals are
- * never touched.
+ * Job `dataset.ingest`: the upload's originals are read with @cellcloud/formats, checked, and
+ * converted to the canonical dataset (`datasets/<uploadId>/counts.h5ad` + `manifest.json`) with
+ * its file properties — in a memory-capped child process (`dataset.ingest.child.ts`, heap
+ * INGEST_MEMORY_MB, reader limits INGEST_MAX_DECOMPRESSED_GB / INGEST_MAX_ENTRIES), never in this
+ * process. Bad input → failed with the reader's reason (not retryable: "re-initiate from
+ * upload"); a child that dies (out of memory) → failed "too large", retryable; any other error →
+ * failed, retryable. An upload re-queued after INGEST_MAX_ATTEMPTS attempts (crashes, restarts)
+ * fails with a message instead of parsing again. Deleting the upload kills its child.
  */
 export type ReportProgress = (p: ProgressEvent) => Promise<void> | void;
 
 export interface IngestOptions {
   /** Directory of `<species>_<reference>_features.tsv.gz` gene lists (ENSEMBL_GENE_LISTS_DIR). */
   geneListsDir?: string;
+  /** The queue job's signal (expiry, shutdown): kills the child. */
+  signal?: AbortSignal;
+}
+
+/** One data file of an upload as the child reads it. */
+export interface IngestFile {
+  key: string;
+  name: string;
+  size: number;
 }
 
 export async function handleDatasetIngest(
@@ -29,43 +45,74 @@ export async function handleDatasetIngest(
 ): Promise<void> {
   const upload = await findUpload(ctx.db, payload.uploadId);
   if (!upload || upload.state !== 'parsing') return; // deleted meanwhile, or already handled
+  const { maxAttempts, memoryBytes } = ctx.config.ingest;
+  if (upload.attempts >= maxAttempts) {
+    await markFailed(ctx.db, upload.id, 'files.failed.attempts', { attempts: upload.attempts }, true);
+    return;
+  }
   await beginAttempt(ctx.db, upload.id);
+  const stop = new AbortController();
+  const onOuterAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onOuterAbort);
+  const release = watchIngest(upload.id, stop);
+  // Another process (API) may delete the upload: look every second, kill the child when it is gone.
+  const watcher = setInterval(() => {
+    void findUpload(ctx.db, upload.id).then(
+      (u) => {
+        if (!u || u.state !== 'parsing') stop.abort();
+      },
+      () => {},
+    );
+  }, 1000);
+  watcher.unref();
   const progress = async (fraction: number, step: string) => {
     await setParseProgress(ctx.db, upload.id, fraction);
     await reportProgress({ fraction, step });
   };
+  const input: IngestChildInput = {
+    uploadId: upload.id,
+    sampleName: upload.sampleName,
+    dataFiles: upload.files.filter((f) => f.role === 'data').map((f) => ({ key: rawFileKey(upload.id, f.idx), name: f.name, size: f.size })),
+    metadataFiles: upload.files.filter((f) => f.role === 'metadata').map((f) => ({ name: f.name, key: rawFileKey(upload.id, f.idx) })),
+    geneListsDir: opts.geneListsDir,
+  };
   try {
-    await progress(0.05, 'read');
-    const dataFiles = upload.files.filter((f) => f.role === 'data');
-    // Reading is the long part: its progress is the share of the originals read so far (0.05–0.6).
-    const totalBytes = Math.max(1, dataFiles.reduce((a, f) => a + f.size, 0));
-    let readBytes = 0;
-    let lastReport = 0;
-    let reported: Promise<void> = Promise.resolve(); // one progress write at a time, awaited below
-    const onBytes = (n: number) => {
-      readBytes += n;
-      const now = Date.now();
-      if (now - lastReport < 500) return;
-      lastReport = now;
-      const fraction = 0.05 + 0.55 * Math.min(1, readBytes / totalBytes);
-      reported = reported.then(() => progress(fraction, 'read')).catch(() => {});
-    };
-    const sources = dataFiles.map((f) => storageSource(ctx.storage, rawFileKey(upload.id, f.idx), f.name, f.size, onBytes));
-    const dataset = await readDataset({ name: upload.sampleName, entries: sources }).finally(() => reported);
-    await progress(0.6, 'properties');
-    const properties = await computeProperties(dataset, opts.geneListsDir);
-    await progress(0.7, 'write');
-    const datasetSize = await writeCanonical(ctx.storage, upload, dataset, properties);
-    await markCompleted(ctx.db, upload.id, { format: dataset.format, properties, usable: properties.usable, datasetSize });
+    await progress(0.02, 'start');
+    const r = (await runInChild(childTask(new URL('./dataset.ingest.child.ts', import.meta.url), upload.id, input), {
+      config: ctx.config,
+      signal: stop.signal,
+      memoryBytes,
+      onProgress: progress,
+    })) as IngestChildResult;
+    if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
+    if (!r.ok) {
+      await markFailed(ctx.db, upload.id, `format.${r.formatError.code}`, r.formatError.params, false);
+      return;
+    }
+    await markCompleted(ctx.db, upload.id, { format: r.format, properties: r.properties, usable: r.properties.usable, datasetSize: r.datasetSize });
     await reportProgress({ fraction: 1, step: 'done' });
   } catch (e) {
-    if (isFormatError(e)) {
-      await markFailed(ctx.db, upload.id, `format.${e.code}`, e.params, false);
+    if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
+    const detail = (e instanceof Error ? e.message : String(e)).slice(0, 300);
+    if (e instanceof ChildProcessFailure && /ended unexpectedly/.test(detail)) {
+      await markFailed(ctx.db, upload.id, 'files.failed.tooLarge', { memory: `${Math.round(memoryBytes / 1024 / 1024)} MB` }, true);
     } else {
-      const detail = e instanceof Error ? e.message : String(e);
-      await markFailed(ctx.db, upload.id, 'files.failed.crash', { detail: detail.slice(0, 300) }, true);
+      await markFailed(ctx.db, upload.id, 'files.failed.crash', { detail }, true);
     }
+  } finally {
+    clearInterval(watcher);
+    release();
+    opts.signal?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+async function stillParsing(ctx: AppContext, id: string): Promise<boolean> {
+  return (await findUpload(ctx.db, id))?.state === 'parsing';
+}
+
+/** A deleted upload's parse was stopped: drop whatever the child wrote before it was killed. */
+async function cleanUpDeleted(ctx: AppContext, id: string): Promise<void> {
+  if (!(await findUpload(ctx.db, id))) await ctx.storage.delete(datasetPrefix(id)).catch(() => {});
 }
 
 /** A ByteSource over a storage object (range reads; works for local and S3 storage). */
@@ -114,11 +161,17 @@ export async function computeProperties(d: Dataset, geneListsDir: string | undef
     usable,
     unusableReasonKey: usable ? null : 'files.unusable.cells',
     warnings: d.warnings,
+    ...(d.nonInteger ? { nonInteger: true } : {}),
   };
 }
 
 /** Writes the canonical dataset and manifest.json (shape, species, content hash); returns bytes written. */
-async function writeCanonical(storage: Storage, upload: UploadRecord, d: Dataset, p: FileProperties): Promise<number> {
+export async function writeCanonical(
+  storage: Storage,
+  upload: { id: string; sampleName: string; metadataFiles: { name: string; key: string }[] },
+  d: Dataset,
+  p: FileProperties,
+): Promise<number> {
   const obs = Object.fromEntries(Object.entries(d.cells.columns));
   const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs, obsm: d.embeddings });
   const files: Record<string, Uint8Array> = { 'counts.h5ad': h5ad };
@@ -141,7 +194,7 @@ async function writeCanonical(storage: Storage, upload: UploadRecord, d: Dataset
     ensemblReference: p.ensemblReference,
     overlapPercent: p.overlapPercent,
     contentSha256: hash.digest('hex'),
-    metadataFiles: upload.files.filter((f) => f.role === 'metadata').map((f) => ({ name: f.name, key: rawFileKey(upload.id, f.idx) })),
+    metadataFiles: upload.metadataFiles,
     createdAt: new Date().toISOString(),
   };
   const manifestBytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2));

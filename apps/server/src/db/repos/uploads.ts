@@ -197,7 +197,7 @@ export async function startParsingIfComplete(q: Queryable, uploadId: string): Pr
 /** failed (retryable) → parsing again, for the retry button. */
 export async function restartParsing(q: Queryable, id: string, userId: string): Promise<boolean> {
   const rows = await q.query(
-    `UPDATE uploads SET state = 'parsing', progress = 0, failure_code = NULL, failure_params = NULL, retryable = false, updated_at = now()
+    `UPDATE uploads SET state = 'parsing', progress = 0, failure_code = NULL, failure_params = NULL, retryable = false, attempts = 0, updated_at = now()
      WHERE id = $1 AND user_id = $2 AND (state = 'failed' AND retryable) RETURNING id`,
     [id, userId],
   );

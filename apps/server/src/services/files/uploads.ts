@@ -1,3 +1,4 @@
+import { abortIngest } from './ingest-abort';
 import { createUploadBody, listUploadsQuery, type Locale, type UploadList, type UploadRow } from '@cellcloud/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -48,6 +49,7 @@ export async function renameUpload(ctx: AppContext, userId: string, id: string, 
 export async function deleteUpload(ctx: AppContext, userId: string, id: string): Promise<void> {
   const upload = await getUploadRecord(ctx, userId, id);
   await repo.deleteUpload(ctx.db, id, userId);
+  abortIngest(id); // a running parse of it stops now (issue 12)
   // Unfinished tus uploads: let the store clean up (on S3 this aborts the multipart upload).
   const { tus } = filesDeps(ctx);
   for (const f of upload.files.filter((x) => !x.complete)) await tus.datastore.remove(rawFileKey(id, f.idx)).catch(() => {});
