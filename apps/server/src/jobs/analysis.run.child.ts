@@ -1,4 +1,6 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
+import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
+import { annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
 import type { ChildMain } from './runner-child-process';
 import { loadSamples } from './runner-child-io';
 
@@ -23,7 +25,15 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
     { releaseSamples: true },
   );
-  io.progress(0.9, 'write');
+  // wizard "Cell annotation: Automatic" (issue 13): annot_auto… levels join the result before writing
+  if (result.params.chooseAnnotationType !== 'none') {
+    io.progress(0.9, 'annotation');
+    const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()), (f) =>
+      io.progress(0.9 + 0.02 * f, 'annotation'),
+    );
+    if (annotated?.failure) process.stderr.write(`annotation skipped: ${annotated.failure.message}\n`);
+  }
+  io.progress(0.92, 'write');
   await writeOutputs(result, { write: (rel, bytes) => storage.put(`${input.outPrefix}${rel}`, bytes) });
   return undefined;
 };

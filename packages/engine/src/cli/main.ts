@@ -4,10 +4,13 @@ import { detectSpecies, readDataset } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
 import { isEngineError } from '../errors';
 import { runAnalysis } from '../run-analysis';
+import { annotateAnalysisResult } from '../tasks/annotate/in-analysis';
 import type { SampleInput } from '../validate';
 import { writeOutputs } from '../write-outputs';
 import { parseArgs, sampleName, USAGE, UsageError } from './args';
 import { directorySink } from './fs-sink';
+import { defaultResourcesDir, nodeResourceReader } from './node-resources';
+import { parseObsFile } from './obs-file';
 import { progressBar } from './progress-bar';
 import { TASK_USAGE, taskCommand } from './task';
 
@@ -42,6 +45,21 @@ async function main(argv: string[]): Promise<number> {
   }
   if (params.species === undefined && samples[0]?.species) params.species = samples[0].species;
   const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
+  for (const file of args.obs) {
+    const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);
+    Object.assign(result.obs, parsed.columns);
+    log(
+      `--obs ${file}: ${Object.keys(parsed.columns).join(', ') || 'no columns'}; ${parsed.matched} of ${result.counts.nCells} cells matched` +
+        (parsed.unmatched.length
+          ? `, ${parsed.unmatched.length} barcode(s) match no cell after QC (e.g. ${parsed.unmatched.slice(0, 3).join(', ')})`
+          : ''),
+    );
+  }
+  if (result.params.chooseAnnotationType !== 'none') {
+    const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()));
+    if (annotated?.summary) log(`annotation: ${annotated.summary.reference}, ${annotated.summary.labels.length} labels (obs annot_auto…)`);
+    if (annotated?.failure) log(`annotation skipped: ${annotated.failure.message}`);
+  }
   log(
     `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
   );

@@ -1,0 +1,61 @@
+import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
+import type { AnnotateSummary } from '@cellcloud/contracts/tasks/annotate';
+import type { AnalysisResult } from '../../run-analysis';
+import { isTaskError } from '../errors';
+import { MemorySink } from '../memory-sink';
+import { resultHandleFromDataset } from '../result-handle';
+import { speciesKey } from '../run-task';
+import type { ResourceReader } from '../types';
+import { annotateEngine } from './index';
+import { REFERENCES } from './reference';
+
+export interface InAnalysisAnnotation {
+  summary?: AnnotateSummary;
+  /** Why annotation was skipped (translatable task message key + params), when it failed. */
+  failure?: { key: string; message: string; params: Record<string, string | number> };
+}
+
+/**
+ * The wizard's "Cell annotation: Automatic" (issue 13): runs the `annotate` task on a finished
+ * pipeline result, before the outputs are written, and adds its per-cell levels (`annot_auto`,
+ * `annot_auto_cluster`, scores…) to `result.obs` — so analysis.h5ad, the explorer artifacts and
+ * every group picker have them without another click. Species from the analysis, tissue from
+ * `referenceTissue`, `reference` when it names a bundled reference. A user-fixable failure
+ * (no tissue, no matching types…) leaves the analysis without annotation and is returned; other
+ * errors propagate.
+ */
+export async function annotateAnalysisResult(
+  result: AnalysisResult,
+  resources: ResourceReader,
+  onProgress: (fraction: number) => void = () => {},
+): Promise<InAnalysisAnnotation | undefined> {
+  const p = result.params;
+  if (p.chooseAnnotationType === 'none') return undefined;
+  const handle = resultHandleFromDataset(
+    {
+      counts: result.counts,
+      genes: { ids: result.geneIds, symbols: result.geneSymbols },
+      cells: { barcodes: result.barcodes, columns: result.obs },
+      embeddings: result.embeddings,
+    },
+    { species: result.species },
+  );
+  const normalized = result.normalized;
+  const withNorm = { ...handle, normalized: () => normalized };
+  const reference = REFERENCES.some((r) => r.id === p.reference) ? p.reference : 'auto';
+  const sink = new MemorySink();
+  try {
+    const summary = await annotateEngine.run({
+      result: withNorm,
+      params: annotateTask.params.parse({ species: speciesKey(result.species), tissue: p.referenceTissue ?? '', reference }),
+      onProgress: (e) => onProgress(e.fraction),
+      sink,
+      resources,
+    });
+    for (const [key, col] of sink.cells) result.obs[key] = col;
+    return { summary };
+  } catch (e) {
+    if (isTaskError(e)) return { failure: { key: `task.${e.key}`, message: e.message, params: e.params } };
+    throw e;
+  }
+}
