@@ -260,6 +260,8 @@ export async function cellphonedbStatistical(
     pa: pairA,
     pb: pairB,
     real: new Float64Array(kept.length * nPairs),
+    activePtr: new Int32Array(kept.length + 1),
+    activePairs: new Int32Array(0),
     seed: opts.seed,
   };
   // 3–4. real means and expressing fractions
@@ -268,8 +270,19 @@ export async function cellphonedbStatistical(
   typeMeans(kernel, labels, new Float64Array(nRows * nTypes), means);
   interactionMeans(kernel, means, kernel.real);
   const pct = expressingFractions(kernel, nMulti);
+  const decides = (i: number, q: number) =>
+    kernel.real[i * nPairs + q]! !== 0 &&
+    pct[kernel.ia[i]! * nTypes + pairA[q]!]! > opts.threshold &&
+    pct[kernel.ib[i]! * nTypes + pairB[q]!]! > opts.threshold;
+  const active: number[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    for (let q = 0; q < nPairs; q++) if (decides(i, q)) active.push(q);
+    kernel.activePtr[i + 1] = active.length;
+  }
+  kernel.activePairs = Int32Array.from(active);
 
   // 5. permutations
+  opts.onProgress?.(0, opts.iterations);
   const greater = await countGreater(kernel, {
     iterations: opts.iterations,
     threads: opts.threads,
@@ -280,9 +293,7 @@ export async function cellphonedbStatistical(
   for (let i = 0; i < kept.length; i++) {
     for (let q = 0; q < nPairs; q++) {
       const o = i * nPairs + q;
-      const okA = pct[kernel.ia[i]! * nTypes + pairA[q]!]! > opts.threshold;
-      const okB = pct[kernel.ib[i]! * nTypes + pairB[q]!]! > opts.threshold;
-      pvalues[o] = kernel.real[o] === 0 || !okA || !okB ? 1 : greater[o]! / opts.iterations;
+      pvalues[o] = decides(i, q) ? greater[o]! / opts.iterations : 1;
     }
   }
 

@@ -61,6 +61,8 @@ export async function countGreater(input: KernelInput, opts: PermutationOptions)
     pa: shared(input.pa),
     pb: shared(input.pb),
     real: shared(input.real),
+    activePtr: shared(input.activePtr),
+    activePairs: shared(input.activePairs),
   };
   const sliceSize = Math.max(5, Math.ceil(n / (threads * 6)));
   const slices: [number, number][] = [];

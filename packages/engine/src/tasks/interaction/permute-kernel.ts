@@ -29,6 +29,13 @@ export interface KernelInput {
   pb: Int32Array;
   /** Real interaction means, interaction-major (nInteractions × nPairs). */
   real: Float64Array;
+  /**
+   * Pairs whose p-value the shuffles decide, per interaction (CSR: activePtr[i]..activePtr[i+1]
+   * index activePairs). The others get p = 1 anyway (real mean 0 or a partner not expressed in
+   * more than `threshold` of its type), so the loop skips them.
+   */
+  activePtr: Int32Array;
+  activePairs: Int32Array;
   seed: number;
 }
 
@@ -134,7 +141,7 @@ export function runPermutations(
   const means = new Float64Array(nMulti * s.nTypes);
   const shuffled = new Int32Array(s.nCells);
   const nP = s.pa.length;
-  const { nTypes, ia, ib, pa, pb, real } = s;
+  const { nTypes, ia, ib, pa, pb, real, activePtr, activePairs } = s;
   for (let p = from; p < to; p++) {
     shuffleLabels(s.labels, s.seed, p, shuffled);
     typeMeans(s, shuffled, sums, means);
@@ -142,7 +149,8 @@ export function runPermutations(
       const ra = ia[i] * nTypes;
       const rb = ib[i] * nTypes;
       const o = i * nP;
-      for (let q = 0; q < nP; q++) {
+      for (let k = activePtr[i]; k < activePtr[i + 1]; k++) {
+        const q = activePairs[k];
         const x = means[ra + pa[q]];
         const y = means[rb + pb[q]];
         const m = x > 0 && y > 0 ? (x + y) / 2 : 0;
