@@ -29,7 +29,10 @@ export function carryInputColumns(
     const col = input.columns[key]!;
     const out = freeKey(key, obs);
     if (col.kind === 'categorical') {
-      obs[out] = { kind: 'categorical', values: Array.from(rows, (r) => (r >= 0 ? col.values[r]! : 'unknown')) };
+      obs[out] = {
+        kind: 'categorical',
+        values: Array.from(rows, (r) => (r >= 0 ? col.values[r]! : 'unknown')),
+      };
     } else {
       obs[out] = { kind: 'numeric', values: Float64Array.from(rows, (r) => (r >= 0 ? col.values[r]! : NaN)) };
     }

@@ -84,17 +84,28 @@ export const annotateTask = defineTask({
   species: 'human-mouse',
   tab: 'cellAnnotations',
   timeoutMinutes: 60,
-  uploads: [{ name: 'markerFile', labelKey: 'annotate.markerFile', accept: '.csv,.tsv,.txt', maxBytes: 5 * 1024 * 1024 }],
+  uploads: [
+    {
+      name: 'markerFile',
+      labelKey: 'annotate.markerFile',
+      accept: '.csv,.tsv,.txt',
+      maxBytes: 5 * 1024 * 1024,
+    },
+  ],
   fields: { clusterKey: { kind: 'level' }, lineageKey: { kind: 'level' }, subset: { kind: 'group' } },
   messages: {
     'en-US': {
       'annotate.speciesRequired': 'A reference species must be chosen for annotation.',
       'annotate.tissueRequired': 'Please specify tissue type.',
       'annotate.noMatchingTypes': 'No matching cell types.',
-      'annotate.lineageRequired': 'Choose the lineage to annotate at subtype level (mononuclear phagocytes, T cells, B cells or endothelial cells).',
-      'annotate.noLineageCells': 'No cell of the lineage "{lineage}" was found in "{key}"; run automatic annotation first or choose the cells.',
-      'annotate.tooFewGenes': 'Only {genes} reference genes were found in this dataset; the reference does not match its genes.',
-      'annotate.markerFile': 'The marker file is not valid: {detail}. Provide two columns: cell type, gene (header optional).',
+      'annotate.lineageRequired':
+        'Choose the lineage to annotate at subtype level (mononuclear phagocytes, T cells, B cells or endothelial cells).',
+      'annotate.noLineageCells':
+        'No cell of the lineage "{lineage}" was found in "{key}"; run automatic annotation first or choose the cells.',
+      'annotate.tooFewGenes':
+        'Only {genes} reference genes were found in this dataset; the reference does not match its genes.',
+      'annotate.markerFile':
+        'The marker file is not valid: {detail}. Provide two columns: cell type, gene (header optional).',
       'annotate.referenceFile': 'The reference "{path}" could not be read: {detail}.',
     },
     'zh-CN': {

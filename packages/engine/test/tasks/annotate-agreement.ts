@@ -31,8 +31,14 @@ export const TUTORIAL_TO_COARSE: Record<string, string> = {
 /** Fine (9-type) class of an automatic label, or undefined when it maps to no tutorial type. */
 export function fineClass(label: string): string | undefined {
   if (label === 'CD4 naive T' || label === 'Naive CD4+ T-cell') return 'Naive CD4 T';
-  if (label === 'CD4 memory T' || label === 'Treg' || /^CD4\+ (Central|Effector) Memory$/.test(label)) return 'Memory CD4 T';
-  if (/^CD8 (naive|effector) T$/.test(label) || label === 'CD8+T' || /^CD8\+ |^Naive CD8\+ T-cell$/.test(label)) return 'CD8 T';
+  if (label === 'CD4 memory T' || label === 'Treg' || /^CD4\+ (Central|Effector) Memory$/.test(label))
+    return 'Memory CD4 T';
+  if (
+    /^CD8 (naive|effector) T$/.test(label) ||
+    label === 'CD8+T' ||
+    /^CD8\+ |^Naive CD8\+ T-cell$/.test(label)
+  )
+    return 'CD8 T';
   if (label === 'NK' || /^Mature NK cell/.test(label)) return 'NK';
   if (/^(B|Plasma|Naive B|Memory B|Plasma cell)$/.test(label) || /B-cell/.test(label)) return 'B';
   if (label === 'Classical monocyte') return 'CD14+ Mono';
@@ -57,7 +63,11 @@ export interface Agreement {
   confusion: Map<string, Map<string, number>>;
 }
 
-export function agreement(barcodes: readonly string[], labels: readonly string[], truth: Map<string, string>): Agreement {
+export function agreement(
+  barcodes: readonly string[],
+  labels: readonly string[],
+  truth: Map<string, string>,
+): Agreement {
   let n = 0;
   let fine = 0;
   let coarse = 0;

@@ -54,7 +54,9 @@ describe('annotation building blocks', () => {
   });
 
   it('reads a user marker csv (header optional, several genes per row, negatives)', () => {
-    const types = parseMarkerUpload(new TextEncoder().encode('cell type,gene\nT,CD3E\nT,"CD3D,-MS4A1"\nB\tMS4A1\n'.replace('B\t', 'B,')));
+    const types = parseMarkerUpload(
+      new TextEncoder().encode('cell type,gene\nT,CD3E\nT,"CD3D,-MS4A1"\nB\tMS4A1\n'.replace('B\t', 'B,')),
+    );
     expect(types).toEqual([
       { name: 'T', positive: ['CD3E', 'CD3D'], negative: ['MS4A1'] },
       { name: 'B', positive: ['MS4A1'], negative: [] },
@@ -74,7 +76,11 @@ describe.skipIf(!H5AD || !LABELS || !REFS)('automatic annotation of pbmc3k (Seur
   });
 
   it('annot_auto agrees with the tutorial ≥ 75 % on the 9 types and ≥ 97 % on coarse types', async () => {
-    const { summary, sink } = await annotate(result, { species: 'human', tissue: 'PBMC', clusterKey: 'seurat_cluster' });
+    const { summary, sink } = await annotate(result, {
+      species: 'human',
+      tissue: 'PBMC',
+      clusterKey: 'seurat_cluster',
+    });
     expect(summary.reference).toBe('hca');
     const col = sink.cells.get('annot_auto');
     expect(col?.kind).toBe('categorical');
@@ -85,7 +91,15 @@ describe.skipIf(!H5AD || !LABELS || !REFS)('automatic annotation of pbmc3k (Seur
     // per-cluster majority, score and tables are written
     expect(summary.clusters).toHaveLength(9);
     expect(sink.cells.get('annot_auto_score')?.kind).toBe('numeric');
-    expect(sink.tables.get('cells')?.columns).toEqual(['barcode', 'cluster', 'annot_auto', 'annot_auto_major', 'score', 'delta', 'pruned']);
+    expect(sink.tables.get('cells')?.columns).toEqual([
+      'barcode',
+      'cluster',
+      'annot_auto',
+      'annot_auto_major',
+      'score',
+      'delta',
+      'pruned',
+    ]);
     expect(sink.tables.get('clusters')?.rows).toHaveLength(9);
     expect(summary.clusters.map((c) => c.label)).toContain('CD4 naive T');
     expect(Object.keys(sink.datas.get('markers') as object)).toContain('NK');
@@ -108,8 +122,10 @@ describe.skipIf(!H5AD || !LABELS || !REFS)('automatic annotation of pbmc3k (Seur
     });
     expect(summary.levels).toEqual(['annot_sub', 'annot_sub2']);
     const sub = sink.cells.get('annot_sub')!.values as string[];
-    const count = (t: string, l: string) => result.barcodes.filter((b, c) => truth.get(b) === t && sub[c] === l).length;
-    const total = (t: string) => result.barcodes.filter((b, c) => truth.get(b) === t && sub[c] !== 'other').length;
+    const count = (t: string, l: string) =>
+      result.barcodes.filter((b, c) => truth.get(b) === t && sub[c] === l).length;
+    const total = (t: string) =>
+      result.barcodes.filter((b, c) => truth.get(b) === t && sub[c] !== 'other').length;
     expect(count('Naive CD4 T', 'CD4 naive T') / total('Naive CD4 T')).toBeGreaterThan(0.8);
     expect(count('Memory CD4 T', 'CD4 memory T') / total('Memory CD4 T')).toBeGreaterThan(0.8);
     const cd8 = count('CD8 T', 'CD8 effector T') + count('CD8 T', 'CD8 naive T');
@@ -117,15 +133,25 @@ describe.skipIf(!H5AD || !LABELS || !REFS)('automatic annotation of pbmc3k (Seur
   });
 
   it('refuses without species, without tissue, and for a species other than human/mouse (SPEC messages)', async () => {
-    expect(await taskErrorKey(annotate(result, { tissue: 'blood', clusterKey: 'seurat_cluster' }))).toBe('annotate.speciesRequired');
-    expect(await taskErrorKey(annotate(result, { species: 'human', clusterKey: 'seurat_cluster' }))).toBe('annotate.tissueRequired');
-    expect(await taskErrorKey(annotate(result, { species: 'zebrafish', tissue: 'blood', clusterKey: 'seurat_cluster' }))).toBe(
-      'common.speciesHumanMouse',
+    expect(await taskErrorKey(annotate(result, { tissue: 'blood', clusterKey: 'seurat_cluster' }))).toBe(
+      'annotate.speciesRequired',
     );
+    expect(await taskErrorKey(annotate(result, { species: 'human', clusterKey: 'seurat_cluster' }))).toBe(
+      'annotate.tissueRequired',
+    );
+    expect(
+      await taskErrorKey(
+        annotate(result, { species: 'zebrafish', tissue: 'blood', clusterKey: 'seurat_cluster' }),
+      ),
+    ).toBe('common.speciesHumanMouse');
     const upload = { markerFile: new TextEncoder().encode('Alien,NOTAGENE1\nGhost,NOTAGENE2\n') };
     expect(
       await taskErrorKey(
-        annotate(result, { species: 'human', tissue: 'blood', clusterKey: 'seurat_cluster', markerSource: 'upload' }, upload),
+        annotate(
+          result,
+          { species: 'human', tissue: 'blood', clusterKey: 'seurat_cluster', markerSource: 'upload' },
+          upload,
+        ),
       ),
     ).toBe('annotate.noMatchingTypes');
   });

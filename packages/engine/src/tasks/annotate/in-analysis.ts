@@ -47,7 +47,11 @@ export async function annotateAnalysisResult(
   try {
     const summary = await annotateEngine.run({
       result: withNorm,
-      params: annotateTask.params.parse({ species: speciesKey(result.species), tissue: p.referenceTissue ?? '', reference }),
+      params: annotateTask.params.parse({
+        species: speciesKey(result.species),
+        tissue: p.referenceTissue ?? '',
+        reference,
+      }),
       onProgress: (e) => onProgress(e.fraction),
       sink,
       resources,

@@ -17,9 +17,13 @@ export function annotationSpecies(p: AnnotateParams): 'human' | 'mouse' {
   }
   const s = speciesKey(p.species);
   if (s !== 'human' && s !== 'mouse') {
-    throw new TaskError('common.speciesHumanMouse', `This analysis supports human and mouse data only (the dataset is ${p.species}).`, {
-      species: p.species,
-    });
+    throw new TaskError(
+      'common.speciesHumanMouse',
+      `This analysis supports human and mouse data only (the dataset is ${p.species}).`,
+      {
+        species: p.species,
+      },
+    );
   }
   return s;
 }
@@ -46,7 +50,10 @@ export function refineLineages(
   major: readonly string[],
   cluster: readonly string[],
   only?: LineageDef,
-): { label: string[]; groups: Map<string, { lineage: string; label: string; score: number; cells: number }> } {
+): {
+  label: string[];
+  groups: Map<string, { lineage: string; label: string; score: number; cells: number }>;
+} {
   const label = [...major];
   const groups = new Map<string, { lineage: string; label: string; score: number; cells: number }>();
   const norm = result.normalized();
@@ -64,7 +71,13 @@ export function refineLineages(
     if (types.length < 2) continue;
     const sc = scoreMarkerTypes(norm, idx, groupOf, types);
     const callOf = new Map(sc.call.map((c) => [c.group, c]));
-    for (const c of sc.call) groups.set(`${c.group}\u0000${lin.id}`, { lineage: lin.id, label: c.label, score: c.score, cells: c.cells });
+    for (const c of sc.call)
+      groups.set(`${c.group}\u0000${lin.id}`, {
+        lineage: lin.id,
+        label: c.label,
+        score: c.score,
+        cells: c.cells,
+      });
     let k = 0;
     for (let i = 0; i < cells.length; i++) {
       if (only || lineageOfLabel(major[i]!) === lin) {
@@ -86,12 +99,17 @@ async function runAuto(ctx: TaskRunContext<AnnotateParams>): Promise<AnnotateSum
   onProgress({ fraction: 0.02, step: 'reference' });
   const info = chooseReference(species, tissue, p.reference);
   if (info.species !== species) {
-    throw new TaskError('annotate.noMatchingTypes', `The reference ${info.id} is not a ${species} reference.`);
+    throw new TaskError(
+      'annotate.noMatchingTypes',
+      `The reference ${info.id} is not a ${species} reference.`,
+    );
   }
   const ref = await loadReference(resources, info.path);
   const model = new SingleRModel(ref, result.geneIndex, result.nGenes);
   if (model.nCommonGenes < 100) {
-    throw new TaskError('annotate.tooFewGenes', `Only ${model.nCommonGenes} reference genes were found.`, { genes: model.nCommonGenes });
+    throw new TaskError('annotate.tooFewGenes', `Only ${model.nCommonGenes} reference genes were found.`, {
+      genes: model.nCommonGenes,
+    });
   }
   const cells = Uint32Array.from({ length: result.nCells }, (_, i) => i);
   onProgress({ fraction: 0.1, step: 'singler' });
@@ -123,7 +141,9 @@ async function runAuto(ctx: TaskRunContext<AnnotateParams>): Promise<AnnotateSum
   }
   if (resolved.length) {
     const sc = scoreMarkerTypes(result.normalized(), cells, cluster, resolved);
-    markerCalls = new Map(sc.call.map((c) => [c.group, { label: c.label, score: c.score / Math.max(c.cells, 1) }]));
+    markerCalls = new Map(
+      sc.call.map((c) => [c.group, { label: c.label, score: c.score / Math.max(c.cells, 1) }]),
+    );
   }
   onProgress({ fraction: 0.9, step: 'writing' });
   return writeAnnotationOutputs({
@@ -154,7 +174,10 @@ async function runSubtype(ctx: TaskRunContext<AnnotateParams>): Promise<Annotate
   else {
     const majorLevel = result.obs(p.lineageKey);
     if (!majorLevel) {
-      throw new TaskError('annotate.noLineageCells', `No "${p.lineageKey}" level.`, { lineage: p.lineage, key: p.lineageKey });
+      throw new TaskError('annotate.noLineageCells', `No "${p.lineageKey}" level.`, {
+        lineage: p.lineage,
+        key: p.lineageKey,
+      });
     }
     const labels = categoricalLevel(result, p.lineageKey);
     const keep: number[] = [];
@@ -162,7 +185,10 @@ async function runSubtype(ctx: TaskRunContext<AnnotateParams>): Promise<Annotate
     cells = Uint32Array.from(keep);
   }
   if (cells.length === 0) {
-    throw new TaskError('annotate.noLineageCells', `No cell of ${p.lineage} in "${p.lineageKey}".`, { lineage: p.lineage, key: p.lineageKey });
+    throw new TaskError('annotate.noLineageCells', `No cell of ${p.lineage} in "${p.lineageKey}".`, {
+      lineage: p.lineage,
+      key: p.lineageKey,
+    });
   }
   onProgress({ fraction: 0.1, step: 'subtypes' });
   const sub = refineLineages(

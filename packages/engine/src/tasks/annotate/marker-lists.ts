@@ -5,7 +5,10 @@ import { readResourceText } from './reference';
 
 /** Marker list resources (shared data `annotation_refs/markers/`). */
 export const MARKER_FILES = {
-  cellmarker: { human: 'annotation_refs/markers/CellMarker_Human_cell_markers.txt.gz', mouse: 'annotation_refs/markers/CellMarker_Mouse_cell_markers.txt.gz' },
+  cellmarker: {
+    human: 'annotation_refs/markers/CellMarker_Human_cell_markers.txt.gz',
+    mouse: 'annotation_refs/markers/CellMarker_Mouse_cell_markers.txt.gz',
+  },
   panglaodb: 'annotation_refs/markers/enrichr_PanglaoDB_Augmented_2021.gmt.gz',
   azimuth: 'annotation_refs/markers/enrichr_Azimuth_Cell_Types_2021.gmt.gz',
 } as const;
@@ -34,7 +37,13 @@ export function parseCellMarker(text: string, species: 'human' | 'mouse', tissue
   const lines = text.split(/\r?\n/);
   const head = lines[0]!.split('\t');
   const col = (n: string) => head.indexOf(n);
-  const [iSp, iTi, iCa, iName, iSym] = [col('speciesType'), col('tissueType'), col('cancerType'), col('cellName'), col('geneSymbol')];
+  const [iSp, iTi, iCa, iName, iSym] = [
+    col('speciesType'),
+    col('tissueType'),
+    col('cancerType'),
+    col('cellName'),
+    col('geneSymbol'),
+  ];
   const want = species === 'human' ? 'human' : 'mouse';
   const types = new Map<string, Set<string>>();
   for (let i = 1; i < lines.length; i++) {
@@ -56,7 +65,13 @@ export function parseGmt(text: string): MarkerType[] {
     const f = line.split('\t');
     if (f.length < 3) continue;
     const name = f[0]!.replace(/\s+(CL|UBERON)\d+$/, '').trim();
-    out.push({ name, positive: f.slice(1).map((g) => g.trim()).filter(Boolean) });
+    out.push({
+      name,
+      positive: f
+        .slice(1)
+        .map((g) => g.trim())
+        .filter(Boolean),
+    });
   }
   const merged = new Map<string, Set<string>>();
   for (const t of out) {
@@ -75,7 +90,8 @@ export function parseGmt(text: string): MarkerType[] {
 export function parseMarkerUpload(bytes: Uint8Array): MarkerType[] {
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
   const lines = text.split(/\r?\n/).filter((l) => l.trim());
-  if (!lines.length) throw new TaskError('annotate.markerFile', 'The marker file is empty.', { detail: 'empty file' });
+  if (!lines.length)
+    throw new TaskError('annotate.markerFile', 'The marker file is empty.', { detail: 'empty file' });
   const sep = lines[0]!.includes('\t') ? '\t' : ',';
   const types = new Map<string, { pos: Set<string>; neg: Set<string> }>();
   lines.forEach((line, i) => {
@@ -90,12 +106,16 @@ export function parseMarkerUpload(bytes: Uint8Array): MarkerType[] {
     if (i === 0 && /^(cell.?type|celltype|type|label|name)$/i.test(name)) return;
     let t = types.get(name);
     if (!t) types.set(name, (t = { pos: new Set(), neg: new Set() }));
-    for (const g of genes.split(/[,;\t]/).map((x) => x.trim()).filter(Boolean)) {
+    for (const g of genes
+      .split(/[,;\t]/)
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       if (g.startsWith('-')) t.neg.add(g.slice(1));
       else t.pos.add(g);
     }
   });
-  if (!types.size) throw new TaskError('annotate.markerFile', 'The marker file has no rows.', { detail: 'no rows' });
+  if (!types.size)
+    throw new TaskError('annotate.markerFile', 'The marker file has no rows.', { detail: 'no rows' });
   return [...types.entries()].map(([name, t]) => ({ name, positive: [...t.pos], negative: [...t.neg] }));
 }
 
@@ -106,7 +126,11 @@ export async function loadMarkerTypes(
   tissue: string,
 ): Promise<MarkerType[]> {
   if (source === 'cellmarker') {
-    return parseCellMarker(await readResourceText(resources, MARKER_FILES.cellmarker[species]), species, tissue);
+    return parseCellMarker(
+      await readResourceText(resources, MARKER_FILES.cellmarker[species]),
+      species,
+      tissue,
+    );
   }
   return parseGmt(await readResourceText(resources, MARKER_FILES[source]));
 }

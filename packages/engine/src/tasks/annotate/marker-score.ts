@@ -23,7 +23,9 @@ export interface ResolvedType {
 /** Keeps the genes present in the dataset (geneIndex ≥ 0); drops types left without positive genes. */
 export function resolveMarkerTypes(types: MarkerType[], geneIndex: (g: string) => number): ResolvedType[] {
   const uniq = (xs: string[] | undefined) => [...new Set((xs ?? []).map(geneIndex).filter((g) => g >= 0))];
-  return types.map((t) => ({ name: t.name, pos: uniq(t.positive), neg: uniq(t.negative) })).filter((t) => t.pos.length > 0);
+  return types
+    .map((t) => ({ name: t.name, pos: uniq(t.positive), neg: uniq(t.negative) }))
+    .filter((t) => t.pos.length > 0);
 }
 
 export interface GroupScores {

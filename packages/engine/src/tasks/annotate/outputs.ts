@@ -96,7 +96,15 @@ export async function writeAnnotationOutputs(o: AnnotationOutputInput): Promise<
       nPruned = sr.pruned.reduce((a, b) => a + b, 0);
       await putCat('annot_auto_pruned', full(n, cells, pr, UNASSIGNED));
     }
-    await putCat('annot_auto_cluster', full(n, cells, cluster.map((k) => clusterOf.get(k)!.label), UNASSIGNED));
+    await putCat(
+      'annot_auto_cluster',
+      full(
+        n,
+        cells,
+        cluster.map((k) => clusterOf.get(k)!.label),
+        UNASSIGNED,
+      ),
+    );
     if (sr) {
       const s = new Float64Array(n).fill(NaN);
       const d = new Float64Array(n).fill(NaN);
@@ -111,26 +119,50 @@ export async function writeAnnotationOutputs(o: AnnotationOutputInput): Promise<
     cells.forEach((c, i) => (conf[c] = clusterOf.get(cluster[i]!)!.confidence));
     await putNum('annot_auto_confidence', conf);
     if (o.markerCalls) {
-      await putCat('annot_auto_markers', full(n, cells, cluster.map((k) => o.markerCalls!.get(k)?.label ?? 'Unknown'), UNASSIGNED));
+      await putCat(
+        'annot_auto_markers',
+        full(
+          n,
+          cells,
+          cluster.map((k) => o.markerCalls!.get(k)?.label ?? 'Unknown'),
+          UNASSIGNED,
+        ),
+      );
     }
   } else {
     await putCat('annot_sub', full(n, cells, final, OTHER));
     if (o.sub2) await putCat('annot_sub2', full(n, cells, o.sub2, OTHER));
   }
   // tables
-  const labelCols = o.mode === 'auto' ? ['annot_auto', 'annot_auto_major'] : ['annot_sub', ...(o.sub2 ? ['annot_sub2'] : [])];
+  const labelCols =
+    o.mode === 'auto' ? ['annot_auto', 'annot_auto_major'] : ['annot_sub', ...(o.sub2 ? ['annot_sub2'] : [])];
   const cellRows: TableValue[][] = [];
   cells.forEach((c, i) => {
     const row: TableValue[] = [result.barcodes[c]!, cluster[i]!, final[i]!];
     if (o.mode === 'auto') row.push(o.major[i]!);
     else if (o.sub2) row.push(o.sub2[i]!);
-    row.push(sr ? round(sr.score[i]!) : null, sr ? round(sr.delta[i]!) : null, sr ? sr.pruned[i] === 1 : null);
+    row.push(
+      sr ? round(sr.score[i]!) : null,
+      sr ? round(sr.delta[i]!) : null,
+      sr ? sr.pruned[i] === 1 : null,
+    );
     cellRows.push(row);
   });
-  await sink.table('cells', { columns: ['barcode', 'cluster', ...labelCols, 'score', 'delta', 'pruned'], rows: cellRows });
+  await sink.table('cells', {
+    columns: ['barcode', 'cluster', ...labelCols, 'score', 'delta', 'pruned'],
+    rows: cellRows,
+  });
   await sink.table('clusters', {
     columns: ['cluster', 'cells', 'label', 'confidence', 'mean_score', 'marker_label', 'marker_score'],
-    rows: clusters.map((c) => [c.cluster, c.cells, c.label, c.confidence, c.meanScore, c.markerLabel ?? null, c.markerScore ?? null]),
+    rows: clusters.map((c) => [
+      c.cluster,
+      c.cells,
+      c.label,
+      c.confidence,
+      c.meanScore,
+      c.markerLabel ?? null,
+      c.markerScore ?? null,
+    ]),
   });
   // cluster × label: counts of final labels with the mean reference score of the cells
   const clRows: TableValue[][] = [];
@@ -141,16 +173,26 @@ export async function writeAnnotationOutputs(o: AnnotationOutputInput): Promise<
   });
   for (const c of clusters) {
     for (const [label, count] of [...byCluster.get(c.cluster)!.entries()].sort((a, b) => b[1] - a[1])) {
-      clRows.push([c.cluster, label, count, round(count / c.cells), round(cellScoreSum.get(`${c.cluster}\u0000${label}`)! / count)]);
+      clRows.push([
+        c.cluster,
+        label,
+        count,
+        round(count / c.cells),
+        round(cellScoreSum.get(`${c.cluster}\u0000${label}`)! / count),
+      ]);
     }
   }
-  await sink.table('cluster_labels', { columns: ['cluster', 'label', 'cells', 'fraction', 'mean_score'], rows: clRows });
+  await sink.table('cluster_labels', {
+    columns: ['cluster', 'label', 'cells', 'fraction', 'mean_score'],
+    rows: clRows,
+  });
   // reference markers per called label + dot plot per cluster
   if (sr) {
     const called = new Set(Array.from(sr.call, (l) => sr.labels[l]!));
     const markers: Record<string, string[]> = {};
     sr.labels.forEach((label, l) => {
-      if (called.has(label)) markers[label] = sr.labelMarkers[l]!.slice(0, 5).map((g) => result.genes.symbols[g]!);
+      if (called.has(label))
+        markers[label] = sr.labelMarkers[l]!.slice(0, 5).map((g) => result.genes.symbols[g]!);
     });
     await sink.data('markers', markers);
     const genes = [...new Set(Object.values(markers).flat())];
@@ -192,7 +234,9 @@ export async function writeAnnotationOutputs(o: AnnotationOutputInput): Promise<
     nAnnotated: cells.length,
     nPruned,
     levels,
-    labels: [...labelCounts.entries()].sort((a, b) => b[1] - a[1]).map(([label, cells]) => ({ label, cells })),
+    labels: [...labelCounts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([label, cells]) => ({ label, cells })),
     clusters,
     ...(o.lineage ? { lineage: o.lineage } : {}),
     seconds: round(o.seconds, 3),

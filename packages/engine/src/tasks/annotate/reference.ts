@@ -51,7 +51,11 @@ const PANCREAS = /pancrea|islet/i;
  * blood/PBMC included → HCA profiles (single-cell derived; on pbmc3k it agrees better with the
  * tutorial than DMAP: coarse 97.6 % vs 91.6 % per cell, `npm run bench:annotation`).
  */
-export function chooseReference(species: 'human' | 'mouse', tissue: string, requested: string): ReferenceInfo {
+export function chooseReference(
+  species: 'human' | 'mouse',
+  tissue: string,
+  requested: string,
+): ReferenceInfo {
   if (requested !== 'auto') {
     const r = REFERENCES.find((x) => x.id === requested);
     if (r) return r;
@@ -72,7 +76,9 @@ export interface ReferenceMatrix {
 /** Reads a (gzipped) CSV resource as text. */
 export async function readResourceText(resources: ResourceReader, path: string): Promise<string> {
   if (!(await resources.exists(path))) {
-    throw new TaskError('common.resourceMissing', `The reference resource "${path}" is not installed.`, { path });
+    throw new TaskError('common.resourceMissing', `The reference resource "${path}" is not installed.`, {
+      path,
+    });
   }
   const bytes = await resources.readBytes(path);
   if (!isGzipMagic(bytes)) return new TextDecoder().decode(bytes);
@@ -104,7 +110,8 @@ function unquote(s: string): string {
 /** Parses a `gene,<label>,<label>…` table (first column the gene symbol). Duplicate genes keep the first row. */
 export function parseReferenceCsv(text: string, path: string): ReferenceMatrix {
   const lines = text.split(/\r?\n/).filter((l) => l.length > 0);
-  if (lines.length < 2) throw new TaskError('annotate.referenceFile', `Reference ${path} is empty.`, { path, detail: 'empty' });
+  if (lines.length < 2)
+    throw new TaskError('annotate.referenceFile', `Reference ${path} is empty.`, { path, detail: 'empty' });
   const header = lines[0]!.split(',').map(unquote);
   const labels = header.slice(1);
   const nL = labels.length;
@@ -115,10 +122,14 @@ export function parseReferenceCsv(text: string, path: string): ReferenceMatrix {
   for (let i = 1; i < lines.length; i++) {
     const f = lines[i]!.split(',');
     if (f.length !== nL + 1) {
-      throw new TaskError('annotate.referenceFile', `Reference ${path} line ${i + 1} has ${f.length} fields.`, {
-        path,
-        detail: `line ${i + 1} has ${f.length} fields for ${nL + 1}`,
-      });
+      throw new TaskError(
+        'annotate.referenceFile',
+        `Reference ${path} line ${i + 1} has ${f.length} fields.`,
+        {
+          path,
+          detail: `line ${i + 1} has ${f.length} fields for ${nL + 1}`,
+        },
+      );
     }
     const gene = unquote(f[0]!);
     if (seen.has(gene)) continue;

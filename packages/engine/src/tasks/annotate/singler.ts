@@ -116,7 +116,10 @@ function topPositive(diff: Float64Array, k: number): number[] {
       down(0);
     }
   }
-  return heapIdx.map((g, i) => [g, heapVal[i]!] as const).sort((a, b) => b[1] - a[1]).map((x) => x[0]);
+  return heapIdx
+    .map((g, i) => [g, heapVal[i]!] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map((x) => x[0]);
 }
 
 export class SingleRModel {
@@ -132,7 +135,12 @@ export class SingleRModel {
   private readonly nDataGenes: number;
   private readonly sets = new Map<string, GeneSet>();
 
-  constructor(ref: ReferenceMatrix, geneIndex: (name: string) => number, nDataGenes: number, labels?: readonly string[]) {
+  constructor(
+    ref: ReferenceMatrix,
+    geneIndex: (name: string) => number,
+    nDataGenes: number,
+    labels?: readonly string[],
+  ) {
     this.ref = ref;
     this.nDataGenes = nDataGenes;
     const want = labels ? new Set(labels) : undefined;
@@ -195,7 +203,8 @@ export class SingleRModel {
     let s = this.sets.get(key);
     if (s) return s;
     const genes = new Set<number>();
-    for (const a of labels) for (const b of labels) if (a !== b) for (const g of this.markers[a]![b]!) genes.add(g);
+    for (const a of labels)
+      for (const b of labels) if (a !== b) for (const g of this.markers[a]![b]!) genes.add(g);
     const list = [...genes].sort((x, y) => x - y);
     const n = list.length;
     const pos = new Int32Array(this.nDataGenes).fill(-1);
@@ -363,7 +372,12 @@ function median(v: number[]): number {
 }
 
 /** SingleR pruneScores(nmads): per assigned label, delta below median − nmads · 1.4826 · MAD is pruned. */
-export function pruneByDelta(call: Uint16Array, delta: Float32Array, nLabels: number, nmads: number): Uint8Array {
+export function pruneByDelta(
+  call: Uint16Array,
+  delta: Float32Array,
+  nLabels: number,
+  nmads: number,
+): Uint8Array {
   const byLabel: number[][] = Array.from({ length: nLabels }, () => []);
   call.forEach((l, c) => byLabel[l]!.push(delta[c]!));
   const cut = byLabel.map((d) => {

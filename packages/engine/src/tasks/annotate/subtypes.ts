@@ -23,10 +23,26 @@ export const LINEAGES: readonly LineageDef[] = [
     major: /T-cell|CD4\+|CD8\+|^T cells?$|^NKT$|^T$|Treg|^Tgd$/i,
     sub2: /T-cell|CD4\+|CD8\+|^NKT$/,
     panel: [
-      { name: 'CD4 naive T', positive: ['CD3E', 'CCR7', 'SELL', 'LEF1', 'TCF7', 'CD4'], negative: ['CD8A', 'CD8B', 'S100A4', 'NKG7', 'GZMK'] },
-      { name: 'CD4 memory T', positive: ['CD3E', 'IL7R', 'S100A4', 'ANXA1', 'CD40LG', 'CD4'], negative: ['CD8A', 'CD8B', 'NKG7', 'CCR7'] },
-      { name: 'CD8 naive T', positive: ['CD3E', 'CD8A', 'CD8B', 'CCR7', 'SELL', 'LEF1'], negative: ['GZMK', 'NKG7', 'CD4'] },
-      { name: 'CD8 effector T', positive: ['CD3E', 'CD8A', 'CD8B', 'GZMK', 'GZMH', 'CCL5', 'NKG7'], negative: ['CCR7', 'CD4'] },
+      {
+        name: 'CD4 naive T',
+        positive: ['CD3E', 'CCR7', 'SELL', 'LEF1', 'TCF7', 'CD4'],
+        negative: ['CD8A', 'CD8B', 'S100A4', 'NKG7', 'GZMK'],
+      },
+      {
+        name: 'CD4 memory T',
+        positive: ['CD3E', 'IL7R', 'S100A4', 'ANXA1', 'CD40LG', 'CD4'],
+        negative: ['CD8A', 'CD8B', 'NKG7', 'CCR7'],
+      },
+      {
+        name: 'CD8 naive T',
+        positive: ['CD3E', 'CD8A', 'CD8B', 'CCR7', 'SELL', 'LEF1'],
+        negative: ['GZMK', 'NKG7', 'CD4'],
+      },
+      {
+        name: 'CD8 effector T',
+        positive: ['CD3E', 'CD8A', 'CD8B', 'GZMK', 'GZMH', 'CCL5', 'NKG7'],
+        negative: ['CCR7', 'CD4'],
+      },
       { name: 'Treg', positive: ['FOXP3', 'IL2RA', 'CTLA4', 'TIGIT', 'RTKN2'] },
       { name: 'MAIT', positive: ['SLC4A10', 'KLRB1', 'ZBTB16', 'TRAV1-2', 'RORC'] },
       { name: 'gamma delta T', positive: ['TRDC', 'TRGC1', 'TRGC2', 'TRDV2'] },
@@ -37,8 +53,16 @@ export const LINEAGES: readonly LineageDef[] = [
     major: /Monocyte|Macrophage|Dendritic|^Myeloid$|Microglia/,
     sub2: /Monocyte$|Dendritic/,
     panel: [
-      { name: 'Classical monocyte', positive: ['CD14', 'LYZ', 'S100A8', 'S100A9', 'VCAN', 'FCN1', 'LY6C2', 'CCR2'], negative: ['FCGR3A'] },
-      { name: 'Non-classical monocyte', positive: ['FCGR3A', 'MS4A7', 'CDKN1C', 'RHOC', 'IFITM3'], negative: ['CD14'] },
+      {
+        name: 'Classical monocyte',
+        positive: ['CD14', 'LYZ', 'S100A8', 'S100A9', 'VCAN', 'FCN1', 'LY6C2', 'CCR2'],
+        negative: ['FCGR3A'],
+      },
+      {
+        name: 'Non-classical monocyte',
+        positive: ['FCGR3A', 'MS4A7', 'CDKN1C', 'RHOC', 'IFITM3'],
+        negative: ['CD14'],
+      },
       { name: 'cDC1', positive: ['CLEC9A', 'XCR1', 'CADM1', 'BATF3', 'IDO1'] },
       { name: 'cDC2', positive: ['CD1C', 'FCER1A', 'CLEC10A', 'HLA-DQA1'] },
       { name: 'pDC', positive: ['LILRA4', 'CLEC4C', 'IL3RA', 'TCF4', 'SIGLECH'] },
@@ -51,7 +75,11 @@ export const LINEAGES: readonly LineageDef[] = [
     sub2: /B-cell|Naïve B/,
     panel: [
       { name: 'Naive B', positive: ['MS4A1', 'IGHD', 'TCL1A', 'FCER2', 'IL4R'], negative: ['CD27', 'MZB1'] },
-      { name: 'Memory B', positive: ['MS4A1', 'CD27', 'AIM2', 'TNFRSF13B', 'IGHA1', 'IGHG1'], negative: ['IGHD', 'MZB1'] },
+      {
+        name: 'Memory B',
+        positive: ['MS4A1', 'CD27', 'AIM2', 'TNFRSF13B', 'IGHA1', 'IGHG1'],
+        negative: ['IGHD', 'MZB1'],
+      },
       { name: 'Plasma cell', positive: ['MZB1', 'JCHAIN', 'XBP1', 'SDC1', 'PRDM1', 'IGHG1'] },
     ],
   },
