@@ -1,6 +1,6 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
+import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
 import type { ChildMain } from './runner-child-process';
 import { loadSamples } from './runner-child-io';
 
@@ -26,15 +26,18 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     { releaseSamples: true },
   );
   // wizard "Cell annotation: Automatic" (issue 13): annot_auto… levels join the result before writing
+  let annotationArtifact: Uint8Array | undefined;
   if (result.params.chooseAnnotationType !== 'none') {
     io.progress(0.9, 'annotation');
     const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()), (f) =>
       io.progress(0.9 + 0.02 * f, 'annotation'),
     );
     if (annotated?.failure) process.stderr.write(`annotation skipped: ${annotated.failure.message}\n`);
+    annotationArtifact = annotated?.artifact;
   }
   io.progress(0.92, 'write');
   await writeOutputs(result, { write: (rel, bytes) => storage.put(`${input.outPrefix}${rel}`, bytes) });
+  if (annotationArtifact) await storage.put(`${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
   return undefined;
 };
 export default main;

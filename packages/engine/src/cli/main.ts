@@ -4,7 +4,7 @@ import { detectSpecies, readDataset } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
 import { isEngineError } from '../errors';
 import { runAnalysis } from '../run-analysis';
-import { annotateAnalysisResult } from '../tasks/annotate/in-analysis';
+import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '../tasks/annotate/in-analysis';
 import type { SampleInput } from '../validate';
 import { writeOutputs } from '../write-outputs';
 import { parseArgs, sampleName, USAGE, UsageError } from './args';
@@ -55,15 +55,18 @@ async function main(argv: string[]): Promise<number> {
           : ''),
     );
   }
+  let annotationArtifact: Uint8Array | undefined;
   if (result.params.chooseAnnotationType !== 'none') {
     const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()));
     if (annotated?.summary) log(`annotation: ${annotated.summary.reference}, ${annotated.summary.labels.length} labels (obs annot_auto…)`);
     if (annotated?.failure) log(`annotation skipped: ${annotated.failure.message}`);
+    annotationArtifact = annotated?.artifact;
   }
   log(
     `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
   );
   await writeOutputs(result, directorySink(args.out));
+  if (annotationArtifact) await directorySink(args.out).write(`artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
   log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
   return 0;
 }

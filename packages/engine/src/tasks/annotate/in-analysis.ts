@@ -9,8 +9,13 @@ import type { ResourceReader } from '../types';
 import { annotateEngine } from './index';
 import { REFERENCES } from './reference';
 
+/** Written as `artifacts/annotation.json` next to the explorer artifacts (the Cell Annotations tab reads it). */
+export const ANNOTATION_ARTIFACT = 'annotation.json';
+
 export interface InAnalysisAnnotation {
   summary?: AnnotateSummary;
+  /** `annotation.json`: { summary, markers (label → reference marker genes), dotplot, clusterLabels } */
+  artifact?: Uint8Array;
   /** Why annotation was skipped (translatable task message key + params), when it failed. */
   failure?: { key: string; message: string; params: Record<string, string | number> };
 }
@@ -57,7 +62,15 @@ export async function annotateAnalysisResult(
       resources,
     });
     for (const [key, col] of sink.cells) result.obs[key] = col;
-    return { summary };
+    const artifact = new TextEncoder().encode(
+      JSON.stringify({
+        summary,
+        markers: sink.datas.get('markers') ?? {},
+        dotplot: sink.datas.get('dotplot') ?? null,
+        clusterLabels: sink.tables.get('cluster_labels') ?? null,
+      }),
+    );
+    return { summary, artifact };
   } catch (e) {
     if (isTaskError(e)) return { failure: { key: `task.${e.key}`, message: e.message, params: e.params } };
     throw e;
