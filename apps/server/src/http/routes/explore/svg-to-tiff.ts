@@ -3,9 +3,11 @@ import { svgToTiffBody } from '@cellcloud/contracts/explore-deg';
 import type { AppContext } from '../../../context';
 import { svgToTiff } from '../../../services/explore/svg-to-tiff';
 import type { ZodApp } from '../../app';
+import { userOf } from '../../auth';
+import { accountsOf } from '../../../services/accounts/wire';
 
 /** POST /api/user-files/svg-to-tiff?token=… (SPEC §7 image conversion): SVG text in, a TIFF blob out. */
-export default async function svgToTiffRoutes(app: ZodApp, _ctx: AppContext) {
+export default async function svgToTiffRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
     '/api/user-files/svg-to-tiff',
     {
@@ -19,6 +21,8 @@ export default async function svgToTiffRoutes(app: ZodApp, _ctx: AppContext) {
       },
     },
     async (req, reply) => {
+      // Per-user limit (issue 12): each conversion renders up to TIFF_MAX_PIXELS.
+      await accountsOf(ctx).limiter.consume('svg-to-tiff', userOf(req).id, { limit: 30, windowSeconds: 600 });
       const tiff = await svgToTiff(req.body.svg);
       const name = (req.body.fileName ?? 'chart').replace(/[^A-Za-z0-9_.-]/g, '_');
       reply.type('image/tiff').header('content-disposition', `attachment; filename="${name}.tiff"`);
