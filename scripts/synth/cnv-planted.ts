@@ -8,7 +8,7 @@
  *
  * Genes: every `geneStep`-th autosomal gene of a position table (hg38: the copykat table, whose
  * cytoband gives each gene's arm; mm10: the numbat table, arm = whole chromosome since mouse
- * chromosomes are telocentric). Expression: per gene a base mean lognormal(−0.3, 1.1), per cell a
+ * chromosomes are telocentric). Expression: per gene a base mean lognormal(−0.3, 1.1) (× meanScale), per cell a
  * library factor lognormal(0, 0.3); counts Poisson(base · library · copy ratio), copy ratio 0.5
  * for a planted loss and 1.5 for a gain (one copy lost / gained out of two). Cell types:
  * two references `normal_T`, `normal_M` (no event; normal_M also has 150 type-specific genes ×4
@@ -86,7 +86,7 @@ export function plantedGenes(tableText: string, genome: 'hg38' | 'mm10', geneSte
 
 export function cnvPlantedData(
   genesIn: Row[],
-  opts: { cellsPerType?: number; seed?: number; genome?: 'hg38' | 'mm10' } = {},
+  opts: { cellsPerType?: number; seed?: number; genome?: 'hg38' | 'mm10'; meanScale?: number } = {},
 ): PlantedData {
   const per = opts.cellsPerType ?? 150;
   const genome = opts.genome ?? 'hg38';
@@ -94,7 +94,8 @@ export function cnvPlantedData(
   const events = PLANTED[genome];
   const types = ['normal_T', 'normal_M', 'tumour_A', 'tumour_B'];
   const G = genesIn.length;
-  const base = Float64Array.from({ length: G }, () => Math.exp(-0.3 + 1.1 * rng.normal()));
+  const scale = opts.meanScale ?? 1;
+  const base = Float64Array.from({ length: G }, () => scale * Math.exp(-0.3 + 1.1 * rng.normal()));
   const mSpecific = new Set<number>();
   while (mSpecific.size < Math.min(150, G)) mSpecific.add(rng.int(G));
   const ratio = new Map<string, Float64Array>();
@@ -110,8 +111,10 @@ export function cnvPlantedData(
   }
   const n = per * types.length;
   const indptr = new Float64Array(n + 1);
-  const idx: number[] = [];
-  const val: number[] = [];
+  // growable typed buffers (plain arrays would need 16 B per non-zero at 50k cells)
+  let idx = new Uint32Array(1 << 20);
+  let val = new Float32Array(1 << 20);
+  let nnz = 0;
   const cellType: string[] = [];
   const sample: string[] = [];
   const barcodes: string[] = [];
@@ -122,18 +125,26 @@ export function cnvPlantedData(
     for (let g = 0; g < G; g++) {
       const k = rng.poisson(base[g] * lib * r[g]);
       if (k > 0) {
-        idx.push(g);
-        val.push(k);
+        if (nnz === idx.length) {
+          const i2 = new Uint32Array(idx.length * 2);
+          i2.set(idx);
+          idx = i2;
+          const v2 = new Float32Array(val.length * 2);
+          v2.set(val);
+          val = v2;
+        }
+        idx[nnz] = g;
+        val[nnz++] = k;
       }
     }
-    indptr[c + 1] = idx.length;
+    indptr[c + 1] = nnz;
     cellType.push(t);
     sample.push(c % 2 === 0 ? 'S1' : 'S2');
     barcodes.push(`cell${String(c).padStart(5, '0')}-${t}`);
   }
   const symbols = genesIn.map((g) => g.name);
   return {
-    counts: { nGenes: G, nCells: n, indptr, indices: Uint32Array.from(idx), data: Float32Array.from(val) },
+    counts: { nGenes: G, nCells: n, indptr, indices: idx.slice(0, nnz), data: val.slice(0, nnz) },
     genes: { ids: symbols.slice(), symbols },
     barcodes,
     cellType,
