@@ -10,6 +10,7 @@ import { gsvaTask } from './gsva';
 import { interactionTask } from './interaction';
 import { monocle2Task } from './monocle2';
 import { monocle3Task } from './monocle3';
+import { vdjTask } from './vdj';
 
 /**
  * Every downstream analysis task (issue 11). Adding a task = one import and one entry here (plus
@@ -27,6 +28,7 @@ export const TASKS: readonly TaskDefinition[] = [
   cnvTask,
   ithTask,
   annotateTask,
+  vdjTask,
 ];
 
 export function findTask(name: string): TaskDefinition | undefined {

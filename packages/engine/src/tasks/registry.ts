@@ -10,6 +10,7 @@ import { gseaTask } from './gsea';
 import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 import { interactionEngineTask } from './interaction';
+import { vdjEngine } from './vdj';
 
 /**
  * Engine side of every task (issue 11): name → compute. Adding a task = one import and one
@@ -27,4 +28,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   ith: ithEngineTask as EngineTask<never, unknown>,
   monocle2: monocle2Engine as EngineTask<never, unknown>,
   monocle3: monocle3Engine as EngineTask<never, unknown>,
+  vdj: vdjEngine as EngineTask<never, unknown>,
 };
