@@ -141,6 +141,18 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 0-7/${4 * data.barcodes.length}`);
 
+    const manifest = JSON.parse(
+      (
+        await s.request('GET', `/api/user_datasets/${data.id}/artifacts/manifest.json`, {
+          token: owner.token,
+        })
+      ).raw,
+    ) as { obs: { key: string; file: string }[] };
+    const merged = manifest.obs.find((o) => o.key === 'T_UCell')!;
+    expect(merged.file).toBe(`../tasks/${done.id}/files/obs/T_UCell.f32`);
+    const resolved = new URL(merged.file, `http://x/api/user_datasets/${data.id}/artifacts/`).pathname;
+    expect((await s.request('GET', resolved, { token: owner.token })).status).toBe(200);
+
     const again = (
       await create({
         task: 'cell-score',

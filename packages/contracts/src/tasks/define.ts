@@ -67,8 +67,9 @@ export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.Zod
   uploads?: readonly TaskUpload[];
   /**
    * Form hints for the web run panel, by param name: `level` = pick an annotation level,
-   * `group` = a group spec (level + values), `gene` = gene symbols. Other params are rendered from
-   * the schema (numbers, enums, booleans, strings).
+   * `group` = a group spec (level + values), `genes` = gene symbols, `options` = fixed choices,
+   * `hidden` = not shown. Other params are rendered from the schema (numbers, enums, booleans,
+   * strings). Labels: web `tasks` namespace, `<task name>.params.<param>`.
    */
   fields?: Readonly<Record<string, TaskFieldHint>>;
 }
@@ -84,7 +85,13 @@ export interface TaskUpload {
   required?: boolean;
 }
 
-export type TaskFieldHint = { kind: 'level' } | { kind: 'group' } | { kind: 'genes' } | { kind: 'hidden' };
+export type TaskFieldHint =
+  | { kind: 'level' }
+  | { kind: 'group' }
+  | { kind: 'genes' }
+  | { kind: 'hidden' }
+  /** A fixed list of choices for a string param (labels: web `tasks` key `<task>.options.<param>.<value>`). */
+  | { kind: 'options'; values: readonly string[] };
 
 /** Identity helper that keeps the literal types of a definition. */
 export function defineTask<P extends z.ZodType, S extends z.ZodType>(d: TaskDefinition<P, S>): TaskDefinition<P, S> {

@@ -8,6 +8,7 @@ import type { ArtifactClient } from './data/ArtifactClient';
 import { TAB_TITLE_KEYS } from './i18nKeys';
 import { EmptyAnalysisTab } from './tabs/EmptyAnalysisTab';
 import { EXPLORE_TABS, type TabAccess } from './tabs/registry';
+import { TaskPanel, tasksOfTab } from './tasks/TaskPanel';
 import type { DrawTiming } from './viewer/EmbeddingViewer';
 import { ViewerPanel } from './viewer/ViewerPanel';
 
@@ -52,12 +53,19 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
           ) : (
             <span data-testid={`tab-label-${tab.key}`}>{title}</span>
           ),
-        children:
-          Component && tab.available(manifest) ? (
-            <Component client={client} datasetId={datasetId} subsets={subsets.data ?? []} manifest={manifest} symbols={symbols} selection={selection} canonicalMarkers={access.canonicalMarkers} />
-          ) : (
-            <EmptyAnalysisTab tabKey={tab.key} />
-          ),
+        children: (() => {
+          const props = { client, datasetId, subsets: subsets.data ?? [], manifest, symbols, selection, canonicalMarkers: access.canonicalMarkers };
+          const own = Component && tab.available(manifest) ? <Component {...props} /> : null;
+          // Analysis tasks feeding this tab (issue 11): their run panel and results, instead of the empty state.
+          const tasks = tasksOfTab(tab.key).length > 0 ? <TaskPanel tabKey={tab.key} {...props} /> : null;
+          if (!own && !tasks) return <EmptyAnalysisTab tabKey={tab.key} />;
+          return (
+            <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+              {own}
+              {tasks}
+            </div>
+          );
+        })(),
       },
     ];
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { artifactKey, artifactPrefix } from '../../../services/explore/results';
 import { parseRange } from '../../../services/explore/range';
+import { manifestWithTaskObs } from '../../../services/tasks/explorer-obs';
 import { userOf } from '../../auth';
 import { AppError } from '../../errors';
 import type { ZodApp } from '../../app';
@@ -33,6 +34,12 @@ export default async function artifactRoutes(app: ZodApp, ctx: AppContext) {
         throw new AppError('FILE_NOT_FOUND');
       }
       const ext = key.slice(key.lastIndexOf('.') + 1);
+      if (req.params['*'] === 'manifest.json') {
+        // + the per-cell columns of the dataset's completed analysis tasks (issue 11)
+        const merged = await manifestWithTaskObs(ctx, req.params.id, await ctx.storage.getBytes(key));
+        reply.header('cache-control', 'no-store').type(TYPES.json!);
+        return reply.send(Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength));
+      }
       reply.header('accept-ranges', 'bytes');
       reply.header('cache-control', 'private, max-age=3600');
       reply.header('last-modified', st.mtime.toUTCString());

@@ -1,0 +1,215 @@
+import { Button, Form, Input, InputNumber, Select, Space, Switch, Typography, Upload } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { SubsetView } from '@cellcloud/contracts/explore';
+import type { GroupSpec, TaskDefinition } from '@cellcloud/contracts/tasks/define';
+
+/** JSON Schema of one param as zod's toJSONSchema writes it (the parts the form reads). */
+interface ParamSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  items?: ParamSchema;
+  anyOf?: ParamSchema[];
+}
+
+/**
+ * Key prefix of a task in the web `tasks` namespace: the camelCase task name (`cell-score` →
+ * `cellScore`); its keys are `<prefix>.title`, `.params.<param>`, `.options.<param>.<value>`,
+ * `.uploads.<name>` (the definition's titleKey / labelKey follow the same scheme).
+ */
+export function i18nPrefix(definition: TaskDefinition): string {
+  return definition.name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export interface LevelOption {
+  value: string;
+  label: string;
+  groups: string[];
+}
+
+/** Annotation levels a task can group by: the result's categorical obs and the user's subsets. */
+export function levelOptions(manifest: ArtifactManifest, subsets: SubsetView[]): LevelOption[] {
+  return [
+    ...manifest.obs.flatMap((o) =>
+      o.kind === 'categorical' ? [{ value: o.key, label: o.key, groups: o.labels }] : [],
+    ),
+    ...subsets.map((s) => ({ value: `subset:${s.id}`, label: s.name, groups: s.labels })),
+  ];
+}
+
+function GroupPicker({
+  value,
+  onChange,
+  levels,
+}: {
+  value?: GroupSpec;
+  onChange?: (v: GroupSpec) => void;
+  levels: LevelOption[];
+}) {
+  const { t } = useTranslation('tasks');
+  const cond = value?.[0];
+  const level = levels.find((l) => l.value === cond?.key);
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <Select
+        style={{ width: '40%' }}
+        placeholder={t('form.level')}
+        options={levels.map((l) => ({ value: l.value, label: l.label }))}
+        value={cond?.key}
+        onChange={(key: string) => onChange?.([{ key, values: [] }])}
+      />
+      <Select
+        mode="multiple"
+        style={{ width: '60%' }}
+        placeholder={t('form.groups')}
+        options={(level?.groups ?? []).map((g) => ({ value: g, label: g }))}
+        value={cond?.values ?? []}
+        onChange={(values: string[]) => cond && onChange?.([{ key: cond.key, values }])}
+      />
+    </Space.Compact>
+  );
+}
+
+interface Props {
+  definition: TaskDefinition;
+  manifest: ArtifactManifest;
+  subsets: SubsetView[];
+  symbols: string[];
+  busy: boolean;
+  onSubmit: (params: Record<string, unknown>, uploads: Record<string, File>) => void;
+}
+
+/**
+ * The run form of a task, generated from its contract: the params schema (numbers with their
+ * bounds, enums, booleans, strings, string lists), the definition's form hints (annotation level,
+ * group, genes, fixed options, hidden) and its file uploads. Labels: `tasks:<camelName>.params.<name>`.
+ */
+export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmit }: Props) {
+  const { t } = useTranslation('tasks');
+  const [form] = Form.useForm<Record<string, unknown>>();
+  const [files, setFiles] = useState<Record<string, File>>({});
+  const properties = useMemo(() => {
+    const js = z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as {
+      properties?: Record<string, ParamSchema>;
+    };
+    return Object.entries(js.properties ?? {});
+  }, [definition]);
+  const levels = useMemo(() => levelOptions(manifest, subsets), [manifest, subsets]);
+  const initial = Object.fromEntries(
+    properties.filter(([, p]) => p.default !== undefined).map(([k, p]) => [k, p.default]),
+  );
+  const geneOptions = useMemo(() => symbols.map((s) => ({ value: s, label: s })), [symbols]);
+  const prefix = i18nPrefix(definition);
+  const label = (name: string) => t(`${prefix}.params.${name}`, { defaultValue: name });
+  const option = (name: string, v: string) => t(`${prefix}.options.${name}.${v}`, { defaultValue: v });
+
+  const field = (name: string, p: ParamSchema) => {
+    const hint = definition.fields?.[name];
+    const schema = p.anyOf?.find((x) => x.type !== 'null') ?? p;
+    if (hint?.kind === 'level')
+      return <Select allowClear options={levels.map((l) => ({ value: l.value, label: l.label }))} />;
+    if (hint?.kind === 'group') return <GroupPicker levels={levels} />;
+    if (hint?.kind === 'genes')
+      return (
+        <Select
+          mode="tags"
+          allowClear
+          options={geneOptions}
+          tokenSeparators={[',', ' ', '\n']}
+          maxTagCount={20}
+        />
+      );
+    if (hint?.kind === 'options')
+      return <Select allowClear options={hint.values.map((v) => ({ value: v, label: option(name, v) }))} />;
+    if (schema.enum)
+      return (
+        <Select options={schema.enum.map((v) => ({ value: v as string, label: option(name, String(v)) }))} />
+      );
+    if (schema.type === 'integer' || schema.type === 'number') {
+      return (
+        <InputNumber
+          min={schema.minimum}
+          max={schema.maximum}
+          step={schema.type === 'integer' ? 1 : 0.01}
+          style={{ width: 160 }}
+        />
+      );
+    }
+    if (schema.type === 'boolean') return <Switch />;
+    if (schema.type === 'array') return <Select mode="tags" allowClear />;
+    return <Input allowClear />;
+  };
+
+  const submit = (values: Record<string, unknown>) => {
+    const params = Object.fromEntries(
+      Object.entries(values).filter(
+        ([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0),
+      ),
+    );
+    onSubmit(params, files);
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      onFinish={submit}
+      data-testid={`task-form-${definition.name}`}
+    >
+      <Space wrap align="start" size="middle">
+        {properties
+          .filter(([name]) => definition.fields?.[name]?.kind !== 'hidden')
+          .map(([name, p]) => (
+            <Form.Item
+              key={name}
+              name={name}
+              label={label(name)}
+              valuePropName={p.type === 'boolean' ? 'checked' : 'value'}
+              style={{ minWidth: definition.fields?.[name] ? 280 : 160, marginBottom: 8 }}
+              data-testid={`task-field-${name}`}
+            >
+              {field(name, p)}
+            </Form.Item>
+          ))}
+        {(definition.uploads ?? []).map((u) => (
+          <Form.Item
+            key={u.name}
+            label={t(`${prefix}.uploads.${u.name}`)}
+            style={{ marginBottom: 8 }}
+            data-testid={`task-upload-${u.name}`}
+          >
+            <Upload
+              accept={u.accept}
+              maxCount={1}
+              beforeUpload={(file) => {
+                setFiles((f) => ({ ...f, [u.name]: file }));
+                return false;
+              }}
+              onRemove={() =>
+                setFiles((f) => {
+                  const next = { ...f };
+                  delete next[u.name];
+                  return next;
+                })
+              }
+            >
+              <Button>{t('form.chooseFile')}</Button>
+            </Upload>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('form.fileHint', { accept: u.accept, kb: Math.floor(u.maxBytes / 1024) })}
+            </Typography.Text>
+          </Form.Item>
+        ))}
+      </Space>
+      <Button type="primary" htmlType="submit" loading={busy} data-testid={`task-run-${definition.name}`}>
+        {t('form.run', { task: t(`${prefix}.title`) })}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,256 @@
+import { Alert, Button, Card, Empty, Popconfirm, Progress, Space, Table, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { TaskView } from '@cellcloud/contracts/tasks/api';
+import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { TASKS } from '@cellcloud/contracts/tasks/registry';
+import { ApiError } from '../../../api/client';
+import {
+  fetchTaskTableCsv,
+  fileToBase64,
+  useCreateTask,
+  useDeleteTask,
+  useTaskOutputs,
+  useTasks,
+} from '../../../api/tasks';
+import type { TabProps } from '../tabs/registry';
+import { downloadBlob } from '../viewer/exportImage';
+import { WEB_TASKS } from './registry';
+import { i18nPrefix, TaskForm } from './TaskForm';
+import type { WebTaskViewProps } from './types';
+
+/** Tasks that feed an explore tab (contracts TASKS, `tab`). */
+export function tasksOfTab(tabKey: string): TaskDefinition[] {
+  return TASKS.filter((t) => t.tab === tabKey);
+}
+
+/** SPEC §4 status of a task row: processing (with %), failed (reason), completed. */
+export function TaskStatus({ task }: { task: TaskView }) {
+  const { t } = useTranslation('tasks');
+  if (task.status === 'completed')
+    return <Tag color="green">{t(task.cached ? 'status.cached' : 'status.completed')}</Tag>;
+  if (task.status === 'failed') {
+    return (
+      <Space direction="vertical" size={0}>
+        <Tag color="red">{t('status.failed')}</Tag>
+        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="task-failure">
+          {task.message}
+        </Typography.Text>
+      </Space>
+    );
+  }
+  return (
+    <Space direction="vertical" size={0} style={{ minWidth: 160 }}>
+      <Tag color="blue">{t(task.status === 'submitted' ? 'status.submitted' : 'status.processing')}</Tag>
+      <Progress percent={Math.round(task.progress * 100)} size="small" />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('status.refreshLater')}
+      </Typography.Text>
+    </Space>
+  );
+}
+
+/** Fallback result view: the task's tables (first rows) with CSV export. */
+function GenericTaskView({ datasetId, task, outputs }: WebTaskViewProps) {
+  const { t } = useTranslation('tasks');
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {outputs.outputs.tables.map((tb) => (
+        <Space key={tb.name}>
+          <Typography.Text strong>{tb.name}</Typography.Text>
+          <Typography.Text type="secondary">{t('view.rows', { n: tb.rows })}</Typography.Text>
+          <Button
+            size="small"
+            onClick={() =>
+              void fetchTaskTableCsv(datasetId, task.id, tb.name).then((b) =>
+                downloadBlob(b, `${task.task}-${tb.name}.csv`),
+              )
+            }
+          >
+            {t('view.exportCsv')}
+          </Button>
+        </Space>
+      ))}
+      {outputs.outputs.obs.length > 0 && (
+        <Typography.Text type="secondary">
+          {t('view.obsAdded', { keys: outputs.outputs.obs.map((o) => o.key).join(', ') })}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
+function TaskResult(props: Omit<WebTaskViewProps, 'outputs'>) {
+  const { t } = useTranslation('tasks');
+  const outputs = useTaskOutputs(props.datasetId, props.task.id);
+  if (outputs.isLoading) return <Typography.Text type="secondary">{t('view.loading')}</Typography.Text>;
+  if (!outputs.data)
+    return (
+      <Alert
+        type="warning"
+        message={outputs.error instanceof Error ? outputs.error.message : t('view.missing')}
+      />
+    );
+  const View = WEB_TASKS[props.task.task]?.view ?? GenericTaskView;
+  return <View {...props} outputs={outputs.data} />;
+}
+
+function OneTask({
+  definition,
+  props,
+}: {
+  definition: TaskDefinition;
+  props: TabProps & { datasetId: string };
+}) {
+  const { t } = useTranslation('tasks');
+  const list = useTasks(props.datasetId);
+  const create = useCreateTask(props.datasetId);
+  const del = useDeleteTask(props.datasetId);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const rows = (list.data ?? []).filter((x) => x.task === definition.name);
+  const newestDone = rows.find((x) => x.status === 'completed');
+  const shown = rows.find((x) => x.id === selected && x.status === 'completed') ?? newestDone;
+  useEffect(() => {
+    if (selected && !rows.some((r) => r.id === selected)) setSelected(null);
+  }, [rows, selected]);
+
+  const run = async (params: Record<string, unknown>, files: Record<string, File>) => {
+    setError(null);
+    const uploads = Object.fromEntries(
+      await Promise.all(
+        Object.entries(files).map(
+          async ([k, f]) => [k, { fileName: f.name, base64: await fileToBase64(f) }] as const,
+        ),
+      ),
+    );
+    create.mutate(
+      { task: definition.name, params, ...(Object.keys(uploads).length ? { uploads } : {}) },
+      {
+        onSuccess: (v) => setSelected(v.id),
+        onError: (e) => setError(e instanceof ApiError ? e.message : String(e)),
+      },
+    );
+  };
+
+  return (
+    <Card
+      size="small"
+      title={t(`${i18nPrefix(definition)}.title`)}
+      data-testid={`task-panel-${definition.name}`}
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <TaskForm
+          definition={definition}
+          manifest={props.manifest}
+          subsets={props.subsets}
+          symbols={props.symbols}
+          busy={create.isPending}
+          onSubmit={(p, f) => void run(p, f)}
+        />
+        {error && (
+          <Alert
+            type="error"
+            showIcon
+            message={error}
+            data-testid="task-error"
+            closable
+            onClose={() => setError(null)}
+          />
+        )}
+        <Table<TaskView>
+          size="small"
+          rowKey="id"
+          data-testid={`task-history-${definition.name}`}
+          dataSource={rows}
+          pagination={rows.length > 5 ? { pageSize: 5 } : false}
+          locale={{ emptyText: t('history.empty') }}
+          rowClassName={(r) => (r.id === shown?.id ? 'ant-table-row-selected' : '')}
+          columns={[
+            {
+              title: t('history.created'),
+              dataIndex: 'createdAt',
+              render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss'),
+            },
+            {
+              title: t('history.params'),
+              dataIndex: 'params',
+              render: (_: unknown, r) => (
+                <Typography.Text style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
+                  {describeParams(r)}
+                </Typography.Text>
+              ),
+            },
+            {
+              title: t('history.status'),
+              dataIndex: 'status',
+              render: (_: unknown, r) => <TaskStatus task={r} />,
+            },
+            {
+              title: '',
+              key: 'actions',
+              render: (_: unknown, r) => (
+                <Space>
+                  {r.status === 'completed' && (
+                    <Button
+                      size="small"
+                      type="link"
+                      onClick={() => setSelected(r.id)}
+                      data-testid="task-show"
+                    >
+                      {t('history.show')}
+                    </Button>
+                  )}
+                  <Popconfirm title={t('history.deleteConfirm')} onConfirm={() => del.mutate(r.id)}>
+                    <Button size="small" type="link" danger>
+                      {t('history.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+        {shown && (
+          <TaskResult
+            datasetId={props.datasetId}
+            task={shown}
+            client={props.client}
+            manifest={props.manifest}
+            subsets={props.subsets}
+          />
+        )}
+      </Space>
+    </Card>
+  );
+}
+
+function describeParams(r: TaskView): string {
+  const parts = Object.entries(r.params).map(
+    ([k, v]) =>
+      `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+  );
+  for (const [k, f] of Object.entries(r.uploads)) parts.unshift(`${k}=${f}`);
+  return parts.join('; ');
+}
+
+/**
+ * The generic task area of an explore tab (issue 11): for every task feeding the tab, a run panel
+ * generated from its contract, the history of its runs with status and progress (polled while
+ * one is processing) and the result view registered in `registry.ts`.
+ */
+export function TaskPanel({ tabKey, ...props }: TabProps & { tabKey: string }) {
+  const { t } = useTranslation('tasks');
+  const defs = tasksOfTab(tabKey);
+  if (!defs.length) return null;
+  if (props.datasetId === null) return <Empty description={t('noServer')} />;
+  const datasetId = props.datasetId;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid={`tasks-${tabKey}`}>
+      {defs.map((d) => (
+        <OneTask key={d.name} definition={d} props={{ ...props, datasetId }} />
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,20 @@
+import type { ComponentType } from 'react';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { SubsetView } from '@cellcloud/contracts/explore';
+import type { TaskOutputsView, TaskView } from '@cellcloud/contracts/tasks/api';
+import type { ArtifactClient } from '../data/ArtifactClient';
+
+/** What a task's own result view receives (a completed task and its outputs manifest + summary). */
+export interface WebTaskViewProps {
+  datasetId: string;
+  task: TaskView;
+  outputs: TaskOutputsView;
+  client: ArtifactClient;
+  manifest: ArtifactManifest;
+  subsets: SubsetView[];
+}
+
+/** Web side of a task (registry.ts): its result view. The run panel is generic. */
+export interface WebTask {
+  view: ComponentType<WebTaskViewProps>;
+}
