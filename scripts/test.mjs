@@ -1,5 +1,5 @@
 // `npm test`: the whole suite. Installs what it needs (npm packages, Debian's chromium), builds
-// the web app, runs unit + server tests on PGlite, the server tests again on PostgreSQL, then the
+// the web app, runs lint, typecheck and prettier --check, then unit + server tests on PGlite, the server tests again on PostgreSQL, then the
 // browser tests, and ends with one plain line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -52,6 +52,20 @@ function vitest(label, projects, env) {
   } else if (code !== 0) summary.failed += 1;
   if (code !== 0 && summary.failed === 0) summary.failed = 1;
   results.push({ label, code, ...summary });
+}
+
+// Static checks (issue 11): lint, typecheck of every workspace and of the browser tests, and
+// formatting. Each counts as one test in the summary; skipped when vitest filters are given.
+function check(label, cmd, args) {
+  console.log(`\n━━ ${label} ━━`);
+  const code = run(cmd, args);
+  results.push({ label, code, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 });
+}
+if (only.length === 0) {
+  check('lint (eslint)', 'npx', ['eslint', '.']);
+  const projects = ['packages/contracts', 'packages/formats', 'packages/engine', 'packages/testkit', 'apps/server', 'apps/web', 'e2e'];
+  for (const p of projects) check(`typecheck ${p}`, 'npx', ['tsc', '-p', `${p}/tsconfig.json`, '--noEmit']);
+  check('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
 }
 
 function portOpen(host, port) {
