@@ -9,7 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppContext } from '../context';
 import { registerAuth } from './auth';
 import { registerErrorHandler } from './error-handler';
-import { loggerOptions, registerRequestLogging } from './logging';
+import { DebugRequestLogs, loggerOptions } from './logging';
 import { registerRequestStringGuard } from './request-strings';
 import { routeModules } from './routes';
 
@@ -25,9 +25,8 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStream?: NodeJS.WritableStream; logLevel?: string } = {}): Promise<ZodApp> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(opts.logLevel ?? ctx.config.logLevel, opts.logStream),
-    // Requests are logged at debug by registerRequestLogging (info keeps errors, job events and
-    // the [outbox] line readable).
-    disableRequestLogging: true,
+    // Requests are logged at debug (info keeps errors, job events and the [outbox] line readable).
+    logController: new DebugRequestLogs(),
     trustProxy: ctx.config.trustProxy ? parseTrust(ctx.config.trustProxy) : false,
     bodyLimit: 10 * 1024 * 1024,
     requestTimeout: 600_000,
@@ -48,7 +47,6 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStr
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerRequestLogging(app);
   registerAuth(app, ctx);
   registerRequestStringGuard(app);
   for (const mod of routeModules) await mod(app, ctx);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Query parameters and headers that carry credentials: never written to a log. */
 const SECRET_QUERY = /([?&](?:token|access[-_]token|download[-_]token|password)=)[^&#]*/gi;
@@ -25,12 +25,17 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
   };
 }
 
-/** Every request is logged at debug (start and completion, URL redacted). */
-export function registerRequestLogging(app: FastifyInstance) {
-  app.addHook('onRequest', async (req) => {
-    req.log.debug({ req }, 'incoming request');
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  });
+/**
+ * Requests are logged at debug (start and completion, URL redacted by the serializer); errors
+ * stay at error level. Info is left to errors, job events and the `[outbox]` line.
+ */
+export class DebugRequestLogs extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
