@@ -6,7 +6,7 @@ import {
 } from '@cellcloud/contracts';
 import type { AppContext, AuthUser } from '../context';
 import { draftsRepo, type DraftRow } from '../db/repos/drafts';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { JobQueue } from '../queue/job-queue';
 
 /** Storage prefix of a draft's cell-filtering evaluation (QC metrics + recommended thresholds). */

@@ -1,7 +1,7 @@
 import { DRAWING_MAX_BYTES, type Drawing, type DrawingApp } from '@cellcloud/contracts';
 import type { Db } from '../db/client';
 import { drawingsRepo } from '../db/repos/drawings';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 /** Per-user whiteboard scenes of /app1 (contracts/drawings.ts). */
 export async function getDrawing(db: Db, userId: string, app: DrawingApp): Promise<Drawing> {

@@ -1,6 +1,6 @@
 import type { WizardSample } from '@cellcloud/contracts';
 import type { AppContext } from '../context';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { listAnalysableSamples } from './files/analysable';
 
 /** A selected sample resolved against the user's Completed uploads. */

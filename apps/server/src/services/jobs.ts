@@ -14,7 +14,7 @@ import type { AppContext, AuthUser } from '../context';
 import { draftsRepo } from '../db/repos/drafts';
 import { exploreChildTasksRepo } from '../db/repos/explore-child-tasks';
 import { jobsRepo, type JobRow } from '../db/repos/jobs';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { JobQueue } from '../queue/job-queue';
 import { assertStorageAvailable } from './files/quota';
 import { resultCacheKey } from './jobs-cache';

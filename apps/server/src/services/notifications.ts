@@ -1,7 +1,7 @@
 import type { NotificationKind, NotificationView } from '@cellcloud/contracts';
 import type { Db } from '../db/client';
 import { notificationsRepo, type NotificationRow } from '../db/repos/notifications';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { Locale } from '@cellcloud/contracts';
 import { renderJobMessage } from './jobs-message';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { rateLimitsRepo } from '../db/repos/rate-limits';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 
 export interface LimitRule {
   /** Allowed hits per window. */

@@ -1,6 +1,6 @@
 import { emailCodesRepo } from '../../db/repos/email-codes';
 import { isUniqueViolation, usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { checkCode } from './codes';
 import type { AccountDeps } from './deps';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_RESEND_SECONDS, LIMITS, outboxLine, type CodePurpose } from '@cellcloud/contracts';
 import { emailCodesRepo } from '../../db/repos/email-codes';
 import { usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { translate } from '../../i18n/translate';
 import { ACCOUNT_LIMITS } from '../rate-limit';
 import type { AccountDeps, RequestMeta } from './deps';

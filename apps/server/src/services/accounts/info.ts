@@ -1,7 +1,7 @@
 import type { AccountInfo } from '@cellcloud/contracts';
 import { unreadNotificationCount } from '../../db/repos/unread-count';
 import { usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { privilegesOfPlan } from '../plans/user-privileges';
 import type { AccountDeps } from './deps';
 

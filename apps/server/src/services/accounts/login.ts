@@ -1,7 +1,7 @@
 import { LIMITS, type LoginLogRow } from '@cellcloud/contracts';
 import { loginLogRepo } from '../../db/repos/login-log';
 import { usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { ACCOUNT_LIMITS } from '../rate-limit';
 import type { AccountDeps, RequestMeta } from './deps';
 import { verifyPassword } from './passwords';

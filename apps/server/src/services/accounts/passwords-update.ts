@@ -1,7 +1,7 @@
 import { emailCodesRepo } from '../../db/repos/email-codes';
 import { sessionsRepo } from '../../db/repos/sessions';
 import { usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { ACCOUNT_LIMITS } from '../rate-limit';
 import { checkCode } from './codes';
 import type { AccountDeps } from './deps';

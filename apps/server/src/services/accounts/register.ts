@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { emailCodesRepo } from '../../db/repos/email-codes';
 import { plansRepo } from '../../db/repos/plans';
 import { isUniqueViolation, usersRepo } from '../../db/repos/users';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { checkCode } from './codes';
 import type { AccountDeps } from './deps';
 import { hashPassword } from './passwords';

@@ -2,7 +2,7 @@ import type { CalculateDegBody, DegGroup, DegTaskView } from '@cellcloud/contrac
 import { LIMITS } from '@cellcloud/contracts/constants';
 import type { AppContext, AuthUser } from '../../context';
 import { exploreDegTasksRepo, setSubsetClusterGenes, type DegTaskRow } from '../../db/repos/explore-deg-tasks';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix } from './results';
 import { groupingOf, manifestOf } from './subsets';

@@ -1,7 +1,7 @@
 import { jobsRepo } from '../../db/repos/jobs';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { resultsPrefix } from '../jobs-view';
 import './messages';
 

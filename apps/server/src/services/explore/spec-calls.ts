@@ -14,7 +14,7 @@ import type {
 } from '@cellcloud/contracts/explore-spec-calls';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { AppContext, AuthUser } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { artifactPrefix } from './results';
 import { manifestOf } from './subsets';
 

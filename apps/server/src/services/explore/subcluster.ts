@@ -5,7 +5,7 @@ import type { AppContext, AuthUser } from '../../context';
 import { exploreChildTasksRepo, type ChildTaskRow } from '../../db/repos/explore-child-tasks';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo } from '../../db/repos/jobs';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix } from './results';
 import { groupingOf } from './subsets';

@@ -3,7 +3,7 @@ import { NOT_IN_SUBSET, type CreateSubsetBody, type SubsetView } from '@cellclou
 import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
 import type { AppContext, AuthUser } from '../../context';
 import { exploreSubsetsRepo, type SubsetRow } from '../../db/repos/explore-subsets';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { artifactPrefix } from './results';
 import { duplicateColour, relabel, restrict, type Labelled } from './relabel';
 import './messages';

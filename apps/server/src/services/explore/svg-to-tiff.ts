@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { SVG_TIFF_MIN_HEIGHT } from '@cellcloud/contracts/explore-deg';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import '../../i18n/security';
 import './deg-messages';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 
 /**
  * Client file names are only labels (storage keys are `raw/<uploadId>/<index>`), but a name that

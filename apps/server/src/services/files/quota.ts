@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { uploadBytesOfUser } from '../../db/repos/uploads';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { quotaFor } from '../plans/quota';
 
 /** The user's quota: their plan's storage quota, else STORAGE_QUOTA_GB (accounts/plans area). */

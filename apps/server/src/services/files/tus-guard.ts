@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { findUpload } from '../../db/repos/uploads';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { parseTusSlot } from '../../storage/tus-store';
 import { checkFileName } from './file-names';
 

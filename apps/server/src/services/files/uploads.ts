@@ -3,7 +3,7 @@ import { createUploadBody, listUploadsQuery, type Locale, type UploadList, type 
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import * as repo from '../../db/repos/uploads';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { datasetPrefix, rawFileKey, rawPrefix } from '../../storage/tus-store';
 import { filesDeps } from './deps';
 import { checkFileName } from './file-names';

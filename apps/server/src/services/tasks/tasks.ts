@@ -12,7 +12,7 @@ import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo, type TaskRow } from '../../db/repos/analysis-tasks';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo, type JobRow } from '../../db/repos/jobs';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { translate } from '../../i18n/translate';
 import { ENGINE_VERSION } from '../jobs-cache';
 import { resultsPrefix } from '../jobs-view';
