@@ -38,6 +38,7 @@ describe.skipIf(!pbmc)('cell score task in the explorer', () => {
     await view.waitFor({ timeout: 120_000 });
     await expect(page.getByTestId('cell-score-genes').textContent()).resolves.toMatch(/5 of 5 genes used/);
     await page.getByTestId('cell-score-table').locator('tbody tr').first().waitFor();
+    await page.getByTestId('cell-score-embedding').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-cell-score');
 
     await upload.setInputFiles({
