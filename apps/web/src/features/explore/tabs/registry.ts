@@ -3,6 +3,7 @@ import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
 import type { ArtifactClient } from '../data/ArtifactClient';
+import { CellAnnotationsTab } from '../annotation/CellAnnotationsTab';
 import { CellQualityTab } from './CellQualityTab';
 import { CompositionTab } from './CompositionTab';
 import { DifferentialExpressionTab } from './DifferentialExpressionTab';
@@ -44,7 +45,7 @@ export const EXPLORE_TABS: readonly ExploreTab[] = [
   { key: 'ith', permission: 'exploreCnv', available: never, component: null },
   { key: 'vdj', permission: 'exploreVdj', available: never, component: null },
   { key: 'tfRegulation', permission: 'exploreTfRegulation', available: never, component: null },
-  { key: 'cellAnnotations', permission: 'exploreCellAnnotations', available: never, component: null },
+  { key: 'cellAnnotations', permission: 'exploreCellAnnotations', available: (m) => m.obs.some((o) => o.kind === 'categorical'), component: CellAnnotationsTab },
 ];
 
 export type TabAccess = 'enabled' | 'disabled' | 'hidden';
