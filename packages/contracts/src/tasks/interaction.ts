@@ -100,6 +100,7 @@ export const interactionTask = defineTask({
   species: 'human',
   tab: 'cellInteractions',
   timeoutMinutes: 120,
+  fields: { groupBy: { kind: 'level' }, restrict: { kind: 'group' } },
   messages: {
     'en-US': {
       'interaction.noGenes':

@@ -1,4 +1,5 @@
 import { CellScoreView } from './cell-score/CellScoreView';
+import { InteractionTaskView } from './interaction/InteractionTaskView';
 import type { WebTask } from './types';
 
 /**
@@ -8,4 +9,5 @@ import type { WebTask } from './types';
  */
 export const WEB_TASKS: Record<string, WebTask> = {
   'cell-score': { view: CellScoreView },
+  interaction: { view: InteractionTaskView },
 };
