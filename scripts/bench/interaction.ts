@@ -24,13 +24,18 @@ const cases = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--th
 const CASES: Record<string, { cells: number; types: number }> = {
   '10k': { cells: 10_000, types: 10 },
   '100k': { cells: 100_000, types: 30 },
+  // same types as 10k, ten times the cells: with ≤ 500 sampled per type the time must not grow
+  '100k-10types': { cells: 100_000, types: 10 },
 };
 const resources = nodeResourceReader(defaultResourcesDir());
 const db = await loadCpdbDatabase(resources);
 const symbols = [...new Set(db.genes.map((g) => g.hgncSymbol))];
 for (let i = 0; i < 2000; i++) symbols.push(`SYNTH${i}`);
 
-/** Normalized-looking values: type t expresses gene g in a fraction p[t][g] of its cells. */
+/**
+ * Normalized-looking values: type t expresses gene g in a fraction p[t][g] of its cells. 600
+ * distinct cells are drawn per type; the rest repeat them (same type), which keeps generation fast.
+ */
 function synthetic(nCells: number, nTypes: number, seed: number): { matrix: CountMatrix; labels: string[] } {
   const rng = new Random(seed);
   const nGenes = symbols.length;
@@ -42,13 +47,22 @@ function synthetic(nCells: number, nTypes: number, seed: number): { matrix: Coun
   const indptr = new Float64Array(nCells + 1);
   const idx: number[] = [];
   const val: number[] = [];
+  const templates = Math.min(nCells, nTypes * 600);
   for (let c = 0; c < nCells; c++) {
     const t = c % nTypes;
     labels.push(`type${String(t).padStart(2, '0')}`);
-    for (let g = 0; g < nGenes; g++) {
-      if (rng.uniform() < p[t * nGenes + g]!) {
-        idx.push(g);
-        val.push(Math.log1p(1 + 4 * rng.uniform()));
+    if (c < templates) {
+      for (let g = 0; g < nGenes; g++) {
+        if (rng.uniform() < p[t * nGenes + g]!) {
+          idx.push(g);
+          val.push(Math.log1p(1 + 4 * rng.uniform()));
+        }
+      }
+    } else {
+      const src = c % templates;
+      for (let k = indptr[src]!; k < indptr[src + 1]!; k++) {
+        idx.push(idx[k]!);
+        val.push(val[k]!);
       }
     }
     indptr[c + 1] = idx.length;
@@ -82,12 +96,13 @@ console.log(
 );
 for (const name of cases.length ? cases : Object.keys(CASES)) {
   const spec = CASES[name];
-  if (!spec) throw new Error(`unknown case ${name} (10k, 100k)`);
+  if (!spec) throw new Error(`unknown case ${name} (${Object.keys(CASES).join(', ')})`);
   const tGen = performance.now();
   const { matrix, labels } = synthetic(spec.cells, spec.types, 1);
   const genSeconds = (performance.now() - tGen) / 1000;
   const marks: Record<string, number> = {};
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const onProgress = (p: TaskProgress) => {
     if (!(p.step in marks)) marks[p.step] = performance.now();
   };
@@ -102,13 +117,14 @@ for (const name of cases.length ? cases : Object.keys(CASES)) {
     { threads },
   );
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const s = (a: number, b: number) => ((b - a) / 1000).toFixed(1);
   const perm0 = marks.permutations ?? t0;
   const tables = marks.tables ?? t1;
   console.log(
     `${name}: ${spec.cells} cells / ${spec.types} types (${matrix.indices.length.toLocaleString('en-US')} non-zeros, generated in ${genSeconds.toFixed(1)} s), ` +
       `${run.summary.cellTypes.reduce((x, t) => x + t.sampled, 0)} cells sampled, ${run.summary.nInteractions} interactions × ${run.summary.pairs.length} pairs: ` +
-      `sampling + real means ${s(t0, perm0)} s, 1000 permutations ${s(perm0, tables)} s, tables ${s(tables, t1)} s, total ${s(t0, t1)} s ` +
+      `sampling + real means ${s(t0, perm0)} s, 1000 permutations ${s(perm0, tables)} s, tables ${s(tables, t1)} s, total ${s(t0, t1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (whole process, all threads) ` +
       `(load ${loadavg()[0]!.toFixed(2)})`,
   );
 }
