@@ -21,13 +21,29 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
   afterAll(async () => s?.close());
 
   const from = (ip: string, method: 'GET' | 'POST', url: string, body?: object) =>
-    s.app.inject({ method, url, remoteAddress: ip, payload: body, headers: { 'x-lang': 'en-US' } }).then((r) => ({ status: r.statusCode, body: r.json() }));
+    s.app
+      .inject({ method, url, remoteAddress: ip, payload: body, headers: { 'x-lang': 'en-US' } })
+      .then((r) => ({ status: r.statusCode, body: r.json() }));
 
   /** Announces a one-file upload and creates its tus resource (no bytes yet). */
   async function tusCreated(token: string, name: string): Promise<UploadRow> {
-    const row = await announce(s, token, name, [{ name: 'data.h5ad', bytes: new Uint8Array(64) }], 'annotated');
+    const row = await announce(
+      s,
+      token,
+      name,
+      [{ name: 'data.h5ad', bytes: new Uint8Array(64) }],
+      'annotated',
+    );
     const meta = `slot ${Buffer.from(row.files[0]!.slot).toString('base64')},filename ${Buffer.from('data.h5ad').toString('base64')}`;
-    const r = await fetch(`${s.url}${FILES_API.tus}`, { method: 'POST', headers: { 'access-token': token, 'tus-resumable': '1.0.0', 'upload-length': '64', 'upload-metadata': meta } });
+    const r = await fetch(`${s.url}${FILES_API.tus}`, {
+      method: 'POST',
+      headers: {
+        'access-token': token,
+        'tus-resumable': '1.0.0',
+        'upload-length': '64',
+        'upload-metadata': meta,
+      },
+    });
     expect(r.status).toBe(201);
     return row;
   }
@@ -59,7 +75,10 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
       expect(del.status, `DELETE ${u}`).toBeGreaterThanOrEqual(400);
     }
     // The victim's file is untouched: offset 0, still there.
-    const head = await fetch(`${s.url}${FILES_API.tus}/${other}`, { method: 'HEAD', headers: { 'access-token': victim.token, 'tus-resumable': '1.0.0' } });
+    const head = await fetch(`${s.url}${FILES_API.tus}/${other}`, {
+      method: 'HEAD',
+      headers: { 'access-token': victim.token, 'tus-resumable': '1.0.0' },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('upload-offset')).toBe('0');
     // The attacker's own slot still works without the trick.
@@ -73,16 +92,32 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
       { method: 'GET', url: `${FILES_API.uploads}?search=a%00b` },
       { method: 'GET', url: `${FILES_API.upload('a\u0000b')}` },
       { method: 'GET', url: `${accountPaths.checkUsername}?value=ab%00cd` },
-      { method: 'POST', url: FILES_API.uploads, body: '{"sampleName":"a\\u0000b","kind":"matrix","files":[{"name":"m.mtx","size":1,"role":"data"}]}' },
-      { method: 'POST', url: FILES_API.uploads, body: '{"sampleName":"a\\ud800b","kind":"matrix","files":[{"name":"m.mtx","size":1,"role":"data"}]}' },
-      { method: 'POST', url: FILES_API.uploads, body: '{"sampleName":"ok_name","kind":"matrix","files":[{"name":"m\\udc00.mtx","size":1,"role":"data"}]}' },
+      {
+        method: 'POST',
+        url: FILES_API.uploads,
+        body: '{"sampleName":"a\\u0000b","kind":"matrix","files":[{"name":"m.mtx","size":1,"role":"data"}]}',
+      },
+      {
+        method: 'POST',
+        url: FILES_API.uploads,
+        body: '{"sampleName":"a\\ud800b","kind":"matrix","files":[{"name":"m.mtx","size":1,"role":"data"}]}',
+      },
+      {
+        method: 'POST',
+        url: FILES_API.uploads,
+        body: '{"sampleName":"ok_name","kind":"matrix","files":[{"name":"m\\udc00.mtx","size":1,"role":"data"}]}',
+      },
     ];
     for (const c of cases) {
       for (const lang of ['en-US', 'zh-CN'] as const) {
         const r = await s.app.inject({
           method: c.method,
           url: c.url,
-          headers: { 'access-token': u.token, 'x-lang': lang, ...(c.body ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            'access-token': u.token,
+            'x-lang': lang,
+            ...(c.body ? { 'content-type': 'application/json' } : {}),
+          },
           payload: c.body,
         });
         expect(r.statusCode, `${c.method} ${c.url} ${c.body ?? ''}`).toBe(400);
@@ -110,9 +145,21 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
     const logged = await buildApp(s.ctx, { logStream: stream, logLevel: 'debug' });
     try {
       const secret = u.token;
-      await logged.inject({ method: 'GET', url: `${accountPaths.info}?token=${secret}&x=1`, headers: { 'access-token': secret } });
-      await logged.inject({ method: 'GET', url: `/api/user_datasets/nothing/h5ad?token=${secret}`, headers: { authorization: `Bearer ${secret}` } });
-      await logged.inject({ method: 'POST', url: accountPaths.login, payload: { username: u.username, password: u.password } });
+      await logged.inject({
+        method: 'GET',
+        url: `${accountPaths.info}?token=${secret}&x=1`,
+        headers: { 'access-token': secret },
+      });
+      await logged.inject({
+        method: 'GET',
+        url: `/api/user_datasets/nothing/h5ad?token=${secret}`,
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      await logged.inject({
+        method: 'POST',
+        url: accountPaths.login,
+        payload: { username: u.username, password: u.password },
+      });
     } finally {
       await logged.close();
     }
@@ -120,7 +167,9 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
     expect(text.length).toBeGreaterThan(0);
     expect(text).not.toContain(u.token);
     expect(text).not.toContain(u.password);
-    const reqLines = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => /incoming request|request completed/.test(l.msg));
+    const reqLines = lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => /incoming request|request completed/.test(l.msg));
     expect(reqLines.length).toBeGreaterThan(0);
     expect(reqLines.every((l) => l.level === 20)).toBe(true);
   });
@@ -133,16 +182,33 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
     await wireAccounts(s.ctx, { now: () => new Date(Date.now() + offset) });
     try {
       const u = await signUp(s);
-      for (let i = 0; i < 5; i++) expect((await from(`10.1.0.${i + 1}`, 'POST', accountPaths.login, { username: u.username, password: 'Wrong123' })).status).toBe(400);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (
+            await from(`10.1.0.${i + 1}`, 'POST', accountPaths.login, {
+              username: u.username,
+              password: 'Wrong123',
+            })
+          ).status,
+        ).toBe(400);
       offset += 30_000;
-      const after30s = await from('10.1.1.1', 'POST', accountPaths.login, { username: u.username, password: u.password });
+      const after30s = await from('10.1.1.1', 'POST', accountPaths.login, {
+        username: u.username,
+        password: u.password,
+      });
       expect(after30s.status).toBe(429);
       offset += 14 * 60_000;
-      const after14m = await from('10.1.1.1', 'POST', accountPaths.login, { username: u.username, password: u.password });
+      const after14m = await from('10.1.1.1', 'POST', accountPaths.login, {
+        username: u.username,
+        password: u.password,
+      });
       expect(after14m.status).toBe(429);
       expect(after14m.body.data.seconds).toBeLessThanOrEqual(60);
       offset += 61_000;
-      const after15m = await from('10.1.1.1', 'POST', accountPaths.login, { username: u.username, password: u.password });
+      const after15m = await from('10.1.1.1', 'POST', accountPaths.login, {
+        username: u.username,
+        password: u.password,
+      });
       expect(after15m.status).toBe(200);
     } finally {
       await wireAccounts(s.ctx);
@@ -151,28 +217,53 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
 
   it('9. check_username / check_email are rate-limited per IP; the reset answer is the same for known and unknown e-mails', async () => {
     let last = 0;
-    for (let i = 0; i < 61; i++) last = (await from('10.7.7.7', 'GET', `${accountPaths.checkUsername}?value=probe${i}`)).status;
+    for (let i = 0; i < 61; i++)
+      last = (await from('10.7.7.7', 'GET', `${accountPaths.checkUsername}?value=probe${i}`)).status;
     expect(last).toBe(429);
     let lastEmail = 0;
-    for (let i = 0; i < 61; i++) lastEmail = (await from('10.7.7.8', 'GET', `${accountPaths.checkEmail}?value=probe${i}@example.org`)).status;
+    for (let i = 0; i < 61; i++)
+      lastEmail = (await from('10.7.7.8', 'GET', `${accountPaths.checkEmail}?value=probe${i}@example.org`))
+        .status;
     expect(lastEmail).toBe(429);
     // Another IP is not affected.
     expect((await from('10.7.7.9', 'GET', `${accountPaths.checkUsername}?value=probe`)).status).toBe(200);
 
     const known = await signUp(s);
-    const a = await from('10.7.8.1', 'POST', accountPaths.sendMessage, { email: known.email, purpose: 'reset' });
-    const b = await from('10.7.8.1', 'POST', accountPaths.sendMessage, { email: 'nobody_at_all@example.org', purpose: 'reset' });
+    const a = await from('10.7.8.1', 'POST', accountPaths.sendMessage, {
+      email: known.email,
+      purpose: 'reset',
+    });
+    const b = await from('10.7.8.1', 'POST', accountPaths.sendMessage, {
+      email: 'nobody_at_all@example.org',
+      purpose: 'reset',
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(a.status);
     expect(b.body.msg.replace('nobody_at_all@example.org', 'X')).toBe(a.body.msg.replace(known.email, 'X'));
     expect(b.body.data).toEqual(a.body.data);
     // A second request within the resend wait answers the same way too.
-    const a2 = await from('10.7.8.1', 'POST', accountPaths.sendMessage, { email: known.email, purpose: 'reset' });
-    const b2 = await from('10.7.8.1', 'POST', accountPaths.sendMessage, { email: 'nobody_at_all@example.org', purpose: 'reset' });
+    const a2 = await from('10.7.8.1', 'POST', accountPaths.sendMessage, {
+      email: known.email,
+      purpose: 'reset',
+    });
+    const b2 = await from('10.7.8.1', 'POST', accountPaths.sendMessage, {
+      email: 'nobody_at_all@example.org',
+      purpose: 'reset',
+    });
     expect(b2.status).toBe(a2.status);
     // Resetting with a guessed code for an unknown address looks like a wrong code.
-    const guess = await from('10.7.8.2', 'POST', accountPaths.forgotPassword, { email: 'nobody_at_all@example.org', code: '123456', password: 'NewPass99', repeatPassword: 'NewPass99' });
-    const guessKnown = await from('10.7.8.2', 'POST', accountPaths.forgotPassword, { email: known.email, code: '000000', password: 'NewPass99', repeatPassword: 'NewPass99' });
+    const guess = await from('10.7.8.2', 'POST', accountPaths.forgotPassword, {
+      email: 'nobody_at_all@example.org',
+      code: '123456',
+      password: 'NewPass99',
+      repeatPassword: 'NewPass99',
+    });
+    const guessKnown = await from('10.7.8.2', 'POST', accountPaths.forgotPassword, {
+      email: known.email,
+      code: '000000',
+      password: 'NewPass99',
+      repeatPassword: 'NewPass99',
+    });
     expect(guess.status).toBe(guessKnown.status);
     expect(guess.body.msg).toBe(guessKnown.body.msg);
     await logIn(s, known.username, known.password);
@@ -181,7 +272,12 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
   it('10. authentication before validation: anonymous calls with a bad body get 401', async () => {
     const r = await s.request('POST', FILES_API.uploads, { body: { nonsense: true } });
     expect(r.status).toBe(401);
-    const bad = await s.app.inject({ method: 'POST', url: FILES_API.uploads, headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const bad = await s.app.inject({
+      method: 'POST',
+      url: FILES_API.uploads,
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(bad.statusCode).toBe(401);
     const q = await s.request('GET', `${FILES_API.uploads}?pageSize=banana`);
     expect(q.status).toBe(401);

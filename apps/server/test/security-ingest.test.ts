@@ -13,9 +13,23 @@ import { createTestServer, TEST_DB, type TestServer } from './support/harness';
  * stops its parse; bad values and damaged HDF5 end as format errors that never break the list.
  */
 const enc = new TextEncoder();
-const barcodes = (n: number) => Array.from({ length: n }, (_, j) => `${j.toString(4).padStart(14, '0').replace(/[0-3]/g, (d) => 'ACGT'[Number(d)]!)}-1`).join('\n') + '\n';
-const features = (n: number) => Array.from({ length: n }, (_, g) => `ENSG${String(g).padStart(11, '0')}\tGENE${g}\tGene Expression`).join('\n') + '\n';
-const file = (name: string, text: string | Uint8Array): FileToSend => ({ name, bytes: typeof text === 'string' ? enc.encode(text) : text });
+const barcodes = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, j) =>
+      `${j
+        .toString(4)
+        .padStart(14, '0')
+        .replace(/[0-3]/g, (d) => 'ACGT'[Number(d)]!)}-1`,
+  ).join('\n') + '\n';
+const features = (n: number) =>
+  Array.from({ length: n }, (_, g) => `ENSG${String(g).padStart(11, '0')}\tGENE${g}\tGene Expression`).join(
+    '\n',
+  ) + '\n';
+const file = (name: string, text: string | Uint8Array): FileToSend => ({
+  name,
+  bytes: typeof text === 'string' ? enc.encode(text) : text,
+});
 
 /** Processes whose command line names this upload (the parse child shows `dataset.ingest <uploadId>`). */
 function processesOf(uploadId: string): number[] {
@@ -42,8 +56,14 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
 
   it('2. an MTX declaring 900,000,000 entries in a few KB fails at once with a clear message; the API process does not grow', async () => {
     const rssBefore = process.memoryUsage().rss;
-    const mtx = gzipSync(enc.encode(`%%MatrixMarket matrix coordinate integer general\n30000 2000 900000000\n1 1 1\n`));
-    const row = await uploadSample(s, token, 'bomb_declared', [file('matrix.mtx.gz', mtx), file('features.tsv', features(30000)), file('barcodes.tsv', barcodes(2000))]);
+    const mtx = gzipSync(
+      enc.encode(`%%MatrixMarket matrix coordinate integer general\n30000 2000 900000000\n1 1 1\n`),
+    );
+    const row = await uploadSample(s, token, 'bomb_declared', [
+      file('matrix.mtx.gz', mtx),
+      file('features.tsv', features(30000)),
+      file('barcodes.tsv', barcodes(2000)),
+    ]);
     const done = await waitParsed(s, token, row.id);
     expect(done.state).toBe('failed');
     expect(done.failure?.code).toBe('format.limits.declared_too_large');
@@ -55,13 +75,21 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
   it('2. a barcodes gzip bomb is stopped by the decompressed-bytes limit', async () => {
     const bomb = gzipSync(Buffer.alloc(300 * 1024 * 1024, 'AAAACCCCGGGGTT-1\n'));
     const mtx = `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`;
-    const row = await uploadSample(s, token, 'bomb_barcodes', [file('matrix.mtx', mtx), file('features.tsv', features(3)), file('barcodes.tsv.gz', bomb)]);
+    const row = await uploadSample(s, token, 'bomb_barcodes', [
+      file('matrix.mtx', mtx),
+      file('features.tsv', features(3)),
+      file('barcodes.tsv.gz', bomb),
+    ]);
     const done = await waitParsed(s, token, row.id);
     expect(done.failure?.code).toBe('format.limits.decompressed_too_large');
   });
 
   it('2. the retry count is bounded: an upload whose parse keeps crashing ends failed with a clear message', async () => {
-    const row = await uploadSample(s, token, 'crashing', [file('matrix.mtx', `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`), file('features.tsv', features(3)), file('barcodes.tsv', barcodes(4))]);
+    const row = await uploadSample(s, token, 'crashing', [
+      file('matrix.mtx', `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`),
+      file('features.tsv', features(3)),
+      file('barcodes.tsv', barcodes(4)),
+    ]);
     await waitParsed(s, token, row.id);
     // As if the parse had crashed the process twice already (INGEST_MAX_ATTEMPTS=2) and a restart re-queued it.
     await s.ctx.db.query(`UPDATE uploads SET state = 'parsing', attempts = 2 WHERE id = $1`, [row.id]);
@@ -80,10 +108,23 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
   it('2. deleting an upload stops its running parse (the child process is killed)', async () => {
     // ~4M entries: a few seconds of parsing in the child.
     const lines: string[] = [];
-    for (let j = 1; j <= 2000; j++) for (let g = 1; g <= 2000; g++) lines.push(`${g} ${j} ${1 + ((g * j) % 7)}`);
-    const mtx = gzipSync(enc.encode(`%%MatrixMarket matrix coordinate integer general\n2000 2000 ${lines.length}\n${lines.join('\n')}\n`));
-    const row = await announce(s, token, 'to_delete', [file('matrix.mtx.gz', mtx), file('features.tsv', features(2000)), file('barcodes.tsv', barcodes(2000))]);
-    const files = [file('matrix.mtx.gz', mtx), file('features.tsv', features(2000)), file('barcodes.tsv', barcodes(2000))];
+    for (let j = 1; j <= 2000; j++)
+      for (let g = 1; g <= 2000; g++) lines.push(`${g} ${j} ${1 + ((g * j) % 7)}`);
+    const mtx = gzipSync(
+      enc.encode(
+        `%%MatrixMarket matrix coordinate integer general\n2000 2000 ${lines.length}\n${lines.join('\n')}\n`,
+      ),
+    );
+    const row = await announce(s, token, 'to_delete', [
+      file('matrix.mtx.gz', mtx),
+      file('features.tsv', features(2000)),
+      file('barcodes.tsv', barcodes(2000)),
+    ]);
+    const files = [
+      file('matrix.mtx.gz', mtx),
+      file('features.tsv', features(2000)),
+      file('barcodes.tsv', barcodes(2000)),
+    ];
     for (const [i, f] of files.entries()) await tusSend(s.url!, token, row.files[i]!.slot, f);
     const end = Date.now() + 60_000;
     while (processesOf(row.id).length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
@@ -97,7 +138,11 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
 
   it('3. a count of 1e300 is a format error naming the line; the upload list keeps working', async () => {
     const mtx = `%%MatrixMarket matrix coordinate integer general\n3 4 2\n1 1 2\n2 3 1e300\n`;
-    const row = await uploadSample(s, token, 'huge_value', [file('matrix.mtx', mtx), file('features.tsv', features(3)), file('barcodes.tsv', barcodes(4))]);
+    const row = await uploadSample(s, token, 'huge_value', [
+      file('matrix.mtx', mtx),
+      file('features.tsv', features(3)),
+      file('barcodes.tsv', barcodes(4)),
+    ]);
     const done = await waitParsed(s, token, row.id);
     expect(done.failure?.code).toBe('format.counts.not_finite');
     expect(done.failure?.message).toMatch(/line 4/);
@@ -108,7 +153,12 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
 
   it('3. non-integer values of a dense table (TPM) are accepted and flagged in the file properties', async () => {
     const cells = barcodes(40).trim().split('\n');
-    const lines = [['gene', ...cells].join('\t'), ...['CD3D', 'CD3E', 'LYZ', 'MS4A1'].map((g, i) => [g, ...cells.map((_, j) => ((i + j) % 5) * 1.25)].join('\t'))];
+    const lines = [
+      ['gene', ...cells].join('\t'),
+      ...['CD3D', 'CD3E', 'LYZ', 'MS4A1'].map((g, i) =>
+        [g, ...cells.map((_, j) => ((i + j) % 5) * 1.25)].join('\t'),
+      ),
+    ];
     const row = await uploadSample(s, token, 'tpm_table', [file('tpm.tsv', lines.join('\n') + '\n')]);
     const done = await waitParsed(s, token, row.id);
     expect(done.state).toBe('completed');
@@ -116,13 +166,16 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
   });
 
   const h5 = sharedData('scanpy_bundled/10x_v3_small/filtered_feature_bc_matrix.h5');
-  it.skipIf(!h5)('4. a truncated HDF5 file fails as a format error ("damaged or not HDF5"), not a retryable crash', async () => {
-    const bytes = new Uint8Array(readFileSync(h5!)).subarray(0, 6000);
-    const row = await uploadSample(s, token, 'truncated_h5', [file('sample.h5', bytes)]);
-    const done: UploadRow = await waitParsed(s, token, row.id);
-    expect(done.state).toBe('failed');
-    expect(done.failure?.retryable).toBe(false);
-    expect(done.failure?.code).toMatch(/^format\.h5\.(damaged|open_failed)$/);
-    expect(done.failure?.message).toMatch(/damaged or not HDF5|not a readable HDF5/);
-  });
+  it.skipIf(!h5)(
+    '4. a truncated HDF5 file fails as a format error ("damaged or not HDF5"), not a retryable crash',
+    async () => {
+      const bytes = new Uint8Array(readFileSync(h5!)).subarray(0, 6000);
+      const row = await uploadSample(s, token, 'truncated_h5', [file('sample.h5', bytes)]);
+      const done: UploadRow = await waitParsed(s, token, row.id);
+      expect(done.state).toBe('failed');
+      expect(done.failure?.retryable).toBe(false);
+      expect(done.failure?.code).toMatch(/^format\.h5\.(damaged|open_failed)$/);
+      expect(done.failure?.message).toMatch(/damaged or not HDF5|not a readable HDF5/);
+    },
+  );
 });

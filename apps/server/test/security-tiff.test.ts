@@ -7,7 +7,8 @@ import { testUser } from './support/jobs';
  * Issue 12, defect 7: svg-to-tiff cannot exhaust the API — output pixel area capped, conversions
  * run off the event loop with a concurrency cap, and a per-user rate limit.
  */
-const svg = (w: number, h: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#09f"/></svg>`;
+const svg = (w: number, h: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#09f"/></svg>`;
 
 describe('security: svg-to-tiff limits', () => {
   let s: TestServer;
@@ -19,7 +20,10 @@ describe('security: svg-to-tiff limits', () => {
   afterAll(() => s?.close());
 
   const convert = (body: string, t = token, lang: 'en-US' | 'zh-CN' = 'en-US') =>
-    s.request('POST', `/api/user-files/svg-to-tiff?token=${encodeURIComponent(t)}`, { body: { svg: body }, lang });
+    s.request('POST', `/api/user-files/svg-to-tiff?token=${encodeURIComponent(t)}`, {
+      body: { svg: body },
+      lang,
+    });
 
   it('refuses an SVG whose TIFF would exceed the pixel cap (a 170-byte SVG 100000 px wide), translated', async () => {
     const tiny = svg(100000, 1);

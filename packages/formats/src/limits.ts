@@ -43,7 +43,10 @@ export function readLimits(): ReadLimits {
 /** Most decompressed bytes a stream of `compressedBytes` may produce. */
 export function decompressedBudget(compressedBytes: number): number {
   const l = current;
-  return Math.min(l.maxDecompressedBytes, Math.max(l.minDecompressedAllowance, compressedBytes * l.maxExpansionRatio));
+  return Math.min(
+    l.maxDecompressedBytes,
+    Math.max(l.minDecompressedAllowance, compressedBytes * l.maxExpansionRatio),
+  );
 }
 
 export function tooLarge(file: string, max: number): FormatError {
@@ -51,7 +54,11 @@ export function tooLarge(file: string, max: number): FormatError {
 }
 
 /** Counts a decompressed stream and stops it once it exceeds the budget of its compressed size. */
-export async function* limitDecompressed(chunks: AsyncIterable<Uint8Array>, file: string, compressedBytes: number): AsyncIterable<Uint8Array> {
+export async function* limitDecompressed(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+  compressedBytes: number,
+): AsyncIterable<Uint8Array> {
   const budget = decompressedBudget(compressedBytes);
   let total = 0;
   for await (const c of chunks) {
@@ -65,7 +72,14 @@ export async function* limitDecompressed(chunks: AsyncIterable<Uint8Array>, file
  * Checks a declared count (entries, rows, cells…) against the configured maximum and against
  * the bytes available to hold it (`minBytesEach` text bytes per item in at most `contentBytes`).
  */
-export function checkDeclared(file: string, what: string, declared: number, max: number, contentBytes?: number, minBytesEach = 1): void {
+export function checkDeclared(
+  file: string,
+  what: string,
+  declared: number,
+  max: number,
+  contentBytes?: number,
+  minBytesEach = 1,
+): void {
   const fits = contentBytes === undefined ? Infinity : Math.floor(contentBytes / minBytesEach);
   if (!Number.isSafeInteger(declared) || declared > max || declared > fits) {
     throw new FormatError('limits.declared_too_large', { file, what, declared, max: Math.min(max, fits) });

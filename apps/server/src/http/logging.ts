@@ -17,9 +17,17 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: { paths: SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]), censor: '[redacted]' },
+    redact: {
+      paths: SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),
+      censor: '[redacted]',
+    },
     serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+      }),
       res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
     },
   };
@@ -34,8 +42,13 @@ export class DebugRequestLogs extends LogController {
     request.log.debug({ req: request }, 'incoming request');
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error)
+      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

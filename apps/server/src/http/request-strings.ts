@@ -3,7 +3,6 @@ import '../i18n/security';
 import { AppError } from './errors';
 
 /** A NUL character or a UTF-16 surrogate without its partner (PostgreSQL refuses both in text). */
-// eslint-disable-next-line no-control-regex
 const BAD = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The path of the first string (or object key) with a bad character, or undefined. */
@@ -36,7 +35,11 @@ export function registerRequestStringGuard(app: FastifyInstance) {
     const hit =
       findBadString(req.params, 'params') ??
       findBadString(req.query, 'query') ??
-      (typeof req.body === 'string' ? (BAD.test(req.body) ? 'body' : undefined) : findBadString(req.body, 'body'));
+      (typeof req.body === 'string'
+        ? BAD.test(req.body)
+          ? 'body'
+          : undefined
+        : findBadString(req.body, 'body'));
     if (hit) throw new AppError('VALIDATION_FAILED', { field: hit }, 'request.badCharacters');
   });
 }

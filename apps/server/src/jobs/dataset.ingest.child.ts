@@ -26,7 +26,10 @@ const main: ChildMain<IngestChildInput> = async (input, io): Promise<IngestChild
   setReadLimits({ maxDecompressedBytes: ingest.maxDecompressedBytes, maxEntries: ingest.maxEntries });
   const storage = await io.storage();
   io.progress(0.05, 'read');
-  const totalBytes = Math.max(1, input.dataFiles.reduce((a, f) => a + f.size, 0));
+  const totalBytes = Math.max(
+    1,
+    input.dataFiles.reduce((a, f) => a + f.size, 0),
+  );
   let readBytes = 0;
   let last = 0;
   const onBytes = (n: number) => {
@@ -39,11 +42,19 @@ const main: ChildMain<IngestChildInput> = async (input, io): Promise<IngestChild
   try {
     const sources = input.dataFiles.map((f) => storageSource(storage, f.key, f.name, f.size, onBytes));
     // Non-integer values are real in dense tables (TPM, expected counts): accepted there and flagged.
-    const dataset = await readDataset({ name: input.sampleName, entries: sources }, { nonIntegerFormats: ['dense-text'] });
+    const dataset = await readDataset(
+      { name: input.sampleName, entries: sources },
+      { nonIntegerFormats: ['dense-text'] },
+    );
     io.progress(0.6, 'properties');
     const properties = await computeProperties(dataset, input.geneListsDir);
     io.progress(0.7, 'write');
-    const datasetSize = await writeCanonical(storage, { id: input.uploadId, sampleName: input.sampleName, metadataFiles: input.metadataFiles }, dataset, properties);
+    const datasetSize = await writeCanonical(
+      storage,
+      { id: input.uploadId, sampleName: input.sampleName, metadataFiles: input.metadataFiles },
+      dataset,
+      properties,
+    );
     return { ok: true, format: dataset.format, properties, datasetSize };
   } catch (e) {
     if (isFormatError(e)) return { ok: false, formatError: { code: e.code, params: e.params } };

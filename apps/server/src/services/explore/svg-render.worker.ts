@@ -18,7 +18,13 @@ parentPort?.on('message', (job: Job) => {
     (tiff) => parentPort?.postMessage({ id: job.id, ok: true, tiff }),
     (e: unknown) => {
       const err = e as { code?: string; params?: Record<string, unknown>; message?: string };
-      parentPort?.postMessage({ id: job.id, ok: false, code: err.code ?? 'invalid', params: err.params ?? {}, message: String(err.message ?? e) });
+      parentPort?.postMessage({
+        id: job.id,
+        ok: false,
+        code: err.code ?? 'invalid',
+        params: err.params ?? {},
+        message: String(err.message ?? e),
+      });
     },
   );
 });
@@ -36,7 +42,10 @@ async function render(job: Job): Promise<Uint8Array> {
   const rendered = ((w * density) / 72) * ((h * density) / 72);
   const pixels = Math.max(width * height, rendered);
   if (!Number.isFinite(pixels) || pixels > job.maxPixels) {
-    throw Object.assign(new Error('too large'), { code: 'tooLarge', params: { pixels: Math.round(pixels), max: job.maxPixels } });
+    throw Object.assign(new Error('too large'), {
+      code: 'tooLarge',
+      params: { pixels: Math.round(pixels), max: job.maxPixels },
+    });
   }
   const out = await sharp(input, { density, limitInputPixels: job.maxPixels })
     .resize({ height })
