@@ -7,7 +7,7 @@ import { comparisonParams, ENRICHMENT_MESSAGES, groupCount } from './enrichment-
  * annotation levels. Wilcoxon rank-sum with tie correction + BH on the normalized layer, both
  * directions. Outputs:
  *   tables/group1.csv, tables/group2.csv  DEG_GROUP_COLUMNS, group k vs the other, sorted by zscore
- *   tables/pseudobulk.csv                 (pseudobulk.enabled) gene, logFC, AveExpr, t, P.Value,
+ *   tables/pseudobulk.csv                 (pseudobulk: true) gene, logFC, AveExpr, t, P.Value,
  *                                         adj.P.Val: limma-voom (TMM, filterByExpr, eBayes) on raw
  *                                         counts summed per sample × group, group 1 vs group 2
  */
@@ -15,10 +15,9 @@ export const degGroupsParams = z
   .object({
     ...comparisonParams,
     /** Optional pseudobulk test (sum of counts per sample × group) when each group has ≥ 2 samples. */
-    pseudobulk: z
-      .object({ enabled: z.boolean().default(false), sampleKey: groupByKey.default('Sample ID') })
-      .strict()
-      .default({ enabled: false, sampleKey: 'Sample ID' }),
+    pseudobulk: z.boolean().default(false),
+    /** Annotation level naming the sample of each cell (pseudobulk columns). */
+    sampleKey: groupByKey.default('Sample ID'),
   })
   .strict();
 export type DegGroupsParams = z.infer<typeof degGroupsParams>;
@@ -54,6 +53,6 @@ export const degGroupsTask = defineTask({
   species: 'any',
   tab: 'differentialExpression',
   timeoutMinutes: 60,
-  fields: { group1: { kind: 'group' }, group2: { kind: 'group' } },
+  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sampleKey: { kind: 'level' } },
   messages: ENRICHMENT_MESSAGES,
 });

@@ -72,7 +72,12 @@ export const enrichTask = defineTask({
   dependsOn: ['deg-groups'],
   fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'hidden' } },
   uploads: [
-    { name: GMT_UPLOAD_FIELD, labelKey: 'enrichment.gmtFile', accept: '.gmt,.txt,.gz', maxBytes: 20_000_000 },
+    {
+      name: GMT_UPLOAD_FIELD,
+      labelKey: 'enrich.uploads.geneSets',
+      accept: '.gmt,.txt,.gz',
+      maxBytes: 20_000_000,
+    },
   ],
   messages: ENRICHMENT_MESSAGES,
 });

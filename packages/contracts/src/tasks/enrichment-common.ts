@@ -23,7 +23,7 @@ export const geneSetLibraryIds = ['go_bp', 'reactome', 'wikipathways', 'hallmark
 export const geneSetLibraryId = z.enum(geneSetLibraryIds);
 export type GeneSetLibraryId = z.infer<typeof geneSetLibraryId>;
 /** A library id or `custom` (the run's uploaded GMT, upload field `geneSets`). */
-export const geneSetSource = z.union([geneSetLibraryId, z.literal('custom')]);
+export const geneSetSource = z.enum([...geneSetLibraryIds, 'custom']);
 export type GeneSetSource = z.infer<typeof geneSetSource>;
 
 /** Upload field name of a user GMT (TaskRunContext.uploads key). */

@@ -62,7 +62,12 @@ export const gseaTask = defineTask({
   dependsOn: ['deg-groups'],
   fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'hidden' } },
   uploads: [
-    { name: GMT_UPLOAD_FIELD, labelKey: 'enrichment.gmtFile', accept: '.gmt,.txt,.gz', maxBytes: 20_000_000 },
+    {
+      name: GMT_UPLOAD_FIELD,
+      labelKey: 'gsea.uploads.geneSets',
+      accept: '.gmt,.txt,.gz',
+      maxBytes: 20_000_000,
+    },
   ],
   messages: ENRICHMENT_MESSAGES,
 });

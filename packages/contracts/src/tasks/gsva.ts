@@ -47,7 +47,12 @@ export const gsvaTask = defineTask({
   timeoutMinutes: 60,
   fields: { groupBy: { kind: 'level' } },
   uploads: [
-    { name: GMT_UPLOAD_FIELD, labelKey: 'enrichment.gmtFile', accept: '.gmt,.txt,.gz', maxBytes: 20_000_000 },
+    {
+      name: GMT_UPLOAD_FIELD,
+      labelKey: 'gsva.uploads.geneSets',
+      accept: '.gmt,.txt,.gz',
+      maxBytes: 20_000_000,
+    },
   ],
   messages: ENRICHMENT_MESSAGES,
 });

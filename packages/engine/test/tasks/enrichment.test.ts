@@ -209,7 +209,7 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad'))(
       const { summary, sink } = await runInMemory(
         degGroupsTask,
         result,
-        degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: { enabled: true } }),
+        degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: true }),
       );
       expect(summary.pseudobulk).toMatchObject({ samples1: 3, samples2: 3 });
       const t = sink.tables.get('pseudobulk')!;
@@ -234,7 +234,7 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad'))(
         runInMemory(
           degGroupsTask,
           one,
-          degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: { enabled: true } }),
+          degDef.params.parse({ group1: CD14, group2: FCGR3A, pseudobulk: true }),
         ),
       ).rejects.toMatchObject({ key: 'enrichment.pseudobulkSamples' });
     }, 120_000);

@@ -15,9 +15,9 @@ export const degGroupsTask: EngineTask<DegGroupsParams, DegGroupsSummary> = {
     await sink.table('group1', degTable(cmp.rows[0]));
     await sink.table('group2', degTable(cmp.rows[1]));
     let pseudobulk: DegGroupsSummary['pseudobulk'] = null;
-    if (params.pseudobulk.enabled) {
+    if (params.pseudobulk) {
       onProgress({ fraction: 0.85, step: 'pseudobulk' });
-      const pb = pseudobulkTest(result, cmp.cells, params.pseudobulk.sampleKey);
+      const pb = pseudobulkTest(result, cmp.cells, params.sampleKey);
       await sink.table('pseudobulk', pb.table);
       pseudobulk = {
         samples1: pb.samples[0],

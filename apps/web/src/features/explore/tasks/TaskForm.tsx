@@ -75,6 +75,31 @@ function GroupPicker({
   );
 }
 
+/** Multi-select of the groups of the level currently chosen in another field (hint `values`). */
+function LevelValues({
+  value,
+  onChange,
+  levels,
+  levelParam,
+}: {
+  value?: string[];
+  onChange?: (v: string[]) => void;
+  levels: LevelOption[];
+  levelParam: string;
+}) {
+  const chosen = Form.useWatch(levelParam, Form.useFormInstance()) as string | undefined;
+  const groups = levels.find((l) => l.value === chosen)?.groups ?? [];
+  return (
+    <Select
+      mode="multiple"
+      allowClear
+      value={value ?? []}
+      onChange={onChange}
+      options={groups.map((g) => ({ value: g, label: g }))}
+    />
+  );
+}
+
 interface Props {
   definition: TaskDefinition;
   manifest: ArtifactManifest;
@@ -114,6 +139,7 @@ export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmi
     if (hint?.kind === 'level')
       return <Select allowClear options={levels.map((l) => ({ value: l.value, label: l.label }))} />;
     if (hint?.kind === 'group') return <GroupPicker levels={levels} />;
+    if (hint?.kind === 'values') return <LevelValues levels={levels} levelParam={hint.level} />;
     if (hint?.kind === 'genes')
       return (
         <Select
@@ -141,6 +167,14 @@ export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmi
       );
     }
     if (schema.type === 'boolean') return <Switch />;
+    if (schema.type === 'array' && schema.items?.enum)
+      return (
+        <Select
+          mode="multiple"
+          allowClear
+          options={schema.items.enum.map((v) => ({ value: v as string, label: option(name, String(v)) }))}
+        />
+      );
     if (schema.type === 'array') return <Select mode="tags" allowClear />;
     return <Input allowClear />;
   };

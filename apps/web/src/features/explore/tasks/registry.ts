@@ -1,5 +1,8 @@
 import { CellScoreView } from './cell-score/CellScoreView';
-import { InteractionTaskView } from './interaction/InteractionTaskView';
+import { DegGroupsTaskView } from './deg-groups/DegGroupsView';
+import { EnrichTaskView } from './enrich/EnrichView';
+import { GseaTaskView } from './gsea/GseaView';
+import { GsvaTaskView } from './gsva/GsvaView';
 import type { WebTask } from './types';
 
 /**
@@ -9,5 +12,8 @@ import type { WebTask } from './types';
  */
 export const WEB_TASKS: Record<string, WebTask> = {
   'cell-score': { view: CellScoreView },
-  interaction: { view: InteractionTaskView },
+  'deg-groups': { view: DegGroupsTaskView },
+  enrich: { view: EnrichTaskView },
+  gsea: { view: GseaTaskView },
+  gsva: { view: GsvaTaskView },
 };

@@ -1,3 +1,5 @@
+import type { WebTaskViewProps } from '../types';
+import { useTaskResultSource } from './useTaskResultSource';
 import { Alert, Input, Segmented, Space, Spin, Switch, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
@@ -199,4 +201,9 @@ function PseudobulkTable({ source }: { source: TaskResultSource }) {
       />
     </>
   );
+}
+
+/** The task tab's result view (WEB_TASKS entry). */
+export function DegGroupsTaskView(props: WebTaskViewProps) {
+  return <DegGroupsView source={useTaskResultSource(props)} />;
 }

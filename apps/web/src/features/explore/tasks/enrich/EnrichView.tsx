@@ -1,3 +1,5 @@
+import type { WebTaskViewProps } from '../types';
+import { useTaskResultSource } from '../deg-groups/useTaskResultSource';
 import { Alert, Select, Space, Spin, Table, Tabs, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -157,4 +159,9 @@ export function EnrichView({ source }: { source: TaskResultSource }) {
       )}
     </Space>
   );
+}
+
+/** The task tab's result view (WEB_TASKS entry). */
+export function EnrichTaskView(props: WebTaskViewProps) {
+  return <EnrichView source={useTaskResultSource(props)} />;
 }

@@ -1,3 +1,5 @@
+import type { WebTaskViewProps } from '../types';
+import { useTaskResultSource } from '../deg-groups/useTaskResultSource';
 import { Alert, Select, Space, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -89,4 +91,9 @@ export function GseaView({ source }: { source: TaskResultSource }) {
       )}
     </Space>
   );
+}
+
+/** The task tab's result view (WEB_TASKS entry). */
+export function GseaTaskView(props: WebTaskViewProps) {
+  return <GseaView source={useTaskResultSource(props)} />;
 }

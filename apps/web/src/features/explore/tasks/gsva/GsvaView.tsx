@@ -1,3 +1,5 @@
+import type { WebTaskViewProps } from '../types';
+import { useTaskResultSource } from '../deg-groups/useTaskResultSource';
 import { Alert, Space, Spin, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { GsvaSummary } from '@cellcloud/contracts/tasks/gsva';
@@ -87,16 +89,12 @@ export function GsvaView({ source }: { source: TaskResultSource }) {
       />
       <Table
         size="small"
-        dataSource={table.rows
-          .slice(0, 500)
-          .map((r, i) => ({
-            key: String(i),
-            ...Object.fromEntries(
-              table.columns
-                .slice(0, 4 + Math.min(20, table.columns.length - 4))
-                .map((c, k) => [`c${k}`, r[k]]),
-            ),
-          }))}
+        dataSource={table.rows.slice(0, 500).map((r, i) => ({
+          key: String(i),
+          ...Object.fromEntries(
+            table.columns.slice(0, 4 + Math.min(20, table.columns.length - 4)).map((c, k) => [`c${k}`, r[k]]),
+          ),
+        }))}
         columns={table.columns
           .slice(0, 4 + Math.min(20, table.columns.length - 4))
           .map((c, k) => ({ title: c, dataIndex: `c${k}`, render: fmtNumber }))}
@@ -105,4 +103,9 @@ export function GsvaView({ source }: { source: TaskResultSource }) {
       />
     </Space>
   );
+}
+
+/** The task tab's result view (WEB_TASKS entry). */
+export function GsvaTaskView(props: WebTaskViewProps) {
+  return <GsvaView source={useTaskResultSource(props)} />;
 }
