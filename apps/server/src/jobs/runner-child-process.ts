@@ -3,6 +3,7 @@ import { engineErrorCodes } from '@cellcloud/engine/errors';
 import { PermanentJobError } from './runner-tracked';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ProgressEvent } from '@cellcloud/contracts/jobs';
 import type { Config } from '../config';
 import type { Storage } from '../storage/storage';
 
@@ -40,7 +41,7 @@ function childArgs(task: ChildTask): string[] {
 }
 
 export type ChildMessage =
-  | { type: 'progress'; fraction: number; step: string }
+  | ({ type: 'progress' } & Pick<ProgressEvent, 'fraction' | 'step'>)
   | { type: 'done'; result?: unknown }
   | { type: 'error'; message: string; code?: string; params?: Record<string, unknown> };
 

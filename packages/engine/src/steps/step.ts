@@ -1,3 +1,5 @@
+import type { ProgressEvent as BaseProgressEvent } from '@cellcloud/contracts/jobs';
+
 /**
  * Step objects in the bakana style: each step holds its inputs (upstream steps), computes its
  * result in `compute(params)`, knows its own parameter defaults (`static defaults()`), and frees
@@ -24,7 +26,11 @@ export const stepNames = [
 ] as const;
 export type StepName = (typeof stepNames)[number];
 
-export interface ProgressEvent {
+/**
+ * The pipeline's progress: the one ProgressEvent of contracts/jobs.ts (what jobs report and the
+ * browser receives), with the step narrowed to the pipeline's steps and the message always set.
+ */
+export interface ProgressEvent extends BaseProgressEvent {
   /** Overall fraction done, 0–1. */
   fraction: number;
   step: StepName;

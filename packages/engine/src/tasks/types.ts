@@ -1,3 +1,4 @@
+import type { ProgressEvent } from '@cellcloud/contracts/jobs';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 
 /**
@@ -58,10 +59,8 @@ export interface ResourceReader {
   list(path: string): Promise<string[]>;
 }
 
-export interface TaskProgress {
-  fraction: number;
-  step: string;
-}
+/** A task's progress: the contracts ProgressEvent (fraction 0–1, step) without the message. */
+export type TaskProgress = Pick<ProgressEvent, 'fraction' | 'step'>;
 
 /** Outputs of an earlier task that this one depends on (e.g. enrich reads deg-groups' tables). */
 export interface SourceTask {
