@@ -112,13 +112,12 @@ export function ddrtree(
     if (iter > 0 && Math.abs((obj - objective[iter - 1]!) / objective[iter - 1]!) < tol) break;
     // M = ((γ+1)/γ)((λ/γ) L + Γ) − RᵀR
     const M = new Float64Array(K * K);
+    const nz: number[] = [];
     for (let i = 0; i < N; i++) {
       const o = i * K;
-      for (let a = 0; a < K; a++) {
-        const ra = R[o + a]!;
-        if (ra < 1e-12) continue;
-        for (let b = 0; b < K; b++) M[a * K + b] -= ra * R[o + b]!;
-      }
+      nz.length = 0;
+      for (let c = 0; c < K; c++) if (R[o + c]! >= 1e-12) nz.push(c);
+      for (const a of nz) for (const b of nz) M[a * K + b] -= R[o + a]! * R[o + b]!;
     }
     const f = (gamma + 1) / gamma;
     for (let a = 0; a < K; a++) {

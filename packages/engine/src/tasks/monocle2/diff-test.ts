@@ -99,32 +99,17 @@ export function nsBasis(x: ArrayLike<number>): { design: (t: number) => number[]
   };
 }
 
-function lgamma(x: number): number {
-  // Lanczos approximation (g = 7, n = 9)
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-  x -= 1;
-  let a = c[0]!;
-  const t = x + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i]! / (x + i);
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
-}
-
+/**
+ * The μ-dependent part of the NB log-likelihood (the lgamma terms depend on y and θ only, so they
+ * cancel in the likelihood-ratio statistic and in the convergence checks).
+ */
 function nbLogLik(y: ArrayLike<number>, mu: ArrayLike<number>, theta: number): number {
   let ll = 0;
-  const lgT = lgamma(theta);
   for (let i = 0; i < y.length; i++) {
     const yi = y[i]!;
     const m = Math.max(mu[i]!, 1e-300);
-    ll +=
-      lgamma(yi + theta) -
-      lgT -
-      lgamma(yi + 1) +
-      theta * Math.log(theta / (theta + m)) +
-      yi * Math.log(m / (theta + m));
+    const lt = Math.log(theta + m);
+    ll += theta * (Math.log(theta) - lt) + (yi > 0 ? yi * (Math.log(m) - lt) : 0);
   }
   return ll;
 }

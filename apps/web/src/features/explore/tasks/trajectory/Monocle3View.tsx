@@ -1,0 +1,192 @@
+import { Alert, Button, Card, Checkbox, Select, Space, Table, Typography, message } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { GenesInPseudotime, Monocle3Graph, Monocle3Summary } from '@cellcloud/contracts/tasks/monocle3';
+import { useCreateTask, useTaskTable } from '../../../../api/tasks';
+import { EChart } from '../../charts/EChart';
+import type { WebTaskViewProps } from '../types';
+import { heatmapOption, linesOption, trajectoryOption } from './charts';
+import { useTaskJson } from './useTaskJson';
+
+type ColourBy = 'pseudotime' | 'celltype' | 'partition';
+
+/**
+ * Monocle 3 result (issue 23, METHODS §6.2): the principal graph drawn over the cells' embedding
+ * (colour by pseudotime, cell type or partition), root nodes picked on the graph and a re-order
+ * run, the gene-module table, the module × cell-type heat map and genes along pseudotime.
+ */
+export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
+  const { t } = useTranslation('trajectory');
+  const summary = outputs.summary as Monocle3Summary;
+  const graph = useTaskJson<Monocle3Graph>(datasetId, task.id, 'data/graph.json');
+  const gip = useTaskJson<GenesInPseudotime>(datasetId, task.id, 'data/genes_in_pseudotime.json');
+  const modules = useTaskTable(datasetId, task.id, 'gene_modules', 2000);
+  const moduleCt = useTaskTable(datasetId, task.id, 'module_celltype', 500);
+  const create = useCreateTask(datasetId);
+  const [colourBy, setColourBy] = useState<ColourBy>('pseudotime');
+  const [labels, setLabels] = useState(false);
+  const [roots, setRoots] = useState<string[]>(summary.roots);
+  const [genes, setGenes] = useState<string[] | null>(null);
+
+  const option = useMemo(() => {
+    if (!graph || graph instanceof Error) return null;
+    const c = graph.cells;
+    return trajectoryOption(
+      colourBy === 'pseudotime'
+        ? { x: c.x, y: c.y, values: c.pseudotime }
+        : { x: c.x, y: c.y, labels: colourBy === 'celltype' ? c.celltype : c.partition },
+      { nodes: graph.nodes, edges: graph.edges, highlight: roots, showNodeLabels: labels },
+      t('pseudotime'),
+    );
+  }, [graph, colourBy, roots, labels, t]);
+
+  const shownGenes =
+    genes ?? (gip && !(gip instanceof Error) ? gip.genes.slice(0, 5).map((g) => g.gene) : []);
+  const gipOption = useMemo(() => {
+    if (!gip || gip instanceof Error || !gip.genes.length) return null;
+    return linesOption(
+      gip.binCenters,
+      gip.genes.filter((g) => shownGenes.includes(g.gene)).map((g) => ({ name: g.gene, values: g.means })),
+      t('pseudotime'),
+      t('m3.expression'),
+    );
+  }, [gip, shownGenes, t]);
+
+  const heat = useMemo(() => {
+    const d = moduleCt.data;
+    if (!d || !d.rows.length) return null;
+    return heatmapOption(
+      d.rows.map((r) => String(r[0])),
+      d.columns.slice(1),
+      d.rows.map((r) => r.slice(1).map(Number)),
+      t('m3.cellType'),
+    );
+  }, [moduleCt.data, t]);
+
+  const reorder = () => {
+    const params: Record<string, unknown> = { ...task.params, rootNodes: roots };
+    delete params.root;
+    create.mutate(
+      { task: 'monocle3', params },
+      {
+        onSuccess: () => void message.success(t('m3.reorderSent')),
+        onError: (e) => void message.error(e.message),
+      },
+    );
+  };
+
+  if (graph instanceof Error) return <Alert type="error" message={t('failed', { message: graph.message })} />;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="monocle3-view">
+      <Typography.Paragraph data-testid="monocle3-summary">
+        {t('m3.summary', {
+          cells: summary.nCells,
+          embedding: t(`m3.embedding.${summary.embedding}`),
+          partitions: summary.nPartitions,
+          nodes: summary.nNodes,
+          roots: summary.roots.join(', '),
+          significant: summary.nGenesSignificant,
+          tested: summary.nGenesTested,
+          q: summary.qValue,
+          modules: summary.nModules,
+        })}
+      </Typography.Paragraph>
+      <Card size="small" title={t('m3.trajectory')}>
+        <Space wrap style={{ marginBottom: 8 }}>
+          <span>{t('m3.colourBy')}</span>
+          <Select<ColourBy>
+            value={colourBy}
+            onChange={setColourBy}
+            style={{ width: 160 }}
+            data-testid="monocle3-colour"
+            options={(['pseudotime', 'celltype', 'partition'] as const).map((v) => ({
+              value: v,
+              label: t(`m3.colour.${v}`),
+            }))}
+          />
+          <Checkbox checked={labels} onChange={(e) => setLabels(e.target.checked)}>
+            {t('m3.showLabels')}
+          </Checkbox>
+        </Space>
+        {option ? (
+          <EChart option={option} height={480} fileName="monocle3-trajectory" testId="monocle3-trajectory" />
+        ) : (
+          <Typography.Text type="secondary">{t('loading')}</Typography.Text>
+        )}
+        <Space wrap style={{ marginTop: 8 }}>
+          <span>{t('m3.roots')}</span>
+          <Select
+            mode="multiple"
+            value={roots}
+            onChange={setRoots}
+            style={{ minWidth: 240 }}
+            data-testid="monocle3-roots"
+            options={(graph?.nodes ?? []).map((n) => ({ value: n.id, label: n.id }))}
+          />
+          <Button
+            type="primary"
+            disabled={!roots.length}
+            loading={create.isPending}
+            onClick={reorder}
+            data-testid="monocle3-reorder"
+          >
+            {t('m3.reorder')}
+          </Button>
+        </Space>
+        <Typography.Paragraph type="secondary">{t('m3.rootsHint')}</Typography.Paragraph>
+      </Card>
+      <Card size="small" title={t('m3.modules', { q: summary.qValue })}>
+        {modules.data && modules.data.rows.length ? (
+          <Table
+            size="small"
+            rowKey={(_, i) => String(i)}
+            data-testid="monocle3-modules"
+            dataSource={modules.data.rows.map((r) =>
+              Object.fromEntries(modules.data!.columns.map((c, i) => [c, r[i]])),
+            )}
+            columns={modules.data.columns.slice(0, 8).map((c) => ({
+              title: c,
+              dataIndex: c,
+              key: c,
+              render: (v: unknown) =>
+                typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(4) : String(v ?? ''),
+            }))}
+            pagination={{ pageSize: 10 }}
+          />
+        ) : (
+          <Typography.Text type="secondary">
+            {modules.isLoading ? t('loading') : t('m3.noGenes')}
+          </Typography.Text>
+        )}
+        {heat && (
+          <>
+            <Typography.Title level={5}>{t('m3.moduleHeatmap')}</Typography.Title>
+            <EChart
+              option={heat}
+              height={Math.max(200, 40 + 24 * (moduleCt.data?.rows.length ?? 0))}
+              fileName="monocle3-modules"
+              testId="monocle3-module-heatmap"
+            />
+          </>
+        )}
+      </Card>
+      {gipOption && gip && !(gip instanceof Error) && (
+        <Card size="small" title={t('m3.genesInPseudotime')}>
+          <Select
+            mode="multiple"
+            value={shownGenes}
+            onChange={setGenes}
+            style={{ minWidth: 300 }}
+            options={gip.genes.map((g) => ({ value: g.gene, label: g.gene }))}
+          />
+          <EChart
+            option={gipOption}
+            height={320}
+            fileName="monocle3-genes-in-pseudotime"
+            testId="monocle3-genes"
+          />
+        </Card>
+      )}
+    </Space>
+  );
+}
