@@ -1,9 +1,13 @@
 import { CellScoreView } from './cell-score/CellScoreView';
+import { InteractionTaskView } from './interaction/InteractionTaskView';
 import { DegGroupsTaskView } from './deg-groups/DegGroupsView';
 import { EnrichTaskView } from './enrich/EnrichView';
 import { GseaTaskView } from './gsea/GseaView';
 import { GsvaTaskView } from './gsva/GsvaView';
+import { CnvTaskView } from './cnv/CnvTaskView';
+import { IthTaskView } from './ith/IthTaskView';
 import type { WebTask } from './types';
+import { VdjView } from './vdj/VdjView';
 
 /**
  * Web side of every analysis task (issue 11): task name (contracts TASKS) → result view. Adding
@@ -12,8 +16,12 @@ import type { WebTask } from './types';
  */
 export const WEB_TASKS: Record<string, WebTask> = {
   'cell-score': { view: CellScoreView },
+  interaction: { view: InteractionTaskView },
   'deg-groups': { view: DegGroupsTaskView },
   enrich: { view: EnrichTaskView },
   gsea: { view: GseaTaskView },
   gsva: { view: GsvaTaskView },
+  vdj: { view: VdjView },
+  cnv: { view: CnvTaskView },
+  ith: { view: IthTaskView },
 };
