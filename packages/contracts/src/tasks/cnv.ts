@@ -45,20 +45,16 @@ export const cnvParams = z
     /** ≥ this many reference cells → downsampled to maxRefCells ÷ types per type. */
     maxRefCells: z.number().int().min(100).max(100000).default(5000),
     minObserved: z.number().int().min(1).max(10000).default(50),
-    subclone: z
-      .object({
-        method: z.enum(['hcl', 'kmeans']).default('hcl'),
-        k: z.number().int().min(1).max(50).default(8),
-        perSample: z.boolean().default(true),
-        seed: z
-          .number()
-          .int()
-          .min(0)
-          .max(2 ** 31 - 1)
-          .default(0),
-      })
-      .strict()
-      .default({ method: 'hcl', k: 8, perSample: true, seed: 0 }),
+    /** Subclones of the observed cells: hierarchical clustering (inferCNV HCL, ward.D2) or k-means, cut into k, per sample. */
+    subcloneMethod: z.enum(['hcl', 'kmeans']).default('hcl'),
+    subcloneK: z.number().int().min(1).max(50).default(8),
+    subclonePerSample: z.boolean().default(true),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(0),
     /** Score-plot comparisons "A vs B" (labels of the chosen identity). */
     comparisons: z
       .array(z.object({ a: label, b: label }).strict())
@@ -149,13 +145,24 @@ export interface CnvScoreViolins {
 
 export const cnvTask = defineTask({
   name: 'cnv',
-  titleKey: 'cnv',
+  titleKey: 'cnv.title',
   params: cnvParams,
   summary: cnvSummary,
   permission: 'exploreCnv',
   species: 'human-mouse',
   tab: 'cnv',
   timeoutMinutes: 120,
+  fields: {
+    groupBy: { kind: 'level' },
+    reference: { kind: 'values', level: 'groupBy' },
+    observed: { kind: 'values', level: 'groupBy' },
+    sampleKey: { kind: 'level' },
+    samples: { kind: 'values', level: 'sampleKey' },
+    refSamples: { kind: 'values', level: 'sampleKey' },
+    clusterKey: { kind: 'level' },
+    positionsPath: { kind: 'hidden' },
+    comparisons: { kind: 'hidden' },
+  },
   messages: {
     'en-US': {
       'cnv.tooFewObserved': 'Only {cells} observed (non-reference) cells; at least {min} are needed.',

@@ -91,7 +91,9 @@ export type TaskFieldHint =
   | { kind: 'genes' }
   | { kind: 'hidden' }
   /** A fixed list of choices for a string param (labels: web `tasks` key `<task>.options.<param>.<value>`). */
-  | { kind: 'options'; values: readonly string[] };
+  | { kind: 'options'; values: readonly string[] }
+  /** Groups of the annotation level chosen in param `level` (multi-select; e.g. CNV reference cell types). */
+  | { kind: 'values'; level: string };
 
 /** Identity helper that keeps the literal types of a definition. */
 export function defineTask<P extends z.ZodType, S extends z.ZodType>(d: TaskDefinition<P, S>): TaskDefinition<P, S> {

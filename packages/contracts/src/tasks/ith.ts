@@ -19,7 +19,8 @@ export const ithParams = z
     ncellMax: z.number().int().min(10).max(5000).default(500),
     nPcs: z.number().int().min(2).max(100).default(20),
     nHvg: z.number().int().min(50).max(10000).default(2000),
-    cmethod: z.enum(['t.test', 'wilcox.test']).default('t.test'),
+    /** METHODS `--cmethod`: t.test (Welch) or wilcox.test. */
+    cmethod: z.enum(['ttest', 'wilcoxon']).default('ttest'),
     comparisons: z
       .array(z.object({ a: label, b: label }).strict())
       .max(50)
@@ -54,7 +55,7 @@ export type IthSummary = z.infer<typeof ithSummary>;
 /** data/box.json */
 export interface IthBoxData {
   method: 'dist' | 'iqr';
-  cmethod: 't.test' | 'wilcox.test';
+  cmethod: 'ttest' | 'wilcoxon';
   groups: {
     type: string;
     n: number;
@@ -72,13 +73,18 @@ export interface IthBoxData {
 
 export const ithTask = defineTask({
   name: 'ith',
-  titleKey: 'ith',
+  titleKey: 'ith.title',
   params: ithParams,
   summary: ithSummary,
   permission: 'exploreCnv',
   species: 'human-mouse',
   tab: 'ith',
   timeoutMinutes: 60,
+  fields: {
+    groupBy: { kind: 'level' },
+    groups: { kind: 'values', level: 'groupBy' },
+    comparisons: { kind: 'hidden' },
+  },
   messages: {
     'en-US': {
       'ith.noIdentity': 'No identity of "{key}" has at least {min} cells.',

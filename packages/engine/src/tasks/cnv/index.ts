@@ -177,7 +177,7 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
         },
       );
     }
-    const rng = new Random(p.subclone.seed);
+    const rng = new Random(p.seed);
     const refTypes = p.reference.filter((t) => refByType.get(t)!.length > 0);
     if (nRefAvailable >= p.maxRefCells) {
       const cap = Math.floor(p.maxRefCells / refTypes.length);
@@ -337,7 +337,7 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     for (let i = 0; i < nRef; i++) subcloneOfPos[i] = types[cells[i]];
     const bySample = new Map<string, number[]>();
     for (let i = nRef; i < nA; i++) {
-      const s = p.subclone.perSample ? sampleOf[cells[i]] : 'all';
+      const s = p.subclonePerSample ? sampleOf[cells[i]] : 'all';
       let a = bySample.get(s);
       if (!a) bySample.set(s, (a = []));
       a.push(i);
@@ -348,12 +348,12 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
       const x = new Float32Array(rows.length * nBins);
       rows.forEach((r, i) => x.set(binVals.subarray(r * nBins, (r + 1) * nBins), i * nBins));
       const lab = subclusterRows(x, rows.length, nBins, {
-        method: p.subclone.method,
-        k: p.subclone.k,
-        seed: p.subclone.seed,
+        method: p.subcloneMethod,
+        k: p.subcloneK,
+        seed: p.seed,
       });
       const prefix = multi ? `${s}_` : '';
-      const tag = p.subclone.method === 'hcl' ? 'HCL' : 'KM';
+      const tag = p.subcloneMethod === 'hcl' ? 'HCL' : 'KM';
       const counts = new Map<string, number>();
       rows.forEach((r, i) => {
         const l = `${prefix}${tag}_${lab[i] + 1}`;
@@ -503,7 +503,7 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     const downsampled = nA > HEATMAP_MAX_ROWS;
     if (downsampled) {
       const frac = HEATMAP_MAX_ROWS / nA;
-      const hr = new Random(p.subclone.seed + 1);
+      const hr = new Random(p.seed + 1);
       rowsOrder = rowsOrder.map((g) => {
         const keep = new Set(shuffleTake(hr, g.rows, Math.max(1, Math.floor(g.rows.length * frac))));
         const subs = g.subs

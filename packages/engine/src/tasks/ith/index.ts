@@ -174,13 +174,14 @@ export const ithEngineTask: EngineTask<IthParams, IthSummary> = {
         pairs.push({ a: used[x], b: used[y], requested: req });
       }
     }
-    const test = p.cmethod === 't.test' ? welchTTest : wilcoxTest;
+    const test = p.cmethod === 'ttest' ? welchTTest : wilcoxTest;
+    const methodName = p.cmethod === 'ttest' ? 't.test' : 'wilcox.test';
     const ps = pairs.map((pr) => test(scores.get(pr.a)!, scores.get(pr.b)!).p);
     const adj = holm(ps);
     const outPairs = pairs.map((pr, i) => ({ ...pr, p: ps[i], pAdj: adj[i], signif: signifStars(adj[i]) }));
     await ctx.sink.table('ITH_score_sig', {
       columns: ['group1', 'group2', 'method', 'p', 'p_adj', 'p_signif', 'requested'],
-      rows: outPairs.map((r) => [r.a, r.b, p.cmethod, r.p, r.pAdj, r.signif, r.requested]),
+      rows: outPairs.map((r) => [r.a, r.b, methodName, r.p, r.pAdj, r.signif, r.requested]),
     });
     const data: IthBoxData = { method: p.method, cmethod: p.cmethod, groups: box, pairs: outPairs };
     await ctx.sink.data('box', data);

@@ -108,7 +108,7 @@ export interface HeatmapGeometry {
 export function geometry(width: number, height: number, scale = 1): HeatmapGeometry {
   const labelW = 170 * scale;
   const barW = 14 * scale;
-  const legendW = 70 * scale;
+  const legendW = 110 * scale;
   const top = 28 * scale;
   const bottom = 8 * scale;
   const left = labelW + barW + 4 * scale;
@@ -241,7 +241,7 @@ export function heatmapSvg(
     );
     if (h >= 9)
       parts.push(
-        `<text x="${g.barX - 4}" y="${y0 + h / 2}" font-size="11" font-family="sans-serif" text-anchor="end" dominant-baseline="middle">${esc(b.label)}</text>`,
+        `<text x="${g.barX - 4}" y="${y0 + h / 2}" font-size="11" font-family="sans-serif" text-anchor="end" dominant-baseline="middle">${esc(b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label)}</text>`,
       );
   }
   const refRows = layout.groups.filter((x) => x.reference).reduce((s, x) => s + x.count, 0);

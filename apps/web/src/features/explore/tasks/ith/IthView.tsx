@@ -29,7 +29,12 @@ export function IthView({ source }: { source: CnvOutputSource }) {
   return (
     <div data-testid="ith-view">
       <Space wrap style={{ marginBottom: 8 }}>
-        <span>{t('ith.method', { method: box.method, cmethod: box.cmethod })}</span>
+        <span>
+          {t('ith.method', {
+            method: t(`tasks:ith.options.method.${box.method}`),
+            cmethod: t(`tasks:ith.options.cmethod.${box.cmethod}`),
+          })}
+        </span>
         <Segmented
           value={shape}
           onChange={(v) => setShape(v as 'box' | 'violin')}
