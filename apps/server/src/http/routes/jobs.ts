@@ -1,4 +1,4 @@
-import { jobEvent, jobListQuery, jobView, paged } from '@cellcloud/contracts';
+import { jobEvent, jobListQuery, jobView, paged, submitDraft } from '@cellcloud/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jobsDeps } from '../../services/jobs-wire';
@@ -30,8 +30,8 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: {
         tags,
-        summary: 'Submit an analysis (wizard draft)',
-        body: z.unknown(),
+        summary: 'Submit an analysis (wizard draft: samples, groups and analysis parameters)',
+        body: submitDraft,
         response: okSchema(jobView),
       },
     },
