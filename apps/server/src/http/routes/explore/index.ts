@@ -7,6 +7,7 @@ import degRoutes from './deg';
 import svgToTiffRoutes from './svg-to-tiff';
 import subclusterRoutes from './subcluster';
 import specCallRoutes from './spec-calls';
+import annotationLevelRoutes from './annotation-levels';
 
 /** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, .h5ad download, DEG tasks, SVG→TIFF export. */
 export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
@@ -17,4 +18,5 @@ export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await svgToTiffRoutes(app, ctx);
   await subclusterRoutes(app, ctx);
   await specCallRoutes(app, ctx);
+  await annotationLevelRoutes(app, ctx);
 }
