@@ -6,22 +6,34 @@ import { defineTask, groupByKey } from './define';
  * packages/engine/src/tasks/cnv/ (README there lists the outputs and their columns).
  */
 const label = z.string().min(1).max(500);
+/** A list of labels; the CLI form "a,b" (one string) is split at commas. */
+export const labelList = (min: number, max: number) =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : v,
+    z.array(label).min(min).max(max),
+  );
 
 export const cnvParams = z
   .object({
     /** Annotation level whose groups are the cell types (reference types are named in it). */
     groupBy: groupByKey,
     /** Reference (normal) cell types, as they appear in `groupBy`. */
-    reference: z.array(label).min(1).max(50),
+    reference: labelList(1, 50),
     /** Observed types (default: every other group of `groupBy`). */
-    observed: z.array(label).max(500).optional(),
+    observed: labelList(0, 500).optional(),
     /** Level holding the sample of each cell (split_ref, subclones per sample, score plots). */
     sampleKey: groupByKey.default('Sample ID'),
     /** Samples analysed (default: all). */
-    samples: z.array(label).max(500).optional(),
+    samples: labelList(0, 500).optional(),
     /** METHODS `--split_ref`: reference cells from the analysed samples, from all samples, or from listed ones. */
     splitRef: z.enum(['analysed', 'all', 'listed']).default('analysed'),
-    refSamples: z.array(label).max(500).optional(),
+    refSamples: labelList(0, 500).optional(),
     /** Level of the "cluster" score plots (default the analysis clusters). */
     clusterKey: groupByKey.default('cluster'),
     /** 'auto' = hg38 for human, mm10 for mouse. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelList } from './cnv';
 import { defineTask, groupByKey } from './define';
 
 /**
@@ -13,7 +14,7 @@ export const ithParams = z
     /** Identity level: cell type, sample, group, or a CNV subclone column (cnv_subclone). */
     groupBy: groupByKey,
     /** Identities to score (default: every group with enough cells). */
-    groups: z.array(label).max(500).optional(),
+    groups: labelList(0, 500).optional(),
     method: z.enum(['dist', 'iqr']).default('dist'),
     ncellMin: z.number().int().min(3).max(10000).default(20),
     ncellMax: z.number().int().min(10).max(5000).default(500),
