@@ -145,6 +145,7 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
       </Card>
       {top && !(top instanceof Error) && (
         <Card size="small" title={t('m2.topGenes')}>
+          <span style={{ marginRight: 8 }}>{t('m2.gene')}</span>
           <Select
             value={geneName}
             onChange={setGene}

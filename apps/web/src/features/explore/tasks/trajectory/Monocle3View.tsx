@@ -172,6 +172,7 @@ export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
       </Card>
       {gipOption && gip && !(gip instanceof Error) && (
         <Card size="small" title={t('m3.genesInPseudotime')}>
+          <span style={{ marginRight: 8 }}>{t('m3.genes')}</span>
           <Select
             mode="multiple"
             value={shownGenes}
