@@ -11,6 +11,7 @@ import { registerAuth } from './auth';
 import { registerErrorHandler } from './error-handler';
 import { DebugRequestLogs, loggerOptions } from './logging';
 import { registerRequestStringGuard } from './request-strings';
+import { DEFAULT_BODY_LIMIT, registerBodyLimits, registerSecurityHeaders } from './security-headers';
 import { routeModules } from './routes';
 
 export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -28,7 +29,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStr
     // Requests are logged at debug (info keeps errors, job events and the [outbox] line readable).
     logController: new DebugRequestLogs(),
     trustProxy: ctx.config.trustProxy ? parseTrust(ctx.config.trustProxy) : false,
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: DEFAULT_BODY_LIMIT, // per route: registerBodyLimits
     requestTimeout: 600_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -36,6 +37,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStr
   const webDist = ctx.config.webDistDir ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));
   registerErrorHandler(app, { spaFallback: serveWeb });
+  registerBodyLimits(app);
+  registerSecurityHeaders(app);
 
   await app.register(fastifySwagger, {
     openapi: {
