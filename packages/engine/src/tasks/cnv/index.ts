@@ -24,7 +24,7 @@ import {
 import { subclusterRows } from './subclones';
 
 /**
- * CNV task (issue 17, METHODS §7.1–7.3). Outputs (README.md in this folder has the columns):
+ * CNV task (issue 17, METHODS §7.1–7.3). Outputs (docs/cnv.md lists the columns):
  * tables cnv_scores, cnv_arms, arm_groups, gene_frequency, score_tests; obs CNVscore,
  * CNVscore_SS, CNVscore_SD, cnv_subclone; data heatmap.bin + heatmap.json, scores.json.
  */
