@@ -150,7 +150,8 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
       refFrom = new Set(p.refSamples);
     } else refFrom = analysed;
     const refSet = new Set(p.reference);
-    const obsSet = new Set(p.observed?.length ? p.observed : [...present].filter((t) => !refSet.has(t)));
+    // default observed: every other group except 'NA' (cells outside a subset level)
+    const obsSet = new Set(p.observed?.length ? p.observed : [...present].filter((t) => !refSet.has(t) && t !== NA));
     const refByType = new Map<string, number[]>(p.reference.map((t) => [t, []]));
     const observed: number[] = [];
     for (let c = 0; c < result.nCells; c++) {
