@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config';
 import { openDb, type Db } from '../db/client';
+import { backupDataDir, restoreDataDir } from '../db/backup';
 import { migrate } from '../db/migrate';
 import { assignPlan, createAdmin, listPlans, listUsers, setUserDisabled } from '../services/accounts/admin';
 import { syncPrivilegesAndPlans } from '../services/plans/sync';
@@ -16,6 +17,8 @@ CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the serv
   npm run admin -- assign-plan <user name or e-mail> <plan id>
   npm run admin -- disable-user <user name or e-mail>
   npm run admin -- enable-user <user name or e-mail>
+  npm run admin -- backup <new folder>      embedded database + local storage (server stopped)
+  npm run admin -- restore <backup folder>  into an empty CELLCLOUD_DATA_DIR
 `;
 
 class UsageError extends Error {}
@@ -93,6 +96,16 @@ async function run(db: Db, argv: string[]): Promise<string> {
 
 async function main(): Promise<number> {
   const config = loadConfigOrExit();
+  const [command, target] = process.argv.slice(2);
+  if (command === 'backup' || command === 'restore') {
+    if (!target || config.databaseUrl) {
+      console.error(config.databaseUrl ? 'error: with DATABASE_URL use pg_dump / pg_restore (README, "Backup and restore")' : `error: ${command} needs a folder\n\n${USAGE}`);
+      return 2;
+    }
+    const info = command === 'backup' ? await backupDataDir(config.dataDir, path.resolve(target)) : await restoreDataDir(path.resolve(target), config.dataDir);
+    console.log(`${command === 'backup' ? 'backed up' : 'restored'}: database ${info.databaseBytes} bytes, ${info.storageFiles} stored files (${info.storageBytes} bytes)`);
+    return 0;
+  }
   const db = await openDb({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pg') });
   try {
     await migrate(db);
