@@ -6,6 +6,7 @@ import { currentLocale } from '../i18n';
 import { ApiError, request } from './client';
 import { subsetKeys } from './explore';
 import { getSession } from './session';
+import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /**
  * Job-backed explorer actions (SPEC §7 user_datasets/{id}/calculate_deg_task, subcluster_task,
@@ -13,7 +14,7 @@ import { getSession } from './session';
  * fetched on mount and on `refetch`, not polled.
  */
 const HANDLED = [400, 404, 409];
-const base = (datasetId: string) => `/api/user_datasets/${encodeURIComponent(datasetId)}`;
+const base = PATHS.explore.dataset;
 export const exploreJobKeys = {
   deg: (datasetId: string) => ['explore', 'degTasks', datasetId] as const,
   children: (datasetId: string) => ['explore', 'childTasks', datasetId] as const,

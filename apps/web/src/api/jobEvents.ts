@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { JobEvent } from '@cellcloud/contracts/jobs';
 import { buildUrl } from './client';
 import { useSession } from './session';
+import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /** A server-sent event payload (`GET /api/jobs/events`); checked by its `type` only, zod-free. */
 function parseEvent(data: string): JobEvent | null {
@@ -26,7 +27,7 @@ export function useJobEvents() {
   const token = useSession()?.token;
   useEffect(() => {
     if (!token || typeof EventSource === 'undefined') return;
-    const es = new EventSource(buildUrl('/api/jobs/events', { token }));
+    const es = new EventSource(buildUrl(PATHS.jobs.events, { token }));
     let listTimer: ReturnType<typeof setTimeout> | undefined;
     es.onmessage = (m: MessageEvent<string>) => {
       const e = parseEvent(m.data);

@@ -3,6 +3,7 @@ import { jobView, type JobKind } from '@cellcloud/contracts/jobs';
 import { paged } from '@cellcloud/contracts/envelope';
 import { z } from 'zod';
 import { request } from './client';
+import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /** Analysis jobs (My Analyses lists, result header, wizard submit). */
 export const jobsKeys = {
@@ -19,7 +20,7 @@ const jobList = paged(jobView);
 export function useJobs(kind: JobKind | undefined, pageNum: number, pageSize = 10) {
   return useQuery({
     queryKey: jobsKeys.list(kind, pageNum),
-    queryFn: () => request('/api/jobs', { query: { kind, pageNum, pageSize }, schema: jobList }),
+    queryFn: () => request(PATHS.jobs.list, { query: { kind, pageNum, pageSize }, schema: jobList }),
     placeholderData: keepPreviousData,
   });
 }
@@ -28,13 +29,13 @@ export function useJob(id: string | null) {
   return useQuery({
     queryKey: jobsKeys.one(id ?? ''),
     enabled: !!id,
-    queryFn: () => request(`/api/jobs/${id}`, { schema: jobView, handle: [404] }),
+    queryFn: () => request(PATHS.jobs.one(id!), { schema: jobView, handle: [404] }),
   });
 }
 
 /** Submit the wizard draft (validation messages shown inline by the wizard). */
 export const submitJob = (draft: unknown) =>
-  request('/api/jobs', { method: 'POST', body: draft, schema: jobView, handle: JOB_STATUSES });
+  request(PATHS.jobs.list, { method: 'POST', body: draft, schema: jobView, handle: JOB_STATUSES });
 
 function useJobAction<A>(fn: (a: A) => Promise<unknown>) {
   const qc = useQueryClient();
@@ -42,12 +43,12 @@ function useJobAction<A>(fn: (a: A) => Promise<unknown>) {
 }
 
 export const useSuspendJob = () =>
-  useJobAction((id: string) => request(`/api/jobs/${id}/suspend`, { method: 'POST', schema: jobView }));
+  useJobAction((id: string) => request(PATHS.jobs.suspend(id), { method: 'POST', schema: jobView }));
 export const useResumeJob = () =>
-  useJobAction((id: string) => request(`/api/jobs/${id}/resume`, { method: 'POST', schema: jobView }));
+  useJobAction((id: string) => request(PATHS.jobs.resume(id), { method: 'POST', schema: jobView }));
 export const useDeleteJob = () =>
-  useJobAction((id: string) => request(`/api/jobs/${id}`, { method: 'DELETE' }));
+  useJobAction((id: string) => request(PATHS.jobs.one(id), { method: 'DELETE' }));
 export const useReeditJob = () =>
   useJobAction((id: string) =>
-    request(`/api/jobs/${id}/reedit`, { method: 'POST', schema: z.object({ draftId: z.string() }) }),
+    request(PATHS.jobs.reedit(id), { method: 'POST', schema: z.object({ draftId: z.string() }) }),
   );

@@ -2,9 +2,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { paged } from '@cellcloud/contracts/envelope';
 import { notificationView } from '@cellcloud/contracts/notifications';
 import { request } from './client';
+import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /** SPEC §7 notifications. The header badge's unread query key is ['notifications', 'unread', …]. */
-export const NOTIFICATIONS_API = '/api/database-api/celeLens/user/notifications';
+export const NOTIFICATIONS_API = PATHS.notifications.base;
 export const notificationsKeys = {
   all: ['notifications'] as const,
   list: (pageNum: number) => ['notifications', 'list', pageNum] as const,

@@ -3,6 +3,7 @@ import { cellFilteringStatus, draftView, type WizardDraftInput } from '@cellclou
 import { z } from 'zod';
 import { request } from './client';
 import { JOB_STATUSES } from './jobs';
+import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /** The initiate-analysis wizard: selectable samples, drafts, the cell-filtering evaluation. */
 export const wizardKeys = {
@@ -24,30 +25,30 @@ export type AnalysableSample = z.infer<typeof analysableSample>;
 export function useAnalysableSamples() {
   return useQuery({
     queryKey: wizardKeys.samples,
-    queryFn: () => request('/api/wizard/samples', { schema: z.array(analysableSample) }),
+    queryFn: () => request(PATHS.drafts.samples, { schema: z.array(analysableSample) }),
   });
 }
 
 export function useDrafts() {
   return useQuery({
     queryKey: ['wizard', 'drafts'],
-    queryFn: () => request('/api/drafts', { schema: z.array(draftView) }),
+    queryFn: () => request(PATHS.drafts.list, { schema: z.array(draftView) }),
   });
 }
 
-export const deleteDraft = (id: string) => request(`/api/drafts/${id}`, { method: 'DELETE' });
+export const deleteDraft = (id: string) => request(PATHS.drafts.one(id), { method: 'DELETE' });
 
 export function useDraft(id: string | null) {
   return useQuery({
     queryKey: wizardKeys.draft(id ?? ''),
     enabled: !!id,
-    queryFn: () => request(`/api/drafts/${id}`, { schema: draftView }),
+    queryFn: () => request(PATHS.drafts.one(id!), { schema: draftView }),
   });
 }
 
 /** Save as draft: creates it the first time, updates it afterwards. */
 export const saveDraft = (draft: WizardDraftInput, id?: string) =>
-  request(id ? `/api/drafts/${id}` : '/api/drafts', {
+  request(id ? PATHS.drafts.one(id) : PATHS.drafts.list, {
     method: id ? 'PUT' : 'POST',
     body: draft,
     schema: draftView,
@@ -55,9 +56,9 @@ export const saveDraft = (draft: WizardDraftInput, id?: string) =>
   });
 
 export const startCellFiltering = (id: string) =>
-  request(`/api/drafts/${id}/cell-filtering`, { method: 'POST', schema: draftView, handle: JOB_STATUSES });
+  request(PATHS.drafts.cellFiltering(id), { method: 'POST', schema: draftView, handle: JOB_STATUSES });
 export const discardCellFiltering = (id: string) =>
-  request(`/api/drafts/${id}/cell-filtering`, { method: 'DELETE', schema: draftView });
+  request(PATHS.drafts.cellFiltering(id), { method: 'DELETE', schema: draftView });
 
 const cellFilteringState = z.object({
   status: cellFilteringStatus,
@@ -70,7 +71,7 @@ export function useCellFiltering(id: string | null, enabled: boolean) {
   return useQuery({
     queryKey: wizardKeys.cellFiltering(id ?? ''),
     enabled: !!id && enabled,
-    queryFn: () => request(`/api/drafts/${id}/cell-filtering`, { schema: cellFilteringState }),
+    queryFn: () => request(PATHS.drafts.cellFiltering(id!), { schema: cellFilteringState }),
     refetchInterval: (q) => (q.state.data?.status === 'running' ? 2000 : false),
   });
 }

@@ -6,6 +6,7 @@ import { jobsDeps } from '../../services/jobs-wire';
 import { userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
 import type { ZodApp } from '../app';
+import { ROUTES } from '@cellcloud/contracts/api-paths';
 
 const tags = ['wizard'];
 const idParams = z.object({ id: z.string().min(1) });
@@ -28,7 +29,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
   const svc = () => jobsDeps(ctx).drafts;
 
   app.get(
-    '/api/wizard/samples',
+    ROUTES.drafts.samples,
     {
       config: { auth: true },
       schema: {
@@ -53,7 +54,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.get(
-    '/api/drafts',
+    ROUTES.drafts.list,
     {
       config: { auth: true },
       schema: { tags, summary: 'My drafts', response: okSchema(z.array(draftView)) },
@@ -61,7 +62,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => ok(await svc().list(userOf(req))),
   );
   app.post(
-    '/api/drafts',
+    ROUTES.drafts.list,
     {
       config: { auth: true },
       schema: { tags, summary: 'Save a new draft', body: z.unknown(), response: okSchema(draftView) },
@@ -69,12 +70,12 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => ok(await svc().save(userOf(req), req.body)),
   );
   app.get(
-    '/api/drafts/:id',
+    ROUTES.drafts.one,
     { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(draftView) } },
     async (req) => ok(await svc().get(userOf(req), req.params.id)),
   );
   app.put(
-    '/api/drafts/:id',
+    ROUTES.drafts.one,
     {
       config: { auth: true },
       schema: {
@@ -88,7 +89,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => ok(await svc().save(userOf(req), req.body, req.params.id)),
   );
   app.delete(
-    '/api/drafts/:id',
+    ROUTES.drafts.one,
     { config: { auth: true }, schema: { tags, params: idParams, response: okSchema(z.null()) } },
     async (req) => {
       await svc().delete(userOf(req), req.params.id);
@@ -97,7 +98,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.post(
-    '/api/drafts/:id/cell-filtering',
+    ROUTES.drafts.cellFiltering,
     {
       config: { auth: true },
       schema: {
@@ -110,7 +111,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => ok(await svc().startCellFiltering(userOf(req), req.params.id)),
   );
   app.get(
-    '/api/drafts/:id/cell-filtering',
+    ROUTES.drafts.cellFiltering,
     {
       config: { auth: true },
       schema: {
@@ -123,7 +124,7 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => ok(await svc().cellFilteringResult(userOf(req), req.params.id)),
   );
   app.delete(
-    '/api/drafts/:id/cell-filtering',
+    ROUTES.drafts.cellFiltering,
     {
       config: { auth: true },
       schema: {

@@ -6,6 +6,7 @@ import { userOf } from '../auth';
 import { localeOf } from '../error-handler';
 import { ok, okSchema } from '../envelope';
 import type { ZodApp } from '../app';
+import { ROUTES } from '@cellcloud/contracts/api-paths';
 
 const tags = ['jobs'];
 const idParams = z.object({ id: z.string().min(1) });
@@ -25,7 +26,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   });
 
   app.post(
-    '/api/jobs',
+    ROUTES.jobs.list,
     {
       config: { auth: true },
       schema: {
@@ -39,7 +40,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.get(
-    '/api/jobs',
+    ROUTES.jobs.list,
     {
       config: { auth: true },
       schema: {
@@ -53,7 +54,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.get(
-    '/api/jobs/events',
+    ROUTES.jobs.events,
     {
       config: { auth: true, queryToken: true },
       schema: {
@@ -89,7 +90,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.get(
-    '/api/jobs/:id',
+    ROUTES.jobs.one,
     {
       config: { auth: true },
       schema: { tags, summary: 'One job', params: idParams, response: okSchema(jobView) },
@@ -98,7 +99,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.post(
-    '/api/jobs/:id/suspend',
+    ROUTES.jobs.suspend,
     {
       config: { auth: true },
       schema: {
@@ -112,7 +113,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.post(
-    '/api/jobs/:id/resume',
+    ROUTES.jobs.resume,
     {
       config: { auth: true },
       schema: {
@@ -126,7 +127,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.post(
-    '/api/jobs/:id/reedit',
+    ROUTES.jobs.reedit,
     {
       config: { auth: true },
       schema: {
@@ -140,7 +141,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.delete(
-    '/api/jobs/:id',
+    ROUTES.jobs.one,
     {
       config: { auth: true },
       schema: {

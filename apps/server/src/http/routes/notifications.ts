@@ -13,8 +13,9 @@ import { localeOf } from '../error-handler';
 import { ok, okSchema } from '../envelope';
 import { registerFormBody } from '../form-body';
 import type { ZodApp } from '../app';
+import { ROUTES } from '@cellcloud/contracts/api-paths';
 
-const base = '/api/database-api/celeLens/user/notifications';
+const base = ROUTES.notifications.base;
 const tags = ['notifications'];
 
 /** SPEC §7 notifications: unread count, list, mark read (PUT, form), delete all or selected. */
