@@ -1,7 +1,7 @@
 import type { AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
 import { childAnalysisParams, type ChildAnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { LIMITS } from '@cellcloud/contracts/constants';
-import type { CountMatrix, GeneTable } from '@cellcloud/formats/matrix';
+import type { CellColumn, CountMatrix, GeneTable } from '@cellcloud/formats/matrix';
 import { EngineError } from './errors';
 import { runAnalysis, type AnalysisResult } from './run-analysis';
 import { subsetCells } from './sparse';
@@ -21,6 +21,12 @@ export interface SubclusterInput {
   parentParams: AnalysisParamsInput | unknown;
   /** SPEC §3 child parameters. */
   child: Partial<ChildAnalysisParams>;
+  /**
+   * The parent's per-cell columns (issue 13): its annotation levels (categorical) and `annot_*`
+   * scores are carried into the child for the chosen cells (names the child computes itself, e.g.
+   * cluster, become `<name>_input`).
+   */
+  obs?: Record<string, CellColumn>;
 }
 
 /**
@@ -76,10 +82,20 @@ export async function runSubcluster(
   const dataset = {
     counts,
     genes: input.genes,
-    cells: { barcodes, columns: {} },
+    cells: { barcodes, columns: parentLevels(input.obs ?? {}, input.cells) },
     embeddings: {},
     format: 'h5ad' as const,
     warnings: [],
   };
   return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress);
+}
+
+/** Parent levels for the chosen cells: categorical columns and numeric `annot_*` values. */
+function parentLevels(obs: Record<string, CellColumn>, cells: ArrayLike<number>): Record<string, CellColumn> {
+  const out: Record<string, CellColumn> = {};
+  for (const [key, col] of Object.entries(obs)) {
+    if (col.kind === 'categorical') out[key] = { kind: 'categorical', values: Array.from(cells, (c) => col.values[c]!) };
+    else if (key.startsWith('annot_')) out[key] = { kind: 'numeric', values: Float64Array.from(cells, (c) => col.values[c]!) };
+  }
+  return out;
 }

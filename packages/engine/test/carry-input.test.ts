@@ -6,6 +6,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { carryInputColumns } from '../src/carry-input';
 import { runAnalysis } from '../src/run-analysis';
 import { mergeDatasets } from '../src/steps/inputs';
+import { runSubcluster } from '../src/subcluster';
 import { writeOutputs } from '../src/write-outputs';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
@@ -94,6 +95,25 @@ describe.skipIf(!H5AD)(
       const back = await readH5adBytes(files.get('analysis.h5ad')!, 'analysis.h5ad');
       expect(back.cells.columns.label?.kind).toBe('categorical');
       expect(Object.keys(back.embeddings)).toContain('X_umap_input');
+    });
+
+    it('a sub-celltype analysis keeps the parent levels of its cells (the parent cluster as cluster_input)', async () => {
+      const cells = Array.from({ length: 400 }, (_, i) => i * 2);
+      const r = await runSubcluster({
+        name: 'child',
+        counts: ds.counts,
+        genes: ds.genes,
+        barcodes: ds.cells.barcodes,
+        cells,
+        parentParams: {},
+        child: {},
+        obs: { ...ds.cells.columns, cluster: ds.cells.columns.seurat_cluster! },
+      });
+      const label = r.obs.label;
+      expect(label?.kind).toBe('categorical');
+      expect(label?.values[1]).toBe(ds.cells.columns.label!.values[2]);
+      expect(r.obs.cluster_input?.values[3]).toBe(ds.cells.columns.seurat_cluster!.values[6]);
+      expect(r.obs.nCount_RNA).toBeUndefined(); // numeric parent QC values are recomputed, not carried
     });
   },
 );

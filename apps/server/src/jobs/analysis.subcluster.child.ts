@@ -27,6 +27,7 @@ const main: ChildMain<SubclusterChildInput> = async (task, io) => {
       cells,
       parentParams: task.parentParams,
       child: task.child as Partial<ChildAnalysisParams>,
+      obs: ds.cells.columns, // the parent's annotation levels carry into the child (issue 13)
     },
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
   );
