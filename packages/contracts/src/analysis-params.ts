@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clusteringResolution } from './clustering';
 import { DEFAULT_FILTERS } from './constants';
 
 /**
@@ -54,7 +55,7 @@ export const analysisParams = z
       .strict()
       .prefault({}),
     doubletDetectionAndRemoval: z.boolean().default(true),
-    clusterResolution: z.number().min(0.01).max(5).default(0.8),
+    clusterResolution: clusteringResolution.default(0.8),
     algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
     numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
     hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat'),
@@ -87,7 +88,7 @@ export const childAnalysisParams = z
   .object({
     reDimensionalityReduction: z.boolean().default(true),
     onlyScaleHighlyVariableGenes: z.boolean().default(true),
-    clusteringResolution: z.number().min(0.01).max(5).default(0.8),
+    clusteringResolution: clusteringResolution.default(0.8),
     annotationSpecies: speciesSchema.optional(),
     cellTypeReference: z.string().optional(),
     taskMode: z.enum(['subcluster', 'extract']).default('subcluster'),

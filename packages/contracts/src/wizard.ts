@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clusteringResolution } from './clustering';
 import { type AnalysisParamsInput, speciesSchema } from './analysis-params';
 import { DEFAULT_FILTERS } from './constants';
 
@@ -57,7 +58,7 @@ export const draftParam = z
     contaminationState: z.boolean().default(false),
     basedOnSingleSamples: z.array(z.string()).default([]),
     doubletState: z.boolean().default(true),
-    cluster: z.number().min(0.01).max(5).default(0.8),
+    cluster: clusteringResolution.default(0.8),
     algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
     numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
     hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat'),

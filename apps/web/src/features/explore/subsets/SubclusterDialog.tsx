@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import { useStartSubcluster } from '../../../api/exploreJobs';
+import { RESOLUTION_BOUNDS } from '@cellcloud/contracts/clustering';
 
 interface Props {
   datasetId: string;
@@ -51,7 +52,7 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
           <Select data-testid="subcluster-labels" mode="multiple" placeholder={t('subcluster.allLabels')} options={subset.labels.map((l) => ({ value: l, label: l }))} />
         </Form.Item>
         <Form.Item name="clusteringResolution" label={t('subcluster.resolution')}>
-          <InputNumber min={0.01} max={5} step={0.1} />
+          <InputNumber min={RESOLUTION_BOUNDS.min} max={RESOLUTION_BOUNDS.max} step={0.1} />
         </Form.Item>
         <Form.Item name="reDimensionalityReduction" label={t('subcluster.reReduce')} valuePropName="checked">
           <Switch />
