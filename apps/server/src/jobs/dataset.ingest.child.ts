@@ -1,6 +1,7 @@
 import { isFormatError, readDataset, setReadLimits } from '@cellcloud/formats';
 import type { FileProperties } from '@cellcloud/contracts';
 import { computeProperties, storageSource, writeCanonical, type IngestFile } from './dataset.ingest';
+import { attachMetadataFiles } from './dataset.metadata';
 import type { ChildMain } from './runner-child-process';
 
 /**
@@ -46,6 +47,7 @@ const main: ChildMain<IngestChildInput> = async (input, io): Promise<IngestChild
       { name: input.sampleName, entries: sources },
       { nonIntegerFormats: ['dense-text'] },
     );
+    if (input.metadataFiles.length) await attachMetadataFiles(storage, input.metadataFiles, dataset); // issue 13
     io.progress(0.6, 'properties');
     const properties = await computeProperties(dataset, input.geneListsDir);
     io.progress(0.7, 'write');
