@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analysisParams } from '@cellcloud/contracts/analysis-params';
+import { analysisParams, METHODS_PRESET } from '@cellcloud/contracts/analysis-params';
 import { modeLargest, pickMitoCandidate, recommendThresholds } from '../src/steps/thresholds';
 import type { QcMetrics } from '../src/steps/qc-metrics';
 import { percentile } from '../src/stats/quantile';
 import { choosePcCount } from '../src/stats/n-pcs';
 
-const defaults = analysisParams.parse({});
+// the recommended (METHODS §1.3) thresholds are the METHODS preset's, no longer the defaults
+const defaults = analysisParams.parse(METHODS_PRESET);
 
 function qcOf(rows: { genes: number; umi: number; mito: number }[]): QcMetrics {
   return {

@@ -28,7 +28,16 @@ export interface SparsePcaOptions {
   seed?: number;
   powerIterations?: number;
   oversample?: number;
+  /** Keep iterating past `powerIterations`, up to this many, until the leading Ritz values settle. */
+  maxPowerIterations?: number;
+  /** How many leading components must have converged (default 20). */
+  convergedPcs?: number;
+  /** Relative change of those Ritz values between two iterations below which they have (default 1e-7). */
+  tolerance?: number;
 }
+
+/** Power iterations done by the last sparsePca call (for logs and benchmarks). */
+export let lastPowerIterations = 0;
 
 export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts: SparsePcaOptions = {}): SparsePcaFit {
   const p = genes.length;
@@ -48,13 +57,44 @@ export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts:
   let q = op.times(omega, l); // n × l row-major
   q = orthoRowMajor(q, n, l);
   const iters = opts.powerIterations ?? 4;
+  const maxIters = Math.max(iters, opts.maxPowerIterations ?? iters);
+  const watch = Math.min(k, opts.convergedPcs ?? 20);
+  let z: Float64Array | undefined;
+  let ritz: Float64Array | undefined;
   // Only the p × l side is re-orthonormalised inside the loop: Aᵀ·(A z) with orthonormal z spreads
   // the column scales by σ₁²/σₗ² only, well within double precision, and orthonormalising the tall
   // n × l side (n up to 10⁵) cost as much as the sparse products. Q is orthonormalised once at the end.
-  for (let it = 0; it < iters; it++) {
-    const z = orthoRowMajor(op.transposeTimes(q, l), p, l);
+  // Past `iters`, iterations continue (up to maxPowerIterations) until the Ritz values of the
+  // leading `convergedPcs` components (eigenvalues of zᵀAᵀAz, cheap: p × l²) settle.
+  let done = 0;
+  for (; done < maxIters; done++) {
+    const t = op.transposeTimes(q, l);
+    if (z && done >= iters) {
+      const h = new Float64Array(l * l);
+      for (let r = 0; r < p; r++) {
+        for (let a = 0; a < l; a++) {
+          const za = z[r * l + a];
+          if (za === 0) continue;
+          for (let b = 0; b < l; b++) h[a * l + b] += za * t[r * l + b];
+        }
+      }
+      for (let a = 0; a < l; a++) for (let b = 0; b < a; b++) h[a * l + b] = h[b * l + a] = (h[a * l + b] + h[b * l + a]) / 2;
+      const values = symmetricEigen(h, l).values;
+      let change = 0;
+      if (ritz) for (let c = 0; c < watch; c++) change = Math.max(change, Math.abs(values[c] - ritz[c]) / Math.max(1e-300, Math.abs(values[c])));
+      const converged = ritz !== undefined && change < (opts.tolerance ?? 1e-7);
+      ritz = values;
+      if (converged) {
+        z = orthoRowMajor(t, p, l);
+        q = op.times(z, l);
+        done++;
+        break;
+      }
+    }
+    z = orthoRowMajor(t, p, l);
     q = op.times(z, l);
   }
+  lastPowerIterations = done;
   if (iters > 0) q = orthoRowMajor(q, n, l);
   // B = Qᵀ A (l × p) = (Aᵀ Q)ᵀ; eigen of B Bᵀ
   const bt = op.transposeTimes(q, l); // p × l row-major = Bᵀ

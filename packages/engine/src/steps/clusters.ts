@@ -54,7 +54,7 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
   }
 
   static defaults(): ClusterParams {
-    return { clusterResolution: 0.8, algorithm: 'louvain' };
+    return { clusterResolution: 0.5, algorithm: 'louvain' };
   }
 
   protected run(params: ClusterParams): ClusterResult {
