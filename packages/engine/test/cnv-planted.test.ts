@@ -71,6 +71,38 @@ describe.skipIf(
     });
   }
 
+  it('takes reference cells from listed samples, downsamples them per type, and k-means subclones per sample', async () => {
+    const { data, result } = handle('hg38', 'human');
+    const p = cnvTask.params.parse({
+      groupBy: 'cell_type',
+      reference: 'normal_T,normal_M', // CLI form
+      splitRef: 'listed',
+      refSamples: ['S2'],
+      maxRefCells: 60,
+      subcloneMethod: 'kmeans',
+      subcloneK: 2,
+    });
+    const sink = new MemorySink();
+    const summary = await cnvEngineTask.run({ result, params: p, onProgress: () => {}, sink, resources });
+    const refInS2 = data.cellType.filter((t, i) => t.startsWith('normal') && data.sample[i] === 'S2').length;
+    expect(summary.nReferenceAvailable).toBe(refInS2);
+    expect(summary.nReference).toBe(60); // 60 ÷ 2 types = 30 per type
+    const rows = sink.tables.get('cnv_scores')!.rows;
+    const refRows = rows.filter((r) => r[5] === true);
+    expect(refRows.every((r) => r[2] === 'S2')).toBe(true);
+    expect(refRows.filter((r) => r[1] === 'normal_T')).toHaveLength(30);
+    // observed cells of both samples, two k-means subclones in each sample
+    expect(new Set(summary.subclones.map((s) => s.label))).toEqual(
+      new Set(['S1_KM_1', 'S1_KM_2', 'S2_KM_1', 'S2_KM_2']),
+    );
+    // the two planted tumours separate: each k-means subclone is (almost) one tumour type
+    for (const sc of summary.subclones) {
+      const types = rows.filter((r) => r[4] === sc.label).map((r) => r[1]);
+      const major = Math.max(...['tumour_A', 'tumour_B'].map((t) => types.filter((x) => x === t).length));
+      expect(major / types.length, sc.label).toBeGreaterThan(0.95);
+    }
+  });
+
   it('refuses other species with the SPEC message', async () => {
     const { result } = handle('hg38', 'zebrafish');
     const err = await cnvEngineTask

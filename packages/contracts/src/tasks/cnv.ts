@@ -55,7 +55,7 @@ export const cnvParams = z
     denoise: z.boolean().default(true),
     sdAmplifier: z.number().min(0).max(10).default(1.5),
     /** ≥ this many reference cells → downsampled to maxRefCells ÷ types per type. */
-    maxRefCells: z.number().int().min(100).max(100000).default(5000),
+    maxRefCells: z.number().int().min(10).max(100000).default(5000),
     minObserved: z.number().int().min(1).max(10000).default(50),
     /** Subclones of the observed cells: hierarchical clustering (inferCNV HCL, ward.D2) or k-means, cut into k, per sample. */
     subcloneMethod: z.enum(['hcl', 'kmeans']).default('hcl'),
