@@ -65,6 +65,7 @@ export function countHeatmapOption(
     visualMap: {
       min: 0,
       max: Math.max(max, 1),
+      precision: log ? 2 : 0,
       calculable: true,
       orient: 'vertical',
       right: 0,
@@ -176,6 +177,7 @@ export function dotPlotOption(
       dimension: 2,
       min: 0,
       max: Math.max(maxMean, 0.001),
+      precision: 2,
       calculable: true,
       right: 0,
       top: 'middle',
