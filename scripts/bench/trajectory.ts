@@ -6,6 +6,7 @@
  * downsampling (monocle3: 1000 per cell type → 4,000 cells; monocle2 'auto' → 10,000 cells), whose
  * time is included. Prints seconds per task and one JSON line per run.
  */
+import { loadavg } from 'node:os';
 import { monocle2Params } from '@cellcloud/contracts/tasks/monocle2';
 import { monocle3Params } from '@cellcloud/contracts/tasks/monocle3';
 import { monocle2Engine } from '../../packages/engine/src/tasks/monocle2';
@@ -83,7 +84,7 @@ for (const name of chosen) {
       pairs.map((p) => p[1]),
     );
     console.log(
-      `${name} ${task}: ${used} cells used of ${d.counts.nCells} (${d.counts.nGenes} genes), ${seconds.toFixed(1)} s, Spearman with true time ${rho.toFixed(3)}, RSS +${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB (generation ${gen.toFixed(1)} s)`,
+      `${name} ${task}: ${used} cells used of ${d.counts.nCells} (${d.counts.nGenes} genes), ${seconds.toFixed(1)} s, Spearman with true time ${rho.toFixed(3)}, RSS +${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB (generation ${gen.toFixed(1)} s), load average ${loadavg()[0]!.toFixed(1)}`,
     );
     console.log(
       JSON.stringify({

@@ -153,7 +153,7 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
       center: Float64Array.from(center),
       scale: Float64Array.from(scale),
       seed: params.seed,
-      powerIterations: 6,
+      powerIterations: 3,
     });
     const xr = Float64Array.from(pca.pcs);
     const K = N >= 100 ? Math.min(N, calNcenter(N)) : N;
