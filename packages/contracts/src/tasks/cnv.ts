@@ -34,6 +34,8 @@ export const cnvParams = z
     /** METHODS `--split_ref`: reference cells from the analysed samples, from all samples, or from listed ones. */
     splitRef: z.enum(['analysed', 'all', 'listed']).default('analysed'),
     refSamples: labelList(0, 500).optional(),
+    /** Level of the "group" score plots (the samples' group, when the analysis has one). */
+    groupKey: groupByKey.optional(),
     /** Level of the "cluster" score plots (default the analysis clusters). */
     clusterKey: groupByKey.default('cluster'),
     /** 'auto' = hg38 for human, mm10 for mouse. */
@@ -172,6 +174,7 @@ export const cnvTask = defineTask({
     samples: { kind: 'values', level: 'sampleKey' },
     refSamples: { kind: 'values', level: 'sampleKey' },
     clusterKey: { kind: 'level' },
+    groupKey: { kind: 'level' },
     positionsPath: { kind: 'hidden' },
     comparisons: { kind: 'hidden' },
   },

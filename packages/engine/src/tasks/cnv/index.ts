@@ -151,7 +151,9 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     } else refFrom = analysed;
     const refSet = new Set(p.reference);
     // default observed: every other group except 'NA' (cells outside a subset level)
-    const obsSet = new Set(p.observed?.length ? p.observed : [...present].filter((t) => !refSet.has(t) && t !== NA));
+    const obsSet = new Set(
+      p.observed?.length ? p.observed : [...present].filter((t) => !refSet.has(t) && t !== NA),
+    );
     const refByType = new Map<string, number[]>(p.reference.map((t) => [t, []]));
     const observed: number[] = [];
     for (let c = 0; c < result.nCells; c++) {
@@ -383,6 +385,7 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     await ctx.sink.cellColumn('cnv_subclone', { kind: 'categorical', values: subCol });
 
     const clusterOf = result.obs(p.clusterKey) ? categoricalLevel(result, p.clusterKey) : null;
+    const groupOf = p.groupKey ? categoricalLevel(result, p.groupKey) : null;
     const isRef = (i: number) => i < nRef;
     await ctx.sink.table('cnv_scores', {
       columns: [
@@ -580,6 +583,9 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
       { name: 'type', labelOf: (i) => types[cells[i]] },
       ...(hasSample
         ? [{ name: 'sample', labelOf: (i: number) => (isRef(i) ? types[cells[i]] : sampleOf[cells[i]]) }]
+        : []),
+      ...(groupOf
+        ? [{ name: 'group', labelOf: (i: number) => (isRef(i) ? types[cells[i]] : groupOf[cells[i]]) }]
         : []),
       ...(clusterOf
         ? [{ name: 'cluster', labelOf: (i: number) => (isRef(i) ? types[cells[i]] : clusterOf[cells[i]]) }]
