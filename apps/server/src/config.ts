@@ -39,6 +39,8 @@ const schema = z.object({
   SMTP_FROM: z.string().default('CellCloud <no-reply@cellcloud.local>'),
   TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
+  /** Days a converted download stays available after approval (SPEC §4/§9: 7). */
+  DOWNLOAD_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mailFrom: c.SMTP_FROM,
     tokenTtlMs: c.TOKEN_TTL_HOURS * 3600_000,
     storageQuotaBytes: Math.round(c.STORAGE_QUOTA_GB * 1024 ** 3),
+    downloadValidDays: c.DOWNLOAD_VALID_DAYS,
     s3: c.S3_BUCKET
       ? {
           endpoint: c.S3_ENDPOINT,

@@ -48,13 +48,6 @@ describe('GET /api/user_datasets/{id}/artifacts/*', () => {
     expect(Array.from(chunk.values)).toEqual([7, 2]);
   });
 
-  it('downloads the .h5ad with the token in the query', async () => {
-    const res = await fetch(`${s.url}/api/user_datasets/${jobId}/h5ad?token=${owner.token}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="analysis-.*\.h5ad"/);
-    expect(await res.text()).toBe('HDF5-placeholder-bytes');
-  });
-
   it('hides other users’ results and needs a token', async () => {
     expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: other.token })).status).toBe(404);
     expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`)).status).toBe(401);

@@ -25,6 +25,8 @@ export const jobPayloads = {
   }),
   /** Sub-celltype (child) analysis of a subset of a completed result (row in analysis_jobs). */
   'analysis.subcluster': z.object({ jobId: z.string() }),
+  /** Produce the file of an approved download request (issue 21; row in download_requests). */
+  'download.export': z.object({ requestId: z.string() }),
   /** One downstream analysis task (issue 11; row in analysis_tasks, definition in contracts tasks/). */
   'analysis.task': z.object({ taskId: z.string() }),
   /**

@@ -9,8 +9,8 @@ export interface TenxMtxOutput {
   'barcodes.tsv': Uint8Array;
 }
 
-function matrixText(m: CountMatrix): Uint8Array {
-  const parts: string[] = [`%%MatrixMarket matrix coordinate integer general\n%\n${m.nGenes} ${m.nCells} ${m.indptr[m.nCells]}\n`];
+function matrixText(m: CountMatrix, field: 'integer' | 'real'): Uint8Array {
+  const parts: string[] = [`%%MatrixMarket matrix coordinate ${field} general\n%\n${m.nGenes} ${m.nCells} ${m.indptr[m.nCells]}\n`];
   const enc = new TextEncoder();
   const chunks: Uint8Array[] = [];
   let lines: string[] = [];
@@ -26,12 +26,18 @@ function matrixText(m: CountMatrix): Uint8Array {
   return concatChunks(chunks);
 }
 
-export function write10xMtx(counts: CountMatrix, genes: GeneTable, barcodes: string[], opts: { gzip?: boolean } = {}): TenxMtxOutput {
+/** `field: 'real'` for non-integer values (e.g. log-normalized data); integer counts by default. */
+export function write10xMtx(
+  counts: CountMatrix,
+  genes: GeneTable,
+  barcodes: string[],
+  opts: { gzip?: boolean; field?: 'integer' | 'real' } = {},
+): TenxMtxOutput {
   const enc = new TextEncoder();
   const z = (b: Uint8Array) => (opts.gzip === false ? b : gzipSync(b, { level: 6 }));
   const features = genes.ids.map((id, g) => `${id}\t${genes.symbols[g]}\t${genes.featureTypes?.[g] ?? 'Gene Expression'}`).join('\n') + '\n';
   return {
-    'matrix.mtx': z(matrixText(counts)),
+    'matrix.mtx': z(matrixText(counts, opts.field ?? 'integer')),
     'features.tsv': z(enc.encode(features)),
     'barcodes.tsv': z(enc.encode(barcodes.join('\n') + '\n')),
   };

@@ -7,6 +7,8 @@ import { handleAnalysisRun } from './analysis.run';
 import { handleAnalysisSubcluster } from './analysis.subcluster';
 import { handleAnalysisTask } from './analysis.task';
 import { handleDatasetIngest } from './dataset.ingest';
+import { handleDownloadExport } from './download.export';
+import { expireDownloads } from '../services/downloads/expiry';
 import { reconcileJobs } from './runner-reconcile';
 import { runTracked } from './runner-tracked';
 
@@ -36,6 +38,7 @@ export async function startWorker(
     runTracked(ctx, notifications, job, job.data.jobId, (t) => handleAnalysisSubcluster(ctx, t)),
   );
   await queue.work('analysis.task', (job) => handleAnalysisTask(ctx, notifications, job));
+  await queue.work('download.export', (job) => handleDownloadExport(ctx, notifications, job.data));
   await queue.work(
     'system.noop',
     async (job) => {
@@ -60,9 +63,13 @@ export async function startWorker(
     ctx.config.queueSuperviseSeconds * 1000,
   );
   timer.unref();
+  // converted downloads past their validity are deleted and their requests expired (issue 21)
+  const expiry = setInterval(() => void expireDownloads(ctx).catch(() => {}), 10 * 60 * 1000);
+  expiry.unref();
   return {
     async stop() {
       clearInterval(timer);
+      clearInterval(expiry);
     },
   };
 }

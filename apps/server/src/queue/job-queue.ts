@@ -41,6 +41,7 @@ export const JOB_WEIGHT: Record<JobName, 'heavy' | 'light'> = {
   'analysis.deg': 'heavy',
   'analysis.subcluster': 'heavy',
   'analysis.task': 'heavy',
+  'download.export': 'light',
   'system.noop': 'light',
 };
 

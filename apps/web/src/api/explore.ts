@@ -59,8 +59,3 @@ export function useSubsetAction(datasetId: string) {
   });
 }
 
-/** Plain link that downloads the analysed dataset as .h5ad (token in the query, SPEC §7 blobs). */
-export function h5adDownloadUrl(datasetId: string): string {
-  const token = getSession()?.token ?? '';
-  return `${base(datasetId)}/h5ad?token=${encodeURIComponent(token)}`;
-}

@@ -20,6 +20,7 @@ const pages = {
   shell: lazyPage(() => import('./shell/PrivateShell')),
   myAnalyses: lazyPage(() => import('../features/analyses/MyAnalysesPage')),
   downloads: lazyPage(() => import('../features/downloads/RequestedDownloadsPage')),
+  adminDownloads: lazyPage(() => import('../features/admin/AdminDownloadsPage')),
   notifications: lazyPage(() => import('../features/jobs/NotificationsPage')),
   account: lazyPage(() => import('../features/account/AccountSettingsPage')),
   importData: lazyPage(() => import('../features/files/ImportDataPage')),
@@ -82,6 +83,7 @@ export const router = createBrowserRouter([
         children: [
           r('/my_analyzes', pages.myAnalyses, 'myAnalyses'),
           r('/requestedDownloads', pages.downloads, 'requestedDownloads'),
+          r('/admin/downloads', pages.adminDownloads, 'adminDownloads'),
           r('/notifications', pages.notifications, 'notifications'),
           r('/accountsettings', pages.account, 'accountSettings'),
           r('/importdata', pages.importData, 'importData'),

@@ -12,10 +12,11 @@ import exploreRoutes from './explore';
 import jobRoutes from './jobs';
 import notificationRoutes from './notifications';
 import preferenceRoutes from './preferences';
+import downloadRoutes from './downloads';
 import taskRoutes from './tasks';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes, taskRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes, taskRoutes, downloadRoutes];

@@ -43,7 +43,7 @@ export function AppLayout({ info }: { info: AccountInfo }) {
               onClick={() => setDrawerOpen((o) => !o)}
             />
           </Tooltip>
-          <UserMenu userName={info.user.username} onLogout={openLogout} />
+          <UserMenu userName={info.user.username} isAdmin={info.user.isAdmin} onLogout={openLogout} />
         </div>
       </header>
       <main className={full ? 'cc-content-full' : 'cc-content'} style={{ flex: 1 }}>

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
 /** The user-name menu: account settings and logout (SPEC §2). */
-export function UserMenu({ userName, onLogout }: { userName: string; onLogout: () => void }) {
+export function UserMenu({ userName, isAdmin = false, onLogout }: { userName: string; isAdmin?: boolean; onLogout: () => void }) {
   const { t } = useTranslation(['shell', 'menu']);
   const navigate = useNavigate();
   return (
@@ -13,10 +13,13 @@ export function UserMenu({ userName, onLogout }: { userName: string; onLogout: (
       menu={{
         items: [
           { key: 'account', label: t('menu:accountSettings') },
+          // administrators only: the admin console (download approvals)
+          ...(isAdmin ? [{ key: 'admin', label: t('shell:nav.admin'), 'data-testid': 'admin-menu' }] : []),
           { type: 'divider' },
           { key: 'logout', label: t('menu:logout'), danger: true },
         ],
-        onClick: ({ key }) => (key === 'logout' ? onLogout() : navigate('/accountsettings')),
+        onClick: ({ key }) =>
+          key === 'logout' ? onLogout() : navigate(key === 'admin' ? '/admin/downloads' : '/accountsettings'),
       }}
     >
       <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>

@@ -1,11 +1,11 @@
-import { Alert, Button, Empty, Space, Spin, Typography } from 'antd';
+import { Alert, Empty, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DISPLAY_SWITCHES } from '@cellcloud/contracts/privileges';
 import { useAccountInfo } from '../../api/account';
-import { h5adDownloadUrl } from '../../api/explore';
 import { useSession } from '../../api/session';
 import { canUse } from '../../app/shell/privilegeAccess';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
+import { RequestDownloadButton } from '../downloads/RequestDownloadButton';
 import { ArtifactRequestError } from './data/ArtifactClient';
 import { useArtifactClient } from './data/useArtifactClient';
 import { ExplorerWorkspace, type ExploreAccess } from './ExplorerWorkspace';
@@ -36,11 +36,7 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
     <div style={{ padding: 16 }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="baseline">
         <Typography.Title level={3}>{title}</Typography.Title>
-        {state.status === 'ready' && state.manifest.h5ad && datasetId && (
-          <Button href={h5adDownloadUrl(datasetId)} data-testid="download-h5ad">
-            {t('page.downloadH5ad')}
-          </Button>
-        )}
+        {state.status === 'ready' && state.manifest.h5ad && datasetId && <RequestDownloadButton datasetId={datasetId} />}
       </Space>
       {datasetId === null ? (
         <Empty description={t('page.noDataset')} />

@@ -10,6 +10,7 @@ const KIND_KEYS: Record<NotificationView['kind'], string> = {
   'job.completed': 'notifications.kinds.jobCompleted',
   'job.failed': 'notifications.kinds.jobFailed',
   'download.ready': 'notifications.kinds.downloadReady',
+  'download.declined': 'notifications.kinds.downloadDeclined',
   'download.expired': 'notifications.kinds.downloadExpired',
 };
 
