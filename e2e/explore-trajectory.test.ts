@@ -48,12 +48,16 @@ describe.skipIf(!pbmc)('trajectory tasks in the explorer', () => {
     await history.getByTestId('task-show').first().click();
     await expect.poll(async () => summary.textContent(), { timeout: 30_000 }).toMatch(/roots Y_2\./);
     await page.getByTestId('monocle3-modules').locator('tbody tr').first().waitFor();
+    await page.getByTestId('monocle3-trajectory').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-trajectory');
 
     await switchLanguage(page);
     await page.reload();
     await page.getByTestId('tab-label-trajectory').click();
-    await expect.poll(async () => page.getByTestId('monocle3-summary').textContent(), { timeout: 60_000 }).toMatch(/主图共 \d+ 个节点/);
+    await expect
+      .poll(async () => page.getByTestId('monocle3-summary').textContent(), { timeout: 60_000 })
+      .toMatch(/主图共 \d+ 个节点/);
+    await page.getByTestId('monocle3-trajectory').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-trajectory');
     expect(errors).toEqual([]);
     await context.close();

@@ -99,7 +99,12 @@ export const monocle3Task = defineTask({
   species: 'any',
   tab: 'trajectory',
   timeoutMinutes: 60,
-  fields: { groupBy: { kind: 'level' }, genes: { kind: 'genes' }, rootNodes: { kind: 'hidden' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    batchKey: { kind: 'level' },
+    genes: { kind: 'genes' },
+    rootNodes: { kind: 'hidden' },
+  },
   messages: {
     'en-US': {
       'monocle3.tooFewCells':
