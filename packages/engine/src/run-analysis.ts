@@ -3,6 +3,7 @@ import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 import { carryInputColumns } from './carry-input';
 import { AnalysisRunner } from './runner';
+import { scoreVariances } from './steps/pca';
 import type { SampleAmbient } from './steps/ambient';
 import type { SampleDoublets } from './steps/doublets';
 import type { Embedding } from './steps/embeddings';
@@ -52,6 +53,8 @@ export interface RunAnalysisOptions {
    * as it is merged, so the samples and the merged copy are not all held at once (large inputs).
    */
   releaseSamples?: boolean;
+  /** Precomputed PCs (row-major nCells × dims) used instead of the PCA (sub-clustering without re-reduction). */
+  pcs?: { dims: number; values: Float32Array | Float64Array };
 }
 
 /**
@@ -65,6 +68,12 @@ export async function runAnalysis(
   options: RunAnalysisOptions = {},
 ): Promise<AnalysisResult> {
   const runner = new AnalysisRunner({ oneShot: true, releaseSamples: options.releaseSamples ?? false });
+  if (options.pcs) {
+    const pcs = Float64Array.from(options.pcs.values);
+    const variances = scoreVariances(pcs, options.pcs.dims);
+    const total = variances.reduce((a, b) => a + b, 0);
+    runner.pca.preset = { pcs, nComputed: options.pcs.dims, varianceRatio: variances.map((v) => v / Math.max(1e-12, total)) };
+  }
   const timings: Partial<Record<StepName, number>> = {};
   let current: StepName | undefined;
   let since = performance.now();

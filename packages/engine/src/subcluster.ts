@@ -27,6 +27,12 @@ export interface SubclusterInput {
    * cluster, become `<name>_input`).
    */
   obs?: Record<string, CellColumn>;
+  /**
+   * The parent's PCs (row-major parent cells × dims; the batch-corrected ones when the parent had
+   * batch correction). With `reDimensionalityReduction: false` the child builds its graph on these
+   * rows instead of new HVGs + PCA.
+   */
+  pcs?: { dims: number; values: Float32Array | Float64Array };
 }
 
 /**
@@ -34,7 +40,9 @@ export interface SubclusterInput {
  * restricted to the chosen cells, with cell filtering, doublet removal, ambient-RNA removal and
  * batch correction skipped (the parent already did them), re-normalized, new HVGs, PCA, graph and
  * clusters at `clusteringResolution`, new embeddings and markers. Returns a normal AnalysisResult
- * (write it with writeOutputs).
+ * (write it with writeOutputs). `reDimensionalityReduction: false` reuses the parent's PCs of the
+ * chosen cells (`input.pcs`, required then) instead of new HVGs + PCA; `onlyScaleHighlyVariableGenes`
+ * needs nothing: only HVGs are ever scaled (see PcaStep), which gives the PCs of either setting.
  */
 export async function runSubcluster(
   input: SubclusterInput,
@@ -87,7 +95,18 @@ export async function runSubcluster(
     format: 'h5ad' as const,
     warnings: [],
   };
-  return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress);
+  let pcs: { dims: number; values: Float32Array } | undefined;
+  if (!child.reDimensionalityReduction) {
+    const parentPcs = input.pcs;
+    if (!parentPcs || parentPcs.values.length !== parentPcs.dims * input.counts.nCells) {
+      throw new EngineError('INVALID_PARAMS', 'Keeping the parent dimensionality reduction needs the parent PCs of every cell.', { field: 'reDimensionalityReduction' });
+    }
+    const d = parentPcs.dims;
+    const values = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) values[i * d + k] = parentPcs.values[input.cells[i]! * d + k]!;
+    pcs = { dims: d, values };
+  }
+  return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress, { pcs });
 }
 
 /** Parent levels for the chosen cells: categorical columns and numeric `annot_*` values. */

@@ -56,6 +56,11 @@ export function pcsToUse(pcValue: AnalysisParams['pcValue'], pca: PcaResult): nu
  * 20k cells here — with scaled values clipped at MAX_SCALED_VALUE (see scaledSparsePca).
  * When cell-cycle regression is on, the regressed dense HVG matrix goes through scran.js runPca
  * (no clipping there).
+ *
+ * `scaleLargeData` (METHODS §1.6: subset to HVGs before scaling) and a sub-cluster's
+ * `onlyScaleHighlyVariableGenes` are honoured by construction: only the HVGs are ever scaled
+ * (implicitly, inside the products), which gives the same PCs as scaling every gene and masking,
+ * because each gene is scaled on its own; no scaled all-gene matrix is materialised either way.
  */
 export class PcaStep extends Step<PcaParams, PcaResult> {
   readonly name = 'pca' as const;
@@ -68,11 +73,18 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     super([normalize, hvg, cellCycle]);
   }
 
+  /**
+   * PCs given by the caller instead of computed (a sub-cluster analysis with
+   * reDimensionalityReduction = false reuses the parent's PCs of its cells).
+   */
+  preset: PcaResult | undefined;
+
   static defaults(): PcaParams {
     return { seed: 42 };
   }
 
   protected async run(params: PcaParams): Promise<PcaResult> {
+    if (this.preset) return this.preset;
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
