@@ -14,11 +14,12 @@ import type { ExtraObsSource, TaskChildInput } from './analysis.task.child';
 import { storedResultLoadBytes, storedResultSize } from './runner-child-budget';
 import { childTask, runInChild } from './runner-child-process';
 import { PermanentJobError } from './runner-tracked';
+import { taskStagingPrefix } from '../storage/keys';
 
 const MiB = 2 ** 20;
 
 /** Where attempt `attempt` of a task writes before the atomic publish to its output prefix. */
-export const taskStagingPrefix = (taskId: string, attempt: number) => `tmp/tasks/${taskId}/${attempt}/`;
+export { taskStagingPrefix };
 
 class TaskSuperseded extends Error {}
 

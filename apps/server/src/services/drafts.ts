@@ -8,10 +8,10 @@ import type { AppContext, AuthUser } from '../context';
 import { draftsRepo, type DraftRow } from '../db/repos/drafts';
 import { AppError } from '../errors';
 import type { JobQueue } from '../queue/job-queue';
+import { preprocessKey, preprocessPrefix } from '../storage/keys';
 
 /** Storage prefix of a draft's cell-filtering evaluation (QC metrics + recommended thresholds). */
-export const preprocessPrefix = (draftId: string) => `preprocess/${draftId}/`;
-export const preprocessKey = (draftId: string, run: number) => `${preprocessPrefix(draftId)}${run}/qc.json`;
+export { preprocessKey, preprocessPrefix } from '../storage/keys';
 
 /**
  * Initiate-analysis drafts (SPEC §3 draft fields, stored server-side, resumed at stepTag/pageTag)

@@ -30,6 +30,5 @@ export function toJobView(r: JobRow, now = new Date(), locale: Locale = 'en-US')
 }
 
 /** Storage prefix of a job's published results (the explorer reads `artifacts/` under it). */
-export const resultsPrefix = (jobId: string) => `results/${jobId}/`;
+export { resultsPrefix, stagingPrefix } from '../storage/keys';
 /** Where a running attempt writes before the atomic publish. */
-export const stagingPrefix = (jobId: string, attempt: number) => `tmp/results/${jobId}/${attempt}/`;

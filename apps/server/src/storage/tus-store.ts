@@ -35,13 +35,13 @@ export function openTusStore(config: Config): DataStore {
 }
 
 /** Storage key of file `index` of an upload (also its tus id). */
-export const rawFileKey = (uploadId: string, index: number) => `raw/${uploadId}/${index}`;
+export { rawFileKey, rawPrefix, datasetPrefix } from './keys';
 
 /** Storage prefix of everything kept for an upload's originals. */
-export const rawPrefix = (uploadId: string) => `raw/${uploadId}/`;
+
 
 /** Storage prefix of the canonical dataset converted from an upload. */
-export const datasetPrefix = (uploadId: string) => `datasets/${uploadId}/`;
+
 
 /** The URL form of a tus id: `raw/<uploadId>/<i>` ⇄ `<uploadId>.<i>` (no slashes in URLs). */
 export const tusSlotOf = (uploadId: string, index: number) => `${uploadId}.${index}`;

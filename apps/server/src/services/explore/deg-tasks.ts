@@ -13,8 +13,8 @@ import './deg-messages';
  * groups to per-cell codes (stored beside the task), refuses groups under LIMITS.degMinCells
  * cells and a second running calculation of the user, then queues `analysis.deg`.
  */
-export const degCodesKey = (datasetId: string, id: string) => `explore/${datasetId}/deg/${id}.codes`;
-export const degResultKey = (datasetId: string, id: string) => `explore/${datasetId}/deg/${id}.json`;
+import { degCodesKey, degResultKey } from '../../storage/keys';
+export { degCodesKey, degResultKey };
 
 export function toDegView(r: DegTaskRow): DegTaskView {
   return {

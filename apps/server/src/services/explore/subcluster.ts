@@ -10,13 +10,13 @@ import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix } from './results';
 import { groupingOf } from './subsets';
 import './deg-messages';
+import { childCellsKey } from '../../storage/keys';
 
 /**
  * Sub-celltype analysis (SPEC §3/§5): the cells of some labels of a subset (≥ 100) become a child
  * analysis job (`analysis.subcluster`) linked to its parent; the subset then has a child task.
  */
-export const childCellsKey = (parentId: string, childId: string) =>
-  `explore/${parentId}/children/${childId}.u32`;
+export { childCellsKey };
 
 function toChildView(r: ChildTaskRow): ChildTaskView {
   return {

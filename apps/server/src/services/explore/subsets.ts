@@ -7,14 +7,14 @@ import { AppError } from '../../errors';
 import { artifactPrefix } from './results';
 import { duplicateColour, relabel, restrict, type Labelled } from './relabel';
 import './messages';
+import { subsetCodesKey } from '../../storage/keys';
 
 /**
  * Use cases of the explorer subsets (SPEC §4/§5/§7). Metadata in `explore_subsets`; per-cell
  * codes in storage. Every call first checks the dataset is a completed analysis of the user.
  */
-const codesKey = (datasetId: string, id: string) => `explore/${datasetId}/subsets/${id}.u32`;
-/** Storage key of a subset's per-cell codes (Uint32, NOT_IN_SUBSET outside it). */
-export const subsetCodesKey = codesKey;
+const codesKey = subsetCodesKey;
+export { subsetCodesKey };
 const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export function toView(r: SubsetRow): SubsetView {

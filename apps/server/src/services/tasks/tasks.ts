@@ -15,9 +15,9 @@ import { jobsRepo, type JobRow } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
 import { translate } from '../../i18n/translate';
 import { ENGINE_VERSION } from '../jobs-cache';
-import { resultsPrefix } from '../jobs-view';
 import { jobsDeps } from '../jobs-wire';
 import './messages';
+import { taskOutputPrefix, taskUploadKey } from '../../storage/keys';
 
 /**
  * Use cases of the analysis tasks (issue 11): create (permission, species rule, params and
@@ -27,10 +27,7 @@ import './messages';
  */
 
 /** Storage of one task: outputs under the result, uploads beside them until the task is deleted. */
-export const taskOutputPrefix = (resultId: string, taskId: string) =>
-  `${resultsPrefix(resultId)}tasks/${taskId}/`;
-export const taskUploadKey = (resultId: string, taskId: string, name: string) =>
-  `${resultsPrefix(resultId)}task-uploads/${taskId}/${name}`;
+export { taskOutputPrefix, taskUploadKey };
 
 /** The user's completed analysis behind an explorer dataset id (404 for another user's). */
 export async function datasetOf(
