@@ -35,3 +35,8 @@ obj <- subtract_ref_expr_from_obs(obj, inv_log = FALSE, use_bounds = TRUE)
 obj <- invert_log2(obj)
 obj <- clear_noise_via_ref_mean_sd(obj, sd_amplifier = p$sd_amplifier)
 write.table(obj@expr.data, file.path(work, "r_values.tsv"), sep = "\t", quote = FALSE, col.names = NA)
+# inferCNV's heat map clusters the observations with hclust(dist(t(x)), "ward.D2") and cuts k groups
+# (General_HCL_*): the same on the final values of the observed cells, k = 8.
+obs_x <- t(obj@expr.data[, obs$observations, drop = FALSE])
+hc <- hclust(dist(obs_x), method = "ward.D2")
+write.table(data.frame(cell = rownames(obs_x), hcl = cutree(hc, k = 8)), file.path(work, "r_hcl.tsv"), sep = "\t", quote = FALSE, row.names = FALSE)

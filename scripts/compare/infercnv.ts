@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { runInferCnv } from '@cellcloud/engine/tasks/cnv/infercnv';
+import { wardClusters } from '@cellcloud/engine/tasks/cnv/subclones';
 import { layoutGenes, loadPositions, POSITION_FILES } from '@cellcloud/engine/tasks/cnv/positions';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
@@ -133,4 +134,22 @@ order.forEach((c, p) => {
 const pr = (n * sxy - sx * sy) / Math.sqrt((n * sxx - sx * sx) * (n * syy - sy * sy));
 console.log(
   `final values (${n} cell × gene): max |ours − inferCNV| ${maxAbs.toExponential(3)}, mean ${(sumAbs / n).toExponential(3)}, Pearson r ${pr.toFixed(8)}`,
+);
+
+// subclones: our ward.D2 + cut (Float64 values of the observed cells) vs R hclust/cutree, k = 8
+const obsPos = order.map((_, p) => p).filter((p) => !d.cellType[order[p]].startsWith('normal'));
+const G = keptOurs.length;
+const x = new Float64Array(obsPos.length * G);
+obsPos.forEach((p, i) => x.set(ours.get(p)!, i * G));
+const ourHcl = wardClusters(x, obsPos.length, G, 8);
+const rHcl = new Map(
+  readFileSync(path.join(work, 'r_hcl.tsv'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t') as [string, string]),
+);
+const agree = obsPos.filter((p, i) => String(ourHcl[i] + 1) === rHcl.get(d.barcodes[order[p]])).length;
+console.log(
+  `HCL (ward.D2, k = 8) on ${obsPos.length} observed cells: ${agree} identical labels (R cutree numbering)`,
 );

@@ -9,7 +9,7 @@ import { Random } from '../../methods/random';
  * `maxExact` cells a seeded subsample is clustered and every other cell joins the nearest cluster
  * mean, so the result is fixed for a seed.
  */
-export function wardClusters(x: Float32Array, n: number, d: number, k: number): Int32Array {
+export function wardClusters(x: Float32Array | Float64Array, n: number, d: number, k: number): Int32Array {
   const labels = new Int32Array(n);
   if (n <= 1 || k <= 1) return labels;
   k = Math.min(k, n);
