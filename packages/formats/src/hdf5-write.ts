@@ -32,7 +32,7 @@ export function setDeflateImplementation(fn: DeflateFn): void {
 }
 
 export type NumericKind = 'f32' | 'f64' | 'i8' | 'i16' | 'i32' | 'i64' | 'u8' | 'u32' | 'bool';
-export type Dtype = { kind: NumericKind } | { kind: 'string'; length: number };
+export type Dtype = { kind: NumericKind } | { kind: 'string'; length: number } | { kind: 'vlen-string' };
 
 export type ElementArray =
   | Float32Array
@@ -183,6 +183,12 @@ const utf8 = new TextEncoder();
 
 function datatypeMessage(t: Dtype): Uint8Array {
   const b = new Bytes();
+  if (t.kind === 'vlen-string') {
+    // class 9 (variable-length) version 1: type string, null-terminated, UTF-8; 16-byte elements
+    // (length, global heap collection address, object index); base type unsigned char, as HDF5
+    // stores H5Tset_size(H5T_VARIABLE) strings (what h5py and anndata write for attributes)
+    return new Bytes().u8(0x19).u8(0x01).u8(0x01).u8(0).u32(16).bytes(fixedPoint(1, false)).done();
+  }
   if (t.kind === 'string') {
     // class 3 version 1; null-padded, UTF-8
     return b
@@ -249,6 +255,7 @@ function dataspaceMessage(shape: number[] | null): Uint8Array {
 }
 
 function elementSize(t: Dtype): number {
+  if (t.kind === 'vlen-string') return 16;
   return t.kind === 'string' ? Math.max(1, t.length) : ELEMENT_SIZE[t.kind];
 }
 
@@ -280,8 +287,61 @@ function objectHeader(messages: Message[]): Uint8Array {
 export type AttrValue =
   string | string[] | boolean | ElementArray | { dtype: Dtype; shape: number[] | null; raw: Uint8Array };
 
-function attributeMessage(name: string, value: AttrValue): Uint8Array {
-  const enc = encodeAttr(value);
+/** Strings of attributes, stored once in the file's global heap collection. */
+class GlobalHeap {
+  readonly index = new Map<string, number>();
+  address = 0n;
+
+  add(s: string): void {
+    if (s !== '' && !this.index.has(s)) this.index.set(s, this.index.size + 1);
+  }
+
+  /** The collection ("GCOL" version 1, objects 8-byte aligned, free space object 0 at the end). */
+  bytes(): Uint8Array {
+    const b = new Bytes().bytes(utf8.encode('GCOL')).u8(1).zeros(3).u64(0);
+    for (const [s, i] of this.index) {
+      const data = utf8.encode(s);
+      b.u16(i)
+        .u16(1)
+        .u32(0)
+        .u64(data.length)
+        .bytes(data)
+        .zeros((8 - (data.length % 8)) % 8);
+    }
+    const used = b.length;
+    const size = Math.max(4096, used + 16);
+    b.u16(0)
+      .u16(0)
+      .u32(0)
+      .u64(size - used)
+      .zeros(size - used - 16);
+    const out = b.done();
+    new DataView(out.buffer).setBigUint64(8, BigInt(size), true);
+    return out;
+  }
+
+  /** Elements of a vlen string attribute: length, collection address, object index. */
+  refs(values: string[]): Uint8Array {
+    const b = new Bytes();
+    for (const s of values) {
+      const n = utf8.encode(s).length;
+      b.u32(n)
+        .u64(n ? this.address : 0n)
+        .u32(n ? this.index.get(s)! : 0);
+    }
+    return b.done();
+  }
+}
+
+function attributeMessage(name: string, value: AttrValue, heap?: GlobalHeap): Uint8Array {
+  const enc =
+    heap && (typeof value === 'string' || (Array.isArray(value) && value.length))
+      ? {
+          dtype: { kind: 'vlen-string' } as Dtype,
+          shape: typeof value === 'string' ? null : [value.length],
+          raw: heap.refs(typeof value === 'string' ? [value] : value),
+        }
+      : encodeAttr(value);
   const nameBytes = utf8.encode(name);
   const dt = datatypeMessage(enc.dtype);
   const ds = dataspaceMessage(enc.shape);
@@ -387,6 +447,7 @@ export class Hdf5Writer {
   readonly root: GroupNode = { kind: 'group', name: '', attrs: [], children: [] };
   private eof = 48; // superblock v2 is 48 bytes
   private closed = false;
+  private heap: GlobalHeap | undefined;
 
   constructor(private readonly sink: PositionalSink) {}
 
@@ -552,7 +613,10 @@ export class Hdf5Writer {
   }
 
   private async writeHeaders(node: GroupNode | DatasetNode): Promise<bigint> {
-    const attrs: Message[] = node.attrs.map(([k, v]) => ({ type: 0xc, data: attributeMessage(k, v) }));
+    const attrs: Message[] = node.attrs.map(([k, v]) => ({
+      type: 0xc,
+      data: attributeMessage(k, v, this.heap),
+    }));
     let messages: Message[];
     if (node.kind === 'dataset') {
       messages = [...node.messages, ...attrs];
@@ -582,6 +646,19 @@ export class Hdf5Writer {
   async close(): Promise<number> {
     if (this.closed) throw new Error('HDF5 writer closed twice');
     this.closed = true;
+    // string attributes are variable-length strings, as h5py writes them (str, not bytes, in Python)
+    const heap = new GlobalHeap();
+    const gather = (node: GroupNode | DatasetNode): void => {
+      for (const [, v] of node.attrs)
+        for (const s of typeof v === 'string' ? [v] : Array.isArray(v) ? v : []) heap.add(s);
+      if (node.kind === 'group') node.children.forEach(gather);
+    };
+    gather(this.root);
+    if (heap.index.size) {
+      heap.address = BigInt(this.eof);
+      await this.append(heap.bytes());
+      this.heap = heap;
+    }
     const root = await this.writeHeaders(this.root);
     const sb = new Bytes()
       .bytes(new Uint8Array([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]))

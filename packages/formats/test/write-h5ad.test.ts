@@ -114,7 +114,7 @@ describe('h5ad writer', () => {
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 dec = lambda v: v.decode() if isinstance(v, bytes) else str(v)
-print("h5py", dec(f["X"].attrs["encoding-type"]), tuple(int(x) for x in f["X"].attrs["shape"]), [dec(c) for c in f["obs"].attrs["column-order"]], f["var/highly_variable"].dtype, type(f["obs/cluster"].attrs["ordered"]).__name__)
+print("h5py", dec(f["X"].attrs["encoding-type"]), tuple(int(x) for x in f["X"].attrs["shape"]), [dec(c) for c in f["obs"].attrs["column-order"]], f["var/highly_variable"].dtype, type(f["obs/cluster"].attrs["ordered"]).__name__, type(f["X"].attrs["encoding-type"]).__name__)
 try:
     import anndata
 except ImportError:
@@ -124,8 +124,9 @@ print("anndata", a.shape, int(round(a.layers["counts"].sum())), list(a.obs["clus
 print("mask", a.var["highly_variable"].dtype, a[:, a.var["highly_variable"]].shape, a.obs["cluster"].cat.ordered)
 `;
     const out = execFileSync(python!, ['-c', script, file], { encoding: 'utf8' });
-    // booleans are HDF5 enums as h5py writes them: numpy bool, and the categorical "ordered" flag too
-    expect(out).toContain(`h5py csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes}) ['cluster', 'n_counts'] bool bool_`);
+    // booleans are HDF5 enums as h5py writes them: numpy bool, and the categorical "ordered" flag too;
+    // string attributes are variable-length (str in Python, as h5py writes them)
+    expect(out).toContain(`h5py csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes}) ['cluster', 'n_counts'] bool bool_ str`);
     const total = ds.counts.data.reduce((a, b) => a + b, 0);
     if (out.includes('anndata')) {
       expect(out).toContain(`anndata (${ds.counts.nCells}, ${ds.counts.nGenes}) ${total} ['c0', 'c1', 'c2'] 10 (${ds.counts.nCells}, 2) leiden 0.8 MT-CO1 ${ds.genes.ids[0]}`);
