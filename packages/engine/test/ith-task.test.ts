@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeResourceReader } from '../src/cli/node-resources';
 import { ithEngineTask } from '../src/tasks/ith';
 import { MemorySink } from '../src/tasks/memory-sink';
+import { resultHandleFromDataset } from '../src/tasks/result-handle';
 import { ANNOT, MATRIX, oligo } from './cnv-fixtures';
 
 describe.skipIf(!hasSharedData(MATRIX, ANNOT))('ith task on the oligodendroglioma example', () => {
@@ -43,4 +44,45 @@ describe.skipIf(!hasSharedData(MATRIX, ANNOT))('ith task on the oligodendrogliom
       expect(Number(req[3])).toBeLessThanOrEqual(1);
     });
   }
+
+  it('a mixed identity (two cell populations) is more heterogeneous than a pure one', async () => {
+    const base = await oligo();
+    const types = (base.obs('cell_type')!.values as string[]).slice();
+    // pure: 40 malignant_93 cells; mixed: 20 oligodendrocytes + 20 malignant_MGH53 cells
+    let nOligo = 0;
+    let nMgh = 0;
+    const mix = types.map((t) => {
+      if (t === 'malignant_93') return 'pure';
+      if (t === 'Oligodendrocytes (non-malignant)' && nOligo < 20) return (nOligo++, 'mixed');
+      if (t === 'malignant_MGH53' && nMgh < 20) return (nMgh++, 'mixed');
+      return 'NA';
+    });
+    const result = resultHandleFromDataset(
+      {
+        counts: base.counts(),
+        genes: base.genes,
+        cells: { barcodes: [...base.barcodes], columns: {} },
+        embeddings: {},
+      },
+      { species: 'human', extraObs: { mix: { kind: 'categorical', values: mix } } },
+    );
+    for (const method of ['dist', 'iqr'] as const) {
+      const sink = new MemorySink();
+      const summary = await ithEngineTask.run({
+        result,
+        params: ithTask.params.parse({ groupBy: 'mix', method, cmethod: 'wilcoxon' }),
+        onProgress: () => {},
+        sink,
+        resources: nodeResourceReader(SHARED_DATA_DIR),
+      });
+      const med = new Map(summary.identities.map((i) => [i.type, i.median]));
+      // distances grow, correlations drop when the identity mixes two populations
+      if (method === 'dist') expect(med.get('mixed')!).toBeGreaterThan(med.get('pure')!);
+      else expect(med.get('mixed')!).toBeLessThan(med.get('pure')!);
+      const sig = sink.tables.get('ITH_score_sig')!.rows[0]!;
+      expect(sig[2]).toBe('wilcox.test');
+      // correlations separate clearly; PC distances are scaled per identity, so only the median moves
+      if (method === 'iqr') expect(Number(sig[4])).toBeLessThan(0.05);
+    }
+  });
 });
