@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeResourceReader } from '../src/cli/node-resources';
 import { cnvEngineTask } from '../src/tasks/cnv';
 import { MemorySink } from '../src/tasks/memory-sink';
-import { ANNOT, MATRIX, oligo } from './cnv-fixtures';
+import { ANNOT, DIR, MATRIX, oligo } from './cnv-fixtures';
 
 describe.skipIf(!hasSharedData(MATRIX, ANNOT))('cnv task on the inferCNV oligodendroglioma example', () => {
   it('malignant cells lose 1p and 19q against microglia/oligodendrocyte references', async () => {
@@ -77,5 +77,32 @@ describe.skipIf(!hasSharedData(MATRIX, ANNOT))('cnv task on the inferCNV oligode
       resources: nodeResourceReader(SHARED_DATA_DIR),
     });
     expect(again.cells.get('cnv_subclone')).toEqual(sink.cells.get('cnv_subclone'));
+  });
+
+  it("reads a gene-position file given by path (inferCNV's header-less gene order file)", async () => {
+    const result = await oligo();
+    const sink = new MemorySink();
+    const params = cnvTask.params.parse({
+      groupBy: 'cell_type',
+      reference: ['Microglia/Macrophage', 'Oligodendrocytes (non-malignant)'],
+      positionsPath: `${DIR}/gencode_downsampled.EXAMPLE_ONLY_DONT_REUSE.txt.gz`,
+    });
+    const summary = await cnvEngineTask.run({
+      result,
+      params,
+      onProgress: () => {},
+      sink,
+      resources: nodeResourceReader(SHARED_DATA_DIR),
+    });
+    expect(summary.genome).toBe('custom');
+    expect(summary.positionsFile).toContain('gencode_downsampled');
+    expect(summary.chromosomes.every((c) => /^chr\d+$/.test(c.name))).toBe(true); // X/Y dropped
+    const m = new Map<string, number>();
+    for (const [g, kind, , arm, mean] of sink.tables.get('arm_groups')!.rows)
+      if (kind === 'type') m.set(`${g} ${arm}`, Number(mean));
+    for (const t of ['malignant_93', 'malignant_97', 'malignant_MGH36', 'malignant_MGH53']) {
+      expect(m.get(`${t} 1p`)!).toBeLessThan(0.97);
+      expect(m.get(`${t} 19q`)!).toBeLessThan(0.97);
+    }
   });
 });
