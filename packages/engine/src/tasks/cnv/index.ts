@@ -99,8 +99,10 @@ function shuffleTake(rng: Random, a: number[], k: number): number[] {
 export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
   name: 'cnv',
   estimateMemoryBytes(shape) {
-    const perCell = TARGET_BINS * 5 + 60 * 4 + 200;
-    return 200e6 + shape.nnz * 8 + shape.nCells * perCell + 3000 * 3000 * 4 + shape.nCells * 60 * 40;
+    // normalized copy (8 B per non-zero), per analysed cell: heat-map bins (4 B + 1 B) and arm means,
+    // the cnv_arms rows (~40 arms × ~150 B as JS arrays + CSV text), the condensed HCL matrix
+    const perCell = TARGET_BINS * 5 + 60 * 4 + 40 * 150 + 300;
+    return 200e6 + shape.nnz * 8 + shape.nCells * perCell + (3000 * 2999 * 8) / 2;
   },
   async run(ctx) {
     const p = cnvParams.parse(ctx.params);
