@@ -1,0 +1,220 @@
+import { Random } from '../../methods/random';
+
+/**
+ * GRNBoost2-style importances (issue 18): for one target gene, stochastic gradient boosting of
+ * regression trees on the TF expressions with arboreto's GRNBoost2 settings — squared error,
+ * learning rate 0.01, up to 5000 stages, max_features 0.1, subsample 0.9, max_depth 3 (sklearn
+ * GradientBoostingRegressor defaults otherwise: mean as the initial prediction, friedman_mse
+ * split gain, leaves = mean residual) and arboreto's early stopping (stop after stage i when the
+ * mean out-of-bag improvement of the last 25 stages is negative). Importance of a TF = sklearn's
+ * `feature_importances_` (gain summed over the trees, normalised) × number of stages, as arboreto
+ * reports it.
+ *
+ * Faster than sklearn's exact splitter in one documented way: split thresholds are searched over
+ * ≤ `maxBins` quantile bins of each TF (bin 0 = zero expression, as most single-cell values are
+ * zero), the histogram method of LightGBM / sklearn's HistGradientBoosting. Agreement with
+ * sklearn's exact GRNBoost2 importances is measured by scripts/compare/grnboost2.ts.
+ */
+
+export interface GbmParams {
+  learningRate: number;
+  maxStages: number;
+  maxFeatures: number;
+  subsample: number;
+  maxDepth: number;
+  earlyStopWindow: number;
+  maxBins: number;
+}
+
+export const GRNBOOST2: GbmParams = {
+  learningRate: 0.01,
+  maxStages: 5000,
+  maxFeatures: 0.1,
+  subsample: 0.9,
+  maxDepth: 3,
+  earlyStopWindow: 25,
+  maxBins: 32,
+};
+
+/** Feature-major bins (nFeatures × nCells, Uint8): 0 for values ≤ 0, else 1.. by quantiles of the positive values. */
+export function binFeatures(features: readonly Float32Array[], maxBins: number): Uint8Array {
+  const n = features[0]?.length ?? 0;
+  const out = new Uint8Array(features.length * n);
+  features.forEach((v, f) => {
+    const pos = Array.from(v)
+      .filter((x) => x > 0)
+      .sort((a, b) => a - b);
+    const edges: number[] = [];
+    const nb = Math.min(maxBins - 1, pos.length);
+    for (let b = 1; b < nb; b++) {
+      const e = pos[Math.floor((b * pos.length) / nb)]!;
+      if (edges.length === 0 || e > edges[edges.length - 1]!) edges.push(e);
+    }
+    for (let i = 0; i < n; i++) {
+      const x = v[i]!;
+      if (!(x > 0)) continue;
+      let lo = 0;
+      let hi = edges.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (x >= edges[mid]!) lo = mid + 1;
+        else hi = mid;
+      }
+      out[f * n + i] = 1 + lo;
+    }
+  });
+  return out;
+}
+
+export interface GbmResult {
+  importances: Float64Array;
+  stages: number;
+}
+
+/** Importances of every feature for target `y` (length nCells), features binned by binFeatures. */
+export function boostImportances(
+  bins: Uint8Array,
+  nFeatures: number,
+  y: ArrayLike<number>,
+  params: GbmParams,
+  seed: number,
+): GbmResult {
+  const n = y.length;
+  const rng = new Random(seed);
+  const nBins = params.maxBins;
+  const pred = new Float64Array(n);
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += y[i]!;
+  mean /= n;
+  pred.fill(mean);
+  const resid = new Float64Array(n);
+  const gain = new Float64Array(nFeatures);
+  const nInbag = Math.max(1, Math.floor(params.subsample * n));
+  const perSplit = Math.max(1, Math.floor(params.maxFeatures * nFeatures));
+  const inbag = new Uint8Array(n);
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
+  const featOrder = Int32Array.from({ length: nFeatures }, (_, f) => f);
+  const node = new Int32Array(n);
+  const cnt = new Float64Array(nBins);
+  const sum = new Float64Array(nBins);
+  const oobImprovement: number[] = [];
+  let stages = 0;
+  for (let stage = 0; stage < params.maxStages; stage++) {
+    // in-bag sample (sklearn _random_sample_mask: nInbag cells without replacement)
+    inbag.fill(0);
+    for (let i = 0; i < nInbag; i++) {
+      const j = i + rng.int(n - i);
+      const t = perm[i]!;
+      perm[i] = perm[j]!;
+      perm[j] = t;
+      inbag[perm[i]!] = 1;
+    }
+    let oobBefore = 0;
+    let nOob = 0;
+    for (let i = 0; i < n; i++) {
+      resid[i] = y[i]! - pred[i]!;
+      if (!inbag[i]) {
+        oobBefore += resid[i]! * resid[i]!;
+        nOob++;
+      }
+    }
+    // grow the tree level by level; node ids: root 0, children 2k+1 / 2k+2
+    node.fill(0);
+    const splitFeature = new Map<number, { f: number; bin: number }>();
+    let active = [0];
+    for (let depth = 0; depth < params.maxDepth && active.length; depth++) {
+      const next: number[] = [];
+      for (const nd of active) {
+        const members: number[] = [];
+        for (let i = 0; i < n; i++) if (inbag[i] && node[i] === nd) members.push(i);
+        if (members.length < 2) continue;
+        let total = 0;
+        for (const i of members) total += resid[i]!;
+        const base = (total * total) / members.length;
+        let best = 0;
+        let bestF = -1;
+        let bestBin = -1;
+        // features in random order; at least `perSplit` non-constant ones are looked at
+        for (let f = nFeatures - 1; f > 0; f--) {
+          const j = rng.int(f + 1);
+          const t = featOrder[f]!;
+          featOrder[f] = featOrder[j]!;
+          featOrder[j] = t;
+        }
+        let looked = 0;
+        for (let fi = 0; fi < nFeatures && (looked < perSplit || bestF < 0); fi++) {
+          const f = featOrder[fi]!;
+          cnt.fill(0);
+          sum.fill(0);
+          const o = f * n;
+          let maxBin = 0;
+          let minBin = nBins;
+          for (const i of members) {
+            const b = bins[o + i]!;
+            cnt[b]!++;
+            sum[b]! += resid[i]!;
+            if (b > maxBin) maxBin = b;
+            if (b < minBin) minBin = b;
+          }
+          if (maxBin === minBin) continue; // constant in this node
+          looked++;
+          let cL = 0;
+          let sL = 0;
+          for (let b = minBin; b < maxBin; b++) {
+            cL += cnt[b]!;
+            sL += sum[b]!;
+            if (cL === 0) continue;
+            const cR = members.length - cL;
+            if (cR === 0) break;
+            const sR = total - sL;
+            const g = (sL * sL) / cL + (sR * sR) / cR - base;
+            if (g > best) {
+              best = g;
+              bestF = f;
+              bestBin = b;
+            }
+          }
+        }
+        if (bestF < 0 || !(best > 0)) continue;
+        gain[bestF]! += best;
+        splitFeature.set(nd, { f: bestF, bin: bestBin });
+        next.push(2 * nd + 1, 2 * nd + 2);
+      }
+      // route every cell (in-bag and out-of-bag) through this level's splits
+      for (let i = 0; i < n; i++) {
+        const s = splitFeature.get(node[i]!);
+        if (s && active.includes(node[i]!))
+          node[i] = bins[s.f * n + i]! <= s.bin ? 2 * node[i]! + 1 : 2 * node[i]! + 2;
+      }
+      active = next;
+    }
+    // leaves: mean in-bag residual
+    const leafSum = new Map<number, number>();
+    const leafCnt = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      if (!inbag[i]) continue;
+      leafSum.set(node[i]!, (leafSum.get(node[i]!) ?? 0) + resid[i]!);
+      leafCnt.set(node[i]!, (leafCnt.get(node[i]!) ?? 0) + 1);
+    }
+    let oobAfter = 0;
+    for (let i = 0; i < n; i++) {
+      const c = leafCnt.get(node[i]!);
+      const v = c ? leafSum.get(node[i]!)! / c : 0;
+      pred[i]! += params.learningRate * v;
+      if (!inbag[i]) oobAfter += (y[i]! - pred[i]!) ** 2;
+    }
+    stages = stage + 1;
+    oobImprovement.push(nOob ? (oobBefore - oobAfter) / nOob : 0);
+    const w = params.earlyStopWindow;
+    if (stage >= w - 1) {
+      let m = 0;
+      for (let k = stage - w + 1; k <= stage; k++) m += oobImprovement[k]!;
+      if (m / w < 0) break;
+    }
+  }
+  let total = 0;
+  for (const g of gain) total += g;
+  const importances = new Float64Array(nFeatures);
+  if (total > 0) for (let f = 0; f < nFeatures; f++) importances[f] = (gain[f]! / total) * stages;
+  return { importances, stages };
+}
