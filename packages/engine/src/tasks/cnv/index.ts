@@ -339,6 +339,8 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     // ---- subclones (per sample) ----------------------------------------------------------------
     progress(0.84, 'subclones');
     const subcloneOfPos = new Array<string>(nA);
+    /** Position of each observed cell in its sample's dendrogram (heat-map row order within a subclone). */
+    const rowRank = new Float64Array(nA);
     for (let i = 0; i < nRef; i++) subcloneOfPos[i] = types[cells[i]];
     const bySample = new Map<string, number[]>();
     for (let i = nRef; i < nA; i++) {
@@ -352,11 +354,15 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
     for (const [s, rows] of [...bySample.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       const x = new Float32Array(rows.length * nBins);
       rows.forEach((r, i) => x.set(binVals.subarray(r * nBins, (r + 1) * nBins), i * nBins));
-      const lab = subclusterRows(x, rows.length, nBins, {
-        method: p.subcloneMethod,
-        k: p.subcloneK,
-        seed: p.seed,
-      });
+      const leafOrder = new Int32Array(rows.length);
+      const lab = subclusterRows(
+        x,
+        rows.length,
+        nBins,
+        { method: p.subcloneMethod, k: p.subcloneK, seed: p.seed },
+        leafOrder,
+      );
+      leafOrder.forEach((r, rank) => (rowRank[rows[r]!] = rank));
       const prefix = multi ? `${s}_` : '';
       const tag = p.subcloneMethod === 'hcl' ? 'HCL' : 'KM';
       const counts = new Map<string, number>();
@@ -501,6 +507,7 @@ export const cnvEngineTask: EngineTask<CnvParams, CnvSummary> = {
         if (!a) subs.set(l, (a = []));
         a.push(i);
       }
+      for (const rowsOfSub of subs.values()) rowsOfSub.sort((a, b) => rowRank[a]! - rowRank[b]!);
       const sorted = new Map(
         [...subs.entries()].sort((a, b) => a[0].localeCompare(b[0], undefined, { numeric: true })),
       );

@@ -9,10 +9,21 @@ import { Random } from '../../methods/random';
  * `maxExact` cells a seeded subsample is clustered and every other cell joins the nearest cluster
  * mean, so the result is fixed for a seed.
  */
-export function wardClusters(x: Float32Array | Float64Array, n: number, d: number, k: number): Int32Array {
+/**
+ * `orderOut` (length n), when given, receives the dendrogram's leaf order (row indices left to
+ * right, as the heat map draws the rows).
+ */
+export function wardClusters(
+  x: Float32Array | Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  orderOut?: Int32Array,
+): Int32Array {
   const labels = new Int32Array(n);
-  if (n <= 1 || k <= 1) return labels;
-  k = Math.min(k, n);
+  if (orderOut) for (let i = 0; i < n; i++) orderOut[i] = i;
+  if (n <= 1) return labels;
+  k = Math.max(1, Math.min(k, n));
   // condensed squared Euclidean distances
   const idx = (i: number, j: number) => (i < j ? (j * (j - 1)) / 2 + i : (i * (i - 1)) / 2 + j);
   const dist = new Float64Array((n * (n - 1)) / 2);
@@ -79,6 +90,17 @@ export function wardClusters(x: Float32Array | Float64Array, n: number, d: numbe
       chain.push(best);
     }
   }
+  if (orderOut) {
+    // replay the merges in the order they happened: a cluster's leaves = its two children's leaves
+    const members: number[][] = Array.from({ length: n }, (_, i) => [i]);
+    let root = 0;
+    for (const m of merges) {
+      members[m.a] = members[m.a]!.concat(members[m.b]!);
+      members[m.b] = [];
+      root = m.a;
+    }
+    orderOut.set(members[root]!);
+  }
   // cut: apply the n − k lowest merges (stable by height) with union-find
   const order = merges.map((_, i) => i).sort((p, q) => merges[p].h - merges[q].h || p - q);
   const parent = Int32Array.from({ length: n }, (_, i) => i);
@@ -137,10 +159,14 @@ export function subclusterRows(
   n: number,
   d: number,
   opts: { method: 'hcl' | 'kmeans'; k: number; seed: number; maxExact?: number },
+  orderOut?: Int32Array,
 ): Int32Array {
   const maxExact = opts.maxExact ?? 3000;
+  if (orderOut) for (let i = 0; i < n; i++) orderOut[i] = i;
   if (n <= maxExact) {
-    return opts.method === 'hcl' ? wardClusters(x, n, d, opts.k) : kmeansClusters(x, n, d, opts.k, opts.seed);
+    return opts.method === 'hcl'
+      ? wardClusters(x, n, d, opts.k, orderOut)
+      : kmeansClusters(x, n, d, opts.k, opts.seed);
   }
   const rng = new Random(opts.seed);
   const pick = Uint32Array.from({ length: n }, (_, i) => i);
