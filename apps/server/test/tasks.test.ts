@@ -6,7 +6,9 @@ import { TASK_API } from '@cellcloud/contracts/tasks/api';
 import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
 import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
 import { sharedData } from '@cellcloud/testkit';
+import type { JobEvent } from '@cellcloud/contracts/jobs';
 import { jobsRepo } from '../src/db/repos/jobs';
+import { jobsDeps } from '../src/services/jobs-wire';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 
@@ -100,6 +102,8 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
   afterAll(() => s?.close());
 
   it('runs an uploaded gene set in the worker: per-cell table and obs columns, T cells score highest; identical runs are cached', async () => {
+    const events: JobEvent[] = [];
+    const unsubscribe = jobsDeps(s.ctx).events.subscribe(owner.user.id, (e) => events.push(e));
     const r = await create({
       task: 'cell-score',
       params: { name: 'T' },
@@ -109,6 +113,9 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
     const done = await waitTask(s, owner.token, data.id, (r.body.data as TaskView).id);
     expect(done.status, JSON.stringify(done)).toBe('completed');
     expect(done.uploads).toEqual({ geneSet: 't.csv' });
+    await jobsDeps(s.ctx).events.pollNow();
+    unsubscribe();
+    expect(events.some((e) => e.type === 'task' && e.taskId === done.id && e.status === 'completed')).toBe(true);
     const out = (await s.request('GET', TASK_API.outputs(data.id, done.id), { token: owner.token })).body
       .data as TaskOutputsView;
     expect(out.outputs.obs.map((o) => o.key)).toEqual(['T_ModuleScore', 'T_UCell']);

@@ -95,5 +95,13 @@ export const jobEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('job'), job: jobView }),
   z.object({ type: z.literal('notifications'), unread: z.number().int().nonnegative() }),
   z.object({ type: z.literal('cellFiltering'), draftId: z.string(), status: z.string() }),
+  /** An analysis task of a dataset changed (status or progress): refetch its list (tasks/api.ts). */
+  z.object({
+    type: z.literal('task'),
+    datasetId: z.string(),
+    taskId: z.string(),
+    status: z.string(),
+    progress: z.number(),
+  }),
 ]);
 export type JobEvent = z.infer<typeof jobEvent>;

@@ -1,5 +1,6 @@
 import type { JobEvent } from '@cellcloud/contracts';
 import type { Db } from '../db/client';
+import { analysisTasksRepo } from '../db/repos/analysis-tasks';
 import { jobsRepo } from '../db/repos/jobs';
 import { notificationsRepo } from '../db/repos/notifications';
 import { toJobView } from './jobs-view';
@@ -59,10 +60,15 @@ export class JobEventsHub {
       const since = this.since;
       const rows = await jobsRepo.changedSince(this.db, since);
       const users = await notificationsRepo.usersSince(this.db, since);
+      const tasks = await analysisTasksRepo.changedSince(this.db, since);
       let latest = since;
       for (const r of rows) {
         if (r.ts > latest) latest = r.ts;
         this.emit(r.user_id, { type: 'job', job: toJobView(r) });
+      }
+      for (const t of tasks) {
+        if (t.ts > latest) latest = t.ts;
+        this.emit(t.user_id, { type: 'task', datasetId: t.dataset_id, taskId: t.id, status: t.status, progress: Number(t.progress) });
       }
       for (const u of users) {
         if (u.ts > latest) latest = u.ts;

@@ -9,7 +9,7 @@ import { PATHS } from '@cellcloud/contracts/api-paths';
 function parseEvent(data: string): JobEvent | null {
   try {
     const e = JSON.parse(data) as JobEvent;
-    return e && (e.type === 'job' || e.type === 'notifications' || e.type === 'cellFiltering') ? e : null;
+    return e && (e.type === 'job' || e.type === 'notifications' || e.type === 'cellFiltering' || e.type === 'task') ? e : null;
   } catch {
     return null;
   }
@@ -18,7 +18,8 @@ function parseEvent(data: string): JobEvent | null {
 /**
  * Live job progress and unread count over server-sent events (`GET /api/jobs/events`, token in
  * the query because EventSource cannot send headers). Updates the TanStack caches: a job's own
- * query, the job lists (refetched), the header badge's unread count, the wizard's evaluation.
+ * query, the job lists (refetched), the header badge's unread count, the wizard's evaluation,
+ * a dataset's analysis tasks.
  * Mounted once by the header's notification badge, so every signed-in page is live. Kept free of
  * zod (the shell's bundle budget).
  */
@@ -42,6 +43,9 @@ export function useJobEvents() {
       } else if (e.type === 'notifications') {
         qc.setQueriesData({ queryKey: ['notifications', 'unread'] }, e.unread);
         void qc.invalidateQueries({ queryKey: ['notifications', 'list'] });
+      } else if (e.type === 'task') {
+        // an analysis task's status/progress (api/tasks.ts taskKeys.list)
+        void qc.invalidateQueries({ queryKey: ['tasks', e.datasetId], exact: true });
       } else {
         void qc.invalidateQueries({ queryKey: ['wizard', 'cellFiltering', e.draftId] });
       }

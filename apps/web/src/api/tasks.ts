@@ -13,8 +13,8 @@ import { ApiError, request } from './client';
 import { getSession } from './session';
 
 /**
- * Analysis tasks of a dataset (issue 11; contracts tasks/api.ts). The list is polled while a task
- * is submitted or running (progress), and refetched when the notifications count changes.
+ * Analysis tasks of a dataset (issue 11; contracts tasks/api.ts). The list is refetched on the
+ * live `task` events (api/jobEvents.ts) and, as a fallback, polled while a task is processing.
  */
 const HANDLED = [400, 403, 404, 409];
 export const taskKeys = {
@@ -30,7 +30,7 @@ export function useTasks(datasetId: string) {
   return useQuery({
     queryKey: taskKeys.list(datasetId),
     queryFn: () => request(TASK_API.list(datasetId), { schema: z.array(taskView), handle: HANDLED }),
-    refetchInterval: (q) => (q.state.data?.some(active) ? 1500 : false),
+    refetchInterval: (q) => (q.state.data?.some(active) ? 3000 : false),
   });
 }
 

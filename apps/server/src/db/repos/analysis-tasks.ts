@@ -1,4 +1,5 @@
 import type { Queryable } from '../client';
+import { tsText } from './jobs';
 
 /** A row of `analysis_tasks` (migration 0400). */
 export interface TaskRow {
@@ -181,7 +182,7 @@ export const analysisTasksRepo = {
   /** Rows changed since `since` (ISO), for the live events hub. */
   async changedSince(q: Queryable, since: string): Promise<(TaskRow & { ts: string })[]> {
     return q.query<TaskRow & { ts: string }>(
-      `SELECT *, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ts
+      `SELECT *, ${tsText('updated_at')} AS ts
        FROM analysis_tasks WHERE updated_at > $1::timestamptz ORDER BY updated_at LIMIT 500`,
       [since],
     );
