@@ -32,6 +32,11 @@ export const monocle2Params = z
     deGenes: z.enum(['ordering', 'expressed']).default('ordering'),
     nTopGenes: z.number().int().min(1).max(50).default(8),
     nHeatmapGenes: z.number().int().min(2).max(200).default(30),
+    /** BEAM at this branch point (`Y_<n>` of summary.branchPoints): branch-dependent genes and the branched heat map. */
+    beamBranch: z
+      .string()
+      .regex(/^Y_\d+$/)
+      .optional(),
     seed: z
       .number()
       .int()
@@ -55,6 +60,15 @@ export const monocle2Summary = z.object({
   nGenesTested: z.number().int(),
   nGenesSignificant: z.number().int(),
   topGenes: z.array(z.string()),
+  /** Present when BEAM ran. */
+  beam: z
+    .object({
+      branchPoint: z.string(),
+      branches: z.array(z.string()),
+      nCells: z.number().int(),
+      nSignificant: z.number().int(),
+    })
+    .optional(),
 });
 export type Monocle2Summary = z.infer<typeof monocle2Summary>;
 
@@ -88,6 +102,15 @@ export interface Monocle2TopGenes {
   curvePseudotime: number[];
 }
 
+/** data/beam_heatmap.json: per gene the two branches' smoothed curves (row-scaled together, ±3), branch 1 from its tip to the branch point then branch 2 out. */
+export interface Monocle2BeamHeatmap {
+  branches: string[];
+  genes: string[];
+  clusters: number[];
+  /** 200 values per gene: branch 1 at pseudotime 100 → 0, then branch 2 at 0 → 100 */
+  values: number[][];
+}
+
 export const monocle2Task = defineTask({
   name: 'monocle2',
   titleKey: 'monocle2.title',
@@ -105,7 +128,7 @@ export const monocle2Task = defineTask({
       maxBytes: 1_000_000,
     },
   ],
-  fields: { groupBy: { kind: 'level' } },
+  fields: { groupBy: { kind: 'level' }, beamBranch: { kind: 'hidden' } },
   messages: {
     'en-US': {
       'monocle2.tooFewCells':
@@ -118,6 +141,7 @@ export const monocle2Task = defineTask({
       'monocle2.uploadMissing':
         'Upload the ordering gene list (one gene per line) or choose another ordering-gene mode.',
       'monocle2.samplesMissing': 'This analysis has no "Sample ID" column to select samples.',
+      'monocle2.noBranchPoint': '{node} is not a branch point of this trajectory (branch points: {points}).',
     },
     'zh-CN': {
       'monocle2.tooFewCells': '所选簇和样本只有 {cells} 个细胞；至少需要 {min} 个。',
@@ -127,6 +151,7 @@ export const monocle2Task = defineTask({
       'monocle2.noOrderingGenes': '没有可用的排序基因（{detail}）。',
       'monocle2.uploadMissing': '请上传排序基因列表（每行一个基因）或选择其他排序基因方式。',
       'monocle2.samplesMissing': '该分析没有“Sample ID”列，无法选择样本。',
+      'monocle2.noBranchPoint': '{node} 不是该轨迹的分支点（分支点：{points}）。',
     },
   },
 });

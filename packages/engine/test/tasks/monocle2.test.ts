@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   monocle2Params,
   monocle2Summary,
+  type Monocle2BeamHeatmap,
   type Monocle2Heatmap,
   type Monocle2Trajectory,
 } from '@cellcloud/contracts/tasks/monocle2';
@@ -67,6 +68,36 @@ describe('monocle2 task', () => {
     const traj = sink.datas.get('trajectory.json') as Monocle2Trajectory;
     expect(traj.nodes.length).toBe(summary.nCenters);
     expect(traj.edges.length).toBe(summary.nCenters - 1);
+
+    // BEAM at the branch point: the branch-specific genes come first
+    const sinkB = new MemorySink();
+    const sB = await monocle2Engine.run({
+      result,
+      params: { ...params, beamBranch: summary.branchPoints[0] },
+      onProgress: () => {},
+      sink: sinkB,
+      resources,
+    });
+    expect(sB.beam?.branchPoint).toBe(summary.branchPoints[0]);
+    const beamTop = sinkB.tables
+      .get('beam')!
+      .rows.slice(0, 40)
+      .map((r) => String(r[0]));
+    console.log(
+      `BEAM: ${sB.beam?.nCells} cells in branches ${sB.beam?.branches}, ${sB.beam?.nSignificant} genes q ≤ 0.05, top ${beamTop.slice(0, 6)}`,
+    );
+    expect(beamTop.filter((g) => g.startsWith('BR')).length).toBeGreaterThanOrEqual(36);
+    const bh = sinkB.datas.get('beam_heatmap.json') as Monocle2BeamHeatmap;
+    expect(bh.values[0]!.length).toBe(200);
+    await expect(
+      monocle2Engine.run({
+        result,
+        params: { ...params, beamBranch: 'Y_1' },
+        onProgress: () => {},
+        sink: new MemorySink(),
+        resources,
+      }),
+    ).rejects.toMatchObject({ key: 'monocle2.noBranchPoint' });
   });
 
   it('ward.D2 cut separates two obvious groups', () => {

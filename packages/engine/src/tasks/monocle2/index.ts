@@ -12,6 +12,7 @@ import { seuratV3Hvg } from '../../stats/seurat-v3-hvg';
 import { TaskError } from '../errors';
 import type { EngineTask, TableValue } from '../types';
 import { bhAdjust, downsamplePerGroup, round, selectTrajectoryCells, sizeFactors } from '../monocle3/common';
+import { beam, branchedHeatmap } from './beam';
 import { calNcenter, ddrtree } from './ddrtree';
 import { fitDispersions, nsBasis, pseudotimeTest, wardCut } from './diff-test';
 import { branchPoints, buildTreeModel, orderCells, type DdrTreeOrdering } from './order';
@@ -366,6 +367,77 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
       }),
     };
     await sink.data('top_genes.json', topData);
+    // BEAM at a branch point (plot 2 "beam")
+    let beamSummary: Monocle2Summary['beam'];
+    if (params.beamBranch !== undefined) {
+      const bIdx = Number(params.beamBranch.slice(2)) - 1;
+      if (!bps.includes(params.beamBranch)) {
+        throw new TaskError('monocle2.noBranchPoint', `${params.beamBranch} is not a branch point.`, {
+          node: params.beamBranch,
+          points: bps.join(', ') || '—',
+        });
+      }
+      progress(0.93, 'BEAM');
+      const thetaOf = (g: number) => {
+        let d = dfit.ok ? dfit.a + dfit.b / Math.max(rawMean[g]!, 1e-8) : disp[g]!;
+        if (!(d > 0)) d = Number.isFinite(disp[g]!) && disp[g]! > 0 ? disp[g]! : 1e-4;
+        return 1 / d;
+      };
+      const bres = beam({
+        model,
+        rootNode: ord.rootNode,
+        branchNode: bIdx,
+        pseudotime,
+        genes: testGenes,
+        theta: thetaOf,
+        fillY: (g, list, yy) => {
+          yy.fill(0);
+          const pos = new Map<number, number[]>();
+          list.forEach((c, i) => {
+            const a = pos.get(c);
+            if (a) a.push(i);
+            else pos.set(c, [i]);
+          });
+          for (let k = gm.indptr[g]!; k < gm.indptr[g + 1]!; k++) {
+            const at = pos.get(gm.indices[k]!);
+            if (at) for (const i of at) yy[i] = Math.round(gm.data[k]! / sf[gm.indices[k]!]!);
+          }
+        },
+        onProgress: (f) => progress(0.93 + 0.05 * f, 'BEAM'),
+      });
+      const bq = bhAdjust(bres.rows.map((r) => (r.status === 'OK' ? r.pval : NaN)));
+      bres.rows.forEach((r, i) => (r.qval = bq[i]!));
+      const order = bres.rows
+        .map((r, i) => ({ r, i }))
+        .filter(({ r }) => r.status === 'OK')
+        .sort((a, b) => a.r.qval - b.r.qval || a.r.pval - b.r.pval || a.r.g - b.r.g);
+      await sink.table('beam', {
+        columns: ['gene_short_name', 'pval', 'qval', 'status'],
+        rows: [...order.map(({ r }) => r), ...bres.rows.filter((r) => r.status !== 'OK')].map((r) => [
+          symbols[r.g]!,
+          fmt(r.pval),
+          fmt(r.qval),
+          r.status,
+        ]),
+      });
+      const branchNames = bres.branches.map((b) => (b >= 0 ? nodeName(b) : ''));
+      const topB = order.slice(0, params.nHeatmapGenes);
+      await sink.data(
+        'beam_heatmap.json',
+        branchedHeatmap(
+          topB.map(({ r }) => symbols[r.g]!),
+          topB.map(({ i }) => bres.curves.get(i)!),
+          nClusters,
+          branchNames,
+        ),
+      );
+      beamSummary = {
+        branchPoint: params.beamBranch,
+        branches: branchNames,
+        nCells: bres.nCells,
+        nSignificant: order.filter(({ r }) => r.qval <= 0.05).length,
+      };
+    }
     const ptAll = new Float64Array(result.nCells).fill(NaN);
     const stAll = new Array<string>(result.nCells).fill('NA');
     cells.forEach((c, i) => {
@@ -388,6 +460,7 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
       nGenesTested: rows.filter((r) => r.status === 'OK').length,
       nGenesSignificant: rows.filter((r) => r.qval <= 0.05).length,
       topGenes: top.map((r) => symbols[r.g]!),
+      ...(beamSummary ? { beam: beamSummary } : {}),
     };
   },
 };
