@@ -22,8 +22,6 @@ export interface GroupTestResult {
   pct2: Float64Array[];
 }
 
-const CLUSTER_BITS = 0x1fffffff;
-
 export function wilcoxonByGroup(
   norm: CountMatrix,
   labels: Int32Array,
@@ -48,15 +46,17 @@ export function wilcoxonByGroup(
   const blockSize = 2048;
   // Genes are increasing within a cell, so a per-cell cursor walks each cell once over all blocks.
   const cursor = norm.indptr.slice(0, nCells);
+  const sorter = new RadixSorter();
+  const f32 = new Float32Array(1);
+  const u32 = new Uint32Array(f32.buffer);
   for (let g0 = 0; g0 < nGenes; g0 += blockSize) {
     const g1 = Math.min(nGenes, g0 + blockSize);
     const block = transposeBlock(norm, labels, g0, g1, cursor);
     for (let g = g0; g < g1; g++) {
       const s = block.ptr[g - g0];
       const e = block.ptr[g - g0 + 1];
-      const keys = block.keys.subarray(s, e);
-      keys.sort();
-      const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+      // positive float32 bit patterns order as the values: an LSD radix sort of (bits, group)
+      const { bits, groups } = sorter.sort(block.bits, block.groups, s, e);
       rankSum.fill(0);
       nzCount.fill(0);
       valSum.fill(0);
@@ -66,16 +66,17 @@ export function wilcoxonByGroup(
       let i = 0;
       while (i < nnz) {
         let j = i + 1;
-        while (j < nnz && words[2 * j + 1] === words[2 * i + 1] && words[2 * j] >>> 29 === words[2 * i] >>> 29) j++;
+        while (j < nnz && bits[j] === bits[i]) j++;
         const t = j - i;
         tie += t * t * t - t;
         const rank = n0 + (i + 1 + j) / 2; // average of ranks n0+i+1 … n0+j
+        u32[0] = bits[i];
+        const value = f32[0];
         for (let k = i; k < j; k++) {
-          const grp = words[2 * k] & CLUSTER_BITS;
-          words[2 * k] &= ~CLUSTER_BITS;
+          const grp = groups[k];
           rankSum[grp] += rank;
           nzCount[grp]++;
-          valSum[grp] += keys[k];
+          valSum[grp] += value;
         }
         i = j;
       }
@@ -106,9 +107,8 @@ export function wilcoxonByGroup(
 }
 
 /**
- * Gene-major copy of genes [g0, g1) for labelled cells with value > 0, as Float64 sort keys:
- * a float32 value widened to float64 has 29 zero low mantissa bits, which carry the group index,
- * so a plain numeric sort orders by value and the group rides along.
+ * Gene-major copy of genes [g0, g1) for labelled cells with value > 0: the float32 bit patterns
+ * (which order as the values, all positive) and the group of each.
  */
 function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: number, cursor: Float64Array) {
   const width = g1 - g0;
@@ -119,8 +119,9 @@ function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: n
     for (let k = cursor[c]; k < end && norm.indices[k] < g1; k++) if (norm.data[k] > 0) ptr[norm.indices[k] - g0 + 1]++;
   }
   for (let i = 0; i < width; i++) ptr[i + 1] += ptr[i];
-  const keys = new Float64Array(ptr[width]);
-  const words = new Uint32Array(keys.buffer);
+  const bits = new Uint32Array(ptr[width]);
+  const groups = new Int32Array(ptr[width]);
+  const dataBits = new Uint32Array(norm.data.buffer, norm.data.byteOffset, norm.data.length);
   const pos = ptr.slice(0, width);
   for (let c = 0; c < norm.nCells; c++) {
     const lab = labels[c];
@@ -129,10 +130,74 @@ function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: n
     for (; k < end && norm.indices[k] < g1; k++) {
       if (lab < 0 || norm.data[k] <= 0) continue;
       const p = pos[norm.indices[k] - g0]++;
-      keys[p] = norm.data[k];
-      words[2 * p] |= lab;
+      bits[p] = dataBits[k];
+      groups[p] = lab;
     }
     cursor[c] = k;
   }
-  return { ptr, keys };
+  return { ptr, bits, groups };
+}
+
+/**
+ * LSD radix sort of (32-bit key, group) pairs in 3 passes of 11 bits (passes whose digit is the
+ * same for every key are skipped); short runs use insertion sort. Stable; scratch reused.
+ */
+class RadixSorter {
+  private a = new Uint32Array(0);
+  private b = new Uint32Array(0);
+  private ga = new Int32Array(0);
+  private gb = new Int32Array(0);
+  private readonly count = new Uint32Array(2048);
+
+  sort(keys: Uint32Array, groups: Int32Array, s: number, e: number): { bits: Uint32Array; groups: Int32Array } {
+    const n = e - s;
+    if (this.a.length < n) {
+      const size = Math.max(n, this.a.length * 2);
+      this.a = new Uint32Array(size);
+      this.b = new Uint32Array(size);
+      this.ga = new Int32Array(size);
+      this.gb = new Int32Array(size);
+    }
+    let src = this.a;
+    let gsrc = this.ga;
+    let dst = this.b;
+    let gdst = this.gb;
+    src.set(keys.subarray(s, e));
+    gsrc.set(groups.subarray(s, e));
+    if (n <= 64) {
+      for (let i = 1; i < n; i++) {
+        const k = src[i];
+        const g = gsrc[i];
+        let j = i - 1;
+        while (j >= 0 && src[j] > k) {
+          src[j + 1] = src[j];
+          gsrc[j + 1] = gsrc[j];
+          j--;
+        }
+        src[j + 1] = k;
+        gsrc[j + 1] = g;
+      }
+      return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
+    }
+    const count = this.count;
+    for (let shift = 0; shift < 32; shift += 11) {
+      count.fill(0);
+      for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 2047]++;
+      if (count[(src[0] >>> shift) & 2047] === n) continue;
+      let sum = 0;
+      for (let d = 0; d < 2048; d++) {
+        const c = count[d];
+        count[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < n; i++) {
+        const p = count[(src[i] >>> shift) & 2047]++;
+        dst[p] = src[i];
+        gdst[p] = gsrc[i];
+      }
+      [src, dst] = [dst, src];
+      [gsrc, gdst] = [gdst, gsrc];
+    }
+    return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
+  }
 }
