@@ -1,3 +1,4 @@
+import './app/zod-csp'; // first: no eval probe under the CSP
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import './excalidraw-asset-path'; // before Excalidraw: its fonts are self-hosted
 import { Excalidraw } from '@excalidraw/excalidraw';
 import '@excalidraw/excalidraw/index.css';
 import { Button, Tag, Typography } from 'antd';
@@ -8,13 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { useDrawing, useSaveDrawing } from '../../api/drawings';
 import { PageSpinner } from '../../shared/PageSpinner';
 import { toDrawingSave, type SceneParts } from './scene';
-
-declare global {
-  interface Window {
-    EXCALIDRAW_ASSET_PATH?: string | string[];
-  }
-}
-window.EXCALIDRAW_ASSET_PATH = '/excalidraw-assets/';
 
 const SAVE_DELAY_MS = 1500;
 
