@@ -21,7 +21,10 @@ const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 type Kind = 'clean' | 'accepted' | 'crash' | 'hang' | 'over-memory';
 
 function start(): Promise<ChildProcess> {
-  const child = fork(childFile, [], { execArgv: ['--import', tsx, `--max-old-space-size=${HEAP_MB}`], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const child = fork(childFile, [], {
+    execArgv: ['--import', tsx, `--max-old-space-size=${HEAP_MB}`],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
   child.stderr!.on('data', (d: Buffer) => {
     const text = String(d);
     (child as ChildProcess & { lastErr?: string }).lastErr = text.slice(-2000);
@@ -29,11 +32,19 @@ function start(): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`fuzz child failed to start (exit ${code}): ${(child as ChildProcess & { lastErr?: string }).lastErr ?? ''}`)));
+    child.once('exit', (code) =>
+      reject(
+        new Error(
+          `fuzz child failed to start (exit ${code}): ${(child as ChildProcess & { lastErr?: string }).lastErr ?? ''}`,
+        ),
+      ),
+    );
   });
 }
 
-async function fuzzFormat(format: FuzzFormat): Promise<Record<Kind, number> & { seconds: number; maxRssMb: number }> {
+async function fuzzFormat(
+  format: FuzzFormat,
+): Promise<Record<Kind, number> & { seconds: number; maxRssMb: number }> {
   const counts: Record<Kind, number> = { clean: 0, accepted: 0, crash: 0, hang: 0, 'over-memory': 0 };
   let child = await start();
   let maxRss = 0;
@@ -48,7 +59,13 @@ async function fuzzFormat(format: FuzzFormat): Promise<Record<Kind, number> & { 
       };
       const onExit = (code: number | null, signal: string | null) => {
         const err = (child as ChildProcess & { lastErr?: string }).lastErr ?? '';
-        finish(code === 3 || /heap out of memory|Allocation failed|Cannot enlarge memory|OOM/i.test(err) || signal === 'SIGKILL' ? 'over-memory' : 'crash');
+        finish(
+          code === 3 ||
+            /heap out of memory|Allocation failed|Cannot enlarge memory|OOM/i.test(err) ||
+            signal === 'SIGKILL'
+            ? 'over-memory'
+            : 'crash',
+        );
       };
       const finish = (k: Kind) => {
         clearTimeout(timer);
@@ -71,13 +88,19 @@ async function fuzzFormat(format: FuzzFormat): Promise<Record<Kind, number> & { 
   return { ...counts, seconds: (Date.now() - t0) / 1000, maxRssMb: Math.round(maxRss / 1024 / 1024) };
 }
 
-console.log(`bench:fuzz — ${N} mutated inputs per format; child heap ${HEAP_MB} MB, per-input ${TIMEOUT_MS} ms`);
+console.log(
+  `bench:fuzz — ${N} mutated inputs per format; child heap ${HEAP_MB} MB, per-input ${TIMEOUT_MS} ms`,
+);
 console.log('format        clean  accepted  crashes  hangs  over-memory   seconds  max RSS MB');
 const totals: Record<Kind, number> = { clean: 0, accepted: 0, crash: 0, hang: 0, 'over-memory': 0 };
 for (const f of formats) {
   const r = await fuzzFormat(f);
   for (const k of Object.keys(totals) as Kind[]) totals[k] += r[k];
-  console.log(`${f.padEnd(12)} ${String(r.clean).padStart(6)} ${String(r.accepted).padStart(9)} ${String(r.crash).padStart(8)} ${String(r.hang).padStart(6)} ${String(r['over-memory']).padStart(12)} ${r.seconds.toFixed(0).padStart(9)} ${String(r.maxRssMb).padStart(11)}`);
+  console.log(
+    `${f.padEnd(12)} ${String(r.clean).padStart(6)} ${String(r.accepted).padStart(9)} ${String(r.crash).padStart(8)} ${String(r.hang).padStart(6)} ${String(r['over-memory']).padStart(12)} ${r.seconds.toFixed(0).padStart(9)} ${String(r.maxRssMb).padStart(11)}`,
+  );
 }
-console.log(`total        ${String(totals.clean).padStart(6)} ${String(totals.accepted).padStart(9)} ${String(totals.crash).padStart(8)} ${String(totals.hang).padStart(6)} ${String(totals['over-memory']).padStart(12)}`);
+console.log(
+  `total        ${String(totals.clean).padStart(6)} ${String(totals.accepted).padStart(9)} ${String(totals.crash).padStart(8)} ${String(totals.hang).padStart(6)} ${String(totals['over-memory']).padStart(12)}`,
+);
 process.exit(totals.crash + totals.hang + totals['over-memory'] > 0 ? 1 : 0);

@@ -24,20 +24,31 @@ const tmp = (tag: string) => {
 };
 
 async function serverOn(dataDir: string) {
-  const config = loadConfig({ CELLCLOUD_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', IN_PROCESS_WORKER: 'false' });
+  const config = loadConfig({
+    CELLCLOUD_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    IN_PROCESS_WORKER: 'false',
+  });
   const ctx = await composeContext(config);
   const app = await buildApp(ctx, { logger: false });
   const s = {
     app,
     ctx,
     dataDir,
-    async request(method: string, url: string, opts: { body?: unknown; token?: string; form?: boolean } = {}): Promise<ApiResponse> {
+    async request(
+      method: string,
+      url: string,
+      opts: { body?: unknown; token?: string; form?: boolean } = {},
+    ): Promise<ApiResponse> {
       const headers: Record<string, string> = {};
       if (opts.token) headers['access-token'] = opts.token;
       let payload: string | undefined;
       if (opts.body !== undefined) {
         headers['content-type'] = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
-        payload = opts.form ? new URLSearchParams(opts.body as Record<string, string>).toString() : JSON.stringify(opts.body);
+        payload = opts.form
+          ? new URLSearchParams(opts.body as Record<string, string>).toString()
+          : JSON.stringify(opts.body);
       }
       const r = await app.inject({ method: method as 'GET', url, headers, payload });
       let body;
@@ -68,7 +79,9 @@ describe.skipIf(TEST_DB !== 'pglite')('backup and restore of the embedded databa
     const me = await s.ctx.auth.resolve(user.token);
     if (!me || me === 'expired') throw new Error('no user');
     const job = await completedJobWithArtifacts(s, me.id);
-    const manifest = await s.request('GET', `/api/user_datasets/${job.id}/artifacts/manifest.json`, { token: user.token });
+    const manifest = await s.request('GET', `/api/user_datasets/${job.id}/artifacts/manifest.json`, {
+      token: user.token,
+    });
     expect(manifest.status).toBe(200);
     await s.close();
 

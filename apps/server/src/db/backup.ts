@@ -56,7 +56,13 @@ export async function backupDataDir(dataDir: string, dest: string): Promise<Back
   const storage = path.join(dataDir, 'storage');
   if (existsSync(storage)) cpSync(storage, path.join(dest, 'storage'), { recursive: true });
   const t = tree(path.join(dest, 'storage'));
-  const info: BackupInfo = { createdAt: new Date().toISOString(), database: 'pglite', databaseBytes: db.length, storageFiles: t.files, storageBytes: t.bytes };
+  const info: BackupInfo = {
+    createdAt: new Date().toISOString(),
+    database: 'pglite',
+    databaseBytes: db.length,
+    storageFiles: t.files,
+    storageBytes: t.bytes,
+  };
   writeFileSync(path.join(dest, 'backup.json'), JSON.stringify(info, null, 2));
   return info;
 }
@@ -65,7 +71,8 @@ export async function backupDataDir(dataDir: string, dest: string): Promise<Back
 export async function restoreDataDir(src: string, dataDir: string): Promise<BackupInfo> {
   const info = JSON.parse(readFileSync(path.join(src, 'backup.json'), 'utf8')) as BackupInfo;
   const pgDir = path.join(dataDir, 'pg');
-  if (!emptyOrMissing(pgDir)) throw new Error(`${pgDir} already holds a database: restore into a new CELLCLOUD_DATA_DIR`);
+  if (!emptyOrMissing(pgDir))
+    throw new Error(`${pgDir} already holds a database: restore into a new CELLCLOUD_DATA_DIR`);
   mkdirSync(pgDir, { recursive: true });
   const dump = new Blob([readFileSync(path.join(src, 'database.tar.gz'))]);
   const pg = await PGlite.create({ dataDir: pgDir, loadDataDir: dump });
@@ -74,6 +81,7 @@ export async function restoreDataDir(src: string, dataDir: string): Promise<Back
   } finally {
     await pg.close();
   }
-  if (existsSync(path.join(src, 'storage'))) cpSync(path.join(src, 'storage'), path.join(dataDir, 'storage'), { recursive: true });
+  if (existsSync(path.join(src, 'storage')))
+    cpSync(path.join(src, 'storage'), path.join(dataDir, 'storage'), { recursive: true });
   return info;
 }
