@@ -94,9 +94,15 @@ export function boostImportances(
   const inbag = new Uint8Array(n);
   const perm = Int32Array.from({ length: n }, (_, i) => i);
   const featOrder = Int32Array.from({ length: nFeatures }, (_, f) => f);
-  const node = new Int32Array(n);
   const cnt = new Float64Array(nBins);
   const sum = new Float64Array(nBins);
+  // tree storage (≤ 2^(depth+1) nodes): split feature (-1 = leaf), bin, children, leaf value
+  const maxNodes = 2 ** (params.maxDepth + 1);
+  const nodeFeature = new Int32Array(maxNodes);
+  const nodeBin = new Int32Array(maxNodes);
+  const nodeValue = new Float64Array(maxNodes);
+  const idx = new Int32Array(nInbag);
+  const stack: [number, number, number, number][] = [];
   const oobImprovement: number[] = [];
   let stages = 0;
   for (let stage = 0; stage < params.maxStages; stage++) {
@@ -111,105 +117,107 @@ export function boostImportances(
     }
     let oobBefore = 0;
     let nOob = 0;
+    let m = 0;
     for (let i = 0; i < n; i++) {
       resid[i] = y[i]! - pred[i]!;
-      if (!inbag[i]) {
+      if (inbag[i]) idx[m++] = i;
+      else {
         oobBefore += resid[i]! * resid[i]!;
         nOob++;
       }
     }
-    // grow the tree level by level; node ids: root 0, children 2k+1 / 2k+2
-    node.fill(0);
-    const splitFeature = new Map<number, { f: number; bin: number }>();
-    let active = [0];
-    for (let depth = 0; depth < params.maxDepth && active.length; depth++) {
-      const next: number[] = [];
-      for (const nd of active) {
-        const members: number[] = [];
-        for (let i = 0; i < n; i++) if (inbag[i] && node[i] === nd) members.push(i);
-        if (members.length < 2) continue;
-        let total = 0;
-        for (const i of members) total += resid[i]!;
-        const base = (total * total) / members.length;
-        let best = 0;
-        let bestF = -1;
-        let bestBin = -1;
-        // features in random order; at least `perSplit` non-constant ones are looked at
-        for (let f = nFeatures - 1; f > 0; f--) {
-          const j = rng.int(f + 1);
-          const t = featOrder[f]!;
-          featOrder[f] = featOrder[j]!;
-          featOrder[j] = t;
-        }
-        let looked = 0;
-        for (let fi = 0; fi < nFeatures && (looked < perSplit || bestF < 0); fi++) {
-          const f = featOrder[fi]!;
-          cnt.fill(0);
-          sum.fill(0);
-          const o = f * n;
-          let maxBin = 0;
-          let minBin = nBins;
-          for (const i of members) {
-            const b = bins[o + i]!;
-            cnt[b]!++;
-            sum[b]! += resid[i]!;
-            if (b > maxBin) maxBin = b;
-            if (b < minBin) minBin = b;
-          }
-          if (maxBin === minBin) continue; // constant in this node
-          looked++;
-          let cL = 0;
-          let sL = 0;
-          for (let b = minBin; b < maxBin; b++) {
-            cL += cnt[b]!;
-            sL += sum[b]!;
-            if (cL === 0) continue;
-            const cR = members.length - cL;
-            if (cR === 0) break;
-            const sR = total - sL;
-            const g = (sL * sL) / cL + (sR * sR) / cR - base;
-            if (g > best) {
-              best = g;
-              bestF = f;
-              bestBin = b;
-            }
-          }
-        }
-        if (bestF < 0 || !(best > 0)) continue;
-        gain[bestF]! += best;
-        splitFeature.set(nd, { f: bestF, bin: bestBin });
-        next.push(2 * nd + 1, 2 * nd + 2);
+    // depth-first growth over segments of idx: [start, end, depth, node id]
+    nodeFeature.fill(-1);
+    stack.length = 0;
+    stack.push([0, nInbag, 0, 0]);
+    while (stack.length) {
+      const [start, end, depth, nd] = stack.pop()!;
+      const size = end - start;
+      let total = 0;
+      for (let k = start; k < end; k++) total += resid[idx[k]!]!;
+      nodeValue[nd] = size ? total / size : 0;
+      if (depth >= params.maxDepth || size < 2) continue;
+      const base = (total * total) / size;
+      let best = 0;
+      let bestF = -1;
+      let bestBin = -1;
+      for (let f = nFeatures - 1; f > 0; f--) {
+        const j = rng.int(f + 1);
+        const t = featOrder[f]!;
+        featOrder[f] = featOrder[j]!;
+        featOrder[j] = t;
       }
-      // route every cell (in-bag and out-of-bag) through this level's splits
-      for (let i = 0; i < n; i++) {
-        const s = splitFeature.get(node[i]!);
-        if (s && active.includes(node[i]!))
-          node[i] = bins[s.f * n + i]! <= s.bin ? 2 * node[i]! + 1 : 2 * node[i]! + 2;
+      // features in random order; at least `perSplit` non-constant ones are looked at
+      let looked = 0;
+      for (let fi = 0; fi < nFeatures && (looked < perSplit || bestF < 0); fi++) {
+        const f = featOrder[fi]!;
+        cnt.fill(0);
+        sum.fill(0);
+        const o = f * n;
+        let maxBin = 0;
+        let minBin = nBins;
+        for (let k = start; k < end; k++) {
+          const i = idx[k]!;
+          const b = bins[o + i]!;
+          cnt[b]!++;
+          sum[b]! += resid[i]!;
+          if (b > maxBin) maxBin = b;
+          if (b < minBin) minBin = b;
+        }
+        if (maxBin === minBin) continue; // constant in this node
+        looked++;
+        let cL = 0;
+        let sL = 0;
+        for (let b = minBin; b < maxBin; b++) {
+          cL += cnt[b]!;
+          sL += sum[b]!;
+          if (cL === 0) continue;
+          const cR = size - cL;
+          if (cR === 0) break;
+          const sR = total - sL;
+          const g = (sL * sL) / cL + (sR * sR) / cR - base;
+          if (g > best) {
+            best = g;
+            bestF = f;
+            bestBin = b;
+          }
+        }
       }
-      active = next;
+      if (bestF < 0 || !(best > 0)) continue;
+      gain[bestF]! += best;
+      nodeFeature[nd] = bestF;
+      nodeBin[nd] = bestBin;
+      // partition the segment: left (bin ≤ bestBin) first
+      const o = bestF * n;
+      let lo = start;
+      let hi = end - 1;
+      while (lo <= hi) {
+        if (bins[o + idx[lo]!]! <= bestBin) lo++;
+        else {
+          const t = idx[lo]!;
+          idx[lo] = idx[hi]!;
+          idx[hi] = t;
+          hi--;
+        }
+      }
+      stack.push([lo, end, depth + 1, 2 * nd + 2], [start, lo, depth + 1, 2 * nd + 1]);
     }
-    // leaves: mean in-bag residual
-    const leafSum = new Map<number, number>();
-    const leafCnt = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      if (!inbag[i]) continue;
-      leafSum.set(node[i]!, (leafSum.get(node[i]!) ?? 0) + resid[i]!);
-      leafCnt.set(node[i]!, (leafCnt.get(node[i]!) ?? 0) + 1);
-    }
+    // update every cell through the tree; OOB loss after the stage
     let oobAfter = 0;
     for (let i = 0; i < n; i++) {
-      const c = leafCnt.get(node[i]!);
-      const v = c ? leafSum.get(node[i]!)! / c : 0;
-      pred[i]! += params.learningRate * v;
+      let nd = 0;
+      while (nodeFeature[nd]! >= 0)
+        nd = bins[nodeFeature[nd]! * n + i]! <= nodeBin[nd]! ? 2 * nd + 1 : 2 * nd + 2;
+      pred[i]! += params.learningRate * nodeValue[nd]!;
       if (!inbag[i]) oobAfter += (y[i]! - pred[i]!) ** 2;
     }
     stages = stage + 1;
     oobImprovement.push(nOob ? (oobBefore - oobAfter) / nOob : 0);
     const w = params.earlyStopWindow;
     if (stage >= w - 1) {
-      let m = 0;
-      for (let k = stage - w + 1; k <= stage; k++) m += oobImprovement[k]!;
-      if (m / w < 0) break;
+      let mm = 0;
+      for (let k = stage - w + 1; k <= stage; k++) mm += oobImprovement[k]!;
+      if (mm / w < 0) break;
     }
   }
   let total = 0;
