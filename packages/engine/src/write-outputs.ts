@@ -95,7 +95,11 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
   if (e.umap3D) embeddings.umap3D = e.umap3D;
   for (const [k, v] of carried) embeddings[k] = v;
-  const artifactSink: ArtifactSink = { write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes) };
+  const open = sink.open?.bind(sink);
+  const artifactSink: ArtifactSink = {
+    write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes),
+    ...(open ? { open: (p: string) => open(`${OUTPUT_FILES.artifacts}${p}`) } : {}),
+  };
   return writeArtifacts(
     {
       engineVersion: result.engineVersion,

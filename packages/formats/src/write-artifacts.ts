@@ -5,6 +5,11 @@ import type { CellColumn, CountMatrix, GeneTable } from './matrix';
 /** Writes the explorer artifacts (layout in packages/contracts/src/artifacts.ts) through a sink. */
 export interface ArtifactSink {
   write(path: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Optional positional file writer: with it the gene-major expression chunks are written one
+   * block of genes at a time instead of as one buffer (8 bytes per non-zero less at the peak).
+   */
+  open?(path: string): Promise<{ write(bytes: Uint8Array, position: number): Promise<void>; close(): Promise<void> }>;
 }
 
 export interface ArtifactInput {
@@ -80,6 +85,53 @@ export function encodeObsColumn(
   };
 }
 
+/** Bytes of the gene-major chunks of genes [g0, g1) (see geneChunks), from per-cell cursors. */
+function geneBlockBytes(m: CountMatrix, perGene: Uint32Array, index: Float64Array, g0: number, g1: number, cursor: Float64Array): Uint8Array {
+  const start = index[2 * g0]!;
+  const end = g1 < m.nGenes ? index[2 * g1]! : index[2 * (m.nGenes - 1)]! + index[2 * (m.nGenes - 1) + 1]!;
+  const words = new Uint32Array((end - start) / 4);
+  const floats = new Float32Array(words.buffer);
+  const fill = new Uint32Array(g1 - g0);
+  for (let g = g0; g < g1; g++) words[(index[2 * g]! - start) / 4] = perGene[g]!;
+  for (let j = 0; j < m.nCells; j++) {
+    const stop = m.indptr[j + 1]!;
+    let k = cursor[j]!;
+    for (; k < stop && m.indices[k]! < g1; k++) {
+      const g = m.indices[k]!;
+      const base = (index[2 * g]! - start) / 4;
+      const at = fill[g - g0]!++;
+      words[base + 1 + at] = j;
+      floats[base + 1 + perGene[g]! + at] = m.data[k]!;
+    }
+    cursor[j] = k;
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/** Writes the gene-major chunks block by block into a positional file; returns the .idx offsets. */
+export async function writeGeneChunks(m: CountMatrix, file: { write(bytes: Uint8Array, position: number): Promise<void> }, blockNnz = 1 << 22): Promise<Float64Array> {
+  const nnz = m.indptr[m.nCells]!;
+  const perGene = new Uint32Array(m.nGenes);
+  for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
+  const index = new Float64Array(2 * m.nGenes);
+  let offset = 0;
+  for (let g = 0; g < m.nGenes; g++) {
+    const len = 4 + 8 * perGene[g]!;
+    index[2 * g] = offset;
+    index[2 * g + 1] = len;
+    offset += len;
+  }
+  const cursor = m.indptr.slice(0, m.nCells);
+  for (let g0 = 0; g0 < m.nGenes; ) {
+    let g1 = g0 + 1;
+    let inBlock = perGene[g0]!;
+    while (g1 < m.nGenes && inBlock + perGene[g1]! <= blockNnz) inBlock += perGene[g1++]!;
+    await file.write(geneBlockBytes(m, perGene, index, g0, g1, cursor), index[2 * g0]!);
+    g0 = g1;
+  }
+  return index;
+}
+
 /** Gene-major chunks of a CSC-by-cell matrix: returns the .bin bytes and the .idx offsets. */
 export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Array } {
   const nnz = m.indptr[m.nCells]!;
@@ -136,8 +188,19 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
     const m = input.layers[name];
     if (!m) continue;
     if (m.nCells !== nCells || m.nGenes !== genes.ids.length) throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
-    const { bin, index } = geneChunks(m);
-    await sink.write(`expr/${name}.bin`, bin);
+    let index: Float64Array;
+    if (sink.open) {
+      const file = await sink.open(`expr/${name}.bin`);
+      try {
+        index = await writeGeneChunks(m, file);
+      } finally {
+        await file.close();
+      }
+    } else {
+      const chunks = geneChunks(m);
+      await sink.write(`expr/${name}.bin`, chunks.bin);
+      index = chunks.index;
+    }
     await sink.write(`expr/${name}.idx`, bytesOf(index));
     layers.push({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` });
   }

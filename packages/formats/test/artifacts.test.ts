@@ -12,6 +12,8 @@ import {
   FormatError,
 } from '../src/index';
 import { smallDataset } from './fixtures';
+import { MemorySink } from '../src/hdf5-write';
+import { geneChunks, writeGeneChunks } from '../src/write-artifacts';
 
 function memorySink() {
   const files = new Map<string, Uint8Array>();
@@ -71,5 +73,17 @@ describe('explorer artifacts', () => {
     const base = { engineVersion: 't', species: 'x', genes: ds.genes, nCells: n, layers: {} };
     await expect(writeArtifacts({ ...base, embeddings: { pca: { dims: 50, values: new Float32Array(n * 50) } } }, sink)).rejects.toBeInstanceOf(FormatError);
     await expect(writeArtifacts({ ...base, obs: { a: { kind: 'numeric', values: new Float64Array(1) } } }, sink)).rejects.toThrow(/obs column "a"/);
+  });
+});
+
+describe('streamed gene-major chunks', () => {
+  it('writes the same bytes block by block into a positional file as geneChunks builds in memory', async () => {
+    const ds = smallDataset();
+    const whole = geneChunks(ds.counts);
+    const file = new MemorySink();
+    // tiny blocks: every few genes is its own write at its own offset
+    const index = await writeGeneChunks(ds.counts, file, 5);
+    expect(Array.from(index)).toEqual(Array.from(whole.index));
+    expect(Array.from(file.bytes())).toEqual(Array.from(whole.bin));
   });
 });
