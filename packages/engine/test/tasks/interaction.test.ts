@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { interactionTask, type InteractionParams } from '@cellcloud/contracts/tasks/interaction';
 import { readH5adBytes } from '@cellcloud/formats';
@@ -17,6 +18,7 @@ import type { ResultHandle } from '../../src/tasks/types';
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const LABELS = sharedData('pbmc3k/pbmc3k_seurat_labels.csv');
 const CPDB = sharedData('cellphonedb_v5/interaction_input.csv.gz');
+const GRCH38 = sharedData('gene_ids/human_GRCh38-2024-A_features.tsv.gz');
 const resources = nodeResourceReader(SHARED_DATA_DIR);
 
 async function run(result: ResultHandle, params: object, threads?: number) {
@@ -219,6 +221,54 @@ describe.skipIf(!H5AD || !LABELS || !CPDB)('interaction (CellPhoneDB statistical
     expect(isTaskError(err) && err.key).toBe('common.oneGroup');
     expect(interactionTask.messages['en-US']).toBeDefined();
   });
+
+  it.skipIf(!GRCH38)(
+    'a dataset keyed by Ensembl ids is matched on them and gives the same interactions',
+    async () => {
+      const ds = await readH5adBytes(new Uint8Array(await readFile(H5AD!)), path.basename(H5AD!));
+      const rows = gunzipSync(await readFile(GRCH38!))
+        .toString('utf8')
+        .trim()
+        .split('\n');
+      const ensOf = new Map<string, string>();
+      for (const l of rows) {
+        const [id, name] = l.split('\t') as [string, string];
+        if (!ensOf.has(name)) ensOf.set(name, id);
+      }
+      const ids = ds.genes.symbols.map((s) => ensOf.get(s) ?? s);
+      expect(ids.filter((x) => x.startsWith('ENSG')).length).toBeGreaterThan(ids.length / 2);
+      const rowsLabel = (await readFile(LABELS!, 'utf8')).trim().split('\n').slice(1);
+      const labelOf = new Map(rowsLabel.map((l) => l.split(',') as [string, string]));
+      const values = ds.cells.barcodes.map((b) => labelOf.get(b) ?? 'NA');
+      const byEnsembl = resultHandleFromDataset(
+        { ...ds, genes: { ids, symbols: ds.genes.symbols } },
+        { species: 'human', extraObs: { tutorial_label: { kind: 'categorical', values } } },
+      );
+      const params = { groupBy: 'tutorial_label', iterations: 50 };
+      const sym = await run(result, params, 2);
+      const ens = await run(byEnsembl, params, 2);
+      expect(sym.summary.geneIdKind).toBe('hgnc_symbol');
+      expect(ens.summary.geneIdKind).toBe('ensembl');
+      const a = new Map(sym.result.interactions.map((it, i) => [it.db.idCp, i]));
+      const common = ens.result.interactions
+        .map((it, i) => [a.get(it.db.idCp), i] as const)
+        .filter(([x]) => x !== undefined);
+      const union = new Set([...a.keys(), ...ens.result.interactions.map((it) => it.db.idCp)]).size;
+      console.log(
+        `symbols ${sym.result.interactions.length}, Ensembl ${ens.result.interactions.length} interactions, ${common.length} in common`,
+      );
+      expect(common.length / union).toBeGreaterThanOrEqual(0.9);
+      // same genes → same means wherever both runs map the interaction to the same genes
+      const nP = sym.result.pairs.length;
+      let same = 0;
+      for (const [x, y] of common) {
+        const m1 = Array.from(sym.result.means.subarray(x! * nP, (x! + 1) * nP));
+        const m2 = Array.from(ens.result.means.subarray(y * nP, (y + 1) * nP));
+        if (m1.every((v, q) => v === m2[q])) same++;
+      }
+      expect(same / common.length).toBeGreaterThanOrEqual(0.95);
+    },
+  );
 
   it('a mouse dataset gets the human-only message', async () => {
     const ds = await readH5adBytes(new Uint8Array(await readFile(H5AD!)), 'pbmc3k.h5ad');
