@@ -2,6 +2,7 @@ import { Alert, Button, Card, Checkbox, Select, Space, Table, Typography, messag
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
+  Monocle2BeamHeatmap,
   Monocle2Heatmap,
   Monocle2Summary,
   Monocle2TopGenes,
@@ -28,11 +29,19 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
   const heat = useTaskJson<Monocle2Heatmap>(datasetId, task.id, 'data/heatmap.json');
   const top = useTaskJson<Monocle2TopGenes>(datasetId, task.id, 'data/top_genes.json');
   const genes = useTaskTable(datasetId, task.id, 'pseudotime_genes', 500);
+  const beamData = useTaskJson<Monocle2BeamHeatmap | null>(
+    datasetId,
+    task.id,
+    summary.beam ? 'data/beam_heatmap.json' : '',
+  );
   const create = useCreateTask(datasetId);
   const [colourBy, setColourBy] = useState<ColourBy>('state');
   const [rootState, setRootState] = useState(summary.rootState);
   const [reverse, setReverse] = useState(false);
   const [gene, setGene] = useState<string | null>(null);
+  const [branch, setBranch] = useState<string | undefined>(
+    summary.beam?.branchPoint ?? summary.branchPoints[0],
+  );
 
   const option = useMemo(() => {
     if (!traj || traj instanceof Error) return null;
@@ -77,6 +86,37 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
       t('pseudotime'),
     );
   }, [heat, t]);
+
+  const beamHeat = useMemo(() => {
+    if (!beamData || beamData instanceof Error || !beamData.genes.length) return null;
+    const order = beamData.genes
+      .map((_, i) => i)
+      .sort((a, b) => beamData.clusters[a]! - beamData.clusters[b]! || a - b);
+    const cols = [
+      ...Array.from(
+        { length: 100 },
+        (_, i) => `${beamData.branches[0]} ${(100 - (100 * i) / 99).toFixed(0)}`,
+      ),
+      ...Array.from({ length: 100 }, (_, i) => `${beamData.branches[1]} ${((100 * i) / 99).toFixed(0)}`),
+    ];
+    return heatmapOption(
+      order.map((i) => `${beamData.genes[i]} (${beamData.clusters[i]})`),
+      cols,
+      order.map((i) => beamData.values[i]!),
+      t('pseudotime'),
+    );
+  }, [beamData, t]);
+
+  const runBeam = () => {
+    const params: Record<string, unknown> = { ...task.params, beamBranch: branch };
+    create.mutate(
+      { task: 'monocle2', params },
+      {
+        onSuccess: () => void message.success(t('m2.reorderSent')),
+        onError: (e) => void message.error(e.message),
+      },
+    );
+  };
 
   const reorder = () => {
     const params: Record<string, unknown> = { ...task.params, rootState, reverse };
@@ -172,6 +212,42 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
           />
         </Card>
       )}
+      <Card size="small" title={t('m2.beam')}>
+        <Space wrap>
+          <span>{t('m2.branchPoint')}</span>
+          <Select
+            value={branch}
+            onChange={setBranch}
+            style={{ width: 120 }}
+            data-testid="monocle2-branch"
+            options={summary.branchPoints.map((b) => ({ value: b, label: b }))}
+          />
+          <Button disabled={!branch} loading={create.isPending} onClick={runBeam} data-testid="monocle2-beam">
+            {t('m2.runBeam')}
+          </Button>
+        </Space>
+        {summary.beam && (
+          <Typography.Paragraph data-testid="monocle2-beam-summary" style={{ marginTop: 8 }}>
+            {t('m2.beamSummary', {
+              point: summary.beam.branchPoint,
+              branches: summary.beam.branches.join(' / '),
+              cells: summary.beam.nCells,
+              significant: summary.beam.nSignificant,
+            })}
+          </Typography.Paragraph>
+        )}
+        {beamHeat && (
+          <EChart
+            option={beamHeat}
+            height={Math.max(
+              260,
+              60 + 16 * (beamData && !(beamData instanceof Error) ? beamData.genes.length : 0),
+            )}
+            fileName="monocle2-beam-heatmap"
+            testId="monocle2-beam-heatmap"
+          />
+        )}
+      </Card>
       <Card size="small" title={t('m2.pseudotimeGenes')}>
         {genes.data && (
           <Table
