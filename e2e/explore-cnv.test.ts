@@ -64,6 +64,8 @@ describe.skipIf(!pbmc)('cnv and ith tasks in the explorer', () => {
     await page.getByTestId('cnv-view').getByRole('tab').nth(2).click();
     await page.getByTestId('cnv-scores-chart').locator('canvas').first().waitFor();
     await screenshot(page, 'explore-cnv-scores');
+    await page.getByTestId('cnv-view').getByRole('tab').nth(3).click();
+    await page.getByTestId('cnv-frequency-chart').locator('canvas').first().waitFor();
 
     await page.getByTestId('tab-label-ith').click();
     await page.getByTestId('task-panel-ith').waitFor({ timeout: 60_000 });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { CnvHeatmapLayout, CnvScoreViolins, CnvSummary } from '@cellcloud/contracts/tasks/cnv';
 import { ArmSummary } from './ArmSummary';
 import { CnvHeatmap } from './CnvHeatmap';
+import { GeneFrequency } from './GeneFrequency';
 import { ScoreViolins } from './ScoreViolins';
 import { useOutput, type CnvOutputSource } from './source';
 
@@ -16,6 +17,7 @@ export function CnvView({ source }: { source: CnvOutputSource }) {
   );
   const arms = useOutput(() => source.table('arm_groups'), [source]);
   const scores = useOutput(() => source.data<CnvScoreViolins[]>('scores'), [source]);
+  const frequency = useOutput(() => source.table('gene_frequency'), [source]);
   return (
     <div data-testid="cnv-view">
       <Descriptions
@@ -56,6 +58,7 @@ export function CnvView({ source }: { source: CnvOutputSource }) {
           },
           { key: 'arms', label: t('tabs.arms'), children: <ArmSummary table={arms} /> },
           { key: 'scores', label: t('tabs.scores'), children: <ScoreViolins data={scores} /> },
+          { key: 'frequency', label: t('tabs.frequency'), children: <GeneFrequency table={frequency} /> },
         ]}
       />
     </div>
