@@ -151,6 +151,15 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
     expect((await s.request('GET', FILES_API.upload(row.id), { token })).status).toBe(200);
   });
 
+  it('3. an upload stored before the fix with null totals (Infinity in JSON) does not break the list, detail or properties', async () => {
+    const row = await uploadSample(s, token, 'old_infinite', [file('matrix.mtx', `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`), file('features.tsv', features(3)), file('barcodes.tsv', barcodes(4))]);
+    await waitParsed(s, token, row.id);
+    await s.ctx.db.query(`UPDATE uploads SET properties = jsonb_set(properties, '{umi,total}', 'null'::jsonb) WHERE id = $1`, [row.id]);
+    expect((await s.request('GET', FILES_API.uploads, { token })).status).toBe(200);
+    expect((await s.request('GET', FILES_API.upload(row.id), { token })).status).toBe(200);
+    expect((await s.request('GET', FILES_API.properties(row.id), { token })).status).not.toBe(500);
+  });
+
   it('3. non-integer values of a dense table (TPM) are accepted and flagged in the file properties', async () => {
     const cells = barcodes(40).trim().split('\n');
     const lines = [
