@@ -1,6 +1,11 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Storage } from './storage/storage';
+import type { AccountDeps } from './services/accounts/deps';
+import type { FilesDeps } from './services/files/deps';
+import type { JobsDeps } from './services/jobs-wire';
+import type { Mailer } from './services/mail/mailer';
+import type { NotificationsService } from './services/notifications';
 
 /** The signed-in user as routes see it (resolved from the access-token header). */
 export interface AuthUser {
@@ -25,6 +30,19 @@ export interface QueueHealth {
 }
 
 /**
+ * The services feature areas register while the context is composed (src/entry/compose.ts →
+ * each area's `wire*`): typed, so no caller casts. Optional because a context may be composed
+ * without an area (tests, tools).
+ */
+export interface Services {
+  accounts?: AccountDeps;
+  mail?: Mailer;
+  jobs?: JobsDeps;
+  notifications?: NotificationsService;
+  files?: FilesDeps;
+}
+
+/**
  * Everything a route module or service needs, built once by the entry point (composition root)
  * and passed down explicitly. Feature areas add their services as optional fields here.
  */
@@ -34,6 +52,6 @@ export interface AppContext {
   storage: Storage;
   auth: AuthResolver;
   queue?: QueueHealth;
-  /** Services registered by feature areas, keyed by area name. */
-  services: Record<string, unknown>;
+  /** Services registered by feature areas (typed; see Services). */
+  services: Services;
 }

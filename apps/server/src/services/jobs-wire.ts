@@ -58,14 +58,14 @@ export async function wireJobs(ctx: AppContext, opts: { worker?: boolean } = {})
     await deps.close().catch(() => {});
     await closeDb();
   };
-  ctx.services[JOBS] = deps;
+  ctx.services.jobs = deps;
   ctx.services.notifications = notifications;
   ctx.queue = queue;
   return deps;
 }
 
 export function jobsDeps(ctx: AppContext): JobsDeps {
-  const d = ctx.services[JOBS] as JobsDeps | undefined;
+  const d = ctx.services.jobs;
   if (!d) throw new Error('jobs area is not wired: call wireJobs(ctx) in composeContext');
   return d;
 }

@@ -22,7 +22,7 @@ export default async function jobRoutes(app: ZodApp, ctx: AppContext) {
     for (const end of [...streams]) end();
   });
   app.addHook('onClose', async () => {
-    await (ctx.services.jobs as { close?: () => Promise<void> } | undefined)?.close?.();
+    await ctx.services.jobs?.close();
   });
 
   app.post(

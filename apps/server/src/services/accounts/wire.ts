@@ -22,20 +22,19 @@ export async function wireAccounts(ctx: AppContext, opts: { now?: () => Date } =
   const deps: AccountDeps = { db: ctx.db, config: ctx.config, mailer, limiter: new RateLimiter(ctx.db, now), now };
   // The notifications area may register `ctx.services.notifications.unreadCount` (looked up per
   // call, so the wiring order does not matter); without it the table is read directly.
-  const hook = () => (ctx.services.notifications as { unreadCount?: (userId: string) => Promise<number> } | undefined)?.unreadCount;
   deps.unreadCount = async (id) => {
-    const fn = hook();
-    return typeof fn === 'function' ? fn.call(ctx.services.notifications, id) : unreadNotificationCount(ctx.db, id);
+    const n = ctx.services.notifications;
+    return n ? n.unreadCount(id) : unreadNotificationCount(ctx.db, id);
   };
-  ctx.services[ACCOUNTS] = deps;
-  ctx.services[MAIL] = mailer;
+  ctx.services.accounts = deps;
+  ctx.services.mail = mailer;
   ctx.auth = createAuthResolver(ctx.db, now);
   return deps;
 }
 
 /** The account services of a context (throws if `wireAccounts` did not run). */
 export function accountsOf(ctx: AppContext): AccountDeps {
-  const d = ctx.services[ACCOUNTS] as AccountDeps | undefined;
+  const d = ctx.services.accounts;
   if (!d) throw new Error('account services are not wired (wireAccounts in src/entry/compose.ts)');
   return d;
 }

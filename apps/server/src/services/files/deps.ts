@@ -12,7 +12,7 @@ export interface FilesDeps {
 }
 
 export function filesDeps(ctx: AppContext): FilesDeps {
-  const d = ctx.services.files as FilesDeps | undefined;
+  const d = ctx.services.files;
   if (!d) throw new Error('files area is not wired: call wireFiles(ctx) in composeContext');
   return d;
 }

@@ -3,7 +3,6 @@ import { listParsing } from '../../db/repos/uploads';
 import { handleDatasetIngest } from '../../jobs/dataset.ingest';
 import '../../i18n/files';
 import { openTusStore } from '../../storage/tus-store';
-import type { JobsDeps } from '../jobs-wire';
 import type { FilesDeps } from './deps';
 import { inProcessRunner, type JobRunner } from './ingest-runner';
 import { createTusServer } from './tus-server';
@@ -25,7 +24,7 @@ export async function wireFiles(ctx: AppContext): Promise<FilesDeps & { runner: 
   const enqueueIngest = async (uploadId: string) => {
     // The application's job queue once the jobs area is wired (its worker runs the same handler,
     // see src/jobs/runner.ts); the in-process runner otherwise (e.g. a context without jobs).
-    const queue = (ctx.services.jobs as Partial<JobsDeps> | undefined)?.queue;
+    const queue = ctx.services.jobs?.queue;
     if (!queue) return runner.enqueue('dataset.ingest', { uploadId });
     await queue.send('dataset.ingest', { uploadId }, { singletonKey: uploadId }).catch((e: unknown) => {
       if (!/already waiting/.test(e instanceof Error ? e.message : '')) throw e;
