@@ -24,9 +24,9 @@ export const monocle2Params = z
     orderingGenes: z.enum(['vst', 'dispersion', 'upload']).default('vst'),
     nHvg: z.number().int().min(50).max(10_000).default(2000),
     /** The group whose cells start the trajectory (its most frequent State becomes the root State). */
-    root: z.string().min(1).max(500).optional(),
+    root: z.union([z.string().min(1).max(500), z.number().transform(String)]).optional(),
     /** Root State (plot 2 "setroot" by state); wins over `root`. */
-    rootState: z.string().regex(/^\d+$/).optional(),
+    rootState: z.union([z.string().regex(/^\d+$/), z.number().int().min(1).transform(String)]).optional(),
     reverse: z.boolean().default(false),
     /** Genes tested along pseudotime: the ordering genes (default) or every gene expressed in ≥ 10 cells. */
     deGenes: z.enum(['ordering', 'expressed']).default('ordering'),

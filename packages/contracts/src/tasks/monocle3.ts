@@ -25,7 +25,14 @@ export const monocle3Params = z
     samples: z.array(z.string().max(500)).min(1).max(500).optional(),
     /** Root cell type(s): automatic roots from these types (default: every cell type, as METHODS §6.2). */
     root: z
-      .union([z.string().min(1).max(500), z.array(z.string().min(1).max(500)).min(1).max(500)])
+      .union([
+        z.string().min(1).max(500),
+        z.number().transform(String),
+        z
+          .array(z.union([z.string().min(1).max(500), z.number().transform(String)]))
+          .min(1)
+          .max(500),
+      ])
       .optional(),
     /** Principal-graph nodes picked as roots (`Y_<n>`, SPEC `nodelist`); override `root`. */
     rootNodes: z
