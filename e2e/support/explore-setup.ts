@@ -94,6 +94,7 @@ export async function explorerEnv(name: string, pbmcDir: string, env: Record<str
       const stored = path.join(dataDir, 'storage/results', jobId);
       cpSync(path.join(pbmc3kResultDir, 'artifacts'), path.join(stored, 'artifacts'), { recursive: true });
       cpSync(path.join(pbmc3kResultDir, 'analysis.h5ad'), path.join(stored, 'analysis.h5ad'));
+      cpSync(path.join(pbmc3kResultDir, 'markers.csv'), path.join(stored, 'markers.csv'));
       const target = `/userDatasetAnalysis?id=${jobId}`;
       await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
       await logInViaUi(page, user.username, user.password);

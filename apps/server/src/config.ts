@@ -41,6 +41,8 @@ const schema = z.object({
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
   /** Days a converted download stays available after approval (SPEC §4/§9: 7). */
   DOWNLOAD_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** How often each worker deletes expired downloads. */
+  DOWNLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(600),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenTtlMs: c.TOKEN_TTL_HOURS * 3600_000,
     storageQuotaBytes: Math.round(c.STORAGE_QUOTA_GB * 1024 ** 3),
     downloadValidDays: c.DOWNLOAD_VALID_DAYS,
+    downloadSweepSeconds: c.DOWNLOAD_SWEEP_SECONDS,
     s3: c.S3_BUCKET
       ? {
           endpoint: c.S3_ENDPOINT,

@@ -2,11 +2,14 @@ import type { AppContext } from '../context';
 import { downloadsRepo } from '../db/repos/downloads';
 import type { NotificationsService } from '../services/notifications';
 import { downloadKey, sourceKeyOf } from '../services/downloads/requests';
+import type { SeuratExportInput } from './download.export.child';
+import { childTask, runInChild } from './runner-child-process';
 
 /**
  * Job `download.export` (issue 21): writes the file of an approved request under
  * `downloads/<requestId>/` — the result's analysis.h5ad or markers.csv as stored (streamed), or
- * the Seurat bundle built from analysis.h5ad — then starts the validity and notifies the user.
+ * the Seurat bundle built from analysis.h5ad in a memory-capped child process — then starts the
+ * validity and notifies the user.
  */
 export async function handleDownloadExport(
   ctx: AppContext,
@@ -20,10 +23,14 @@ export async function handleDownloadExport(
     const source = await sourceKeyOf(ctx, r.job_id, r.kind);
     const key = downloadKey(r.id, r.file_name);
     if (r.kind === 'seurat') {
-      const { readH5adBytes } = await import('@cellcloud/formats/read-h5ad');
-      const { seuratBundle } = await import('./download.seurat-bundle');
-      const ds = await readH5adBytes(await ctx.storage.getBytes(source), 'analysis.h5ad');
-      await ctx.storage.put(key, seuratBundle(ds));
+      // the conversion is CPU and memory heavy: a memory-capped child, never the API's event loop
+      await runInChild(
+        childTask<SeuratExportInput>(new URL('./download.export.child.ts', import.meta.url), r.id, {
+          h5adKey: source,
+          outKey: key,
+        }),
+        { config: ctx.config, memoryBytes: ctx.config.workerMemoryBytes },
+      );
     } else {
       await ctx.storage.put(key, await ctx.storage.get(source));
     }

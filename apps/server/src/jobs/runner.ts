@@ -64,7 +64,7 @@ export async function startWorker(
   );
   timer.unref();
   // converted downloads past their validity are deleted and their requests expired (issue 21)
-  const expiry = setInterval(() => void expireDownloads(ctx).catch(() => {}), 10 * 60 * 1000);
+  const expiry = setInterval(() => void expireDownloads(ctx).catch(() => {}), ctx.config.downloadSweepSeconds * 1000);
   expiry.unref();
   return {
     async stop() {

@@ -81,26 +81,35 @@ export default function AdminDownloadsPage() {
       <Modal
         open={declining !== null}
         title={t('admin.declineTitle', { name: declining?.fileName ?? '' })}
-        okText={t('admin.decline')}
-        okButtonProps={{ danger: true, disabled: reason.trim() === '', id: 'admin-decline-ok' }}
         onCancel={() => setDeclining(null)}
-        onOk={() =>
-          declining &&
-          decide.mutate(
-            { id: declining.id, approve: false, reason: reason.trim() },
-            {
-              onSuccess: () => {
-                setDeclining(null);
-                setReason('');
-              },
-            },
-          )
+        footer={
+          <Button
+            danger
+            type="primary"
+            data-testid="admin-decline-ok"
+            loading={decide.isPending}
+            onClick={() => {
+              if (!declining || reason.trim() === '') return;
+              decide.mutate(
+                { id: declining.id, approve: false, reason: reason.trim() },
+                {
+                  onSuccess: () => {
+                    setDeclining(null);
+                    setReason('');
+                  },
+                },
+              );
+            }}
+          >
+            {t('admin.decline')}
+          </Button>
         }
       >
         <Input.TextArea
           data-testid="admin-decline-reason"
           value={reason}
           maxLength={500}
+          status={reason.trim() === '' ? 'warning' : undefined}
           onChange={(e) => setReason(e.target.value)}
           placeholder={t('admin.reasonPlaceholder')}
         />
