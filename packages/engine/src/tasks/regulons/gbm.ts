@@ -78,6 +78,8 @@ export function boostImportances(
   y: ArrayLike<number>,
   params: GbmParams,
   seed: number,
+  /** A feature never used (the target itself when it is a TF, as arboreto drops it). */
+  exclude = -1,
 ): GbmResult {
   const n = y.length;
   const rng = new Random(seed);
@@ -151,6 +153,7 @@ export function boostImportances(
       let looked = 0;
       for (let fi = 0; fi < nFeatures && (looked < perSplit || bestF < 0); fi++) {
         const f = featOrder[fi]!;
+        if (f === exclude) continue;
         cnt.fill(0);
         sum.fill(0);
         const o = f * n;

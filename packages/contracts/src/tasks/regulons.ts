@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { defineTask, groupByKey } from './define';
+
+/**
+ * TF regulation, pySCENIC-style (issue 18; METHODS §8): GRNBoost2-style TF → target importances,
+ * pySCENIC co-expression modules, pruning against DoRothEA evidence (the documented substitute for
+ * cisTarget motif rankings), `TF(+)` regulons, AUCell per cell, RSS / activity by cell type / CSI
+ * modules. Engine: `packages/engine/src/tasks/regulons/` (README there).
+ */
+export const regulonsParams = z
+  .object({
+    /** Annotation level of the cell types (downsampling, RSS, activity). */
+    groupBy: groupByKey,
+    /** Cells sampled per cell type for the network inference (seeded). */
+    cellsPerType: z.number().int().min(20).max(2000).default(150),
+    /** Most variable genes considered as targets (those with DoRothEA evidence are boosted). */
+    maxTargets: z.number().int().min(20).max(5000).default(1500),
+    /** DoRothEA confidence levels kept as evidence: A..this letter. */
+    confidence: z.enum(['A', 'B', 'C', 'D', 'E']).default('C'),
+    /** Smallest regulon kept (genes, TF included). */
+    minRegulonSize: z.number().int().min(3).max(200).default(5),
+    /** AUCell: fraction of the ranked genome used for the AUC. */
+    aucThreshold: z.number().gt(0).max(0.5).default(0.05),
+    /** CSI modules (heat-map cut). */
+    csiModules: z.number().int().min(2).max(20).default(6),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(42),
+  })
+  .strict();
+export type RegulonsParams = z.infer<typeof regulonsParams>;
+
+export const regulonsSummary = z.object({
+  groupBy: z.string(),
+  species: z.enum(['human', 'mouse']),
+  cellsSampled: z.number().int(),
+  tfs: z.number().int(),
+  targets: z.number().int(),
+  regulons: z.array(z.object({ name: z.string(), tf: z.string(), genes: z.number().int() })),
+  /** Top regulons by RSS per cell type. */
+  topByType: z.array(
+    z.object({ cellType: z.string(), regulons: z.array(z.object({ name: z.string(), rss: z.number() })) }),
+  ),
+  seconds: z.number(),
+});
+export type RegulonsSummary = z.infer<typeof regulonsSummary>;
+
+export const regulonsTask = defineTask({
+  name: 'regulons',
+  titleKey: 'regulons.title',
+  params: regulonsParams,
+  summary: regulonsSummary,
+  permission: 'exploreTfRegulation',
+  species: 'human-mouse',
+  tab: 'tfRegulation',
+  timeoutMinutes: 240,
+  fields: { groupBy: { kind: 'level' } },
+  messages: {
+    'en-US': {
+      'regulons.oneType':
+        '"{key}" has only one cell type: regulon specificity (RSS) compares cell types, so at least two are needed.',
+      'regulons.noTfs': 'None of the DoRothEA transcription factors is expressed in the sampled cells.',
+      'regulons.noRegulons': 'No regulon with at least {min} genes was found.',
+    },
+    'zh-CN': {
+      'regulons.oneType': '“{key}”只有一种细胞类型：调控子特异性（RSS）需要比较细胞类型，至少需要两种。',
+      'regulons.noTfs': '抽样细胞中没有表达任何 DoRothEA 转录因子。',
+      'regulons.noRegulons': '没有找到至少包含 {min} 个基因的调控子。',
+    },
+  },
+});

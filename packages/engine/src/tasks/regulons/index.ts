@@ -1,0 +1,368 @@
+import type { RegulonsParams, RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
+import { gunzipChunks } from '@cellcloud/formats/gzip';
+import { Random } from '../../methods/random';
+import { TaskError } from '../errors';
+import { categoricalLevel } from '../groups';
+import type { EngineTask, ResourceReader, TaskRunContext } from '../types';
+import { binFeatures, boostImportances, GRNBOOST2 } from './gbm';
+import {
+  activityByType,
+  aucell,
+  csiMatrix,
+  csiModules,
+  regulonCorrelation,
+  regulonSpecificity,
+  zscoreClipped,
+  type GeneSet,
+} from './stats';
+
+/**
+ * Engine task `regulons` (issue 18): pySCENIC-style regulons. See README.md in this folder for
+ * each step, its source semantics and the documented differences.
+ */
+
+const HUMAN = new Set(['human', 'homo sapiens', 'homo_sapiens', 'hs', 'grch38', 'hg38', 'hg19', 'grch37']);
+const MOUSE = new Set(['mouse', 'mus musculus', 'mus_musculus', 'mm', 'mm10', 'mm39', 'grcm38', 'grcm39']);
+
+function speciesOf(species: string, symbols: readonly string[]): 'human' | 'mouse' {
+  const s = species.trim().toLowerCase();
+  if (HUMAN.has(s)) return 'human';
+  if (MOUSE.has(s)) return 'mouse';
+  if (s === '' || s === 'unknown') {
+    // upper-case symbols are human's convention, capitalised ones mouse's
+    let upper = 0;
+    let lettered = 0;
+    for (const g of symbols) {
+      if (!/[a-z]/i.test(g)) continue;
+      lettered++;
+      if (g === g.toUpperCase()) upper++;
+    }
+    return upper >= lettered / 2 ? 'human' : 'mouse';
+  }
+  throw new TaskError(
+    'common.speciesHumanMouse',
+    `This analysis supports human and mouse data only (the dataset is ${species}).`,
+    {
+      species,
+    },
+  );
+}
+
+async function readGzipText(resources: ResourceReader, path: string): Promise<string> {
+  const bytes = await resources.readBytes(path);
+  if (!(bytes[0] === 0x1f && bytes[1] === 0x8b)) return new TextDecoder().decode(bytes);
+  async function* one() {
+    yield bytes;
+  }
+  const parts: Uint8Array[] = [];
+  for await (const c of gunzipChunks(one(), path)) parts.push(c);
+  return new TextDecoder().decode(Buffer.concat(parts));
+}
+
+/** DoRothEA evidence: TF → targets with confidence A..`maxLevel`. */
+export async function loadDorothea(
+  resources: ResourceReader,
+  species: 'human' | 'mouse',
+  maxLevel: string,
+): Promise<Map<string, Set<string>>> {
+  const text = await readGzipText(
+    resources,
+    `tf_regulons/dorothea_${species === 'human' ? 'hs' : 'mm'}.tsv.gz`,
+  );
+  const out = new Map<string, Set<string>>();
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const [tf, conf, target] = lines[i]!.split('\t');
+    if (!tf || !conf || !target || conf > maxLevel) continue;
+    let s = out.get(tf);
+    if (!s) out.set(tf, (s = new Set()));
+    s.add(target);
+  }
+  return out;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return 0;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+export async function runRegulons(ctx: TaskRunContext<RegulonsParams>): Promise<RegulonsSummary> {
+  const t0 = performance.now();
+  const { result, params } = ctx;
+  const species = speciesOf(result.species, result.genes.symbols);
+  const labels = categoricalLevel(result, params.groupBy);
+  const byType = new Map<string, number[]>();
+  labels.forEach((l, c) => {
+    let a = byType.get(l);
+    if (!a) byType.set(l, (a = []));
+    a.push(c);
+  });
+  if (byType.size < 2)
+    throw new TaskError('regulons.oneType', `"${params.groupBy}" has only one cell type.`, {
+      key: params.groupBy,
+    });
+  const typeNames = [...byType.keys()].sort();
+
+  // 1. per-type downsample (seeded, partial Fisher–Yates, cell order kept)
+  const rng = new Random(params.seed);
+  const sampled: number[] = [];
+  for (const t of typeNames) {
+    const list = [...byType.get(t)!];
+    const k = Math.min(list.length, params.cellsPerType);
+    for (let i = 0; i < k; i++) {
+      const j = i + rng.int(list.length - i);
+      [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    sampled.push(...list.slice(0, k));
+  }
+  sampled.sort((a, b) => a - b);
+  const nS = sampled.length;
+  ctx.onProgress({ fraction: 0.02, step: 'evidence' });
+
+  // 2. evidence, expressed TFs and targets
+  const evidence = await loadDorothea(ctx.resources, species, params.confidence);
+  const norm = result.normalized();
+  const dense = new Map<number, Float32Array>();
+  const expressedIn = new Int32Array(norm.nGenes);
+  const sum = new Float64Array(norm.nGenes);
+  const sq = new Float64Array(norm.nGenes);
+  sampled.forEach((c) => {
+    for (let k = norm.indptr[c]!; k < norm.indptr[c + 1]!; k++) {
+      const g = norm.indices[k]!;
+      const v = norm.data[k]!;
+      if (v > 0) expressedIn[g]!++;
+      sum[g]! += v;
+      sq[g]! += v * v;
+    }
+  });
+  const minCells = Math.max(3, Math.ceil(0.01 * nS));
+  const tfGenes: { name: string; g: number }[] = [];
+  for (const tf of [...evidence.keys()].sort()) {
+    const g = result.geneIndex(tf);
+    if (g >= 0 && expressedIn[g]! >= minCells) tfGenes.push({ name: tf, g });
+  }
+  if (!tfGenes.length)
+    throw new TaskError('regulons.noTfs', 'No DoRothEA TF is expressed in the sampled cells.');
+  const tfIndex = new Map(tfGenes.map((t, i) => [t.g, i]));
+  const variance = (g: number) => sq[g]! / nS - (sum[g]! / nS) ** 2;
+  const evidenced = new Set<number>();
+  for (const { name } of tfGenes)
+    for (const tg of evidence.get(name)!) {
+      const g = result.geneIndex(tg);
+      if (g >= 0) evidenced.add(g);
+    }
+  const targets = Array.from({ length: norm.nGenes }, (_, g) => g)
+    .filter((g) => expressedIn[g]! >= minCells)
+    .sort((a, b) => variance(b) - variance(a) || a - b)
+    .slice(0, params.maxTargets)
+    .filter((g) => evidenced.has(g));
+  for (const g of [...tfGenes.map((t) => t.g), ...targets]) dense.set(g, new Float32Array(nS));
+  sampled.forEach((c, j) => {
+    for (let k = norm.indptr[c]!; k < norm.indptr[c + 1]!; k++)
+      dense.get(norm.indices[k]!)?.set([norm.data[k]!], j);
+  });
+
+  // 3. GRNBoost2-style importances per target
+  const bins = binFeatures(
+    tfGenes.map((t) => dense.get(t.g)!),
+    GRNBOOST2.maxBins,
+  );
+  const adjacencies: { tf: number; target: number; importance: number; rho: number }[] = [];
+  const pearson = (a: Float32Array, b: Float32Array) => {
+    let ma = 0;
+    let mb = 0;
+    for (let i = 0; i < nS; i++) {
+      ma += a[i]!;
+      mb += b[i]!;
+    }
+    ma /= nS;
+    mb /= nS;
+    let num = 0;
+    let da = 0;
+    let db = 0;
+    for (let i = 0; i < nS; i++) {
+      num += (a[i]! - ma) * (b[i]! - mb);
+      da += (a[i]! - ma) ** 2;
+      db += (b[i]! - mb) ** 2;
+    }
+    return da > 0 && db > 0 ? num / Math.sqrt(da * db) : 0;
+  };
+  for (let k = 0; k < targets.length; k++) {
+    if (ctx.signal?.aborted) throw new TaskError('common.cancelled', 'The analysis was cancelled.');
+    const g = targets[k]!;
+    const y = dense.get(g)!;
+    const { importances } = boostImportances(
+      bins,
+      tfGenes.length,
+      y,
+      GRNBOOST2,
+      params.seed + k,
+      tfIndex.get(g) ?? -1,
+    );
+    importances.forEach((imp, f) => {
+      if (imp > 0)
+        adjacencies.push({ tf: f, target: g, importance: imp, rho: pearson(dense.get(tfGenes[f]!.g)!, y) });
+    });
+    if (k % 10 === 0) {
+      ctx.onProgress({ fraction: 0.05 + (0.7 * k) / targets.length, step: 'network' });
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  // 4. pySCENIC modules (activating links only), pruned against DoRothEA evidence
+  const act = adjacencies.filter((a) => a.rho > 0.03);
+  const weights = act.map((a) => a.importance).sort((a, b) => a - b);
+  const modules = new Map<number, Set<number>[]>();
+  const addModule = (tf: number, genes: Iterable<number>) => {
+    let l = modules.get(tf);
+    if (!l) modules.set(tf, (l = []));
+    l.push(new Set(genes));
+  };
+  const byTf = new Map<number, typeof act>();
+  for (const a of act) {
+    let l = byTf.get(a.tf);
+    if (!l) byTf.set(a.tf, (l = []));
+    l.push(a);
+  }
+  for (const q of [0.75, 0.9]) {
+    const cut = quantile(weights, q);
+    for (const [tf, links] of byTf)
+      addModule(
+        tf,
+        links.filter((l) => l.importance > cut).map((l) => l.target),
+      );
+  }
+  for (const [tf, links] of byTf)
+    addModule(
+      tf,
+      [...links]
+        .sort((a, b) => b.importance - a.importance)
+        .slice(0, 50)
+        .map((l) => l.target),
+    );
+  const byTarget = new Map<number, typeof act>();
+  for (const a of act) {
+    let l = byTarget.get(a.target);
+    if (!l) byTarget.set(a.target, (l = []));
+    l.push(a);
+  }
+  for (const n of [5, 10, 50]) {
+    const per = new Map<number, number[]>();
+    for (const links of byTarget.values()) {
+      for (const l of [...links].sort((a, b) => b.importance - a.importance).slice(0, n)) {
+        let t = per.get(l.tf);
+        if (!t) per.set(l.tf, (t = []));
+        t.push(l.target);
+      }
+    }
+    for (const [tf, genes] of per) addModule(tf, genes);
+  }
+  const regulons: { name: string; tf: string; genes: number[] }[] = [];
+  for (const [f, mods] of [...modules].sort((a, b) => a[0] - b[0])) {
+    const tf = tfGenes[f]!;
+    const allowed = evidence.get(tf.name)!;
+    const genes = new Set<number>([tf.g]);
+    for (const m of mods) {
+      if (m.size + 1 < params.minRegulonSize) continue; // module too small (pySCENIC min_genes)
+      for (const g of m) if (allowed.has(result.genes.symbols[g]!)) genes.add(g);
+    }
+    if (genes.size >= params.minRegulonSize)
+      regulons.push({ name: `${tf.name}(+)`, tf: tf.name, genes: [...genes].sort((a, b) => a - b) });
+  }
+  if (!regulons.length) {
+    throw new TaskError('regulons.noRegulons', `No regulon with at least ${params.minRegulonSize} genes.`, {
+      min: params.minRegulonSize,
+    });
+  }
+  ctx.onProgress({ fraction: 0.8, step: 'aucell' });
+
+  // 5. AUCell on every cell, step-2 statistics
+  const sets: GeneSet[] = regulons.map((r) => ({ name: r.name, genes: r.genes, size: r.genes.length }));
+  const allCells = Array.from({ length: result.nCells }, (_, i) => i);
+  const auc = aucell(norm, allCells, sets, { aucThreshold: params.aucThreshold, seed: params.seed });
+  const nR = regulons.length;
+  for (let k = 0; k < nR; k++) {
+    const v = new Float64Array(result.nCells);
+    for (let c = 0; c < result.nCells; c++) v[c] = auc[c * nR + k]!;
+    await ctx.sink.cellColumn(`regulon ${regulons[k]!.name}`, { kind: 'numeric', values: v });
+  }
+  const rss = regulonSpecificity(auc, result.nCells, nR, labels, typeNames);
+  const { means, scaled } = activityByType(auc, result.nCells, nR, labels, typeNames);
+  const pcc = regulonCorrelation(auc, result.nCells, nR);
+  const csi = csiMatrix(pcc, nR);
+  const clusters = csiModules(csi, nR, params.csiModules);
+  const names = regulons.map((r) => r.name);
+  const byTypeTable = (m: Float64Array) => ({
+    columns: ['cell_type', ...names],
+    rows: typeNames.map((t, ti) => [t, ...Array.from(m.subarray(ti * nR, (ti + 1) * nR))]),
+  });
+  await ctx.sink.table('adjacencies', {
+    columns: ['TF', 'target', 'importance', 'rho'],
+    rows: adjacencies.map((a) => [tfGenes[a.tf]!.name, result.genes.symbols[a.target]!, a.importance, a.rho]),
+  });
+  await ctx.sink.table('regulons', {
+    columns: ['regulon', 'TF', 'genes', 'targets'],
+    rows: regulons.map((r) => [
+      r.name,
+      r.tf,
+      r.genes.length,
+      r.genes.map((g) => result.genes.symbols[g]).join(';'),
+    ]),
+  });
+  await ctx.sink.table('rss', byTypeTable(rss));
+  await ctx.sink.table('regulon_activity_by_cell_type', byTypeTable(means));
+  await ctx.sink.table('regulon_activity_scaled', byTypeTable(scaled));
+  const square = (m: Float64Array) => ({
+    columns: ['regulon', ...names],
+    rows: names.map((n, a) => [n, ...Array.from(m.subarray(a * nR, (a + 1) * nR))]),
+  });
+  await ctx.sink.table('pcc_matrix', square(pcc));
+  await ctx.sink.table('csi_matrix', square(csi));
+  await ctx.sink.table('csi_modules', {
+    columns: ['Cluster', 'Regulon'],
+    rows: names.map((n, k) => [clusters[k]!, n]),
+  });
+  const topByType = typeNames.map((t, ti) => ({
+    cellType: t,
+    regulons: names
+      .map((name, k) => ({ name, rss: rss[ti * nR + k]! }))
+      .sort((a, b) => b.rss - a.rss)
+      .slice(0, 5),
+  }));
+  await ctx.sink.table('top_regulons', {
+    columns: ['cell_type', 'rank', 'regulon', 'RSS'],
+    rows: topByType.flatMap((t) => t.regulons.map((r, i) => [t.cellType, i + 1, r.name, r.rss])),
+  });
+  // per-cell heat map of the sampled cells (z-scored AUC, clipped)
+  const sampledAuc = new Float64Array(nS * nR);
+  sampled.forEach((c, j) => sampledAuc.set(auc.subarray(c * nR, (c + 1) * nR), j * nR));
+  await ctx.sink.data('heatmap.json', {
+    regulons: names,
+    cells: sampled.map((c) => result.barcodes[c]),
+    cellTypes: sampled.map((c) => labels[c]),
+    z: Array.from(zscoreClipped(sampledAuc, nS, nR), (v) => Math.round(v * 1000) / 1000),
+  });
+  ctx.onProgress({ fraction: 1, step: 'done' });
+  return {
+    groupBy: params.groupBy,
+    species,
+    cellsSampled: nS,
+    tfs: tfGenes.length,
+    targets: targets.length,
+    regulons: regulons.map((r) => ({ name: r.name, tf: r.tf, genes: r.genes.length })),
+    topByType,
+    seconds: Math.round((performance.now() - t0) / 100) / 10,
+  };
+}
+
+export const regulonsEngineTask: EngineTask<RegulonsParams, RegulonsSummary> = {
+  name: 'regulons',
+  run: runRegulons,
+  estimateMemoryBytes(shape, params) {
+    const sampled = Math.min(shape.nCells, params.cellsPerType * 50);
+    return shape.nnz * 8 + sampled * (params.maxTargets + 1500) * 5 + shape.nCells * 200 * 8 + 256 * 2 ** 20;
+  },
+};
