@@ -115,7 +115,9 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
     expect(done.uploads).toEqual({ geneSet: 't.csv' });
     await jobsDeps(s.ctx).events.pollNow();
     unsubscribe();
-    expect(events.some((e) => e.type === 'task' && e.taskId === done.id && e.status === 'completed')).toBe(true);
+    expect(events.some((e) => e.type === 'task' && e.taskId === done.id && e.status === 'completed')).toBe(
+      true,
+    );
     const out = (await s.request('GET', TASK_API.outputs(data.id, done.id), { token: owner.token })).body
       .data as TaskOutputsView;
     expect(out.outputs.obs.map((o) => o.key)).toEqual(['T_ModuleScore', 'T_UCell']);

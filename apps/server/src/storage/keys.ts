@@ -20,7 +20,8 @@ export const datasetPrefix = (uploadId: string) => `datasets/${uploadId}/`;
 export const preprocessPrefix = (draftId: string) => `preprocess/${draftId}/`;
 export const preprocessKey = (draftId: string, run: number) => `${preprocessPrefix(draftId)}${run}/qc.json`;
 export const resultsPrefix = (resultId: string) => `results/${resultId}/`;
-export const taskOutputPrefix = (resultId: string, taskId: string) => `${resultsPrefix(resultId)}tasks/${taskId}/`;
+export const taskOutputPrefix = (resultId: string, taskId: string) =>
+  `${resultsPrefix(resultId)}tasks/${taskId}/`;
 export const taskUploadKey = (resultId: string, taskId: string, name: string) =>
   `${resultsPrefix(resultId)}task-uploads/${taskId}/${name}`;
 export const stagingPrefix = (jobId: string, attempt: number) => `tmp/results/${jobId}/${attempt}/`;
@@ -28,6 +29,7 @@ export const taskStagingPrefix = (taskId: string, attempt: number) => `tmp/tasks
 export const subsetCodesKey = (datasetId: string, id: string) => `explore/${datasetId}/subsets/${id}.u32`;
 export const degCodesKey = (datasetId: string, id: string) => `explore/${datasetId}/deg/${id}.codes`;
 export const degResultKey = (datasetId: string, id: string) => `explore/${datasetId}/deg/${id}.json`;
-export const childCellsKey = (parentId: string, childId: string) => `explore/${parentId}/children/${childId}.u32`;
+export const childCellsKey = (parentId: string, childId: string) =>
+  `explore/${parentId}/children/${childId}.u32`;
 export const downloadPrefix = (requestId: string) => `downloads/${requestId}/`;
 export const downloadKey = (requestId: string, fileName: string) => `${downloadPrefix(requestId)}${fileName}`;

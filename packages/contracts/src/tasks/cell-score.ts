@@ -75,8 +75,14 @@ export const cellScoreTask = defineTask({
   species: 'any',
   tab: 'geneExpression',
   timeoutMinutes: 30,
-  uploads: [{ name: 'geneSet', labelKey: 'cellScore.uploads.geneSet', accept: '.csv,.txt', maxBytes: 1_000_000 }],
-  fields: { builtinSet: { kind: 'options', values: CELL_SCORE_BUILTIN_SETS }, genes: { kind: 'genes' }, seed: { kind: 'hidden' } },
+  uploads: [
+    { name: 'geneSet', labelKey: 'cellScore.uploads.geneSet', accept: '.csv,.txt', maxBytes: 1_000_000 },
+  ],
+  fields: {
+    builtinSet: { kind: 'options', values: CELL_SCORE_BUILTIN_SETS },
+    genes: { kind: 'genes' },
+    seed: { kind: 'hidden' },
+  },
   messages: {
     'en-US': {
       'cellScore.noGeneSet': 'Choose a built-in gene set, type genes or upload a gene set file.',
