@@ -10,6 +10,7 @@ import { gsvaTask } from './gsva';
 import { interactionTask } from './interaction';
 import { monocle2Task } from './monocle2';
 import { monocle3Task } from './monocle3';
+import { regulonsTask } from './regulons';
 import { vdjTask } from './vdj';
 
 /**
@@ -27,6 +28,7 @@ export const TASKS: readonly TaskDefinition[] = [
   monocle3Task,
   cnvTask,
   ithTask,
+  regulonsTask,
   annotateTask,
   vdjTask,
 ];

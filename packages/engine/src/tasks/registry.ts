@@ -11,6 +11,7 @@ import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 import { interactionEngineTask } from './interaction';
 import { vdjEngine } from './vdj';
+import { regulonsEngineTask } from './regulons';
 
 /**
  * Engine side of every task (issue 11): name → compute. Adding a task = one import and one
@@ -29,4 +30,5 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   monocle2: monocle2Engine as EngineTask<never, unknown>,
   monocle3: monocle3Engine as EngineTask<never, unknown>,
   vdj: vdjEngine as EngineTask<never, unknown>,
+  regulons: regulonsEngineTask as EngineTask<never, unknown>,
 };
