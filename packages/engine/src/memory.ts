@@ -26,9 +26,10 @@ const MB = 1024 * 1024;
  *    with log values (12 × its share) — its HVG, simulated and PCA temporaries are smaller;
  *  - after normalization: counts (8) + normalized values (4, indices shared) + the PCA's HVG
  *    submatrix and clipped values (12 × HVG share) + the Wilcoxon 2,048-gene blocks (16 × block share);
- *  - writing (h5ad through h5wasm, markers.csv, artifact chunks): 18 on top of counts +
- *    normalized (12) — measured 14 on synth20k (pipeline peak 943 MB, with writing 1,365 MB)
- *    and 17 on synth100k (pipeline 3,170 MB, with writing 5,059 MB; estimate 5,170 MB);
+ *  - writing: counts + normalized (12) and ~64 MB in flight — analysis.h5ad and the explorer's
+ *    gene-major chunks stream into the sink's opened files (issue 14; the job child's storage sink
+ *    opens them). Streaming h5ad of synth20k's two 31M-non-zero matrices added 31 MB RSS; through
+ *    h5wasm writing had added 14–17 B per non-zero (synth100k: 3,170 → 5,059 MB);
  *  - per cell in every phase: PCs (50 × 8 × 3), neighbour lists and t-SNE (90 neighbours × 16),
  *    UMAP/embeddings, clustering graph; cell-cycle regression densifies the HVGs (cells × HVGs × 8);
  *  - a fixed 400 MB for Node, the WebAssembly module and code.
@@ -47,7 +48,7 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const scrublet = params.doubletDetectionAndRemoval ? samples + 8 * nnz + 12 * largest : 0;
   const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
   const analysis = samples + nnz * (8 + 4 + 12 * hvgShare + 16 * blockShare);
-  const writing = samples + nnz * (8 + 4 + 18);
+  const writing = samples + nnz * (8 + 4) + 64 * MB;
   let perCell = 50 * 8 * 3 + 90 * 16 + 2000;
   if (params.removeCellCycleEffects) perCell += params.numberOfHighlyVariableGenes * 4 * 2;
   const perGene = 200; // names, statistics; markers rows are per cluster × gene
