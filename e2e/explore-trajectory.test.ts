@@ -8,7 +8,8 @@ import { newUser } from './support/flows';
  * Trajectory (issue 23) in the browser on the REAL pbmc3k result: the Trajectory tab's run panel
  * starts a Monocle 3 run (cell types = clusters, stored UMAP), the view draws the principal graph,
  * a root node picked on the graph re-orders the cells (a new run whose summary names that root),
- * the gene-module table is shown; the view reads in Chinese after switching language.
+ * the gene-module table is shown; the view reads in Chinese after switching language. Monocle 2
+ * runs from cluster 1 as root, then BEAM at its first branch point shows the branched heat map.
  */
 const pbmc = sharedData('pbmc3k/10x');
 let env: ExplorerEnv;
@@ -62,4 +63,31 @@ describe.skipIf(!pbmc)('trajectory tasks in the explorer', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 600_000);
+
+  it('runs Monocle 2 from a root cluster, then BEAM at a branch point', async () => {
+    const { context, page, errors } = await env.newPage();
+    await env.openResult(page, newUser('monocle2'), 'pbmc3k_monocle2');
+    await page.getByTestId('tab-label-trajectory').click();
+    const panel = page.getByTestId('task-panel-monocle2');
+    await panel.waitFor({ timeout: 60_000 });
+    await panel.getByTestId('task-field-root').locator('input').fill('1');
+    await panel.getByTestId('task-run-monocle2').click();
+    const summary = page.getByTestId('monocle2-summary');
+    await summary.waitFor({ timeout: 300_000 });
+    await expect(summary.textContent()).resolves.toMatch(/DDRTree centres, \d+ States/);
+    await page.getByTestId('monocle2-trajectory').waitFor();
+    await page.getByTestId('monocle2-beam').click();
+    const history = panel.getByTestId('task-history-monocle2');
+    await expect
+      .poll(async () => history.getByTestId('task-show').count(), { timeout: 300_000, interval: 1000 })
+      .toBe(2);
+    await history.getByTestId('task-show').first().click();
+    await expect
+      .poll(async () => page.getByTestId('monocle2-beam-summary').textContent(), { timeout: 30_000 })
+      .toMatch(/BEAM at Y_\d+/);
+    await page.getByTestId('monocle2-beam-heatmap').scrollIntoViewIfNeeded();
+    await screenshot(page, 'explore-trajectory-monocle2');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 900_000);
 });
