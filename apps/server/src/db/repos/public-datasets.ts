@@ -1,0 +1,311 @@
+import {
+  PUBLIC_FACETS,
+  type DatasetMappingRelation,
+  type PublicArticle,
+  type PublicDatasetDetail,
+  type PublicDatasetSummary,
+  type PublicFacet,
+  type PublicSample,
+  type PublicSearchQuery,
+  type PublicSearchResult,
+} from '@cellcloud/contracts/public-datasets';
+import type { Queryable } from '../client';
+
+interface Row {
+  id: string;
+  title: string;
+  description: string;
+  species: string;
+  tissue: string[];
+  disease: string[];
+  development_stage: string[];
+  assay: string[];
+  cells: number;
+  genes: number;
+  samples: PublicSample[];
+  article: PublicArticle;
+  source_url: string | null;
+  licence: string | null;
+  annotation_levels: string[];
+  cell_types: string[];
+  ontology_ids: string[];
+  storage_prefix: string;
+  analysis_job_id: string | null;
+  version: number;
+  withdrawn_at: Date | null;
+  updated_at: Date;
+}
+
+export interface PublicDatasetInput {
+  id: string;
+  title: string;
+  description: string;
+  species: string;
+  tissue: string[];
+  disease: string[];
+  developmentStage: string[];
+  assay: string[];
+  cells: number;
+  genes: number;
+  samples: PublicSample[];
+  article: PublicArticle;
+  sourceUrl: string | null;
+  licence: string | null;
+  annotationLevels: string[];
+  cellTypes: string[];
+  ontologyIds: string[];
+  storagePrefix: string;
+  levelSummary: Omit<DatasetMappingRelation, 'datasetId'>;
+}
+
+const COLUMN: Record<PublicFacet, string> = {
+  species: 'species',
+  tissue: 'tissue',
+  disease: 'disease',
+  developmentStage: 'development_stage',
+  assay: 'assay',
+};
+
+function summary(r: Row): PublicDatasetSummary {
+  return {
+    id: r.id,
+    title: r.title,
+    species: r.species,
+    tissue: r.tissue,
+    disease: r.disease,
+    developmentStage: r.development_stage,
+    assay: r.assay,
+    cells: r.cells,
+    genes: r.genes,
+    sampleCount: Array.isArray(r.samples) ? r.samples.length : 0,
+    article: r.article ?? {},
+    annotationLevels: r.annotation_levels,
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+function detail(r: Row): PublicDatasetDetail {
+  return {
+    ...summary(r),
+    description: r.description,
+    samples: r.samples,
+    sourceUrl: r.source_url,
+    licence: r.licence,
+    cellTypes: r.cell_types,
+    ontologyIds: r.ontology_ids,
+    analysisId: r.analysis_job_id,
+    version: r.version,
+  };
+}
+
+/** Words of the query as a prefix tsquery (`t & cel:*`), or undefined when it has none. */
+export function prefixQuery(q: string | undefined): string | undefined {
+  const words = (q ?? '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 12);
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : undefined;
+}
+
+/** The searchable text: title (A), tissue/disease/cell types (B), the rest (C). */
+const SEARCH_SQL = `setweight(to_tsvector('simple', coalesce(title, '')), 'A') ||
+  setweight(to_tsvector('simple', array_to_string(tissue || disease || cell_types || species, ' ')), 'B') ||
+  setweight(to_tsvector('simple', coalesce(description, '') || ' ' || array_to_string(assay || development_stage || ontology_ids, ' ') || ' ' ||
+    coalesce(article->>'title', '') || ' ' || coalesce(article->>'journal', '') || ' ' || coalesce(article->>'doi', '') || ' ' || coalesce(article->>'pmid', '') || ' ' || id), 'C')`;
+
+export const publicDatasetsRepo = {
+  /** Insert or replace (re-ingest: version + 1, withdrawal lifted); returns the new version. */
+  async upsert(
+    q: Queryable,
+    d: PublicDatasetInput,
+  ): Promise<{ version: number; previousPrefix: string | null }> {
+    const prev = (
+      await q.query<{ storage_prefix: string }>(
+        'SELECT storage_prefix FROM public_datasets WHERE id = $1 FOR UPDATE',
+        [d.id],
+      )
+    )[0];
+    const args = [
+      d.id,
+      d.title,
+      d.description,
+      d.species,
+      d.tissue,
+      d.disease,
+      d.developmentStage,
+      d.assay,
+      d.cells,
+      d.genes,
+      JSON.stringify(d.samples),
+      JSON.stringify(d.article),
+      d.sourceUrl,
+      d.licence,
+      d.annotationLevels,
+      d.cellTypes,
+      d.ontologyIds,
+      d.storagePrefix,
+      JSON.stringify(d.levelSummary),
+    ];
+    const [row] = await q.query<{ version: number }>(
+      `INSERT INTO public_datasets (id, title, description, species, tissue, disease, development_stage, assay, cells, genes,
+         samples, article, source_url, licence, annotation_levels, cell_types, ontology_ids, storage_prefix, level_summary)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
+       ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description, species = EXCLUDED.species,
+         tissue = EXCLUDED.tissue, disease = EXCLUDED.disease, development_stage = EXCLUDED.development_stage, assay = EXCLUDED.assay,
+         cells = EXCLUDED.cells, genes = EXCLUDED.genes, samples = EXCLUDED.samples, article = EXCLUDED.article,
+         source_url = EXCLUDED.source_url, licence = EXCLUDED.licence, annotation_levels = EXCLUDED.annotation_levels,
+         cell_types = EXCLUDED.cell_types, ontology_ids = EXCLUDED.ontology_ids, storage_prefix = EXCLUDED.storage_prefix, level_summary = EXCLUDED.level_summary,
+         analysis_job_id = NULL, version = public_datasets.version + 1, withdrawn_at = NULL, updated_at = now()
+       RETURNING version`,
+      args,
+    );
+    await q.query(`UPDATE public_datasets SET search = ${SEARCH_SQL} WHERE id = $1`, [d.id]);
+    return { version: row!.version, previousPrefix: prev?.storage_prefix ?? null };
+  },
+
+  async nextVersion(q: Queryable, id: string): Promise<number> {
+    const r = (
+      await q.query<{ version: number }>('SELECT version FROM public_datasets WHERE id = $1', [id])
+    )[0];
+    return (r?.version ?? 0) + 1;
+  },
+
+  async setAnalysis(q: Queryable, id: string, jobId: string | null): Promise<void> {
+    await q.query('UPDATE public_datasets SET analysis_job_id = $2 WHERE id = $1', [id, jobId]);
+  },
+
+  async withdraw(q: Queryable, id: string): Promise<boolean> {
+    return (
+      (
+        await q.query(
+          'UPDATE public_datasets SET withdrawn_at = now() WHERE id = $1 AND withdrawn_at IS NULL RETURNING id',
+          [id],
+        )
+      ).length === 1
+    );
+  },
+
+  async get(
+    q: Queryable,
+    id: string,
+    opts: { includeWithdrawn?: boolean } = {},
+  ): Promise<PublicDatasetDetail | undefined> {
+    const r = (
+      await q.query<Row>(
+        `SELECT * FROM public_datasets WHERE id = $1${opts.includeWithdrawn ? '' : ' AND withdrawn_at IS NULL'}`,
+        [id],
+      )
+    )[0];
+    return r && detail(r);
+  },
+
+  async mappingRelation(q: Queryable, id: string): Promise<DatasetMappingRelation | undefined> {
+    const r = (
+      await q.query<{ level_summary: Omit<DatasetMappingRelation, 'datasetId'> }>(
+        'SELECT level_summary FROM public_datasets WHERE id = $1 AND withdrawn_at IS NULL',
+        [id],
+      )
+    )[0];
+    return (
+      r && { datasetId: id, levels: r.level_summary.levels ?? [], mapping: r.level_summary.mapping ?? [] }
+    );
+  },
+
+  /** The user's analyses whose samples include public datasets (`public:<id>` sample ids). */
+  async relations(
+    q: Queryable,
+    userId: string,
+  ): Promise<{ analysisId: string; analysisName: string; publicDatasetIds: string[] }[]> {
+    const rows = await q.query<{ analysis_id: string; job_name: string; ids: string[] }>(
+      `SELECT analysis_id, job_name, array_agg(substr(s, 8)) AS ids
+       FROM analysis_jobs, jsonb_array_elements_text(sample_ids) AS s
+       WHERE user_id = $1 AND s LIKE 'public:%' GROUP BY analysis_id, job_name, created_at ORDER BY created_at DESC LIMIT 500`,
+      [userId],
+    );
+    return rows.map((r) => ({
+      analysisId: r.analysis_id,
+      analysisName: r.job_name,
+      publicDatasetIds: r.ids,
+    }));
+  },
+
+  async storagePrefix(q: Queryable, id: string): Promise<string | undefined> {
+    return (
+      await q.query<{ storage_prefix: string }>(
+        'SELECT storage_prefix FROM public_datasets WHERE id = $1 AND withdrawn_at IS NULL',
+        [id],
+      )
+    )[0]?.storage_prefix;
+  },
+
+  /** Full-text search (tsvector prefix match, ranked) + facet filters + facet counts. */
+  async search(q: Queryable, s: PublicSearchQuery): Promise<PublicSearchResult> {
+    const tsq = prefixQuery(s.q);
+    /** WHERE clause and its parameters; `except` leaves one facet's filter out (its counts). */
+    const build = (except?: PublicFacet) => {
+      const params: unknown[] = [];
+      const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const parts = ['withdrawn_at IS NULL'];
+      if (tsq) parts.push(`search @@ to_tsquery('simple', ${p(tsq)})`);
+      for (const f of PUBLIC_FACETS) {
+        const vals = s[f];
+        if (!vals?.length || f === except) continue;
+        parts.push(
+          f === 'species' ? `species = ANY(${p(vals)}::text[])` : `${COLUMN[f]} && ${p(vals)}::text[]`,
+        );
+      }
+      return { where: parts.join(' AND '), params };
+    };
+    const dir = s.order === 'asc' ? 'ASC' : 'DESC';
+    const order =
+      s.sort === 'title'
+        ? `title ${dir}`
+        : s.sort === 'cells'
+          ? `cells ${dir}`
+          : s.sort === 'year'
+            ? `(article->>'year')::int ${dir} NULLS LAST`
+            : tsq
+              ? `ts_rank(search, to_tsquery('simple', $1)) DESC, updated_at DESC`
+              : `updated_at ${dir}`;
+    const offset = (s.page - 1) * s.pageSize;
+    const all = build();
+    const rows = await q.query<Row & { total: string; sample_count: number }>(
+      `SELECT id, title, species, tissue, disease, development_stage, assay, cells, genes, jsonb_array_length(samples) AS sample_count,
+              article, annotation_levels, updated_at, count(*) OVER () AS total
+       FROM public_datasets WHERE ${all.where} ORDER BY ${order}, id LIMIT ${s.pageSize} OFFSET ${offset}`,
+      all.params,
+    );
+    const facets = {} as PublicSearchResult['facets'];
+    for (const f of PUBLIC_FACETS) {
+      const col = COLUMN[f];
+      const expr = f === 'species' ? col : `unnest(${col})`;
+      const b = build(f);
+      const counts = await q.query<{ value: string; count: string }>(
+        `SELECT value, count(*) AS count FROM (SELECT ${expr} AS value FROM public_datasets WHERE ${b.where}) t
+         GROUP BY value ORDER BY count(*) DESC, value LIMIT 50`,
+        b.params,
+      );
+      facets[f] = counts.map((c) => ({ value: c.value, count: Number(c.count) }));
+    }
+    let total = rows.length ? Number(rows[0]!.total) : 0;
+    if (!rows.length && offset > 0) {
+      total = Number(
+        (
+          await q.query<{ n: string }>(
+            `SELECT count(*) AS n FROM public_datasets WHERE ${all.where}`,
+            all.params,
+          )
+        )[0]!.n,
+      );
+    }
+    return {
+      total,
+      items: rows.map((r) => ({ ...summary(r), sampleCount: Number(r.sample_count) })),
+      facets,
+    };
+  },
+};
