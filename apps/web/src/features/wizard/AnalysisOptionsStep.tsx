@@ -1,10 +1,11 @@
 import { Form, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@cellcloud/contracts/constants';
 import type { AnalysableSample } from '../../api/wizard';
 import type { WizardState } from './useWizard';
 
 const SCALE_HINT_CELLS = 500_000;
-const AMBIENT_MIN_CELLS = 100;
+const AMBIENT_MIN_CELLS = LIMITS.ambientMinCells;
 
 /** Step 3: every parent-analysis parameter (SPEC §3) with its default and the SPEC §5 guidance. */
 export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: AnalysableSample[] }) {
