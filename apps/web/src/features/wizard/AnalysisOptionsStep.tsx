@@ -4,7 +4,7 @@ import { LIMITS } from '@cellcloud/contracts/constants';
 import type { AnalysableSample } from '../../api/wizard';
 import type { WizardState } from './useWizard';
 
-const SCALE_HINT_CELLS = 500_000;
+const SCALE_HINT_CELLS = LIMITS.scaleHvgOnlyAboveCells;
 const AMBIENT_MIN_CELLS = LIMITS.ambientMinCells;
 
 /** Step 3: every parent-analysis parameter (SPEC §3) with its default and the SPEC §5 guidance. */
