@@ -59,7 +59,7 @@ describe.skipIf(!H5AD)(
       const label = merged.columns.label!;
       expect(label.kind).toBe('categorical');
       expect(label.values.slice(0, 300)).toEqual(ds.cells.columns.label!.values.slice(0, 300));
-      expect(new Set(label.values.slice(300))).toEqual(new Set(['unknown']));
+      expect(new Set((label.values as string[]).slice(300))).toEqual(new Set(['unknown']));
       const n = merged.columns.nCount_RNA!;
       expect(n.kind).toBe('numeric');
       expect(Number.isNaN(n.values[350] as number)).toBe(true);
