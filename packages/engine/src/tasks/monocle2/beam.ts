@@ -109,7 +109,12 @@ export function beam(input: BeamInput): BeamResult {
       grid.map((tt) => {
         const s = basis.design(tt);
         const x = [1, ...s, b, ...s.map((v) => v * b)];
-        return Math.exp(x.reduce((acc, v, a) => acc + v * r.beta![a]!, 0));
+        return Math.exp(
+          Math.min(
+            30,
+            x.reduce((acc, v, a) => acc + v * r.beta![a]!, 0),
+          ),
+        ); // as the fit caps η
       });
     curves.set(k, [at(0), at(1)]);
   });
@@ -137,7 +142,7 @@ export function branchedHeatmap(
     const row = [...[...a].reverse(), ...b].map((v) => Math.log10(v + 1));
     const mean = row.reduce((s, v) => s + v, 0) / row.length;
     const sd = Math.sqrt(row.reduce((s, v) => s + (v - mean) ** 2, 0) / (row.length - 1));
-    if (!(sd > 0)) return;
+    if (!(sd > 0) || !row.every(Number.isFinite)) return;
     kept.push(genes[i]!);
     values.push(row.map((v) => round(Math.max(-3, Math.min(3, (v - mean) / sd)), 4)));
   });

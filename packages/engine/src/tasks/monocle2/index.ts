@@ -314,7 +314,14 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
     const grid = Array.from({ length: 100 }, (_, i) => (10 * i) / 99);
     const gridX = grid.map((t) => [1, ...basis.design(t)]);
     const curve = (beta: Float64Array) =>
-      gridX.map((x) => Math.exp(x.reduce((s, v, a) => s + v * beta[a]!, 0)));
+      gridX.map((x) =>
+        Math.exp(
+          Math.min(
+            30,
+            x.reduce((s, v, a) => s + v * beta[a]!, 0),
+          ),
+        ),
+      );
     const heatRows = ranked.slice(0, params.nHeatmapGenes);
     const heatGenes: string[] = [];
     const values: number[][] = [];
@@ -322,7 +329,7 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
       const m = curve(r.beta!).map((v) => Math.log10(v + 1));
       const mean = m.reduce((a, b) => a + b, 0) / m.length;
       const sd = Math.sqrt(m.reduce((a, b) => a + (b - mean) ** 2, 0) / (m.length - 1));
-      if (!(sd > 0)) continue;
+      if (!(sd > 0) || !m.every(Number.isFinite)) continue;
       heatGenes.push(symbols[r.g]!);
       values.push(m.map((v) => round(Math.max(-3, Math.min(3, (v - mean) / sd)), 4)));
     }
