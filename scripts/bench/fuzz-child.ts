@@ -114,6 +114,7 @@ function mutateText(text: string, r: Rng): Uint8Array {
   const lines = text.split('\n');
   const n = 1 + Math.floor(r() * 3);
   for (let k = 0; k < n; k++) {
+    if (lines.length === 0) lines.push('');
     const i = Math.floor(r() * lines.length);
     const op = Math.floor(r() * 7);
     if (op <= 1) {
@@ -286,8 +287,19 @@ function input(seeds: Seeds, format: FuzzFormat, i: number): SourceBundle | Uint
   }
 }
 
-async function run(seeds: Seeds, format: FuzzFormat, i: number): Promise<'clean' | 'accepted' | 'crash'> {
-  const x = input(seeds, format, i);
+async function run(
+  seeds: Seeds,
+  format: FuzzFormat,
+  i: number,
+): Promise<'clean' | 'accepted' | 'crash' | 'skipped'> {
+  let x: SourceBundle | Uint8Array;
+  try {
+    x = input(seeds, format, i);
+  } catch (e) {
+    // a fault of the mutator, not of a reader: reported, never counted as a reader crash
+    console.error(`[mutator] ${format} #${i}: ${(e as Error)?.message}`);
+    return 'skipped';
+  }
   try {
     if (x instanceof Uint8Array) {
       const bytes =

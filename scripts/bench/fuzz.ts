@@ -18,7 +18,7 @@ const formats = (process.env.FUZZ_FORMATS?.split(',') ?? [...FORMATS]) as FuzzFo
 const childFile = fileURLToPath(new URL('./fuzz-child.ts', import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-type Kind = 'clean' | 'accepted' | 'crash' | 'hang' | 'over-memory';
+type Kind = 'clean' | 'accepted' | 'crash' | 'hang' | 'over-memory' | 'skipped';
 
 function start(): Promise<ChildProcess> {
   const child = fork(childFile, [], {
@@ -45,7 +45,14 @@ function start(): Promise<ChildProcess> {
 async function fuzzFormat(
   format: FuzzFormat,
 ): Promise<Record<Kind, number> & { seconds: number; maxRssMb: number }> {
-  const counts: Record<Kind, number> = { clean: 0, accepted: 0, crash: 0, hang: 0, 'over-memory': 0 };
+  const counts: Record<Kind, number> = {
+    clean: 0,
+    accepted: 0,
+    crash: 0,
+    hang: 0,
+    'over-memory': 0,
+    skipped: 0,
+  };
   let child = await start();
   let maxRss = 0;
   const t0 = Date.now();
@@ -91,8 +98,17 @@ async function fuzzFormat(
 console.log(
   `bench:fuzz — ${N} mutated inputs per format; child heap ${HEAP_MB} MB, per-input ${TIMEOUT_MS} ms`,
 );
-console.log('format        clean  accepted  crashes  hangs  over-memory   seconds  max RSS MB');
-const totals: Record<Kind, number> = { clean: 0, accepted: 0, crash: 0, hang: 0, 'over-memory': 0 };
+console.log(
+  'format        clean  accepted  crashes  hangs  over-memory   seconds  max RSS MB  (mutator faults)',
+);
+const totals: Record<Kind, number> = {
+  clean: 0,
+  accepted: 0,
+  crash: 0,
+  hang: 0,
+  'over-memory': 0,
+  skipped: 0,
+};
 for (const f of formats) {
   const r = await fuzzFormat(f);
   for (const k of Object.keys(totals) as Kind[]) totals[k] += r[k];
