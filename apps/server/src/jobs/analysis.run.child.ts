@@ -1,6 +1,7 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
+import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
 import { loadSamples } from './runner-child-io';
 
@@ -36,8 +37,9 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     annotationArtifact = annotated?.artifact;
   }
   io.progress(0.92, 'write');
-  await writeOutputs(result, { write: (rel, bytes) => storage.put(`${input.outPrefix}${rel}`, bytes) });
-  if (annotationArtifact) await storage.put(`${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
+  await writeOutputs(result, storageOutputSink(storage, input.outPrefix));
+  if (annotationArtifact)
+    await storage.put(`${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
   return undefined;
 };
 export default main;

@@ -1,5 +1,6 @@
 import type { ChildAnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { runSubcluster, writeOutputs } from '@cellcloud/engine';
+import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
 import { readStoredResult, readWords } from './runner-child-io';
 
@@ -28,11 +29,13 @@ const main: ChildMain<SubclusterChildInput> = async (task, io) => {
       parentParams: task.parentParams,
       child: task.child as Partial<ChildAnalysisParams>,
       obs: ds.cells.columns, // the parent's annotation levels carry into the child (issue 13)
+      // the parent's (batch-corrected if any) PCs, used when reDimensionalityReduction is false (issue 14)
+      pcs: ds.embeddings['X_pca_harmony'] ?? ds.embeddings['X_pca_mnn'] ?? ds.embeddings['X_pca'],
     },
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
   );
   io.progress(0.9, 'write');
-  await writeOutputs(result, { write: (rel, bytes) => storage.put(`${task.outPrefix}${rel}`, bytes) });
+  await writeOutputs(result, storageOutputSink(storage, task.outPrefix));
   return undefined;
 };
 export default main;
