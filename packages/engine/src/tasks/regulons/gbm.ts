@@ -1,4 +1,4 @@
-import { Random } from '../../methods/random';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 /**
  * GRNBoost2-style importances (issue 18): for one target gene, stochastic gradient boosting of
@@ -14,7 +14,46 @@ import { Random } from '../../methods/random';
  * ≤ `maxBins` quantile bins of each TF (bin 0 = zero expression, as most single-cell values are
  * zero), the histogram method of LightGBM / sklearn's HistGradientBoosting. Agreement with
  * sklearn's exact GRNBoost2 importances is measured by scripts/compare/grnboost2.ts.
+ *
+ * This file imports nothing of ours and uses erasable TypeScript only: grn.ts starts it directly
+ * as a worker thread (entry at the bottom) to boost slices of the targets.
  */
+
+/** xoshiro128** seeded through splitmix32 (the algorithm of methods/random, inlined for workers). */
+function makeRng(seed: number): { int(n: number): number } {
+  let x = seed >>> 0;
+  const next = (): number => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  let s0 = next();
+  let s1 = next();
+  let s2 = next();
+  let s3 = next();
+  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
+  const rotl = (v: number, k: number) => ((v << k) | (v >>> (32 - k))) >>> 0;
+  const u32 = (): number => {
+    const r = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = (s1 << 9) >>> 0;
+    s2 = (s2 ^ s0) >>> 0;
+    s3 = (s3 ^ s1) >>> 0;
+    s1 = (s1 ^ s2) >>> 0;
+    s0 = (s0 ^ s3) >>> 0;
+    s2 = (s2 ^ t) >>> 0;
+    s3 = rotl(s3, 11);
+    return r;
+  };
+  return {
+    int(n: number): number {
+      const hi = u32() >>> 5;
+      const lo = u32() >>> 6;
+      return Math.floor(((hi * 67108864 + lo) / 9007199254740992) * n);
+    },
+  };
+}
 
 export interface GbmParams {
   learningRate: number;
@@ -82,7 +121,7 @@ export function boostImportances(
   exclude = -1,
 ): GbmResult {
   const n = y.length;
-  const rng = new Random(seed);
+  const rng = makeRng(seed);
   const nBins = params.maxBins;
   const pred = new Float64Array(n);
   let mean = 0;
@@ -228,4 +267,38 @@ export function boostImportances(
   const importances = new Float64Array(nFeatures);
   if (total > 0) for (let f = 0; f < nFeatures; f++) importances[f] = (gain[f]! / total) * stages;
   return { importances, stages };
+}
+
+/** Inputs of a worker slice (SharedArrayBuffer-backed arrays). */
+export interface GrnSlice {
+  bins: Uint8Array;
+  nFeatures: number;
+  nCells: number;
+  /** Targets' values, target-major (nTargets × nCells). */
+  targets: Float32Array;
+  exclude: Int32Array;
+  params: GbmParams;
+  seed: number;
+}
+
+/** Importances of targets [from, to) (target-major × nFeatures); seeds seed + target index. */
+export function boostSlice(s: GrnSlice, from: number, to: number, onTarget?: () => void): Float64Array {
+  const out = new Float64Array((to - from) * s.nFeatures);
+  for (let k = from; k < to; k++) {
+    const y = s.targets.subarray(k * s.nCells, (k + 1) * s.nCells);
+    const r = boostImportances(s.bins, s.nFeatures, y, s.params, s.seed + k, s.exclude[k]);
+    out.set(r.importances, (k - from) * s.nFeatures);
+    onTarget?.();
+  }
+  return out;
+}
+
+// Worker entry: grn.ts starts this file with { task: 'grn-boost', input } and posts { from, to }.
+if (!isMainThread && workerData?.task === 'grn-boost' && parentPort) {
+  const input = workerData.input as GrnSlice;
+  const port = parentPort;
+  port.on('message', (msg: { from: number; to: number }) => {
+    const out = boostSlice(input, msg.from, msg.to, () => port.postMessage({ tick: 1 }));
+    port.postMessage({ done: true, from: msg.from, out }, [out.buffer as ArrayBuffer]);
+  });
 }

@@ -4,7 +4,8 @@ import { Random } from '../../methods/random';
 import { TaskError } from '../errors';
 import { categoricalLevel } from '../groups';
 import type { EngineTask, ResourceReader, TaskRunContext } from '../types';
-import { binFeatures, boostImportances, GRNBOOST2 } from './gbm';
+import { binFeatures, GRNBOOST2 } from './gbm';
+import { boostTargets } from './grn';
 import {
   activityByType,
   aucell,
@@ -89,7 +90,10 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-export async function runRegulons(ctx: TaskRunContext<RegulonsParams>): Promise<RegulonsSummary> {
+export async function runRegulons(
+  ctx: TaskRunContext<RegulonsParams>,
+  opts: { threads?: number } = {},
+): Promise<RegulonsSummary> {
   const t0 = performance.now();
   const { result, params } = ctx;
   const species = speciesOf(result.species, result.genes.symbols);
@@ -190,27 +194,33 @@ export async function runRegulons(ctx: TaskRunContext<RegulonsParams>): Promise<
     }
     return da > 0 && db > 0 ? num / Math.sqrt(da * db) : 0;
   };
-  for (let k = 0; k < targets.length; k++) {
-    if (ctx.signal?.aborted) throw new TaskError('common.cancelled', 'The analysis was cancelled.');
-    const g = targets[k]!;
-    const y = dense.get(g)!;
-    const { importances } = boostImportances(
+  const targetValues = new Float32Array(targets.length * nS);
+  targets.forEach((g, k) => targetValues.set(dense.get(g)!, k * nS));
+  const importances = await boostTargets(
+    {
       bins,
-      tfGenes.length,
-      y,
-      GRNBOOST2,
-      params.seed + k,
-      tfIndex.get(g) ?? -1,
-    );
-    importances.forEach((imp, f) => {
+      nFeatures: tfGenes.length,
+      nCells: nS,
+      targets: targetValues,
+      exclude: Int32Array.from(targets, (g) => tfIndex.get(g) ?? -1),
+      params: GRNBOOST2,
+      seed: params.seed,
+    },
+    targets.length,
+    {
+      threads: opts.threads,
+      signal: ctx.signal,
+      onProgress: (done, total) => ctx.onProgress({ fraction: 0.05 + (0.7 * done) / total, step: 'network' }),
+    },
+  );
+  targets.forEach((g, k) => {
+    const y = dense.get(g)!;
+    for (let f = 0; f < tfGenes.length; f++) {
+      const imp = importances[k * tfGenes.length + f]!;
       if (imp > 0)
         adjacencies.push({ tf: f, target: g, importance: imp, rho: pearson(dense.get(tfGenes[f]!.g)!, y) });
-    });
-    if (k % 10 === 0) {
-      ctx.onProgress({ fraction: 0.05 + (0.7 * k) / targets.length, step: 'network' });
-      await new Promise((r) => setImmediate(r));
     }
-  }
+  });
 
   // 4. pySCENIC modules (activating links only), pruned against DoRothEA evidence
   const act = adjacencies.filter((a) => a.rho > 0.03);
@@ -360,7 +370,7 @@ export async function runRegulons(ctx: TaskRunContext<RegulonsParams>): Promise<
 
 export const regulonsEngineTask: EngineTask<RegulonsParams, RegulonsSummary> = {
   name: 'regulons',
-  run: runRegulons,
+  run: (ctx) => runRegulons(ctx),
   estimateMemoryBytes(shape, params) {
     const sampled = Math.min(shape.nCells, params.cellsPerType * 50);
     return shape.nnz * 8 + sampled * (params.maxTargets + 1500) * 5 + shape.nCells * 200 * 8 + 256 * 2 ** 20;
