@@ -1,8 +1,8 @@
 /**
- * npm run bench:engine [-- pbmc3k synth20k synth100k synth200k] — the standard pipeline
+ * npm run bench:engine [-- pbmc3k synth20k synth100k synth200k synth500k] — the standard pipeline
  * (packages/engine, runAnalysis: merge → QC → filter → Scrublet → normalize → HVG → PCA → graph →
  * Louvain → Wilcoxon markers → UMAP → t-SNE → 3D UMAP) on the real pbmc3k 10x folder and on
- * synthetic negative-binomial data with known clusters (20,000 genes; 20k, 100k and 200k cells;
+ * synthetic negative-binomial data with known clusters (20,000 genes; 20k, 100k, 200k and 500k cells;
  * packages/engine/src/synthetic.ts).
  *
  * Each dataset runs in its own child process so that peak RSS is that run's alone. Prints wall and
@@ -11,7 +11,8 @@
  * {"dataset","cells","seconds","readToMarkersSeconds","cpuSeconds","peakRssMB","ari",…}.
  * `seconds` = read (pbmc3k) + the whole pipeline; `readToMarkersSeconds` = read + pipeline up to
  * the end of the markers step (which runs before the embeddings); synthetic generation is reported
- * apart. synth200k (4 × 50k) is for the largest-size check and is not run by default.
+ * apart. synth200k (4 × 50k) and synth500k (10 × 50k, the issue 14 target: 12 GiB, 15 min) are
+ * for the largest-size checks and are not run by default.
  * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment; BENCH_PARAMS='{…}'
  * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults);
  * BENCH_WRITE=1 also writes the outputs (writeOutputs to a temporary folder, removed after) and
@@ -32,7 +33,7 @@ import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 
-const DATASETS = ['pbmc3k', 'synth20k', 'synth100k', 'synth200k'] as const;
+const DATASETS = ['pbmc3k', 'synth20k', 'synth100k', 'synth200k', 'synth500k'] as const;
 type Name = (typeof DATASETS)[number];
 
 interface Loaded {
@@ -47,6 +48,7 @@ const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = {
   synth20k: [20_000],
   synth100k: [50_000, 50_000],
   synth200k: [50_000, 50_000, 50_000, 50_000],
+  synth500k: Array.from({ length: 10 }, () => 50_000),
 };
 
 async function load(name: Name): Promise<Loaded> {
@@ -168,7 +170,7 @@ if (args[0] === '--child') {
   await child(args[1] as Name);
   process.exit(0);
 } else {
-  const chosen = (args.length ? args : DATASETS.filter((d) => d !== 'synth200k')) as Name[];
+  const chosen = (args.length ? args : DATASETS.filter((d) => d !== 'synth200k' && d !== 'synth500k')) as Name[];
   for (const name of chosen) {
     if (!DATASETS.includes(name)) throw new Error(`unknown dataset "${name}"; choose from ${DATASETS.join(', ')}`);
     const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', name], {
