@@ -6,6 +6,7 @@ import { useSession } from '../../api/session';
 import { canUse } from '../../app/shell/privilegeAccess';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
 import { RequestDownloadButton } from '../downloads/RequestDownloadButton';
+import { MethodsReport } from './MethodsReport';
 import { ArtifactRequestError } from './data/ArtifactClient';
 import { useArtifactClient } from './data/useArtifactClient';
 import { ExplorerWorkspace, type ExploreAccess } from './ExplorerWorkspace';
@@ -36,7 +37,12 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
     <div style={{ padding: 16 }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="baseline">
         <Typography.Title level={3}>{title}</Typography.Title>
-        {state.status === 'ready' && state.manifest.h5ad && datasetId && <RequestDownloadButton datasetId={datasetId} />}
+        {state.status === 'ready' && datasetId && (
+          <Space>
+            <MethodsReport datasetId={datasetId} />
+            {state.manifest.h5ad && <RequestDownloadButton datasetId={datasetId} />}
+          </Space>
+        )}
       </Space>
       {datasetId === null ? (
         <Empty description={t('page.noDataset')} />

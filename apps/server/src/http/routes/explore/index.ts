@@ -6,6 +6,7 @@ import degRoutes from './deg';
 import svgToTiffRoutes from './svg-to-tiff';
 import subclusterRoutes from './subcluster';
 import specCallRoutes from './spec-calls';
+import methodsRoutes from './methods';
 import annotationLevelRoutes from './annotation-levels';
 
 /** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, DEG tasks, SVG→TIFF export (result files are downloaded through requests: routes/downloads.ts). */
@@ -16,5 +17,6 @@ export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await svgToTiffRoutes(app, ctx);
   await subclusterRoutes(app, ctx);
   await specCallRoutes(app, ctx);
+  await methodsRoutes(app, ctx);
   await annotationLevelRoutes(app, ctx);
 }
