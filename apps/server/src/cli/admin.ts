@@ -6,6 +6,8 @@ import { backupDataDir, restoreDataDir } from '../db/backup';
 import { migrate } from '../db/migrate';
 import { assignPlan, createAdmin, listPlans, listUsers, setUserDisabled } from '../services/accounts/admin';
 import { syncPrivilegesAndPlans } from '../services/plans/sync';
+import { ingestPublicCli } from '../services/public-datasets/cli';
+import { openStorage } from '../storage';
 
 const USAGE = `CellCloud admin tool — uses the same configuration as the server (DATABASE_URL or
 CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the server first.
@@ -19,6 +21,8 @@ CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the serv
   npm run admin -- enable-user <user name or e-mail>
   npm run admin -- backup <new folder>      embedded database + local storage (server stopped)
   npm run admin -- restore <backup folder>  into an empty CELLCLOUD_DATA_DIR
+  npm run admin -- ingest-public <file.h5ad> --meta <sheet.yaml|json>   public database (CELLxGENE schema)
+  npm run admin -- withdraw-public <dataset id>                         hide a public dataset
 `;
 
 class UsageError extends Error {}
@@ -41,6 +45,7 @@ async function run(db: Db, argv: string[]): Promise<string> {
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       institution: { type: 'string' },
+      meta: { type: 'string' },
     },
   });
   const [command, ...args] = positionals;
@@ -85,6 +90,12 @@ async function run(db: Db, argv: string[]): Promise<string> {
       const off = command === 'disable-user';
       const u = await setUserDisabled(db, args[0]!, off);
       return off ? `user ${u.username} is disabled; its sessions were revoked` : `user ${u.username} is enabled`;
+    }
+    case 'ingest-public':
+    case 'withdraw-public': {
+      need(1);
+      if (command === 'ingest-public' && !values.meta) throw new UsageError('ingest-public needs --meta <sheet.yaml|json>');
+      return ingestPublicCli(db, await openStorage(loadConfigOrExit()), command, args[0]!, values.meta);
     }
     case undefined:
     case 'help':

@@ -1,0 +1,276 @@
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PUBLIC_PATHS,
+  type DatasetMappingRelation,
+  type PublicDatasetDetail,
+  type PublicSearchResult,
+} from '@cellcloud/contracts/public-datasets';
+import { read10xMtx } from '@cellcloud/formats/read-10x-mtx';
+import { folderBundle } from '@cellcloud/formats/node-sources';
+import { writeH5ad } from '@cellcloud/formats/write-h5ad';
+import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
+import { sharedData } from '@cellcloud/testkit';
+import { ingestPublicH5ad, PublicIngestError } from '../src/services/public-datasets/ingest';
+import { readMetaSheet } from '../src/services/public-datasets/cli';
+import { createTestServer, type TestServer } from './support/harness';
+import { testUser } from './support/jobs';
+
+const pbmc = sharedData('pbmc3k/10x');
+const labels = sharedData('pbmc3k/pbmc3k_seurat_labels.csv');
+const features = sharedData('gene_ids/human_GRCh38-2024-A_features.tsv.gz');
+/** GRCh38 symbol → Ensembl id (first id of a symbol). */
+const ensembl = new Map<string, string>();
+
+/** Cell Ontology ids of the Seurat tutorial's pbmc3k labels (what a curator would assign). */
+const CL: Record<string, string> = {
+  'Naive CD4 T': 'CL:0000895',
+  'Memory CD4 T': 'CL:0000897',
+  'CD14+ Mono': 'CL:0001054',
+  B: 'CL:0000236',
+  'CD8 T': 'CL:0000625',
+  'FCGR3A+ Mono': 'CL:0002396',
+  NK: 'CL:0000623',
+  DC: 'CL:0000451',
+  Platelet: 'CL:0000233',
+};
+
+/** Cells `keep` and the genes with a row in `geneRow` (old row → new row, -1 = dropped). */
+function subset(m: CountMatrix, keep: number[], geneRow: Int32Array, nGenes: number): CountMatrix {
+  const indptr = new Float64Array(keep.length + 1);
+  const indices: number[] = [];
+  const data: number[] = [];
+  keep.forEach((j, k) => {
+    for (let p = m.indptr[j]!; p < m.indptr[j + 1]!; p++) {
+      const g = geneRow[m.indices[p]!]!;
+      if (g < 0) continue;
+      indices.push(g);
+      data.push(m.data[p]!);
+    }
+    indptr[k + 1] = indices.length;
+  });
+  return {
+    nGenes,
+    nCells: keep.length,
+    indptr,
+    indices: Uint32Array.from(indices),
+    data: Float32Array.from(data),
+  };
+}
+
+/**
+ * A CELLxGENE-schema h5ad built from pbmc3k: the Seurat labels as `cell_type` with their Cell
+ * Ontology ids, two donors, blood / normal / 10x 3' v1 ontology columns; `omit` drops columns and
+ * `badIds` breaks the ontology id format, to build schema-violating files.
+ */
+async function cellxgeneH5ad(
+  d: Dataset,
+  lab: Map<string, string>,
+  opts: { omit?: string[]; badIds?: boolean } = {},
+): Promise<Uint8Array> {
+  const keep = d.cells.barcodes.map((b, i) => (lab.has(b) ? i : -1)).filter((i) => i >= 0);
+  const barcodes = keep.map((i) => d.cells.barcodes[i]!);
+  const ct = barcodes.map((b) => lab.get(b)!);
+  const n = barcodes.length;
+  // pbmc3k's genes.tsv holds symbols only: the curator maps them to GRCh38 Ensembl ids (the
+  // schema requires them) and drops the unmapped ones.
+  const geneRow = new Int32Array(d.genes.ids.length).fill(-1);
+  const ids: string[] = [];
+  const symbols: string[] = [];
+  const used = new Set<string>();
+  d.genes.symbols.forEach((sym, i) => {
+    const id = ensembl.get(sym);
+    if (!id || used.has(id)) return;
+    used.add(id);
+    geneRow[i] = ids.length;
+    ids.push(id);
+    symbols.push(sym);
+  });
+  const fill = (v: string) => ({ kind: 'categorical' as const, values: Array<string>(n).fill(v) });
+  const obs: Record<string, { kind: 'categorical'; values: string[] }> = {
+    cell_type: { kind: 'categorical', values: ct },
+    cell_type_ontology_term_id: { kind: 'categorical', values: ct.map((c) => (opts.badIds ? c : CL[c]!)) },
+    donor_id: { kind: 'categorical', values: barcodes.map((_, i) => (i < n / 2 ? 'donor_A' : 'donor_B')) },
+    tissue: fill('blood'),
+    tissue_ontology_term_id: fill('UBERON:0000178'),
+    disease: fill('normal'),
+    disease_ontology_term_id: fill('PATO:0000461'),
+    assay: fill("10x 3' v1"),
+    assay_ontology_term_id: fill('EFO:0009896'),
+    development_stage: fill('adult stage'),
+    development_stage_ontology_term_id: fill('HsapDv:0000087'),
+    organism_ontology_term_id: fill('NCBITaxon:9606'),
+  };
+  for (const o of opts.omit ?? []) delete obs[o];
+  return writeH5ad({
+    counts: subset(d.counts, keep, geneRow, ids.length),
+    genes: { ids, symbols },
+    barcodes,
+    obs,
+    var: { feature_name: { kind: 'categorical', values: symbols } },
+  });
+}
+
+describe.skipIf(!pbmc || !labels || !features)(
+  'public database: CELLxGENE ingest, catalogue, permissions',
+  () => {
+    let s: TestServer;
+    let data: Dataset;
+    let lab: Map<string, string>;
+    let metaFile: string;
+    let alice: Awaited<ReturnType<typeof testUser>>;
+    let bob: Awaited<ReturnType<typeof testUser>>;
+    let plain: Awaited<ReturnType<typeof testUser>>;
+
+    beforeAll(async () => {
+      s = await createTestServer();
+      for (const line of gunzipSync(readFileSync(features!)).toString('utf8').split('\n')) {
+        const [id, sym] = line.split('\t');
+        if (id && sym && !ensembl.has(sym)) ensembl.set(sym, id);
+      }
+      data = await read10xMtx(await folderBundle(pbmc!));
+      lab = new Map(
+        readFileSync(labels!, 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',') as [string, string]),
+      );
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-public-'));
+      metaFile = path.join(dir, 'meta.yaml');
+      writeFileSync(
+        metaFile,
+        [
+          'id: pbmc3k-10x',
+          'title: 3k PBMCs from a healthy donor',
+          'description: Peripheral blood mononuclear cells, 10x Genomics demonstration data',
+          'article:',
+          '  title: Massively parallel digital transcriptional profiling of single cells',
+          '  journal: Nature Communications',
+          '  year: 2017',
+          '  doi: 10.1038/ncomms14049',
+          '  pmid: "28091601"',
+          'sourceUrl: https://www.10xgenomics.com/datasets',
+          'licence: CC-BY-4.0',
+        ].join('\n'),
+      );
+      alice = await testUser(s);
+      bob = await testUser(s);
+      plain = await testUser(s);
+      await s.ctx.db.query(`UPDATE users SET plan_id = 'synecosys' WHERE id = ANY($1)`, [
+        [alice.user.id, bob.user.id],
+      ]);
+    }, 120_000);
+    afterAll(() => s?.close());
+
+    it('refuses a schema-violating file with a report naming each rule, and stores nothing', async () => {
+      const bad = await cellxgeneH5ad(data, lab, {
+        omit: ['donor_id', 'assay_ontology_term_id'],
+        badIds: true,
+      });
+      const meta = await readMetaSheet(metaFile);
+      const err = await ingestPublicH5ad(s.ctx, bad, 'bad.h5ad', meta).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PublicIngestError);
+      const rules = (err as PublicIngestError).violations.map((v) => v.rule);
+      expect(rules).toEqual(
+        expect.arrayContaining([
+          'obs.donor_id.required',
+          'obs.assay_ontology_term_id.required',
+          'obs.cell_type_ontology_term_id.format',
+        ]),
+      );
+      expect((err as Error).message).toContain('obs.donor_id.required');
+      expect(await s.ctx.db.query('SELECT id FROM public_datasets')).toHaveLength(0);
+      expect(await s.ctx.storage.list('public/')).toHaveLength(0);
+    }, 120_000);
+
+    it('ingests pbmc3k: catalogue entry with facets, levels, samples, article and the lineage mapping', async () => {
+      const good = await cellxgeneH5ad(data, lab);
+      const r = await ingestPublicH5ad(s.ctx, good, 'pbmc3k.h5ad', await readMetaSheet(metaFile));
+      expect(r.cells).toBe(lab.size);
+      expect(r.annotationLevels).toEqual(['annot_full', 'annot_sub']);
+
+      const list = await s.request('GET', `${PUBLIC_PATHS.list}?q=pbmc%20blo&tissue=blood`, {
+        token: alice.token,
+      });
+      expect(list.status).toBe(200);
+      const res = list.body.data as PublicSearchResult;
+      expect(res.total).toBe(1);
+      expect(res.items[0]).toMatchObject({
+        id: 'pbmc3k-10x',
+        species: 'Homo sapiens',
+        tissue: ['blood'],
+        disease: ['normal'],
+        sampleCount: 2,
+      });
+      expect(res.facets.assay).toEqual([{ value: "10x 3' v1", count: 1 }]);
+      expect(res.facets.species).toEqual([{ value: 'Homo sapiens', count: 1 }]);
+      const none = await s.request('GET', `${PUBLIC_PATHS.list}?q=liver`, { token: alice.token });
+      expect(none.body.data.total).toBe(0);
+
+      const det = (await s.request('GET', PUBLIC_PATHS.remoteDetail('pbmc3k-10x'), { token: bob.token })).body
+        .data as PublicDatasetDetail;
+      expect(det.article).toMatchObject({ doi: '10.1038/ncomms14049', pmid: '28091601', year: 2017 });
+      expect(det.samples.map((x) => x.id).sort()).toEqual(['donor_A', 'donor_B']);
+      expect(det.samples.reduce((a, x) => a + x.cells, 0)).toBe(lab.size);
+      expect(det.ontologyIds).toEqual(
+        expect.arrayContaining(['UBERON:0000178', 'CL:0001054', 'EFO:0009896']),
+      );
+
+      const map = (
+        await s.request('GET', PUBLIC_PATHS.datasetMappingRelation('pbmc3k-10x'), { token: bob.token })
+      ).body.data as DatasetMappingRelation;
+      const sub = map.levels.find((l) => l.level === 'annot_sub')!;
+      const full = map.levels.find((l) => l.level === 'annot_full')!;
+      // annot_sub is the file's cell_type, with the label counts of the source.
+      const truth = new Map<string, number>();
+      for (const v of lab.values()) truth.set(v, (truth.get(v) ?? 0) + 1);
+      expect(new Map(sub.values.map((v) => [v.value, v.count]))).toEqual(truth);
+      // annot_full is coarser: the two monocyte subtypes and the three T-cell subtypes share a lineage.
+      expect(full.values.length).toBeLessThan(sub.values.length);
+      const lineage = new Map(map.mapping.map((m) => [m.annotSub, m.annotFull]));
+      expect(lineage.get('CD14+ Mono')).toBe(lineage.get('FCGR3A+ Mono'));
+      expect(new Set(['Naive CD4 T', 'Memory CD4 T', 'CD8 T'].map((t) => lineage.get(t))).size).toBe(1);
+      expect(lineage.get('B')).not.toBe(lineage.get('NK'));
+      expect(full.values.reduce((a, v) => a + v.count, 0)).toBe(lab.size);
+    }, 120_000);
+
+    it('re-ingest replaces atomically (new version, old files gone); withdrawal hides', async () => {
+      const before = (await s.ctx.storage.list('public/pbmc3k-10x/')).filter((k) =>
+        k.endsWith('counts.h5ad'),
+      );
+      const r = await ingestPublicH5ad(
+        s.ctx,
+        await cellxgeneH5ad(data, lab),
+        'pbmc3k.h5ad',
+        await readMetaSheet(metaFile),
+      );
+      expect(r.version).toBe(2);
+      const after = (await s.ctx.storage.list('public/pbmc3k-10x/')).filter((k) => k.endsWith('counts.h5ad'));
+      expect(after).toEqual(['public/pbmc3k-10x/v2/counts.h5ad']);
+      expect(before).not.toEqual(after);
+    }, 120_000);
+
+    it('is shared read-only: another user sees it; non-admins cannot withdraw; users without the permission get 403', async () => {
+      const seen = await s.request('GET', PUBLIC_PATHS.one('pbmc3k-10x'), { token: bob.token });
+      expect(seen.status).toBe(200);
+      const withdraw = await s.request('POST', PUBLIC_PATHS.withdraw('pbmc3k-10x'), { token: alice.token });
+      expect(withdraw.status).toBe(403);
+      const denied = await s.request('GET', PUBLIC_PATHS.list, { token: plain.token });
+      expect(denied.status).toBe(403);
+      expect(denied.body.msg).toBeTruthy();
+      // Quota: public files are under public/, outside every user's storage prefix.
+      expect((await s.ctx.storage.list('public/')).every((k) => k.startsWith('public/'))).toBe(true);
+      await s.ctx.db.query('UPDATE users SET is_admin = true WHERE id = $1', [bob.user.id]);
+      const w = await s.request('POST', PUBLIC_PATHS.withdraw('pbmc3k-10x'), { token: bob.token });
+      expect(w.status).toBe(200);
+      expect((await s.request('GET', PUBLIC_PATHS.one('pbmc3k-10x'), { token: alice.token })).status).toBe(
+        404,
+      );
+      expect((await s.request('GET', PUBLIC_PATHS.list, { token: alice.token })).body.data.total).toBe(0);
+    }, 120_000);
+  },
+);
