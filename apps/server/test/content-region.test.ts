@@ -33,6 +33,35 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
     expect((await s.request('GET', `${contentPaths.list}?type=videos`)).status).toBe(400);
   });
 
+  it('serves the issue-22 guide: every chapter and page in both languages, FAQ from the error catalogue', async () => {
+    type Entry = { id: string; title: Record<string, string>; body: Record<string, string> };
+    const guide = (await s.request('GET', `${contentPaths.list}?type=guidebook`)).body.data as Entry[];
+    const docs = (await s.request('GET', `${contentPaths.list}?type=documentation`)).body.data as Entry[];
+    const ids = (xs: Entry[]) => xs.map((e) => e.id);
+    expect(ids(guide).slice(0, 5)).toEqual(['guide-start', 'guide-import', 'guide-filtering', 'guide-options', 'guide-explore']);
+    expect(ids(guide)).toContain('guide-downloads');
+    for (const id of ['doc-import', 'doc-analysis', 'doc-explore', 'doc-de-enrichment', 'doc-cell-score', 'doc-interaction', 'doc-trajectory', 'doc-cnv-ith', 'doc-annotation', 'doc-vdj-regulons']) {
+      expect(ids(docs)).toContain(id);
+    }
+    // every chapter and page: Chinese in zh-CN, none in en-US
+    for (const e of [...guide, ...docs]) {
+      expect(e.title['zh-CN'], e.id).toMatch(/[\u4e00-\u9fff]/);
+      expect(e.body['zh-CN'], e.id).toMatch(/[\u4e00-\u9fff]/);
+      expect(e.body['en-US'], e.id).not.toMatch(/[\u4e00-\u9fff]/);
+    }
+    const options = guide.find((e) => e.id === 'guide-options')!;
+    expect(options.body['en-US']).toContain('Cluster resolution');
+    expect(options.body['zh-CN']).toContain('聚类分辨率');
+    const faq = (await s.request('GET', contentPaths.faq)).body.data as { question: Record<string, string>; answer: Record<string, string> }[];
+    const errorFaq = faq.filter((f) => /Upload failed|MiB|Resource does not exist/.test(f.question['en-US']));
+    expect(errorFaq.length).toBeGreaterThanOrEqual(4);
+    for (const f of faq) {
+      expect(f.question['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
+      expect(f.answer['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
+      expect(f.answer['en-US']).not.toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
   it('pages the update log, newest first, in the request language', async () => {
     const p1 = await s.request('GET', `${contentPaths.updateLog}?pageNum=1&pageSize=2`, { lang: 'en-US' });
     expect(p1.body.data.total).toBe(4);
