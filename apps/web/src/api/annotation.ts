@@ -9,6 +9,10 @@ import { getSession } from './session';
  * not annotated automatically.
  */
 export const annotationArtifact = z.object({
+  /** Set when the in-analysis annotation failed (key of the annotate task's messages, e.g. annotate.tissueRequired). */
+  failure: z
+    .object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])) })
+    .optional(),
   summary: z
     .object({
       reference: z.string(),
@@ -24,8 +28,9 @@ export const annotationArtifact = z.object({
         }),
       ),
     })
-    .passthrough(),
-  markers: z.record(z.string(), z.array(z.string())),
+    .passthrough()
+    .optional(),
+  markers: z.record(z.string(), z.array(z.string())).default({}),
   dotplot: z
     .object({
       clusters: z.array(z.string()),
@@ -34,7 +39,8 @@ export const annotationArtifact = z.object({
       mean: z.array(z.array(z.number())),
       fraction: z.array(z.array(z.number())),
     })
-    .nullable(),
+    .nullable()
+    .default(null),
 });
 export type AnnotationArtifact = z.infer<typeof annotationArtifact>;
 

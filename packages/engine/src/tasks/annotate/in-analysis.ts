@@ -14,7 +14,7 @@ export const ANNOTATION_ARTIFACT = 'annotation.json';
 
 export interface InAnalysisAnnotation {
   summary?: AnnotateSummary;
-  /** `annotation.json`: { summary, markers (label → reference marker genes), dotplot, clusterLabels } */
+  /** `annotation.json`: { summary, markers (label → reference marker genes), dotplot, clusterLabels }, or { failure: { key, params } } */
   artifact?: Uint8Array;
   /** Why annotation was skipped (translatable task message key + params), when it failed. */
   failure?: { key: string; message: string; params: Record<string, string | number> };
@@ -72,7 +72,13 @@ export async function annotateAnalysisResult(
     );
     return { summary, artifact };
   } catch (e) {
-    if (isTaskError(e)) return { failure: { key: `task.${e.key}`, message: e.message, params: e.params } };
+    if (isTaskError(e)) {
+      // the tab shows the failure in the reader's language (message keys of the annotate definition)
+      const artifact = new TextEncoder().encode(
+        JSON.stringify({ failure: { key: e.key, params: e.params } }),
+      );
+      return { failure: { key: `task.${e.key}`, message: e.message, params: e.params }, artifact };
+    }
     throw e;
   }
 }

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Radio, Row, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
+import { COMMON_TASK_MESSAGES } from '@cellcloud/contracts/tasks/common-messages';
 import { fetchAnnotationArtifact } from '../../../api/annotation';
 import { fetchSubsetCodes } from '../../../api/explore';
 import { categoricalColumns, embeddingChoices, levelLabelKey } from '../annotationLevels';
@@ -29,7 +31,7 @@ const AUTO = /^annot_/;
  * evidence as a dot plot, and hand edits (rename / merge) saved as a new level.
  */
 export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: TabProps) {
-  const { t } = useTranslation('annotation');
+  const { t, i18n } = useTranslation('annotation');
   const { t: tx } = useTranslation('explore');
   const cats = useMemo(() => {
     const c = categoricalColumns(manifest);
@@ -55,7 +57,7 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
   const artifact = useQuery({
     queryKey: ['annotation', 'artifact', datasetId],
     queryFn: () => fetchAnnotationArtifact(datasetId!),
-    enabled: datasetId !== null && hasAuto,
+    enabled: datasetId !== null,
   });
 
   useEffect(() => {
@@ -112,7 +114,17 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellAnnotations">
-      {!hasAuto && <Alert type="info" showIcon message={t('noAuto')} data-testid="annotation-no-auto" />}
+      {artifact.data?.failure && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="annotation-failed"
+          message={t('failed', { reason: failureText(artifact.data.failure, i18n.language) })}
+        />
+      )}
+      {!hasAuto && !artifact.data?.failure && (
+        <Alert type="info" showIcon message={t('noAuto')} data-testid="annotation-no-auto" />
+      )}
       {artifact.data?.summary && (
         <Typography.Text type="secondary" data-testid="annotation-reference">
           {t('reference', {
@@ -229,4 +241,12 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
       )}
     </Space>
   );
+}
+
+/** The in-analysis annotation's failure in the reader's language (the annotate task's own messages). */
+function failureText(f: { key: string; params: Record<string, string | number> }, language: string): string {
+  const lang = language === 'zh-CN' ? 'zh-CN' : 'en-US';
+  const messages: Record<string, string> = { ...COMMON_TASK_MESSAGES[lang], ...annotateTask.messages[lang] };
+  const text = messages[f.key] ?? f.key;
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => String(f.params[k] ?? m));
 }
