@@ -82,14 +82,18 @@ describe('h5ad writer', () => {
     expect(again.cells.columns['label']).toEqual(ds.cells.columns['label']);
   });
 
-  const python = ['python3', '/usr/bin/python3'].find((py) => {
-    try {
-      execFileSync(py, ['-c', 'import h5py'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  // a python with h5py, preferring one that also has anndata (Debian's python3-anndata lives in
+  // /usr/bin/python3, which may not be the first python3 on PATH)
+  const pythonWith = (modules: string) =>
+    ['python3', '/usr/bin/python3'].find((py) => {
+      try {
+        execFileSync(py, ['-c', `import ${modules}`], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  const python = pythonWith('h5py, anndata') ?? pythonWith('h5py');
   it.skipIf(!python)('opens with h5py and anndata (when installed) with the same content', async () => {
     const ds = smallDataset();
     const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-h5ad-'));
