@@ -8,6 +8,7 @@ import { CnvTaskView } from './cnv/CnvTaskView';
 import { IthTaskView } from './ith/IthTaskView';
 import { Monocle2View } from './trajectory/Monocle2View';
 import { Monocle3View } from './trajectory/Monocle3View';
+import { RegulonsView } from './regulons/RegulonsView';
 import type { WebTask } from './types';
 import { VdjView } from './vdj/VdjView';
 
@@ -28,4 +29,5 @@ export const WEB_TASKS: Record<string, WebTask> = {
   ith: { view: IthTaskView },
   monocle2: { view: Monocle2View },
   monocle3: { view: Monocle3View },
+  regulons: { view: RegulonsView },
 };
