@@ -5,6 +5,7 @@ import type { AppContext, AuthUser } from '../../context';
 import { downloadsRepo, type DownloadRow } from '../../db/repos/downloads';
 import { jobsRepo } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
+import { recordAudit } from '../admin/audit';
 import { assertStorageAvailable } from '../files/quota';
 import { jobsDeps } from '../jobs-wire';
 import { resultsPrefix } from '../jobs-view';
@@ -139,6 +140,10 @@ export async function decideDownload(
     decision.approve ? null : decision.reason,
   );
   if (!ok) throw new AppError('CONFLICT', {}, 'downloads.notPending');
+  await recordAudit(ctx.db, admin, decision.approve ? 'download.approve' : 'download.decline', r.file_name, {
+    requestId: id,
+    ...(decision.approve ? {} : { reason: decision.reason }),
+  });
   if (decision.approve) await queueExport(ctx, id);
   else {
     await jobsDeps(ctx).notifications.create(r.user_id, 'download.declined', {
