@@ -2,8 +2,8 @@
  * Compares the monocle2 task's pseudotime with Debian's r-bioc-monocle 2.26 on the same cells and
  * ordering genes (issue 23). Needs `apt-get install r-bioc-monocle`.
  *   npx tsx scripts/compare/monocle2-r.ts [pbmc3k|synthetic]…   (default: both)
- * pbmc3k: the CellCloud analysis of pbmc3k (runs `runAnalysis` on the 10x folder), CD14+ and
- * FCGR3A+ monocytes by the Seurat tutorial labels, root CD14+ Mono. synthetic:
+ * pbmc3k: the shared pbmc3k.h5ad (raw counts, Seurat tutorial labels), CD14+ and FCGR3A+
+ * monocytes, root CD14+ Mono. synthetic:
  * scripts/synth/branching.ts (300 cells per segment), root 'start'.
  * Prints Spearman of the two pseudotimes, the adjusted Rand index of the States, and both run times.
  */
@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monocle2Params } from '@cellcloud/contracts/tasks/monocle2';
-import type { CellColumn } from '@cellcloud/formats/matrix';
 import { monocle2Engine } from '../../packages/engine/src/tasks/monocle2';
 import { MemorySink } from '../../packages/engine/src/tasks/memory-sink';
 import { spearman } from '../../packages/engine/src/tasks/monocle3/common';
@@ -97,4 +96,3 @@ if (run.includes('pbmc3k')) {
   const h = await pbmc3kMonocytes();
   if (h) await compare('pbmc3k monocytes', h, 'label', ['CD14+ Mono', 'FCGR3A+ Mono'], 'CD14+ Mono');
 }
-export type { CellColumn };
