@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedData } from '@cellcloud/testkit';
+import { readFileSync } from 'node:fs';
+import { screenshot, switchLanguage } from './support/browser';
+import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
+import { newUser } from './support/flows';
+
+/**
+ * TF regulation (issue 18) on the REAL pbmc3k result: the tab's run panel runs the regulons task on
+ * the clusters with a small network (30 cells per type, 300 candidate targets), the view shows the
+ * RSS / activity / CSI heat maps and the top-regulon table, which exports as CSV; then Chinese.
+ */
+const pbmc = sharedData('pbmc3k/10x');
+const DOROTHEA = sharedData('tf_regulons/dorothea_hs.tsv.gz');
+let env: ExplorerEnv;
+
+describe.skipIf(!pbmc || !DOROTHEA)('regulons task in the explorer', () => {
+  beforeAll(async () => {
+    env = await explorerEnv('regulons', pbmc!, { IN_PROCESS_WORKER: 'true' });
+  });
+  afterAll(() => env?.close());
+
+  it('runs step 1, shows the step-2 heat maps and table, exports, in both languages', async () => {
+    const { context, page, errors } = await env.newPage();
+    await env.openResult(page, newUser('regulons'), 'pbmc3k_regulons');
+    await page.getByTestId('tab-label-tfRegulation').click();
+    const panel = page.getByTestId('task-panel-regulons');
+    await panel.waitFor({ timeout: 60_000 });
+    await panel.getByTestId('task-field-groupBy').locator('.ant-select').click();
+    await page
+      .locator('.ant-select-item-option', { hasText: /^cluster$/ })
+      .first()
+      .click();
+    await panel.getByTestId('task-field-cellsPerType').locator('input').fill('30');
+    await panel.getByTestId('task-field-maxTargets').locator('input').fill('300');
+    await panel.getByTestId('task-run-regulons').click();
+
+    const view = page.getByTestId('regulons-view');
+    await view.waitFor({ timeout: 240_000 });
+    await expect(page.getByTestId('regulons-summary').textContent()).resolves.toMatch(
+      /\d+ regulons from \d+ transcription factors/,
+    );
+    await page.getByTestId('regulons-rss').locator('canvas').first().waitFor();
+    await page.getByTestId('regulons-csi').locator('canvas').first().waitFor();
+    await page.getByTestId('regulons-top').locator('tbody tr.ant-table-row').first().waitFor();
+    await screenshot(page, 'explore-regulons');
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('regulons-top-export-csv').click(),
+    ]);
+    expect(readFileSync((await csv.path())!, 'utf8')).toMatch(/\(\+\)/);
+
+    await switchLanguage(page);
+    await expect.poll(() => page.getByTestId('regulons-summary').textContent()).toMatch(/个调控子/);
+    await screenshot(page, 'explore-regulons');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 420_000);
+});
