@@ -43,6 +43,7 @@ describe.skipIf(!pbmc || !DOROTHEA)('regulons task in the explorer', () => {
     await page.getByTestId('regulons-rss').locator('canvas').first().waitFor();
     await page.getByTestId('regulons-csi').locator('canvas').first().waitFor();
     await page.getByTestId('regulons-top').locator('tbody tr.ant-table-row').first().waitFor();
+    await page.getByTestId('regulons-rss').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-regulons');
     const [csv] = await Promise.all([
       page.waitForEvent('download'),
