@@ -22,8 +22,10 @@ describe('cellcloud CLI arguments', () => {
       inputs: ['a/s1', 'b/s2.h5ad'],
       out: 'o',
       params: 'p.json',
+      obs: [],
       quiet: false,
     });
+    expect(parseArgs(['analyze', 'a', '--out', 'o', '--obs', 'labels.csv', '--obs', 'groups.tsv']).obs).toEqual(['labels.csv', 'groups.tsv']);
     expect(sampleName('/data/pbmc_1.tar.gz')).toBe('pbmc_1');
     expect(sampleName('/data/ctrl/')).toBe('ctrl');
     expect(() => parseArgs(['analyze', 'x'])).toThrow(UsageError);
