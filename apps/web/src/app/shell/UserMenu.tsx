@@ -13,13 +13,13 @@ export function UserMenu({ userName, isAdmin = false, onLogout }: { userName: st
       menu={{
         items: [
           { key: 'account', label: t('menu:accountSettings') },
-          // administrators only: the admin console (download approvals)
+          // administrators only: the admin console
           ...(isAdmin ? [{ key: 'admin', label: t('shell:nav.admin'), 'data-testid': 'admin-menu' }] : []),
           { type: 'divider' },
           { key: 'logout', label: t('menu:logout'), danger: true },
         ],
         onClick: ({ key }) =>
-          key === 'logout' ? onLogout() : navigate(key === 'admin' ? '/admin/downloads' : '/accountsettings'),
+          key === 'logout' ? onLogout() : navigate(key === 'admin' ? '/admin' : '/accountsettings'),
       }}
     >
       <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>

@@ -1,0 +1,38 @@
+import { Col, Row, Statistic, Table } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { storageKinds, type AdminStorageView } from '@cellcloud/contracts/admin';
+import { useAdminStorage } from '../../api/admin';
+import { formatBytes } from '../files/format';
+
+/** Storage: totals by kind (uploads, results, downloads) and usage per user, largest first. */
+export function AdminStorageTab() {
+  const { t } = useTranslation('admin');
+  const q = useAdminStorage();
+  return (
+    <>
+      <Row gutter={24} style={{ marginBottom: 16 }}>
+        {storageKinds.map((k) => (
+          <Col key={k}>
+            <Statistic title={t(`storage.${k}`)} value={formatBytes(q.data?.totals[k] ?? 0)} />
+          </Col>
+        ))}
+      </Row>
+      <Table<AdminStorageView['users'][number]>
+        size="small"
+        rowKey="userId"
+        data-testid="admin-storage"
+        loading={q.isLoading}
+        dataSource={q.data?.users ?? []}
+        columns={[
+          { key: 'username', title: t('users.username'), dataIndex: 'username' },
+          ...storageKinds.map((k) => ({
+            key: k,
+            title: t(`storage.${k}`),
+            render: (_: unknown, r: AdminStorageView['users'][number]) => formatBytes(r[k]),
+          })),
+          { key: 'total', title: t('storage.total'), render: (_, r) => formatBytes(r.total) },
+        ]}
+      />
+    </>
+  );
+}
