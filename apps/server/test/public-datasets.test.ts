@@ -17,7 +17,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { ingestPublicH5ad, PublicIngestError } from '../src/services/public-datasets/ingest';
 import { readMetaSheet } from '../src/services/public-datasets/cli';
 import { createTestServer, type TestServer } from './support/harness';
-import { testUser } from './support/jobs';
+import { testUser, waitJob } from './support/jobs';
 
 const pbmc = sharedData('pbmc3k/10x');
 const labels = sharedData('pbmc3k/pbmc3k_seurat_labels.csv');
@@ -126,7 +126,8 @@ describe.skipIf(!pbmc || !labels || !features)(
     let plain: Awaited<ReturnType<typeof testUser>>;
 
     beforeAll(async () => {
-      s = await createTestServer();
+      s = await createTestServer({ WORKER_CONCURRENCY: '1' });
+      await s.listen();
       for (const line of gunzipSync(readFileSync(features!)).toString('utf8').split('\n')) {
         const [id, sym] = line.split('\t');
         if (id && sym && !ensembl.has(sym)) ensembl.set(sym, id);
@@ -253,6 +254,40 @@ describe.skipIf(!pbmc || !labels || !features)(
       expect(after).toEqual(['public/pbmc3k-10x/v2/counts.h5ad']);
       expect(before).not.toEqual(after);
     }, 120_000);
+
+    it('public datasets are wizard samples: listed with ?source=public, analysed by the standard job, related to the analysis', async () => {
+      const list = await s.request('GET', '/api/wizard/samples?source=public', { token: alice.token });
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({ id: 'public:pbmc3k-10x', species: 'Homo sapiens', cells: lab.size }),
+      ]);
+      // The local list stays local; without the permission the public list and a public submission are refused.
+      expect((await s.request('GET', '/api/wizard/samples', { token: alice.token })).body.data).toEqual([]);
+      expect(
+        (await s.request('GET', '/api/wizard/samples?source=public', { token: plain.token })).status,
+      ).toBe(403);
+      const draft = {
+        datasets: [{ id: 'public:pbmc3k-10x', name: 'pbmc3k public', group: 'g1' }],
+        param: { jobName: 'public_run' },
+      };
+      expect((await s.request('POST', '/api/jobs', { token: plain.token, body: draft })).status).toBe(403);
+      const r = await s.request('POST', '/api/jobs', { token: alice.token, body: draft });
+      expect(r.status).toBe(200);
+      const done = await waitJob(
+        s,
+        alice.token,
+        r.body.data.id,
+        (j) => j.status === 'completed' || j.status === 'error',
+        600_000,
+      );
+      expect(done.message).toBeNull();
+      expect(done.status).toBe('completed');
+      expect(await s.ctx.storage.list(`results/${done.id}/`)).toContain(`results/${done.id}/analysis.h5ad`);
+      const rel = await s.request('GET', PUBLIC_PATHS.datasetRelation, { token: alice.token });
+      expect(rel.body.data).toEqual([
+        expect.objectContaining({ analysisName: 'public_run', publicDatasetIds: ['pbmc3k-10x'] }),
+      ]);
+    }, 700_000);
 
     it('is shared read-only: another user sees it; non-admins cannot withdraw; users without the permission get 403', async () => {
       const seen = await s.request('GET', PUBLIC_PATHS.one('pbmc3k-10x'), { token: bob.token });

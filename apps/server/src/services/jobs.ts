@@ -19,6 +19,7 @@ import type { JobQueue } from '../queue/job-queue';
 import { assertStorageAvailable } from './files/quota';
 import { resultCacheKey } from './jobs-cache';
 import { resolveSamples, sharedSpecies } from './jobs-samples';
+import { assertPublicAccess } from './public-datasets/access';
 import { resultsPrefix, toJobView } from './jobs-view';
 import type { NotificationsService } from './notifications';
 
@@ -46,6 +47,8 @@ export class JobsService {
     const draft: WizardDraft = parsed.data;
     // SPEC §8 "Storage full": analyses cannot proceed when the user's storage is used up.
     await assertStorageAvailable(this.ctx, user.id);
+    // Public database samples (issue 20) need "integrate SynEcoSys data" or "integrate local and SynEcoSys".
+    if (draft.datasets.some((d) => d.id.startsWith('public:'))) assertPublicAccess(user);
     const samples = await resolveSamples(this.ctx, user.id, draft.datasets);
     const speciesName = sharedSpecies(samples, draft.param.species);
     const species = speciesSchema.safeParse(speciesName);

@@ -56,6 +56,8 @@ export interface PublicDatasetInput {
   ontologyIds: string[];
   storagePrefix: string;
   levelSummary: Omit<DatasetMappingRelation, 'datasetId'>;
+  /** contracts FileProperties of the whole dataset as one analysable sample. */
+  properties: Record<string, unknown>;
 }
 
 const COLUMN: Record<PublicFacet, string> = {
@@ -146,16 +148,17 @@ export const publicDatasetsRepo = {
       d.ontologyIds,
       d.storagePrefix,
       JSON.stringify(d.levelSummary),
+      JSON.stringify(d.properties),
     ];
     const [row] = await q.query<{ version: number }>(
       `INSERT INTO public_datasets (id, title, description, species, tissue, disease, development_stage, assay, cells, genes,
-         samples, article, source_url, licence, annotation_levels, cell_types, ontology_ids, storage_prefix, level_summary)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
+         samples, article, source_url, licence, annotation_levels, cell_types, ontology_ids, storage_prefix, level_summary, properties)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
        ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description, species = EXCLUDED.species,
          tissue = EXCLUDED.tissue, disease = EXCLUDED.disease, development_stage = EXCLUDED.development_stage, assay = EXCLUDED.assay,
          cells = EXCLUDED.cells, genes = EXCLUDED.genes, samples = EXCLUDED.samples, article = EXCLUDED.article,
          source_url = EXCLUDED.source_url, licence = EXCLUDED.licence, annotation_levels = EXCLUDED.annotation_levels,
-         cell_types = EXCLUDED.cell_types, ontology_ids = EXCLUDED.ontology_ids, storage_prefix = EXCLUDED.storage_prefix, level_summary = EXCLUDED.level_summary,
+         cell_types = EXCLUDED.cell_types, ontology_ids = EXCLUDED.ontology_ids, storage_prefix = EXCLUDED.storage_prefix, level_summary = EXCLUDED.level_summary, properties = EXCLUDED.properties,
          analysis_job_id = NULL, version = public_datasets.version + 1, withdrawn_at = NULL, updated_at = now()
        RETURNING version`,
       args,
@@ -218,15 +221,36 @@ export const publicDatasetsRepo = {
     userId: string,
   ): Promise<{ analysisId: string; analysisName: string; publicDatasetIds: string[] }[]> {
     const rows = await q.query<{ analysis_id: string; job_name: string; ids: string[] }>(
-      `SELECT analysis_id, job_name, array_agg(substr(s, 8)) AS ids
-       FROM analysis_jobs, jsonb_array_elements_text(sample_ids) AS s
-       WHERE user_id = $1 AND s LIKE 'public:%' GROUP BY analysis_id, job_name, created_at ORDER BY created_at DESC LIMIT 500`,
+      `SELECT j.analysis_id, j.job_name, array_agg(substr(e.sid, 8)) AS ids
+       FROM analysis_jobs j CROSS JOIN LATERAL jsonb_array_elements_text(j.sample_ids) AS e(sid)
+       WHERE j.user_id = $1 AND e.sid LIKE 'public:%'
+       GROUP BY j.analysis_id, j.job_name, j.submitted_at ORDER BY j.submitted_at DESC LIMIT 500`,
       [userId],
     );
     return rows.map((r) => ({
       analysisId: r.analysis_id,
       analysisName: r.job_name,
       publicDatasetIds: r.ids,
+    }));
+  },
+
+  /** Visible datasets as analysable samples (the wizard's public list, the analysis job). */
+  async listSamples(
+    q: Queryable,
+  ): Promise<{ id: string; title: string; storagePrefix: string; properties: Record<string, unknown> }[]> {
+    const rows = await q.query<{
+      id: string;
+      title: string;
+      storage_prefix: string;
+      properties: Record<string, unknown>;
+    }>(
+      'SELECT id, title, storage_prefix, properties FROM public_datasets WHERE withdrawn_at IS NULL ORDER BY title, id LIMIT 10000',
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      storagePrefix: r.storage_prefix,
+      properties: r.properties,
     }));
   },
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { listAnalysableSamples } from '../../services/files/analysable';
 import { jobsDeps } from '../../services/jobs-wire';
 import { userOf } from '../auth';
+import { assertPublicAccess } from '../../services/public-datasets/access';
 import { ok, okSchema } from '../envelope';
 import type { ZodApp } from '../app';
 import { ROUTES } from '@cellcloud/contracts/api-paths';
@@ -34,12 +35,16 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: {
         tags,
-        summary: 'Samples that may be analysed (Completed uploads)',
+        summary: 'Samples that may be analysed (Completed uploads; with ?source=public|both also public datasets)',
+        querystring: z.object({ source: z.enum(['local', 'public', 'both']).default('local') }),
         response: okSchema(z.array(sample)),
       },
     },
     async (req) => {
-      const rows = await listAnalysableSamples(ctx, userOf(req).id);
+      const { source } = req.query;
+      if (source !== 'local') assertPublicAccess(userOf(req));
+      const all = await listAnalysableSamples(ctx, userOf(req).id, { includePublic: source !== 'local' });
+      const rows = all.filter((s) => (source === 'public' ? s.uploadId.startsWith('public:') : true));
       return ok(
         rows.map((s) => ({
           id: s.uploadId,

@@ -10,19 +10,15 @@ import { z } from 'zod';
 import type { AppContext, AuthUser } from '../../context';
 import { publicDatasetsRepo } from '../../db/repos/public-datasets';
 import { AppError } from '../../errors';
+import { assertPublicAccess } from '../../services/public-datasets/access';
+
+export { assertPublicAccess };
 import { userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
 import type { ZodApp } from '../app';
 
 const tags = ['public datasets'];
 const idParams = z.object({ id: z.string().min(1).max(64) });
-
-/** Reading the public database needs "integrate SynEcoSys data" or "integrate local and SynEcoSys". */
-export function assertPublicAccess(u: AuthUser): void {
-  const can = (k: string) => u.privileges.has(k) && !u.blockedPrivileges.has(k);
-  if (!can('integrateSynEcoSysData') && !can('integrateLocalAndSynEcoSys'))
-    throw new AppError('PRIVILEGE_REQUIRED');
-}
 
 /**
  * The public standardized dataset database (issue 20): search with facets, detail, withdrawal

@@ -67,6 +67,35 @@ function countValues(xs: string[]): { value: string; count: number }[] {
     .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
 }
 
+/** contracts FileProperties of the dataset as one analysable sample. */
+function sampleProperties(d: Dataset, species: string, warnings: string[]): Record<string, unknown> {
+  const n = d.counts.nCells;
+  const per = new Float64Array(n);
+  for (let j = 0; j < n; j++)
+    for (let p = d.counts.indptr[j]!; p < d.counts.indptr[j + 1]!; p++) per[j] += d.counts.data[p]!;
+  const sorted = Float64Array.from(per).sort();
+  const total = per.reduce((a, b) => a + b, 0);
+  const usable = n > 30 && n < 100_000;
+  return {
+    species,
+    ensemblRelease: null,
+    ensemblReference: null,
+    overlapPercent: 100,
+    cells: n,
+    genes: d.counts.nGenes,
+    umi: {
+      total,
+      min: sorted[0] ?? 0,
+      median: sorted[Math.floor(n / 2)] ?? 0,
+      mean: n ? total / n : 0,
+      max: sorted[n - 1] ?? 0,
+    },
+    usable,
+    unusableReasonKey: usable ? null : 'files.unusable.cells',
+    warnings,
+  };
+}
+
 /** The schema check; returns every violated rule (empty = valid). */
 export function validateCellxgene(d: Dataset, meta: PublicDatasetMeta): SchemaViolation[] {
   const v: SchemaViolation[] = [];
@@ -253,6 +282,7 @@ export async function ingestPublicH5ad(
         cellTypes: distinct([...cellType, ...full.values()]),
         ontologyIds,
         storagePrefix: prefix,
+        properties: sampleProperties(d, species, warnings),
         levelSummary: {
           levels: annotationLevels.map((level) => ({
             level,
