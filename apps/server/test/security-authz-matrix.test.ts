@@ -8,7 +8,8 @@ import { testUser } from './support/jobs';
 /**
  * Authorization matrix generated from the live OpenAPI document (issue 12, "make it systematic").
  * Every operation with a path parameter is called with user A's real values
- *  - anonymously → 401;
+ *  - anonymously → 401 when the document marks it authenticated (access-token security), else
+ *    (a public operation such as a signed download link) the answer for a missing resource;
  *  - as user B → exactly the answer B gets for a never-used value of the same shape (status and
  *    error code, and the body when it is a 2xx), and never a 5xx: B cannot tell A's resources from
  *    nothing, let alone read or change them;
@@ -25,6 +26,8 @@ interface Op {
   path: string;
   params: string[];
   body?: Schema;
+  /** The document lists an access-token requirement (authenticated route). */
+  secured: boolean;
 }
 interface Answer {
   status: number;
@@ -32,8 +35,6 @@ interface Answer {
   body: string;
 }
 
-/** Operations that may answer an anonymous caller (none take a path parameter today). */
-const PUBLIC_WITH_PARAMS = new Set<string>([]);
 /** Collection POSTs the fixture pass must not call (sessions, mail, expensive conversions). */
 const NO_FIXTURE_POST = [/\/account\//, /svg-to-tiff/, /\/sendMessage/, /contactUS/i];
 /** Streams that never end (server-sent events). */
@@ -53,6 +54,7 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
   const report = {
     operations: 0,
     calls: 0,
+    publicCalls: 0,
     b401: 0,
     b403: 0,
     b404: 0,
@@ -203,6 +205,7 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
           path,
           params,
           body: op.requestBody?.content?.['application/json']?.schema,
+          secured: Array.isArray(op.security) && op.security.length > 0,
         });
       }
     }
@@ -264,8 +267,9 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
     await s?.close();
   });
 
-  it('found A’s resources to attack (uploads, analyses, …)', () => {
+  it('found A’s resources to attack (uploads, analyses, …); the document marks authenticated operations', () => {
     expect(ops.filter((o) => o.params.length).length).toBeGreaterThan(20);
+    expect(ops.filter((o) => o.secured).length).toBeGreaterThan(ops.length / 2);
     expect(live.get('id')?.size ?? 0).toBeGreaterThanOrEqual(2);
   });
 
@@ -295,9 +299,23 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
           Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === '*' ? v : sameShape(v)])),
         );
         report.calls++;
-        if (!PUBLIC_WITH_PARAMS.has(key)) {
-          const anon = await call(op.method, url, undefined, body);
+        const anon = await call(op.method, url, undefined, body);
+        if (op.secured) {
           if (anon.status !== 401) problems.push(`${key} anonymous ${url} → ${anon.status}`);
+        } else {
+          // A public operation (e.g. a signed download link): anonymous callers get the same
+          // indistinguishability check as another user.
+          report.publicCalls++;
+          const anonMissing = await call(op.method, control, undefined, body);
+          if (
+            anon.status >= 500 ||
+            anon.status !== anonMissing.status ||
+            anon.error !== anonMissing.error ||
+            (anon.status < 300 && anon.body !== anonMissing.body)
+          )
+            problems.push(
+              `${key} anonymous: A's ${url} → ${anon.status} ${anon.error ?? ''}, a missing one → ${anonMissing.status} ${anonMissing.error ?? ''}`,
+            );
         }
         const asB = await call(op.method, url, b.token, body);
         const missing = await call(op.method, control, b.token, body);

@@ -56,10 +56,19 @@ const BODY_LIMITS: [RegExp, number][] = [
   [/^\/api\/user_datasets\//, 32 * 1024 * 1024],
 ];
 
-/** Gives every route a body limit: its own, else the prefix rule, else DEFAULT_BODY_LIMIT. */
+/**
+ * Gives every route a body limit (its own, else the prefix rule, else DEFAULT_BODY_LIMIT) and
+ * marks authenticated routes (`config.auth` / `privilege` / `admin`) with the access-token
+ * security requirement in the OpenAPI document, so the document says which calls are public
+ * (the authorization matrix test relies on it).
+ */
 export function registerBodyLimits(app: FastifyInstance) {
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.bodyLimit !== undefined) return;
-    route.bodyLimit = BODY_LIMITS.find(([re]) => re.test(route.url))?.[1] ?? DEFAULT_BODY_LIMIT;
+    if (route.bodyLimit === undefined)
+      route.bodyLimit = BODY_LIMITS.find(([re]) => re.test(route.url))?.[1] ?? DEFAULT_BODY_LIMIT;
+    const cfg = (route.config ?? {}) as { auth?: boolean; privilege?: string; admin?: boolean };
+    const schema = route.schema as (Record<string, unknown> & { security?: unknown }) | undefined;
+    if ((cfg.auth || cfg.privilege || cfg.admin) && schema && !schema.security)
+      schema.security = [{ accessToken: [] }];
   });
 }
