@@ -22,10 +22,15 @@ export const analysableSample = z.object({
 });
 export type AnalysableSample = z.infer<typeof analysableSample>;
 
-export function useAnalysableSamples() {
+/** `source` 'public' / 'both' adds the public database datasets (ids `public:<datasetId>`). */
+export function useAnalysableSamples(source: 'local' | 'public' | 'both' = 'local') {
   return useQuery({
-    queryKey: wizardKeys.samples,
-    queryFn: () => request(PATHS.drafts.samples, { schema: z.array(analysableSample) }),
+    queryKey: [...wizardKeys.samples, source],
+    queryFn: () =>
+      request(PATHS.drafts.samples, {
+        query: source === 'local' ? undefined : { source },
+        schema: z.array(analysableSample),
+      }),
   });
 }
 

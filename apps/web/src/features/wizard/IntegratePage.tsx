@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Empty, Space, Spin, Steps, Typography } from 'antd';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { submitJob, jobsKeys } from '../../api/jobs';
@@ -20,8 +20,8 @@ const STEPS = ['selectSamples', 'cellFiltering', 'analysisOptions', 'preview'] a
 /**
  * The initiate/integrate wizard (SPEC §2): 1 select samples, 2 cell filtering, 3 analysis
  * options, 4 preview; Next / Previous / Save as draft / Submit analysis. `?draftId=` resumes a
- * saved draft (or a re-edited job) at its step. Public (SynEcoSys) datasets are not available on
- * this installation, so those sources show their empty state.
+ * saved draft (or a re-edited job) at its step. Public (SynEcoSys) sources list the public database
+ * datasets as samples (`public:<datasetId>`, server `?source=`), beside the user's for 'both'.
  */
 export function IntegratePage({ source }: { source: IntegrateSource }) {
   const { t } = useTranslation('wizard');
@@ -30,8 +30,17 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
   const qc = useQueryClient();
   const [params] = useSearchParams();
   const w = useWizard(params.get('draftId'));
-  const samplesQ = useAnalysableSamples();
-  const samples = source === 'public' ? [] : (samplesQ.data ?? []);
+  const samplesQ = useAnalysableSamples(source);
+  const samples = samplesQ.data ?? [];
+  // "Add to analysis" on the public database page: ?public=<datasetId> preselects that dataset.
+  const preselect = params.get('public');
+  const preselectSample = preselect ? samples.find((x) => x.id === `public:${preselect}`) : undefined;
+  const { setDatasets } = w;
+  const noneSelected = !w.loading && w.draft.datasets.length === 0;
+  useEffect(() => {
+    if (preselectSample && noneSelected)
+      setDatasets([{ id: preselectSample.id, name: preselectSample.name, group: 'g1' }]);
+  }, [preselectSample, noneSelected, setDatasets]);
   const [errors, setErrors] = useState<RuleKey[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -92,7 +101,13 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
       <Steps current={w.step - 1} items={STEPS.map((s) => ({ title: t(`steps.${s}`) }))} responsive />
       <Card title={t(`steps.${STEPS[w.step - 1]}`)} data-testid={`wizard-step-${w.step}`}>
         {source !== 'local' && (
-          <Alert type="info" showIcon title={t('publicNote')} style={{ marginBottom: 16 }} />
+          <Alert
+            type="info"
+            showIcon
+            title={t('publicNote')}
+            action={<Link to="/publicDatabase">{t('publicdb:title')}</Link>}
+            style={{ marginBottom: 16 }}
+          />
         )}
         {empty && source === 'public' ? (
           <Empty description={t('empty.public')} />
