@@ -1,6 +1,7 @@
 import { Alert, Empty, Space, Spin, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
 import { violinOption } from '../charts/violinOption';
@@ -94,14 +95,14 @@ export function CellQualityTab({ client, manifest }: TabProps) {
                 title: t('quality.thresholds'),
                 render: (_: unknown, r: QcSummary['samples'][number]) =>
                   Object.entries(r.thresholds)
-                    .map(([k, v]) => `${k}: ${Number.isInteger(v) ? v : v.toFixed(2)}`)
+                    .map(([k, v]) => `${qcKey(t, k)}: ${Number.isInteger(v) ? v : v.toFixed(2)}`)
                     .join(' · '),
               },
               {
                 title: t('quality.failed'),
                 render: (_: unknown, r: QcSummary['samples'][number]) =>
                   Object.entries(r.failed)
-                    .map(([k, v]) => `${k}: ${v}`)
+                    .map(([k, v]) => `${qcKey(t, k)}: ${v}`)
                     .join(' · '),
               },
             ]}
@@ -118,15 +119,31 @@ export function CellQualityTab({ client, manifest }: TabProps) {
 
 /** Generic result rows (one per sample) with the columns the engine wrote. */
 function RowsTable({ rows }: { rows: Array<Record<string, unknown>> }) {
+  const { t } = useTranslation('explore');
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const show = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(3)) : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  // engine keys and coded values (booleans, skip reasons) are translated; sample names are data
+  const show = (v: unknown) =>
+    typeof v === 'number'
+      ? Number.isInteger(v)
+        ? String(v)
+        : v.toPrecision(3)
+      : v === null || v === undefined
+        ? ''
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : t(`quality.value.${String(v).replace(/-/g, '_')}`, { defaultValue: String(v) });
   return (
     <Table
       size="small"
       pagination={false}
       rowKey={(_, i) => String(i)}
       dataSource={rows}
-      columns={keys.map((k) => ({ title: k, dataIndex: k, render: show }))}
+      columns={keys.map((k) => ({ title: qcKey(t, k), dataIndex: k, render: k === 'sample' ? String : show }))}
     />
   );
+}
+
+/** The label of an engine QC key (qc.json), the key itself when it has no translation. */
+function qcKey(t: TFunction, key: string): string {
+  return t(`quality.key.${key}`, { defaultValue: key });
 }

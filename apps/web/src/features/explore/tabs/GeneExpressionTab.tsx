@@ -101,7 +101,7 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
         <div>
           {CANONICAL_MARKERS.map((m) => (
             <span key={m.cellType} style={{ marginRight: 12 }}>
-              <Typography.Text type="secondary">{m.cellType}: </Typography.Text>
+              <Typography.Text type="secondary">{t(`gene.markerTypes.${m.key}`, { defaultValue: m.cellType })}: </Typography.Text>
               {m.genes.map((g) => (
                 <Tag key={g} style={{ cursor: 'pointer' }} onClick={() => void addMarker(g)}>
                   {markerSymbol(g, manifest.species)}
