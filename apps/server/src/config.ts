@@ -58,6 +58,8 @@ const schema = z.object({
   INGEST_MAX_DECOMPRESSED_GB: z.coerce.number().positive().default(64),
   /** Most stored entries (non-zeros) a matrix may declare. */
   INGEST_MAX_ENTRIES: z.coerce.number().int().positive().default(2_000_000_000),
+  /** A parse still running after this long is stopped (a damaged HDF5 file can loop forever in the library). */
+  INGEST_TIMEOUT_MINUTES: z.coerce.number().positive().default(60),
   /** Parse attempts of an upload (crashes, restarts) before it fails for good. */
   INGEST_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** A job running longer than this is failed/retried by the queue. */
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxDecompressedBytes: Math.round(c.INGEST_MAX_DECOMPRESSED_GB * 1024 ** 3),
       maxEntries: c.INGEST_MAX_ENTRIES,
       maxAttempts: c.INGEST_MAX_ATTEMPTS,
+      timeoutMs: Math.round(c.INGEST_TIMEOUT_MINUTES * 60_000),
     },
     jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
     jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,

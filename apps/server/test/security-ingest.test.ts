@@ -136,6 +136,34 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
     expect(await s.ctx.storage.stat(`datasets/${row.id}/counts.h5ad`)).toBeFalsy();
   });
 
+  it('2. a parse that runs past INGEST_TIMEOUT_MINUTES is stopped with a message (a damaged HDF5 file can loop forever)', async () => {
+    const t = await createTestServer({ INGEST_TIMEOUT_MINUTES: '0.005' });
+    try {
+      await t.listen();
+      const tok = (await signUp(t)).token;
+      const lines: string[] = [];
+      for (let j = 1; j <= 1500; j++)
+        for (let g = 1; g <= 1500; g++) lines.push(`${g} ${j} ${1 + ((g * j) % 7)}`);
+      const mtx = gzipSync(
+        enc.encode(
+          `%%MatrixMarket matrix coordinate integer general\n1500 1500 ${lines.length}\n${lines.join('\n')}\n`,
+        ),
+      );
+      const row = await uploadSample(t, tok, 'too_slow', [
+        file('matrix.mtx.gz', mtx),
+        file('features.tsv', features(1500)),
+        file('barcodes.tsv', barcodes(1500)),
+      ]);
+      const done = await waitParsed(t, tok, row.id);
+      expect(done.state).toBe('failed');
+      expect(done.failure?.code).toBe('files.failed.timeout');
+      expect(done.failure?.message).toMatch(/Parsing was stopped after/);
+      expect(processesOf(row.id)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('3. a count of 1e300 is a format error naming the line; the upload list keeps working', async () => {
     const mtx = `%%MatrixMarket matrix coordinate integer general\n3 4 2\n1 1 2\n2 3 1e300\n`;
     const row = await uploadSample(s, token, 'huge_value', [
@@ -152,9 +180,16 @@ describe(`security: upload parsing on ${TEST_DB}`, () => {
   });
 
   it('3. an upload stored before the fix with null totals (Infinity in JSON) does not break the list, detail or properties', async () => {
-    const row = await uploadSample(s, token, 'old_infinite', [file('matrix.mtx', `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`), file('features.tsv', features(3)), file('barcodes.tsv', barcodes(4))]);
+    const row = await uploadSample(s, token, 'old_infinite', [
+      file('matrix.mtx', `%%MatrixMarket matrix coordinate integer general\n3 4 1\n1 1 1\n`),
+      file('features.tsv', features(3)),
+      file('barcodes.tsv', barcodes(4)),
+    ]);
     await waitParsed(s, token, row.id);
-    await s.ctx.db.query(`UPDATE uploads SET properties = jsonb_set(properties, '{umi,total}', 'null'::jsonb) WHERE id = $1`, [row.id]);
+    await s.ctx.db.query(
+      `UPDATE uploads SET properties = jsonb_set(properties, '{umi,total}', 'null'::jsonb) WHERE id = $1`,
+      [row.id],
+    );
     expect((await s.request('GET', FILES_API.uploads, { token })).status).toBe(200);
     expect((await s.request('GET', FILES_API.upload(row.id), { token })).status).toBe(200);
     expect((await s.request('GET', FILES_API.properties(row.id), { token })).status).not.toBe(500);

@@ -12,6 +12,8 @@ const en: Record<string, string> = {
   'tiff.failed': 'The chart could not be converted to TIFF: the SVG is not valid.',
   'files.failed.attempts':
     'Parsing was interrupted {attempts} times (the server stopped or the parse ran out of memory), so it was not started again. Click Retry to try once more, or upload a smaller or repaired file.',
+  'files.failed.timeout':
+    'Parsing was stopped after {minutes} minutes: the file may be damaged (e.g. a corrupted HDF5 file). Check the file and upload it again, or click Retry.',
   'files.failed.tooLarge':
     'The file needs more memory to parse than this server allows ({memory}). Split it into smaller samples, or ask the administrator to raise INGEST_MEMORY_MB.',
 };
@@ -25,6 +27,8 @@ const zh: Record<string, string> = {
   'tiff.failed': '无法将图表转换为 TIFF：SVG 无效。',
   'files.failed.attempts':
     '解析已中断 {attempts} 次（服务器停止或解析内存不足），因此不再自动重新开始。点击“重试”再试一次，或上传更小或已修复的文件。',
+  'files.failed.timeout':
+    '解析在 {minutes} 分钟后被停止：文件可能已损坏（例如 HDF5 文件损坏）。请检查文件后重新上传，或点击“重试”。',
   'files.failed.tooLarge':
     '解析该文件所需内存超过本服务器允许的上限（{memory}）。请拆分为较小的样本，或请管理员调高 INGEST_MEMORY_MB。',
 };

@@ -45,7 +45,7 @@ export async function handleDatasetIngest(
 ): Promise<void> {
   const upload = await findUpload(ctx.db, payload.uploadId);
   if (!upload || upload.state !== 'parsing') return; // deleted meanwhile, or already handled
-  const { maxAttempts, memoryBytes } = ctx.config.ingest;
+  const { maxAttempts, memoryBytes, timeoutMs } = ctx.config.ingest;
   if (upload.attempts >= maxAttempts) {
     await markFailed(ctx.db, upload.id, 'files.failed.attempts', { attempts: upload.attempts }, true);
     return;
@@ -65,6 +65,12 @@ export async function handleDatasetIngest(
     );
   }, 1000);
   watcher.unref();
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
+  deadline.unref();
   const progress = async (fraction: number, step: string) => {
     await setParseProgress(ctx.db, upload.id, fraction);
     await reportProgress({ fraction, step });
@@ -94,13 +100,16 @@ export async function handleDatasetIngest(
   } catch (e) {
     if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
     const detail = (e instanceof Error ? e.message : String(e)).slice(0, 300);
-    if (e instanceof ChildProcessFailure && /ended unexpectedly/.test(detail)) {
+    if (timedOut) {
+      await markFailed(ctx.db, upload.id, 'files.failed.timeout', { minutes: Math.round((timeoutMs / 60_000) * 10) / 10 }, true);
+    } else if (e instanceof ChildProcessFailure && /ended unexpectedly/.test(detail)) {
       await markFailed(ctx.db, upload.id, 'files.failed.tooLarge', { memory: `${Math.round(memoryBytes / 1024 / 1024)} MB` }, true);
     } else {
       await markFailed(ctx.db, upload.id, 'files.failed.crash', { detail }, true);
     }
   } finally {
     clearInterval(watcher);
+    clearTimeout(deadline);
     release();
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
