@@ -16,9 +16,10 @@ import downloadRoutes from './downloads';
 import taskRoutes from './tasks';
 import publicDatasetRoutes from './public-datasets';
 import adminRoutes from './admin';
+import myFilesRoutes from './my-files';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes, taskRoutes, downloadRoutes, publicDatasetRoutes, adminRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes, taskRoutes, downloadRoutes, publicDatasetRoutes, adminRoutes, myFilesRoutes];
