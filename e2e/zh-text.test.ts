@@ -213,6 +213,13 @@ describe.skipIf(!pbmc)('zh-CN text check (issue 22 item 2)', () => {
     ])
       await visit(url);
     await visit(`/userDatasetAnalysis?id=${jobId}`, 'explorer reloaded');
+    // the help content of issue 22 item 8 in both languages (screenshots/zh-text-guidebook.<lang>.png)
+    await page.goto('/guidebook');
+    await page.getByText('快速入门').first().waitFor();
+    await screenshot(page, 'zh-text-guidebook');
+    await switchLanguage(page);
+    await page.getByText('Getting started').first().waitFor();
+    await screenshot(page, 'zh-text-guidebook');
 
     const report = [...findings].map(
       ([where, texts]) => `${where}: ${[...texts].map((t) => JSON.stringify(t)).join(', ')}`,
