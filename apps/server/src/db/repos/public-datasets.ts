@@ -303,18 +303,48 @@ export const publicDatasetsRepo = {
        FROM public_datasets WHERE ${all.where} ORDER BY ${order}, id LIMIT ${s.pageSize} OFFSET ${offset}`,
       all.params,
     );
-    const facets = {} as PublicSearchResult['facets'];
+    // All five facet counts in one statement over one materialized scan: each row carries a flag per
+    // facet filter, and a facet counts the rows passing every OTHER facet's filter.
+    const fp: unknown[] = [];
+    const fpush = (v: unknown) => {
+      fp.push(v);
+      return `$${fp.length}`;
+    };
+    const pre = ['withdrawn_at IS NULL'];
+    if (tsq) pre.push(`search @@ to_tsquery('simple', ${fpush(tsq)})`);
+    const flag: Record<PublicFacet, string> = {} as Record<PublicFacet, string>;
     for (const f of PUBLIC_FACETS) {
-      const col = COLUMN[f];
-      const expr = f === 'species' ? col : `unnest(${col})`;
-      const b = build(f);
-      const counts = await q.query<{ value: string; count: string }>(
-        `SELECT value, count(*) AS count FROM (SELECT ${expr} AS value FROM public_datasets WHERE ${b.where}) t
-         GROUP BY value ORDER BY count(*) DESC, value LIMIT 50`,
-        b.params,
-      );
-      facets[f] = counts.map((c) => ({ value: c.value, count: Number(c.count) }));
+      const vals = s[f];
+      flag[f] = !vals?.length
+        ? 'true'
+        : f === 'species'
+          ? `species = ANY(${fpush(vals)}::text[])`
+          : `${COLUMN[f]} && ${fpush(vals)}::text[]`;
     }
+    const others = (f: PublicFacet) =>
+      PUBLIC_FACETS.filter((g) => g !== f)
+        .map((g) => `f_${g}`)
+        .join(' AND ');
+    const counts = await q.query<{ facet: PublicFacet; value: string; count: string }>(
+      `WITH base AS MATERIALIZED (
+         SELECT species, tissue, disease, development_stage, assay, ${PUBLIC_FACETS.map((f) => `${flag[f]} AS f_${f}`).join(', ')}
+         FROM public_datasets WHERE ${pre.join(' AND ')}
+       ), v AS (
+         ${PUBLIC_FACETS.map(
+           (f) =>
+             `SELECT '${f}' AS facet, ${f === 'species' ? 'species' : `unnest(${COLUMN[f]})`} AS value FROM base WHERE ${others(f)}`,
+         ).join('\n         UNION ALL ')}
+       ), c AS (
+         SELECT facet, value, count(*) AS count, row_number() OVER (PARTITION BY facet ORDER BY count(*) DESC, value) AS rn
+         FROM v GROUP BY facet, value
+       )
+       SELECT facet, value, count FROM c WHERE rn <= 50 ORDER BY facet, rn`,
+      fp,
+    );
+    const facets = Object.fromEntries(
+      PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
+    ) as PublicSearchResult['facets'];
+    for (const c of counts) facets[c.facet].push({ value: c.value, count: Number(c.count) });
     let total = rows.length ? Number(rows[0]!.total) : 0;
     if (!rows.length && offset > 0) {
       total = Number(
