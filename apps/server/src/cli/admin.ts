@@ -10,7 +10,8 @@ import { ingestPublicCli } from '../services/public-datasets/cli';
 import { openStorage } from '../storage';
 
 const USAGE = `CellCloud admin tool — uses the same configuration as the server (DATABASE_URL or
-CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the server first.
+CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL), stop the server first: a
+running server holds it (CELLCLOUD_DATA_DIR/pg/cellcloud.lock) and the tool says so and stops.
 
   npm run admin -- create-admin --username <name> --email <e-mail> --password <password>
                                 [--first-name <x>] [--last-name <x>] [--institution <x>]
@@ -113,7 +114,13 @@ async function main(): Promise<number> {
       console.error(config.databaseUrl ? 'error: with DATABASE_URL use pg_dump / pg_restore (README, "Backup and restore")' : `error: ${command} needs a folder\n\n${USAGE}`);
       return 2;
     }
-    const info = command === 'backup' ? await backupDataDir(config.dataDir, path.resolve(target)) : await restoreDataDir(path.resolve(target), config.dataDir);
+    let info: Awaited<ReturnType<typeof backupDataDir>>;
+    try {
+      info = command === 'backup' ? await backupDataDir(config.dataDir, path.resolve(target)) : await restoreDataDir(path.resolve(target), config.dataDir);
+    } catch (e) {
+      console.error(`error: ${(e as Error).message}`);
+      return 1;
+    }
     console.log(`${command === 'backup' ? 'backed up' : 'restored'}: database ${info.databaseBytes} bytes, ${info.storageFiles} stored files (${info.storageBytes} bytes)`);
     return 0;
   }

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { claimEmbeddedDb } from './embedded-lock';
 
 /**
  * Backup and restore of an embedded installation (issue 12): the PGlite database and the local
@@ -44,12 +45,17 @@ export async function backupDataDir(dataDir: string, dest: string): Promise<Back
   if (emptyOrMissing(pgDir)) throw new Error(`no embedded database under ${pgDir}`);
   if (!emptyOrMissing(dest)) throw new Error(`the backup folder ${dest} is not empty`);
   mkdirSync(dest, { recursive: true });
-  const pg = await PGlite.create({ dataDir: pgDir });
+  const release = claimEmbeddedDb(pgDir); // refuses while a server has the database open
   let dump: Blob;
   try {
-    dump = await pg.dumpDataDir('gzip');
+    const pg = await PGlite.create({ dataDir: pgDir });
+    try {
+      dump = await pg.dumpDataDir('gzip');
+    } finally {
+      await pg.close();
+    }
   } finally {
-    await pg.close();
+    release();
   }
   const db = new Uint8Array(await dump.arrayBuffer());
   writeFileSync(path.join(dest, 'database.tar.gz'), db);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './client';
+import { claimEmbeddedDb } from './embedded-lock';
 import { Mutex } from './mutex';
 
 /**
@@ -9,7 +10,15 @@ import { Mutex } from './mutex';
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+  // One process at a time on a data directory (a running server vs the admin CLI): see embedded-lock.ts.
+  const release = dataDir ? claimEmbeddedDb(dataDir) : () => {};
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir ? { dataDir } : {});
+  } catch (e) {
+    release();
+    throw e;
+  }
   const lock = new Mutex();
   let closed = false;
 
@@ -51,6 +60,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       if (closed) return;
       closed = true;
       await lock.run(() => pg.close());
+      release();
     },
   };
 }
