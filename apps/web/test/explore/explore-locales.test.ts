@@ -11,10 +11,21 @@ function keys(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
 }
 
+/**
+ * Source of the explore feature files that speak the `explore` namespace: task views under
+ * features/explore/tasks use their own namespaces (tasks, annotation, cnv, …), checked by
+ * apps/web/test/locales.test.ts, so a file counts here only if it uses `explore`.
+ */
 function sources(dir: string): string {
   return readdirSync(dir)
     .map((f) => path.join(dir, f))
-    .map((p) => (statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(p) ? readFileSync(p, 'utf8') : ''))
+    .map((p) => {
+      if (statSync(p).isDirectory()) return sources(p);
+      if (!/\.tsx?$/.test(p)) return '';
+      const text = readFileSync(p, 'utf8');
+      const ns = /useTranslation\((?:\[)?'([\w-]+)'/.exec(text)?.[1];
+      return ns === undefined || ns === 'explore' || text.includes("'explore:") ? text : '';
+    })
     .join('\n');
 }
 
@@ -29,7 +40,15 @@ describe('explore namespace', () => {
   });
   it('every key the code uses exists and every key is used', () => {
     expect([...used].filter((k) => !en.includes(k))).toEqual([]);
-    expect(en.filter((k) => !used.has(k))).toEqual([]);
+    // used: named literally anywhere ('page.notReady'), or under a prefix the code completes in a
+    // template literal (`gene.markerTypes.${type}`, `quality.key.${k}`)
+    const isUsed = (k: string) => {
+      if (used.has(k) || code.includes(`'${k}'`) || code.includes(`'explore:${k}'`)) return true;
+      const parts = k.split('.');
+      for (let i = parts.length - 1; i > 0; i--) if (code.includes(`${parts.slice(0, i).join('.')}.\${`)) return true;
+      return false;
+    };
+    expect(en.filter((k) => !isUsed(k))).toEqual([]);
   });
   it('zh-CN strings are translated (not copies of English sentences)', () => {
     const enFlat = load('en-US');
