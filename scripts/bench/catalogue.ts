@@ -118,11 +118,25 @@ async function main() {
     () => ({}),
   ];
   const times: number[] = [];
+  const byKind = queries.map(() => [] as number[]);
   for (let i = 0; i < 300; i++) {
     const s = publicSearchQuery.parse(queries[i % queries.length]!());
     t = performance.now();
     await publicDatasetsRepo.search(db, s);
     times.push(performance.now() - t);
+    byKind[i % queries.length]!.push(performance.now() - t);
+  }
+  const kinds = [
+    'one word',
+    'two prefixes',
+    'two facets',
+    'word+species by cells',
+    'assay any-of by year p3',
+    'everything',
+  ];
+  for (const [k, ts] of byKind.entries()) {
+    ts.sort((a, b) => a - b);
+    console.log(`  ${kinds[k]}: median ${ts[Math.floor(ts.length / 2)]!.toFixed(1)} ms`);
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
