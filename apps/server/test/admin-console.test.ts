@@ -7,6 +7,7 @@ import {
 } from '@cellcloud/contracts/admin';
 import { FILES_API } from '@cellcloud/contracts/files';
 import { logIn, signUp } from './support/accounts';
+import { diagnostic, waitJob } from './support/jobs';
 import { createTestServer, type TestServer } from './support/harness';
 
 /**
@@ -93,13 +94,44 @@ describe('admin console API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('lists failed jobs with their reason and re-queues one; cancels a running one', async () => {
+    const broken = await diagnostic(s, userId, 'broken_job', { failTimes: 9 });
+    await waitJob(s, user.token, broken.id, (j) => j.status === 'error');
+    const failed = (await s.request('GET', `${ADMIN_API.jobs}?status=error`, { token: admin.token })).body
+      .data as AdminJobView[];
+    const row = failed.find((j) => j.id === broken.id)!;
+    expect(row.username).toBe(user.username);
+    expect(row.message).toMatch(/diagnostic failure/);
+    const rq = await s.request('POST', ADMIN_API.requeue(broken.id), { token: admin.token });
+    expect(rq.status).toBe(200);
+    // the re-queued run carries no planted failure: it completes
+    await waitJob(s, user.token, broken.id, (j) => j.status === 'completed');
+    expect((await s.request('POST', ADMIN_API.requeue(broken.id), { token: admin.token })).status).toBe(409);
+
+    const long = await diagnostic(s, userId, 'long_job', { sleepMs: 30_000 });
+    await waitJob(s, user.token, long.id, (j) => j.status === 'running');
+    const running = (await s.request('GET', ADMIN_API.jobs, { token: admin.token })).body
+      .data as AdminJobView[];
+    expect(running.map((j) => j.id)).toContain(long.id);
+    const c = await s.request('POST', ADMIN_API.cancel(long.id), { token: admin.token });
+    expect((c.body.data as AdminJobView).status).toBe('suspended');
+  }, 120_000);
+
   it('writes every action to the audit log, newest first', async () => {
     const r = await s.request('GET', ADMIN_API.audit, { token: admin.token });
     const rows = r.body.data as AdminAuditView[];
-    expect(rows.map((x) => x.action)).toEqual(['plan.update', 'user.plan', 'user.enable', 'user.disable']);
+    expect(rows.map((x) => x.action)).toEqual([
+      'job.cancel',
+      'job.requeue',
+      'plan.update',
+      'user.plan',
+      'user.enable',
+      'user.disable',
+    ]);
     expect(rows.every((x) => x.adminUsername === admin.username)).toBe(true);
-    expect(rows[3]!.target).toBe(user.username);
-    expect(rows[1]!.details).toEqual({ from: 'researcher', to: 'synecosys' });
-    expect(Date.parse(rows[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(rows[3]!.createdAt));
+    expect(rows[5]!.target).toBe(user.username);
+    expect(rows[0]!.target).toBe('long_job');
+    expect(rows[3]!.details).toEqual({ from: 'researcher', to: 'synecosys' });
+    expect(Date.parse(rows[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(rows[5]!.createdAt));
   });
 });
