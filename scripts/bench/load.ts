@@ -54,7 +54,7 @@ function cannon(url: string, headers: Record<string, string>): Promise<CannonRes
     const p = spawn(bin, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += String(d)));
-    p.on('exit', () => {
+    p.on('close', () => {
       try {
         resolve(JSON.parse(out) as CannonResult);
       } catch {
