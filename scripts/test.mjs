@@ -11,13 +11,16 @@ const inCI = process.env.CI === 'true';
 ensureInstalled();
 
 // System packages from Debian: chromium for the browser tests (never a downloaded browser),
-// CJK fonts for zh-CN screenshots, h5py + anndata to check that our .h5ad files open in anndata.
+// CJK fonts for zh-CN screenshots, h5py + anndata to check that our .h5ad files open in anndata,
+// R with Seurat to check that the Seurat export loads.
 const chromium = process.env.CELLCLOUD_CHROMIUM ?? '/usr/bin/chromium';
 const debs = [
   ['chromium', () => existsSync(chromium)],
   ['fonts-noto-cjk', () => existsSync('/usr/share/fonts/opentype/noto')],
   ['python3-h5py', () => spawnSync('python3', ['-c', 'import h5py']).status === 0],
   ['python3-anndata', () => spawnSync('python3', ['-c', 'import anndata']).status === 0],
+  // R + Seurat: the Seurat bundle of requested downloads is loaded with its own load_seurat.R
+  ['r-cran-seurat', () => spawnSync('Rscript', ['-e', 'library(Seurat)']).status === 0],
 ];
 const missing = debs.filter(([, ok]) => !ok()).map(([name]) => name);
 if (missing.length && process.getuid?.() === 0) {
