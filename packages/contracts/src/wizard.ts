@@ -49,9 +49,11 @@ export const draftParam = z
     cellFilteringEvaluation: z.enum(['skip', 'evaluate']).default('skip'),
     cellQualityAdjustments: z.boolean().default(false),
     geneRange: rangePair.default(DEFAULT_FILTERS.geneRange),
-    geneState: filterState.default('recommended'),
+    // fixed ranges by default, as the engine (issue 14: the per-sample recommended caps drop large
+    // cells such as dendritic cells); 'recommended' stays one click away in the cell-filtering step
+    geneState: filterState.default('manual'),
     umiRange: rangePair.default(DEFAULT_FILTERS.umiRange),
-    umiState: filterState.default('recommended'),
+    umiState: filterState.default('manual'),
     mitochondrial: z.number().min(0).max(100).default(DEFAULT_FILTERS.mitochondrial),
     mitochondrialState: filterState.default('recommended'),
     ribosomal: z.number().min(0).max(100).default(DEFAULT_FILTERS.ribosomal),
