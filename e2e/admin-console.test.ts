@@ -45,9 +45,10 @@ describe('admin console', () => {
   it('disables a user (en-US), sees the audit entry, enables it again (zh-CN)', async () => {
     expect(await login(user.username, user.password)).toBe(200);
     const t = await openPage(browser, { baseURL: server.url, locale: 'en-US' });
-    await t.page.goto('/login');
+    // land on a page without the first-visit tutorial (My Analyses has it), then use the menu
+    await t.page.goto('/login?redirect=%2Faccountsettings');
     await logInViaUi(t.page, admin.username, admin.password);
-    await t.page.getByTestId('user-menu').waitFor();
+    await waitForPath(t.page, '/accountsettings');
     await t.page.getByTestId('user-menu').click();
     await t.page.getByTestId('admin-menu').click();
     await waitForPath(t.page, '/admin');
@@ -65,6 +66,13 @@ describe('admin console', () => {
     const audit = t.page.getByTestId('admin-audit');
     await audit.locator('.ant-table-row', { hasText: user.username }).getByText('Disabled a user').waitFor();
     await screenshot(t.page, 'admin-audit');
+    // the other tabs render their data
+    await t.page.getByRole('tab', { name: 'Plans' }).click();
+    await t.page.getByTestId('plan-readonly-importData-disabled').waitFor();
+    await t.page.getByRole('tab', { name: 'Storage' }).click();
+    await t.page.getByTestId('admin-storage').locator('.ant-table-row', { hasText: user.username }).waitFor();
+    await t.page.getByRole('tab', { name: 'Jobs' }).click();
+    await t.page.getByTestId('admin-jobs').waitFor();
 
     await switchLanguage(t.page);
     await t.page.getByRole('tab', { name: '用户' }).click();
