@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_API,
   type AdminAuditView,
+  type AdminJobView,
   type AdminPlanView,
   type AdminUserView,
 } from '@cellcloud/contracts/admin';

@@ -148,8 +148,6 @@ export const accountInfo = z.object({
     createdAt: z.string(),
     /** ISO date the subscription ends, null = free account. */
     subscriptionUntil: z.string().nullable(),
-    /** Administrator (shows the admin console entry; never shown to other users). */
-    isAdmin: z.boolean().default(false),
   }),
   privileges: z.array(privilegeEntry),
   switches: displaySwitches,

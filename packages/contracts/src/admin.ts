@@ -16,6 +16,8 @@ import { displaySwitches } from './privileges';
  *   GET  /api/admin/audit?limit=                   → AdminAuditView[] (newest first)
  */
 export const ADMIN_API = {
+  /** 200 for an administrator, 403 for anyone else: how the web decides to show the console (the role is not in account info). */
+  probe: '/api/admin/probe',
   users: '/api/admin/users',
   disable: (id: string) => `/api/admin/users/${id}/disable`,
   enable: (id: string) => `/api/admin/users/${id}/enable`,

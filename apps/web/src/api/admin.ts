@@ -21,6 +21,24 @@ export const adminKeys = {
   audit: ['admin', 'audit'] as const,
 };
 
+/**
+ * Whether the signed-in user is an administrator: the admin role is hidden (not in account
+ * info), so the web asks an admin-only probe; 401/403 mean "no" and show no error.
+ */
+export function useIsAdmin(enabled = true): boolean | undefined {
+  const q = useQuery({
+    queryKey: [...adminKeys.all, 'probe'],
+    enabled,
+    staleTime: 5 * 60_000,
+    queryFn: () =>
+      request(ADMIN_API.probe, { schema: z.literal(true), handle: [401, 403] }).then(
+        () => true,
+        () => false,
+      ),
+  });
+  return q.data;
+}
+
 export function useAdminUsers(search: string) {
   return useQuery({
     queryKey: adminKeys.users(search),

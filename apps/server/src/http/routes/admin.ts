@@ -35,6 +35,19 @@ const idParams = z.object({ id: z.string().min(1).max(100) });
 /** Admin console (contracts/admin.ts): users, plans, jobs, storage, audit log. Admins only. */
 export default async function adminRoutes(app: ZodApp, ctx: AppContext) {
   app.get(
+    ADMIN_API.probe,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Is the caller an administrator? (200, else 403)',
+        response: okSchema(z.literal(true)),
+      },
+    },
+    async () => ok(true as const),
+  );
+  app.get(
     ADMIN_API.users,
     {
       config,

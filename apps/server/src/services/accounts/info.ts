@@ -26,7 +26,6 @@ export async function accountInfo(d: AccountDeps, userId: string): Promise<Accou
       marketingConsent: u.marketing_consent,
       createdAt: new Date(u.created_at).toISOString(),
       subscriptionUntil: iso(u.subscription_until),
-      isAdmin: u.is_admin,
     },
     privileges: p.entries,
     switches: p.switches,

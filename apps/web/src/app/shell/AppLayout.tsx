@@ -14,6 +14,7 @@ import { Footer } from '../../shared/Footer';
 import { Logo } from '../../shared/Logo';
 import { WeChatWidget } from '../../shared/WeChatWidget';
 import { RouteErrorBoundary } from '../RouteErrorBoundary';
+import { useIsAdmin } from '../../api/admin';
 
 /** Frame of the logged-in pages: header (menu, badge, language, drawer, user), page, footer. */
 export function AppLayout({ info }: { info: AccountInfo }) {
@@ -23,6 +24,7 @@ export function AppLayout({ info }: { info: AccountInfo }) {
   const [logoutOpen, setLogoutOpen] = useState(false);
   const full = location.pathname.startsWith('/app1');
   const openLogout = () => setLogoutOpen(true);
+  const isAdmin = useIsAdmin();
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -43,7 +45,7 @@ export function AppLayout({ info }: { info: AccountInfo }) {
               onClick={() => setDrawerOpen((o) => !o)}
             />
           </Tooltip>
-          <UserMenu userName={info.user.username} isAdmin={info.user.isAdmin} onLogout={openLogout} />
+          <UserMenu userName={info.user.username} isAdmin={isAdmin === true} onLogout={openLogout} />
         </div>
       </header>
       <main className={full ? 'cc-content-full' : 'cc-content'} style={{ flex: 1 }}>

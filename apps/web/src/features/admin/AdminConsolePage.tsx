@@ -1,7 +1,7 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { useAccountInfo } from '../../api/account';
+import { useIsAdmin } from '../../api/admin';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
 import AdminDownloadsPage from './AdminDownloadsPage';
 import { AdminAuditTab } from './AdminAuditTab';
@@ -16,11 +16,11 @@ type Tab = (typeof TABS)[number];
 /** /admin/:tab? (administrators only): the admin console; /admin/downloads is the approvals queue. */
 export default function AdminConsolePage() {
   const { t } = useTranslation('admin');
-  const info = useAccountInfo();
+  const isAdmin = useIsAdmin();
   const navigate = useNavigate();
   const params = useParams();
   const tab: Tab = TABS.includes(params.tab as Tab) ? (params.tab as Tab) : 'users';
-  if (info.data && !info.data.user.isAdmin) return <ResourceUnavailable />;
+  if (isAdmin === false) return <ResourceUnavailable />;
   const body = (k: Tab) => {
     if (k !== tab) return null;
     if (k === 'users') return <AdminUsersTab />;

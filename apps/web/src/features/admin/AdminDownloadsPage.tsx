@@ -3,21 +3,21 @@ import { App, Button, Input, Modal, Radio, Space, Table, Tag, Typography } from 
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { DownloadView } from '@cellcloud/contracts/downloads';
-import { useAccountInfo } from '../../api/account';
+import { useIsAdmin } from '../../api/admin';
 import { useAdminDownloads, useDecideDownload } from '../../api/downloads';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
 
 /** /admin/downloads (administrators only): the queue of download requests to approve or decline. */
 export default function AdminDownloadsPage() {
   const { t } = useTranslation('downloads');
-  const info = useAccountInfo();
+  const isAdmin = useIsAdmin();
   const [status, setStatus] = useState<'pending' | 'all'>('pending');
   const q = useAdminDownloads(status);
   const decide = useDecideDownload();
   const { message } = App.useApp();
   const [declining, setDeclining] = useState<DownloadView | null>(null);
   const [reason, setReason] = useState('');
-  if (info.data && !info.data.user.isAdmin) return <ResourceUnavailable />;
+  if (isAdmin === false) return <ResourceUnavailable />;
   return (
     <>
       <Typography.Title level={2}>{t('admin.title')}</Typography.Title>
