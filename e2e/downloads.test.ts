@@ -75,7 +75,7 @@ describe.skipIf(!pbmc)('requested downloads with approval', () => {
     // the user is notified and downloads both files
     await u.page.goto('/requestedDownloads?tab=active');
     const links = u.page.getByTestId('downloads-active').getByTestId('download-link');
-    await expect.poll(() => links.count(), { timeout: 120_000, intervals: [1000] }).toBe(2);
+    await expect.poll(() => links.count(), { timeout: 120_000, interval: 1000 }).toBe(2);
     const h5adRow = u.page
       .getByTestId('downloads-active')
       .locator('.ant-table-row', { hasText: 'pbmc3k_download.h5ad' });

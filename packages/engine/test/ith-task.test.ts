@@ -60,7 +60,7 @@ describe.skipIf(!hasSharedData(MATRIX, ANNOT))('ith task on the oligodendrogliom
     const result = resultHandleFromDataset(
       {
         counts: base.counts(),
-        genes: base.genes,
+        genes: { ids: [...base.genes.ids], symbols: [...base.genes.symbols] },
         cells: { barcodes: [...base.barcodes], columns: {} },
         embeddings: {},
       },
