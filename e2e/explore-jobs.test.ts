@@ -23,12 +23,20 @@ const user = newUser('explorejobs');
 
 /** Clusters of the pbmc3k result whose markers include CD3D (the T cells). */
 function tCellClusters(): string[] {
-  const rows = JSON.parse(readFileSync(path.join(pbmc3kResultDir, 'artifacts/markers/cluster.json'), 'utf8')) as DegRow[];
+  const rows = JSON.parse(
+    readFileSync(path.join(pbmc3kResultDir, 'artifacts/markers/cluster.json'), 'utf8'),
+  ) as DegRow[];
   return rows.filter((r) => r.gene === 'CD3D' && r.log2fc > 1 && r.padj < 0.05).map((r) => r.cluster);
 }
 
 /** Clicks Refresh until `testId` shows up (results appear after a manual refresh, SPEC §4). */
-async function refreshUntil(page: Page, refreshId: string, ready: () => Promise<boolean>, timeoutMs = 240_000, state?: () => Promise<string>) {
+async function refreshUntil(
+  page: Page,
+  refreshId: string,
+  ready: () => Promise<boolean>,
+  timeoutMs = 240_000,
+  state?: () => Promise<string>,
+) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await ready()) return;
@@ -36,7 +44,9 @@ async function refreshUntil(page: Page, refreshId: string, ready: () => Promise<
     await page.getByTestId(refreshId).click();
   }
   await screenshot(page, `explore-jobs-timeout-${refreshId}`);
-  throw new Error(`nothing ready after refreshing for ${timeoutMs} ms (${refreshId}); server state: ${state ? await state() : '?'}`);
+  throw new Error(
+    `nothing ready after refreshing for ${timeoutMs} ms (${refreshId}); server state: ${state ? await state() : '?'}`,
+  );
 }
 
 describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
@@ -54,7 +64,10 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     // the T cells (clusters carrying CD3D) as a subset, created through the API the page uses
     const tClusters = tCellClusters();
     expect(tClusters.length).toBeGreaterThanOrEqual(1);
-    const token = await page.evaluate((k) => (JSON.parse(window.localStorage.getItem(k) ?? '{}') as { token?: string }).token ?? '', `${STORAGE_PREFIX}userInfo`);
+    const token = await page.evaluate(
+      (k) => (JSON.parse(window.localStorage.getItem(k) ?? '{}') as { token?: string }).token ?? '',
+      `${STORAGE_PREFIX}userInfo`,
+    );
     const copied = await page.request.post(`/api/user_datasets/${jobId}/observation_subset`, {
       headers: { 'access-token': token },
       data: { from: 'copy', name: 'clusters_copy', key: 'cluster' },
@@ -76,24 +89,47 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     await page.getByTestId('deg-jobs').waitFor({ timeout: 60_000 });
     await page.getByTestId('deg-jobs-cluster-genes').click();
     const source = page.getByTestId('deg-source');
-    await refreshUntil(page, 'deg-jobs-refresh', async () => {
-      await source.click();
-      const n = await page.locator('.ant-select-item-option', { hasText: 'clusters_copy' }).count();
-      if (!n) await page.keyboard.press('Escape');
-      return n > 0;
-    }, 240_000, async () => JSON.stringify(await (await page.request.get(`/api/user_datasets/${jobId}/deg_tasks`, { headers: { 'access-token': token } })).json()));
+    await refreshUntil(
+      page,
+      'deg-jobs-refresh',
+      async () => {
+        await source.click();
+        const n = await page.locator('.ant-select-item-option', { hasText: 'clusters_copy' }).count();
+        if (!n) await page.keyboard.press('Escape');
+        return n > 0;
+      },
+      240_000,
+      async () =>
+        JSON.stringify(
+          await (
+            await page.request.get(`/api/user_datasets/${jobId}/deg_tasks`, {
+              headers: { 'access-token': token },
+            })
+          ).json(),
+        ),
+    );
     await page.locator('.ant-select-item-option', { hasText: 'clusters_copy' }).first().click();
     const degCount = page.getByTestId('deg-count');
-    await expect.poll(async () => Number(await degCount.getAttribute('data-total')), { timeout: 60_000 }).toBeGreaterThan(1000);
-    const [shown, total] = [Number(await degCount.getAttribute('data-shown')), Number(await degCount.getAttribute('data-total'))];
+    await expect
+      .poll(async () => Number(await degCount.getAttribute('data-total')), { timeout: 60_000 })
+      .toBeGreaterThan(1000);
+    const [shown, total] = [
+      Number(await degCount.getAttribute('data-shown')),
+      Number(await degCount.getAttribute('data-total')),
+    ];
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(total); // the SPEC §5 filter hides most rows
     expect(await page.getByTestId('deg-filter').getAttribute('aria-checked')).toBe('true');
-    await page.getByTestId('tab-differentialExpression').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page
+      .getByTestId('tab-differentialExpression')
+      .evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'explore-jobs-cluster-genes');
 
     // a new comparison from the DE tab: cluster 1 of the copy vs all other cells, as the same job
-    const visibleOption = (text: string | RegExp) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: text });
+    const visibleOption = (text: string | RegExp) =>
+      page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
+        hasText: text,
+      });
     await page.getByTestId('deg-jobs-compare').click();
     await page.getByTestId('compare-form').waitFor();
     await page.getByTestId('compare-a').click();
@@ -114,7 +150,17 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
       return n > 0;
     });
     await visibleOption('1 vs rest').first().click();
-    await expect.poll(async () => (await page.getByTestId('tab-differentialExpression').locator('.ant-table-row').first().textContent()) ?? '', { timeout: 60_000 }).toMatch(/^1/);
+    await expect
+      .poll(
+        async () =>
+          (await page
+            .getByTestId('tab-differentialExpression')
+            .locator('.ant-table-row')
+            .first()
+            .textContent()) ?? '',
+        { timeout: 60_000 },
+      )
+      .toMatch(/^1/);
     const cmpShown = Number(await degCount.getAttribute('data-shown'));
     const cmpTotal = Number(await degCount.getAttribute('data-total'));
     expect(cmpTotal).toBeGreaterThan(1000);
@@ -122,7 +168,10 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     expect(cmpShown).toBeLessThan(cmpTotal);
 
     // TIFF export of the volcano plot through the server conversion
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('chart-export-tiff').first().click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.getByTestId('chart-export-tiff').first().click(),
+    ]);
     const tiff = readFileSync((await download.path())!);
     expect(Array.from(tiff.subarray(0, 4))).toEqual([0x49, 0x49, 0x2a, 0x00]);
     expect((await sharp(tiff).metadata()).height).toBeGreaterThanOrEqual(4200);
@@ -148,7 +197,9 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     await open.first().click();
     await waitForPath(page, '/userSubCelltypeDatasetAnalysis');
     expect(new URL(page.url()).searchParams.get('parent')).toBe(jobId);
-    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('legend-item').count(), { timeout: 120_000 })
+      .toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(800);
     await screenshot(page, 'explore-jobs-subcelltype');
     await switchLanguage(page);

@@ -45,14 +45,11 @@ describe.skipIf(!pbmc || !contigs)('V(D)J task in the explorer', () => {
     await page.getByTestId('tab-label-vdj').click();
     const panel = page.getByTestId('task-panel-vdj');
     await panel.waitFor({ timeout: 60_000 });
-    await panel
-      .getByTestId('task-upload-contigs')
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: 'filtered_contig_annotations.csv.gz',
-        mimeType: 'application/gzip',
-        buffer: matchedContigs(),
-      });
+    await panel.getByTestId('task-upload-contigs').locator('input[type=file]').setInputFiles({
+      name: 'filtered_contig_annotations.csv.gz',
+      mimeType: 'application/gzip',
+      buffer: matchedContigs(),
+    });
     await panel.getByTestId('task-run-vdj').click();
     const view = page.getByTestId('vdj-view');
     await view.waitFor({ timeout: 120_000 });

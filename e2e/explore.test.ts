@@ -66,7 +66,9 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     // coloured by the raw cluster by default: legend lists the clusters, canvas shows several colours
     const canvas = page.getByTestId('embedding-canvas');
     await canvas.waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(500);
     // no GPU here: Chromium's WebGL is SwiftShader, so the automatic choice is the CPU splat renderer
     expect(await canvas.getAttribute('data-renderer')).toBe('cpu');
@@ -78,10 +80,16 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     // colour by CD3D from the gene search
     const search = page.getByTestId('viewer-panel').locator('.ant-select-auto-complete input').first();
     await search.fill('CD3D');
-    await page.locator('.ant-select-item-option', { hasText: /^CD3D$/ }).first().click();
+    await page
+      .locator('.ant-select-item-option', { hasText: /^CD3D$/ })
+      .first()
+      .click();
     await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('CD3D');
     await page.waitForTimeout(500);
-    const cd3d = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-cd3d.png') }));
+    const cd3d = await pixelStats(
+      page,
+      await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-cd3d.png') }),
+    );
     expect(cd3d.coloured).toBeGreaterThan(200); // expressing T cells are coloured, the rest grey
     await screenshot(page, 'explore-cd3d');
 
@@ -91,13 +99,18 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await search.press('Enter');
     await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('MS4A1');
     await page.waitForTimeout(500);
-    const ms4a1 = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-ms4a1.png') }));
+    const ms4a1 = await pixelStats(
+      page,
+      await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-ms4a1.png') }),
+    );
     expect(ms4a1.coloured).toBeGreaterThan(50);
     expect(ms4a1.coloured * 1.5).toBeLessThan(cd3d.coloured);
 
     // labels on the clusters, and a hover tooltip over a cell
     await page.locator('.ant-radio-button-wrapper', { hasText: 'On cluster' }).click();
-    await expect.poll(() => page.getByTestId('cluster-label').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('cluster-label').count(), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(2);
     await screenshot(page, 'explore-labels-on-cluster');
     await page.locator('.ant-radio-button-wrapper', { hasText: 'On side' }).click();
     const area = (await canvas.boundingBox())!;
@@ -116,9 +129,14 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     const [cx, cy, r] = [box.x + box.width / 2, box.y + box.height / 2, Math.min(box.width, box.height) / 3];
     await page.mouse.move(cx + r, cy);
     await page.mouse.down();
-    for (let a = 0; a <= 2 * Math.PI + 0.01; a += Math.PI / 18) await page.mouse.move(cx + r * Math.cos(a), cy + r * Math.sin(a));
+    for (let a = 0; a <= 2 * Math.PI + 0.01; a += Math.PI / 18)
+      await page.mouse.move(cx + r * Math.cos(a), cy + r * Math.sin(a));
     await page.mouse.up();
-    await expect.poll(async () => Number((await page.getByTestId('selection-count').textContent())?.match(/\d+/)?.[0] ?? 0)).toBeGreaterThan(50);
+    await expect
+      .poll(async () =>
+        Number((await page.getByTestId('selection-count').textContent())?.match(/\d+/)?.[0] ?? 0),
+      )
+      .toBeGreaterThan(50);
     await screenshot(page, 'explore-lasso');
 
     // subsets: the lassoed cells become a subset; a copy of the raw clusters is recoloured and merged
@@ -144,11 +162,17 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.locator('.ant-radio-button-wrapper', { hasText: 'Customize' }).click();
     const legendItems = page.getByTestId('legend-item');
     await expect.poll(() => legendItems.count()).toBeGreaterThanOrEqual(3);
-    const colourOf = (label: string) => page.getByTestId(`swatch-${label}`).locator('span').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const colourOf = (label: string) =>
+      page
+        .getByTestId(`swatch-${label}`)
+        .locator('span')
+        .evaluate((el) => getComputedStyle(el).backgroundColor);
     const taken = await colourOf('2');
     await page.getByTestId('swatch-1').click();
     const rgb = taken.match(/\d+/g)!.map(Number);
-    await page.getByTestId('colour-input').fill(`#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`);
+    await page
+      .getByTestId('colour-input')
+      .fill(`#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`);
     await page.getByTestId('colour-input').press('Enter');
     await page.locator('.ant-message').getByText('already used').waitFor();
     await page.getByTestId('colour-input').fill('#123456');
@@ -163,7 +187,9 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.locator('.ant-select-item-option', { hasText: /^2$/ }).click();
     // close the multi-select's list (with many clusters it covers the dialog's buttons), as a user would
     await page.locator('.ant-modal-title').click();
-    await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count())
+      .toBe(0);
     await page.locator('.ant-modal input.ant-input').fill('Merged');
     await ok();
     await row.getByText('Must be recalculated').waitFor();
@@ -177,7 +203,10 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.getByText(/is approved and being prepared/).waitFor();
 
     // PNG export is at least 4200 px high (SPEC §9)
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-png').click(),
+    ]);
     const png = readFileSync((await download.path())!);
     expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(4200);
 
@@ -192,7 +221,11 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       await page.getByTestId('feature-MS4A1').waitFor();
       await page.waitForTimeout(500);
       await screenshot(page, 'explore-tab-gene-expression');
-      for (const [plot, name] of [['Dot plot', 'dot'], ['Heatmap', 'heatmap'], ['Violin', 'violin']] as const) {
+      for (const [plot, name] of [
+        ['Dot plot', 'dot'],
+        ['Heatmap', 'heatmap'],
+        ['Violin', 'violin'],
+      ] as const) {
         if (locale !== 'en-US') break;
         await page.locator('.ant-radio-button-wrapper', { hasText: plot }).click();
         await page.getByTestId('tab-geneExpression').locator('canvas').first().waitFor();
@@ -203,7 +236,10 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       await screenshot(page, 'explore-tab-composition');
       await openTab(page, 'differentialExpression', 'tab-differentialExpression');
       const degCount = page.getByTestId('deg-count');
-      const [shown, total] = [Number(await degCount.getAttribute('data-shown')), Number(await degCount.getAttribute('data-total'))];
+      const [shown, total] = [
+        Number(await degCount.getAttribute('data-shown')),
+        Number(await degCount.getAttribute('data-total')),
+      ];
       expect(total).toBeGreaterThan(0);
       expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
       await screenshot(page, 'explore-tab-deg');
@@ -225,24 +261,38 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     const canvas = page.getByTestId('embedding-canvas');
     await canvas.waitFor({ timeout: 60_000 });
     await expect.poll(() => canvas.getAttribute('data-renderer'), { timeout: 60_000 }).toBe('webgl');
-    await expect.poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.getByTestId('legend-item').count(), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(500);
-    const clusters = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-clusters.png') }));
+    const clusters = await pixelStats(
+      page,
+      await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-clusters.png') }),
+    );
     expect(clusters.coloured).toBeGreaterThan(2000);
     expect(clusters.distinct).toBeGreaterThanOrEqual(3);
 
     const search = page.getByTestId('viewer-panel').locator('.ant-select-auto-complete input').first();
     await search.fill('CD3D');
-    await page.locator('.ant-select-item-option', { hasText: /^CD3D$/ }).first().click();
+    await page
+      .locator('.ant-select-item-option', { hasText: /^CD3D$/ })
+      .first()
+      .click();
     await expect.poll(() => page.getByTestId('legend').textContent(), { timeout: 30_000 }).toContain('CD3D');
     await page.mouse.move(5, 990); // away from the header menus the canvas screenshot scrolls under
     await page.waitForTimeout(500);
-    const cd3d = await pixelStats(page, await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-cd3d.png') }));
+    const cd3d = await pixelStats(
+      page,
+      await canvas.screenshot({ path: path.join(repoRoot, 'screenshots/explore-canvas-webgl-cd3d.png') }),
+    );
     expect(cd3d.coloured).toBeGreaterThan(200);
     expect(cd3d.coloured).toBeLessThan(clusters.coloured); // only expressing cells are coloured
 
     // export reads the picture back from an off-screen WebGL framebuffer
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-png').click(),
+    ]);
     const png = readFileSync((await download.path())!);
     expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(4200);
     expect(errors).toEqual([]);
@@ -291,7 +341,10 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await screenshot(page, 'explore-tabs-1366');
     await switchLanguage(page);
     await page.getByTestId('explore-tabs').getByText('细胞注释').waitFor();
-    for (let i = 0; i < n; i++) expect((await labels.nth(i).boundingBox())!.x + (await labels.nth(i).boundingBox())!.width).toBeLessThanOrEqual(1366);
+    for (let i = 0; i < n; i++)
+      expect(
+        (await labels.nth(i).boundingBox())!.x + (await labels.nth(i).boundingBox())!.width,
+      ).toBeLessThanOrEqual(1366);
     await screenshot(page, 'explore-tabs-1366-zh');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(800);

@@ -27,16 +27,32 @@ const user = newUser('import');
 
 /** Registration through the API (the sign-up screen has its own test); the code comes from the outbox line. */
 async function register(): Promise<void> {
-  const form = (body: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
-  const sent = await fetch(`${server.url}${accountPaths.sendMessage}`, form({ email: user.email, purpose: 'register' }));
+  const form = (body: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(body),
+  });
+  const sent = await fetch(
+    `${server.url}${accountPaths.sendMessage}`,
+    form({ email: user.email, purpose: 'register' }),
+  );
   expect(sent.status).toBe(200);
   const code = await server.waitForCode(user.email, 'register');
   const reg = await fetch(
     `${server.url}${accountPaths.register}`,
     form({
-      username: user.username, firstName: 'Ada', lastName: 'Lovelace', email: user.email, phone: '', password: user.password,
-      repeatPassword: user.password, institution: 'Test Institute', researchInterest: 'immunology', emailCode: code,
-      marketingConsent: 'false', termsAgreed: 'true',
+      username: user.username,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: user.email,
+      phone: '',
+      password: user.password,
+      repeatPassword: user.password,
+      institution: 'Test Institute',
+      researchInterest: 'immunology',
+      emailCode: code,
+      marketingConsent: 'false',
+      termsAgreed: 'true',
     }),
   );
   expect(reg.status).toBe(200);
@@ -64,16 +80,22 @@ describe.skipIf(!have)('import data in the browser', () => {
     await form.getByTestId('sample-name').fill('1bad');
     await form.getByText(/start with a letter or underscore/).waitFor();
     await form.getByTestId('sample-name').fill('PBMC_3k');
-    await form.locator('input[type=file]').first().setInputFiles(files as string[]);
+    await form
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(files as string[]);
     await expect.poll(() => form.getByTestId('upload-file-row').count()).toBe(3);
     await screenshotBoth(t.page, 'import-selected');
     await form.getByTestId('upload-submit').click();
 
     const row = t.page.getByTestId('uploaded-files').locator('tr', { hasText: 'PBMC_3k' });
-    await row.getByText('Completed').waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
-      await screenshot(t.page, 'import-failed');
-      throw e;
-    });
+    await row
+      .getByText('Completed')
+      .waitFor({ timeout: 120_000 })
+      .catch(async (e: unknown) => {
+        await screenshot(t.page, 'import-failed');
+        throw e;
+      });
     await row.getByText('Homo sapiens').waitFor();
     await row.getByText('2,638 cells × 13,714 genes').waitFor();
     await row.getByText(/Ensembl 110 · \d+(\.\d)?% overlap/).waitFor();
@@ -131,7 +153,11 @@ describe.skipIf(!have)('import data in the browser', () => {
     const created = await fetch(`${server.url}${FILES_API.uploads}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'access-token': token },
-      body: JSON.stringify({ sampleName: 'PBMC_resumed', kind: 'matrix', files: files.map((f, i) => ({ name: path.basename(f!), size: bytes[i]!.length })) }),
+      body: JSON.stringify({
+        sampleName: 'PBMC_resumed',
+        kind: 'matrix',
+        files: files.map((f, i) => ({ name: path.basename(f!), size: bytes[i]!.length })),
+      }),
     });
     const row = ((await created.json()) as { data: UploadRow }).data;
     // A first attempt that stops after 2 MB of the matrix (tab closed mid-upload).
@@ -151,7 +177,11 @@ describe.skipIf(!have)('import data in the browser', () => {
 
     // Resuming asks the server for each file's offset (HEAD); files never started answer 404 and
     // are then created — an expected tus exchange that Chromium logs as a failed resource.
-    const t: TestPage = await openPage(browser, { baseURL: server.url, locale: 'zh-CN', allowFailedRequests: [/\/api\/files\/tus\/[0-9a-f-]+\.[12]$/] });
+    const t: TestPage = await openPage(browser, {
+      baseURL: server.url,
+      locale: 'zh-CN',
+      allowFailedRequests: [/\/api\/files\/tus\/[0-9a-f-]+\.[12]$/],
+    });
     await t.page.goto(`/login?redirect=${encodeURIComponent('/my_analyzes?tab=uploaded')}`);
     await logInViaUi(t.page, user.username, user.password);
     await waitForPath(t.page, '/my_analyzes');
@@ -162,7 +192,8 @@ describe.skipIf(!have)('import data in the browser', () => {
     await screenshotBoth(t.page, 'import-unfinished');
     const offsets: number[] = [];
     t.page.on('request', (r) => {
-      if (r.method() === 'PATCH' && r.url().includes(row.files[0]!.slot)) offsets.push(Number(r.headers()['upload-offset']));
+      if (r.method() === 'PATCH' && r.url().includes(row.files[0]!.slot))
+        offsets.push(Number(r.headers()['upload-offset']));
     });
     await listed.locator('input[type=file]').setInputFiles(files as string[]);
     await listed.getByText('已完成').waitFor({ timeout: 120_000 });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { ensureWebBuild } from './support/build';
-import { launchBrowser, openPage, screenshot, screenshotBoth, switchLanguage, type TestPage } from './support/browser';
+import {
+  launchBrowser,
+  openPage,
+  screenshot,
+  screenshotBoth,
+  switchLanguage,
+  type TestPage,
+} from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 import { scratchDatabase, type ScratchDb } from './support/database';
 import { logInViaUi, newUser, registerViaApi, signUpViaUi, waitForPath } from './support/flows';
@@ -36,8 +43,17 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function page(locale: 'en-US' | 'zh-CN' = 'en-US', width?: number, allow: RegExp[] = []): Promise<TestPage> {
-  return openPage(browser, { baseURL: server.url, locale, width, allowFailedRequests: [...allowFailedRequests, ...allow] });
+async function page(
+  locale: 'en-US' | 'zh-CN' = 'en-US',
+  width?: number,
+  allow: RegExp[] = [],
+): Promise<TestPage> {
+  return openPage(browser, {
+    baseURL: server.url,
+    locale,
+    width,
+    allowFailedRequests: [...allowFailedRequests, ...allow],
+  });
 }
 
 async function loggedIn(t: TestPage, target = '/my_analyzes'): Promise<void> {
@@ -126,7 +142,9 @@ describe('web shell', () => {
     for (let i = 0; i < 3; i++) await t.page.getByTestId('tutorial-next').click();
     await tutorial.getByText('Initiate an analysis', { exact: true }).first().waitFor();
     await screenshotBoth(t.page, 'tutorial');
-    const saved = t.page.waitForResponse((r) => r.url().endsWith('/api/user/preferences') && r.request().method() === 'PUT');
+    const saved = t.page.waitForResponse(
+      (r) => r.url().endsWith('/api/user/preferences') && r.request().method() === 'PUT',
+    );
     await t.page.locator('.ant-modal-close').click(); // X, not "don't show again"
     await tutorial.waitFor({ state: 'hidden' });
     expect((await saved).status()).toBe(200);
@@ -138,7 +156,12 @@ describe('web shell', () => {
     const other = await page('zh-CN');
     await visit(other, '整合数据集');
     await other.page.waitForTimeout(500);
-    expect(await other.page.getByTestId('tutorial').isVisible().catch(() => false)).toBe(false);
+    expect(
+      await other.page
+        .getByTestId('tutorial')
+        .isVisible()
+        .catch(() => false),
+    ).toBe(false);
     await other.close();
     // Resource → Show the tutorial reopens it
     await t.page.getByTestId('top-menu').getByText('Resource', { exact: true }).hover();
@@ -179,7 +202,9 @@ describe('web shell', () => {
     }
     expect(await rows.count()).toBe(total);
     expect(logCalls).toBe(Math.ceil(total / 10));
-    const drawerWidth = await t.page.locator('.ant-drawer-content-wrapper').evaluate((el) => el.getBoundingClientRect().width);
+    const drawerWidth = await t.page
+      .locator('.ant-drawer-content-wrapper')
+      .evaluate((el) => el.getBoundingClientRect().width);
     expect(drawerWidth).toBe(350);
     await screenshotBoth(t.page, 'drawer');
     expect(t.errors).toEqual([]);
@@ -239,8 +264,13 @@ describe('web shell', () => {
     const canvas = t.page.locator('.excalidraw canvas.interactive');
     await canvas.waitFor();
     const box = (await canvas.boundingBox())!;
-    await t.page.getByTitle(/Rectangle/).first().click();
-    const saved = t.page.waitForResponse((r) => r.url().endsWith('/api/user/drawings/app1') && r.request().method() === 'PUT');
+    await t.page
+      .getByTitle(/Rectangle/)
+      .first()
+      .click();
+    const saved = t.page.waitForResponse(
+      (r) => r.url().endsWith('/api/user/drawings/app1') && r.request().method() === 'PUT',
+    );
     await t.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await t.page.mouse.down();
     await t.page.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 2 + 100, { steps: 8 });
@@ -253,7 +283,9 @@ describe('web shell', () => {
     const stored = await t.page.evaluate(async (key) => {
       const token = (JSON.parse(localStorage.getItem(key) ?? '{}') as { token?: string }).token ?? '';
       const r = await fetch('/api/user/drawings/app1', { headers: { 'access-token': token } });
-      return ((await r.json()) as { data: { elements: { type: string }[] } }).data.elements.map((e) => e.type);
+      return ((await r.json()) as { data: { elements: { type: string }[] } }).data.elements.map(
+        (e) => e.type,
+      );
     }, `${STORAGE_PREFIX}userInfo`);
     expect(stored).toEqual(['rectangle']);
     expect(t.errors).toEqual([]);
@@ -337,7 +369,10 @@ describe('web shell', () => {
     const cases = [
       {
         name: 'session-expired',
-        text: { 'en-US': 'Login status has expired, please login again', 'zh-CN': '登录状态已过期，请重新登录' },
+        text: {
+          'en-US': 'Login status has expired, please login again',
+          'zh-CN': '登录状态已过期，请重新登录',
+        },
         token: 'revoked-token',
         network: false,
       },

@@ -100,7 +100,9 @@ describe.skipIf(!ifnb || !geneLists)('wizard with two ifnb samples and Harmony',
     // method names as the options spell them; without an evaluation the preview says when the
     // recommended thresholds are computed (issue 22 item 6)
     await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain('Harmony');
-    await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain('Recommended per sample');
+    await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain(
+      'Recommended per sample',
+    );
     await screenshot(page, 'wizard-ifnb-preview');
     await page.getByTestId('wizard-submit').click();
     await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=integrated'));

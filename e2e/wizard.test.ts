@@ -75,7 +75,9 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain('800 – ');
     // the evaluated recommendations are shown as the numbers that will be applied (issue 22 item 6)
     await expect(page.getByTestId('wizard-preview').textContent()).resolves.toContain('0 – 30000'); // fixed UMI range (default)
-    await expect(page.getByTestId('wizard-preview').textContent()).resolves.toMatch(/\d+(\.\d+)? % \(recommended\)/);
+    await expect(page.getByTestId('wizard-preview').textContent()).resolves.toMatch(
+      /\d+(\.\d+)? % \(recommended\)/,
+    );
     await page.getByTestId('wizard-submit').click();
     await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=custom'));
     await page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: 'pbmc3k_wizard' }).waitFor();

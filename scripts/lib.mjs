@@ -14,7 +14,13 @@ export function pinnedEnv(extra = {}) {
 }
 
 export function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: pinnedEnv(opts.env), ...opts, env: pinnedEnv(opts.env) });
+  const r = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    cwd: root,
+    env: pinnedEnv(opts.env),
+    ...opts,
+    env: pinnedEnv(opts.env),
+  });
   return r.status ?? 1;
 }
 
@@ -30,7 +36,9 @@ export function must(cmd, args, opts = {}) {
 export function ensureInstalled() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
-  const stale = !existsSync(marker) || !existsSync(path.join(bin, 'node')) ||
+  const stale =
+    !existsSync(marker) ||
+    !existsSync(path.join(bin, 'node')) ||
     (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
   if (stale) {
     console.log('• installing dependencies (npm ci)…');

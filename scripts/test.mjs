@@ -44,13 +44,25 @@ const only = process.argv.slice(2); // optional vitest filters, e.g. `npm test -
 const results = [];
 function vitest(label, projects, env) {
   const json = path.join(outDir, `${label}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...only];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${json}`,
+    ...only,
+  ];
   console.log(`\n━━ ${label} ━━`);
   const code = run('npx', args, { env: pinnedEnv(env) });
   let summary = { passed: 0, failed: 0, skipped: 0 };
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
-    summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+    summary = {
+      passed: r.numPassedTests,
+      failed: r.numFailedTests,
+      skipped: r.numPendingTests + r.numTodoTests,
+    };
     if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) summary.failed += r.numFailedTestSuites;
   } else if (code !== 0) summary.failed += 1;
   if (code !== 0 && summary.failed === 0) summary.failed = 1;
@@ -66,7 +78,15 @@ function check(label, cmd, args) {
 }
 if (only.length === 0) {
   check('lint (eslint)', 'npx', ['eslint', '.']);
-  const projects = ['packages/contracts', 'packages/formats', 'packages/engine', 'packages/testkit', 'apps/server', 'apps/web', 'e2e'];
+  const projects = [
+    'packages/contracts',
+    'packages/formats',
+    'packages/engine',
+    'packages/testkit',
+    'apps/server',
+    'apps/web',
+    'e2e',
+  ];
   for (const p of projects) check(`typecheck ${p}`, 'npx', ['tsc', '-p', `${p}/tsconfig.json`, '--noEmit']);
   check('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
 }
@@ -74,9 +94,15 @@ if (only.length === 0) {
 function portOpen(host, port) {
   return new Promise((resolve) => {
     const s = net.connect({ host, port, timeout: 2000 });
-    s.on('connect', () => { s.end(); resolve(true); });
+    s.on('connect', () => {
+      s.end();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
-    s.on('timeout', () => { s.destroy(); resolve(false); });
+    s.on('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -96,10 +122,14 @@ if (pgUp) {
 vitest('e2e (Chromium)', ['e2e'], { CELLCLOUD_CHROMIUM: chromium });
 
 console.log('\n━━ summary ━━');
-let p = 0, f = 0, s = 0;
+let p = 0,
+  f = 0,
+  s = 0;
 for (const r of results) {
   console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
-  p += r.passed; f += r.failed; s += r.skipped;
+  p += r.passed;
+  f += r.failed;
+  s += r.skipped;
 }
 console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
 process.exit(f > 0 || results.some((r) => r.code !== 0) ? 1 : 0);

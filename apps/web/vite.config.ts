@@ -28,7 +28,8 @@ function excalidrawAssets(): Plugin {
       });
     },
     closeBundle() {
-      if (existsSync(fonts)) cpSync(fonts, path.join(outDir, 'excalidraw-assets', 'fonts'), { recursive: true });
+      if (existsSync(fonts))
+        cpSync(fonts, path.join(outDir, 'excalidraw-assets', 'fonts'), { recursive: true });
     },
   };
 }

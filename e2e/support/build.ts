@@ -32,7 +32,11 @@ export function ensureWebBuild(): void {
     cwd: path.join(repoRoot, 'apps/web'),
     stdio: 'pipe',
     encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production', PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}` },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
+    },
   });
   if (r.status !== 0) throw new Error(`web build failed:\n${r.stdout}\n${r.stderr}`);
 }

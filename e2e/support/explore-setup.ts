@@ -22,12 +22,19 @@ export const pbmc3kResultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-resu
 export function analysePbmc3k(pbmcDir: string): void {
   if (existsSync(path.join(pbmc3kResultDir, 'artifacts/manifest.json'))) return;
   const bin = path.join(repoRoot, 'node_modules/.bin');
-  const r = spawnSync(path.join(bin, 'node'), [path.join(bin, 'cellcloud'), 'analyze', pbmcDir, '--out', pbmc3kResultDir], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
-  });
-  if (r.status !== 0) throw new Error(`engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(
+    path.join(bin, 'node'),
+    [path.join(bin, 'cellcloud'), 'analyze', pbmcDir, '--out', pbmc3kResultDir],
+    {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    },
+  );
+  if (r.status !== 0)
+    throw new Error(
+      `engine CLI failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`,
+    );
 }
 
 export interface ExplorerEnv {
@@ -45,7 +52,11 @@ export interface ExplorerEnv {
   close(): Promise<void>;
 }
 
-export async function explorerEnv(name: string, pbmcDir: string, env: Record<string, string> = {}): Promise<ExplorerEnv> {
+export async function explorerEnv(
+  name: string,
+  pbmcDir: string,
+  env: Record<string, string> = {},
+): Promise<ExplorerEnv> {
   analysePbmc3k(pbmcDir);
   ensureWebBuild();
   const db = await scratchDatabase();
@@ -62,7 +73,16 @@ export async function explorerEnv(name: string, pbmcDir: string, env: Record<str
     server = await startServer({ DATABASE_URL: db.url, CELLCLOUD_DATA_DIR: dataDir, ...env });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+      ],
     });
   } catch (e) {
     await cleanUp(server); // a failed setup leaves no server or database behind
@@ -74,8 +94,16 @@ export async function explorerEnv(name: string, pbmcDir: string, env: Record<str
     browser,
     dataDir,
     async newPage() {
-      const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 1000 }, locale: 'en-US', acceptDownloads: true });
-      await context.addInitScript((k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'), `${STORAGE_PREFIX}locale`);
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: { width: 1440, height: 1000 },
+        locale: 'en-US',
+        acceptDownloads: true,
+      });
+      await context.addInitScript(
+        (k) => window.localStorage.getItem(k) || window.localStorage.setItem(k, 'en-US'),
+        `${STORAGE_PREFIX}locale`,
+      );
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -84,7 +112,8 @@ export async function explorerEnv(name: string, pbmcDir: string, env: Record<str
     async openResult(page, user, jobName) {
       await page.goto('/signup');
       await signUpViaUi(page, server, user);
-      const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username])).rows as { id: string }[];
+      const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username]))
+        .rows as { id: string }[];
       const job = await db.query(
         `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, params, draft, progress, finished_at)
          VALUES ($1, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), $2, 'custom', 'completed', 'Homo sapiens', '{}', '{}', 1, now()) RETURNING id`,

@@ -34,17 +34,23 @@ export async function signUpViaUi(page: Page, server: RunningServer, user: NewUs
   await page.locator('#marketingConsent').check();
   await page.locator('#termsAgreed').check();
   await page.getByTestId('signup-submit').click();
-  await page.getByTestId('to-login').waitFor().catch(async (e: unknown) => {
-    await screenshot(page, 'failed-signup');
-    throw e;
-  });
+  await page
+    .getByTestId('to-login')
+    .waitFor()
+    .catch(async (e: unknown) => {
+      await screenshot(page, 'failed-signup');
+      throw e;
+    });
 }
 
 export async function logInViaUi(page: Page, login: string, password: string): Promise<void> {
-  await page.getByTestId('login-submit').waitFor().catch(async (e: unknown) => {
-    await screenshot(page, 'failed-login-page');
-    throw e;
-  });
+  await page
+    .getByTestId('login-submit')
+    .waitFor()
+    .catch(async (e: unknown) => {
+      await screenshot(page, 'failed-login-page');
+      throw e;
+    });
   await page.locator('#username').fill(login);
   await page.locator('#password').fill(password);
   await page.getByTestId('login-submit').click();
@@ -58,7 +64,11 @@ export async function waitForPath(page: Page, pathname: string): Promise<void> {
 /** Registers a user through the real API (code read from the outbox), for tests about other screens. */
 export async function registerViaApi(server: RunningServer, user: NewUser): Promise<void> {
   const post = async (path: string, body: Record<string, unknown>) => {
-    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const j = (await r.json()) as { code: number; msg: string };
     if (j.code !== 200) throw new Error(`${path}: ${j.msg}`);
   };

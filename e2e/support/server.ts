@@ -29,7 +29,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function until<T>(fn: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+async function until<T>(
+  fn: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -76,7 +80,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   await until(
     async () => {
       if (exited !== null) throw new Error(`server exited with ${exited}:\n${out}`);
-      const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       return ok ? true : undefined;
     },
     240_000,

@@ -46,7 +46,10 @@ export async function wizardEnv(
       allowFailedRequests: [/\/api\/jobs\/events/],
     });
     // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript((key) => window.localStorage.setItem(key, '1'), `${STORAGE_PREFIX}tutorialDismissed`);
+    await tp.context.addInitScript(
+      (key) => window.localStorage.setItem(key, '1'),
+      `${STORAGE_PREFIX}tutorialDismissed`,
+    );
     await tp.page.goto('/login?redirect=%2Fmy_analyzes');
     try {
       await logInViaUi(tp.page, user.username, user.password);

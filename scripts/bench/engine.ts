@@ -57,7 +57,13 @@ async function load(name: Name): Promise<Loaded> {
     const dataset = await readDataset(await pathBundle(path.join(SHARED_DATA_DIR, 'pbmc3k/10x')));
     const readSeconds = (performance.now() - t0) / 1000;
     const csv = readFileSync(path.join(SHARED_DATA_DIR, 'pbmc3k/pbmc3k_seurat_labels.csv'), 'utf8');
-    const truth = new Map(csv.trim().split('\n').slice(1).map((l) => l.split(',') as [string, string]));
+    const truth = new Map(
+      csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',') as [string, string]),
+    );
     return { samples: [{ name, dataset }], truth, readSeconds, generateSeconds: 0 };
   }
   const truth = new Map<string, string>();
@@ -66,7 +72,9 @@ async function load(name: Name): Promise<Loaded> {
     // Same profile seed → the same clusters and markers in every sample; other cells per sample.
     const syn = syntheticDataset({ nCells, nGenes: 20_000, nClusters: 10, seed: 7, cellSeed: 100 + s });
     const sample = `${name}_${s + 1}`;
-    syn.dataset.cells.barcodes.forEach((b, i) => truth.set(multi ? `${sample}_${b}` : b, String(syn.truth[i])));
+    syn.dataset.cells.barcodes.forEach((b, i) =>
+      truth.set(multi ? `${sample}_${b}` : b, String(syn.truth[i])),
+    );
     return { name: sample, dataset: syn.dataset };
   });
   return { samples, truth, readSeconds: 0, generateSeconds: (performance.now() - t0) / 1000 };
@@ -76,7 +84,9 @@ async function child(name: Name): Promise<void> {
   const { samples, truth, readSeconds, generateSeconds } = await load(name);
   const nCells = samples.reduce((a, s) => a + s.dataset.counts.nCells, 0);
   const nnz = samples.reduce((a, s) => a + s.dataset.counts.indices.length, 0);
-  console.log(`${name}: ${samples.length} sample(s), ${nCells} cells × ${samples[0].dataset.counts.nGenes} genes, ${nnz} non-zeros`);
+  console.log(
+    `${name}: ${samples.length} sample(s), ${nCells} cells × ${samples[0].dataset.counts.nGenes} genes, ${nnz} non-zeros`,
+  );
   if (generateSeconds) console.log(`  generate        ${generateSeconds.toFixed(2)} s (not counted)`);
   if (readSeconds) console.log(`  read            ${readSeconds.toFixed(2)} s`);
   const t0 = performance.now();
@@ -90,7 +100,11 @@ async function child(name: Name): Promise<void> {
   const closeStep = () => {
     if (!lastStep) return;
     const cpu = process.cpuUsage(stepCpu);
-    steps.push({ step: lastStep, wall: (performance.now() - stepWall) / 1000, cpu: (cpu.user + cpu.system) / 1e6 });
+    steps.push({
+      step: lastStep,
+      wall: (performance.now() - stepWall) / 1000,
+      cpu: (cpu.user + cpu.system) / 1e6,
+    });
     if (lastStep === 'markers') markersDone = performance.now();
   };
   const cpu0 = process.cpuUsage();
@@ -114,7 +128,8 @@ async function child(name: Name): Promise<void> {
   const pipelineSeconds = (performance.now() - t0) / 1000;
   const cpuAll = process.cpuUsage(cpu0);
   const cpuSeconds = (cpuAll.user + cpuAll.system) / 1e6;
-  for (const { step, wall, cpu } of steps) console.log(`  ${step.padEnd(15)} ${wall.toFixed(2)} s wall ${cpu.toFixed(2)} s CPU`);
+  for (const { step, wall, cpu } of steps)
+    console.log(`  ${step.padEnd(15)} ${wall.toFixed(2)} s wall ${cpu.toFixed(2)} s CPU`);
   const readToMarkers = readSeconds + ((markersDone ?? performance.now()) - t0) / 1000;
   const known: string[] = [];
   const found: string[] = [];
@@ -142,9 +157,13 @@ async function child(name: Name): Promise<void> {
     console.log(`  write outputs   ${writeSeconds.toFixed(2)} s (pipeline peak RSS ${pipelinePeakRssMB} MB)`);
   }
   const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
-  console.log(`  cells after QC ${result.counts.nCells}, clusters ${result.clusterLabels.length}, PCs ${result.qc.nPcsUsed}`);
   console.log(
-    `  read → markers ${readToMarkers.toFixed(1)} s, total ${(readSeconds + pipelineSeconds).toFixed(1)} s (CPU ${cpuSeconds.toFixed(1)} s), peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+    `  cells after QC ${result.counts.nCells}, clusters ${result.clusterLabels.length}, PCs ${result.qc.nPcsUsed}`,
+  );
+  console.log(
+    `  read → markers ${readToMarkers.toFixed(1)} s, total ${(readSeconds + pipelineSeconds).toFixed(1)} s (CPU ${cpuSeconds.toFixed(1)} s), peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
   );
   console.log(
     JSON.stringify({
@@ -159,7 +178,9 @@ async function child(name: Name): Promise<void> {
       clusters: result.clusterLabels.length,
       generateSeconds: Number(generateSeconds.toFixed(2)),
       params,
-      ...(writeSeconds === undefined ? {} : { writeSeconds: Number(writeSeconds.toFixed(2)), pipelinePeakRssMB }),
+      ...(writeSeconds === undefined
+        ? {}
+        : { writeSeconds: Number(writeSeconds.toFixed(2)), pipelinePeakRssMB }),
       loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     }),
   );
@@ -170,12 +191,19 @@ if (args[0] === '--child') {
   await child(args[1] as Name);
   process.exit(0);
 } else {
-  const chosen = (args.length ? args : DATASETS.filter((d) => d !== 'synth200k' && d !== 'synth500k')) as Name[];
+  const chosen = (
+    args.length ? args : DATASETS.filter((d) => d !== 'synth200k' && d !== 'synth500k')
+  ) as Name[];
   for (const name of chosen) {
-    if (!DATASETS.includes(name)) throw new Error(`unknown dataset "${name}"; choose from ${DATASETS.join(', ')}`);
-    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', name], {
-      stdio: 'inherit',
-    });
+    if (!DATASETS.includes(name))
+      throw new Error(`unknown dataset "${name}"; choose from ${DATASETS.join(', ')}`);
+    const r = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--child', name],
+      {
+        stdio: 'inherit',
+      },
+    );
     if (r.status !== 0) console.log(JSON.stringify({ dataset: name, error: `exit ${r.status ?? r.signal}` }));
   }
 }

@@ -38,7 +38,10 @@ export async function writeSyntheticArtifacts(dir: string, o: SyntheticOptions):
   }
   const rand = rng(o.seed);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-  const centres = Array.from({ length: o.clusters }, () => [rand() * 40 - 20, rand() * 40 - 20, rand() * 2 + 0.8] as const);
+  const centres = Array.from(
+    { length: o.clusters },
+    () => [rand() * 40 - 20, rand() * 40 - 20, rand() * 2 + 0.8] as const,
+  );
   const cluster = new Uint16Array(o.nCells);
   const umap = new Float32Array(o.nCells * 2);
   const clusterLabels = new Array<string>(o.nCells);
@@ -59,7 +62,10 @@ export async function writeSyntheticArtifacts(dir: string, o: SyntheticOptions):
     mito[i] = rand() * 8;
   }
   // gene g is high in cluster g % clusters, background rate 1–40 %
-  const background = Array.from({ length: o.nGenes }, (_, g) => 0.01 + (0.39 * g) / Math.max(1, o.nGenes - 1));
+  const background = Array.from(
+    { length: o.nGenes },
+    (_, g) => 0.01 + (0.39 * g) / Math.max(1, o.nGenes - 1),
+  );
   const indptr = new Float64Array(o.nCells + 1);
   const indices = new Uint32Array(Math.ceil(o.nCells * o.nGenes * 0.3));
   const data = new Float32Array(indices.length);
@@ -75,13 +81,29 @@ export async function writeSyntheticArtifacts(dir: string, o: SyntheticOptions):
     }
     indptr[i + 1] = nnz;
   }
-  const normalized: CountMatrix = { nGenes: o.nGenes, nCells: o.nCells, indptr, indices: indices.subarray(0, nnz), data: data.subarray(0, nnz) };
+  const normalized: CountMatrix = {
+    nGenes: o.nGenes,
+    nCells: o.nCells,
+    indptr,
+    indices: indices.subarray(0, nnz),
+    data: data.subarray(0, nnz),
+  };
   const symbols = Array.from({ length: o.nGenes }, (_, g) => `GENE${g + 1}`);
   const markers: DegRow[] = [];
   for (let c = 0; c < o.clusters; c += 1) {
     for (let g = 0; g < o.nGenes; g += 1) {
       const home = g % o.clusters === c;
-      markers.push({ cluster: String(c), gene: symbols[g]!, avgExpr: home ? 2 : 0.5, log2fc: home ? 2.5 : -0.1, pct1: home ? 0.85 : background[g]!, pct2: background[g]!, zscore: home ? 30 : -1, pval: home ? 1e-50 : 0.5, padj: home ? 1e-48 : 1 });
+      markers.push({
+        cluster: String(c),
+        gene: symbols[g]!,
+        avgExpr: home ? 2 : 0.5,
+        log2fc: home ? 2.5 : -0.1,
+        pct1: home ? 0.85 : background[g]!,
+        pct2: background[g]!,
+        zscore: home ? 30 : -1,
+        pval: home ? 1e-50 : 0.5,
+        padj: home ? 1e-48 : 1,
+      });
     }
   }
   await mkdir(dir, { recursive: true });

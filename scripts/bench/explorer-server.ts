@@ -7,9 +7,17 @@ import path from 'node:path';
  * Tiny static server for the benchmark and the explorer e2e test: serves `mounts` (URL prefix →
  * directory) with HTTP Range support (206 + Content-Range), like the artifacts route will.
  */
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
 
-export async function startStaticServer(mounts: Record<string, string>): Promise<{ server: Server; url: string }> {
+export async function startStaticServer(
+  mounts: Record<string, string>,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const prefix = Object.keys(mounts)
@@ -30,8 +38,14 @@ export async function startStaticServer(mounts: Record<string, string>): Promise
       if (m) {
         const start = Number(m[1]);
         const end = m[2] ? Math.min(Number(m[2]), st.size - 1) : st.size - 1;
-        if (start > end || start >= st.size) return void res.writeHead(416, { 'content-range': `bytes */${st.size}` }).end();
-        res.writeHead(206, { 'content-type': type, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${st.size}`, 'accept-ranges': 'bytes' });
+        if (start > end || start >= st.size)
+          return void res.writeHead(416, { 'content-range': `bytes */${st.size}` }).end();
+        res.writeHead(206, {
+          'content-type': type,
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${st.size}`,
+          'accept-ranges': 'bytes',
+        });
         createReadStream(file, { start, end }).pipe(res);
       } else {
         res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'accept-ranges': 'bytes' });

@@ -47,7 +47,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const t = Date.now();
 await writeSyntheticArtifacts(artifacts, { nCells, nGenes, clusters: 20, samples: 8, seed: 7 });
-console.log(`artifacts: ${nCells.toLocaleString('en')} cells × ${nGenes} genes in ${artifacts} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+console.log(
+  `artifacts: ${nCells.toLocaleString('en')} cells × ${nGenes} genes in ${artifacts} (${((Date.now() - t) / 1000).toFixed(1)} s)`,
+);
 
 await rm(pageOut, { recursive: true, force: true });
 await build({
@@ -61,17 +63,32 @@ await build({
 const { server, url } = await startStaticServer({ '/page/': pageOut, '/artifacts/': artifacts });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', ...(process.env.BENCH_UNLIMITED ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : [])],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader',
+    '--ignore-gpu-blocklist',
+    ...(process.env.BENCH_UNLIMITED ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+  ],
 });
 type Kind = 'webgl' | 'cpu';
-const renderers = (process.argv.includes('--renderers') ? process.argv[process.argv.indexOf('--renderers') + 1]! : 'webgl,cpu').split(',') as Kind[];
+const renderers = (
+  process.argv.includes('--renderers') ? process.argv[process.argv.indexOf('--renderers') + 1]! : 'webgl,cpu'
+).split(',') as Kind[];
 
 /** The automatic choice of the viewer on this machine (no override in the URL). */
 async function autoChoice(): Promise<{ kind: string; gl: string }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   try {
     await page.goto(`${url}/page/?base=/artifacts/`);
-    await page.waitForFunction(() => document.querySelector('canvas')?.dataset.renderer !== undefined, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('canvas')?.dataset.renderer !== undefined, null, {
+      timeout: 120_000,
+    });
     const kind = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer!);
     const gl = await page.evaluate(() => {
       const c = document.createElement('canvas').getContext('webgl');
@@ -89,11 +106,14 @@ async function measure(kind: Kind): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(`${url}/page/?base=/artifacts/&renderer=${kind}`);
-  await page.waitForFunction(() => window.bench.firstPaintMs !== null || window.bench.error !== null, null, { timeout: 300_000 });
+  await page.waitForFunction(() => window.bench.firstPaintMs !== null || window.bench.error !== null, null, {
+    timeout: 300_000,
+  });
   const first = await page.evaluate(() => window.bench);
   if (first.error) throw new Error(first.error);
   const drawn = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer);
-  if (drawn !== kind) throw new Error(`asked for the ${kind} renderer but the page drew with ${drawn ?? 'none'}`);
+  if (drawn !== kind)
+    throw new Error(`asked for the ${kind} renderer but the page drew with ${drawn ?? 'none'}`);
   await page.waitForFunction(() => window.bench.clusterColourMs !== null, null, { timeout: 120_000 });
   const clusterMs = await page.evaluate(() => window.bench.clusterColourMs!);
 
@@ -106,7 +126,8 @@ async function measure(kind: Kind): Promise<void> {
   }
 
   const cached: number[] = [];
-  for (const gene of [3, 17, 29]) cached.push(await page.evaluate((g) => window.bench.colourByGene(g), gene % nGenes));
+  for (const gene of [3, 17, 29])
+    cached.push(await page.evaluate((g) => window.bench.colourByGene(g), gene % nGenes));
   await page.screenshot({ path: path.join(work, `bench-gene-${kind}.png`) });
   const box = (await page.locator('canvas').boundingBox())!;
   const cx = box.x + box.width / 2;
@@ -127,17 +148,34 @@ async function measure(kind: Kind): Promise<void> {
   await page.evaluate(() => window.bench.wheelFor(2000)); // lets the moving-frame subset adapt
   const wheel = await page.evaluate(() => window.bench.wheelFor(4000));
   const movingPoints = await page.evaluate(() => window.bench.movingPoints());
-  const moving = kind === 'cpu' ? 'moving frames reproject the last full frame' : `moving frames draw a random subset, ${movingPoints.toLocaleString('en')} points after adapting`;
+  const moving =
+    kind === 'cpu'
+      ? 'moving frames reproject the last full frame'
+      : `moving frames draw a random subset, ${movingPoints.toLocaleString('en')} points after adapting`;
   await page.close();
 
-  console.log(`— ${kind === 'webgl' ? 'WebGL renderer (regl gl.POINTS)' : 'CPU renderer (splat on a 2D canvas)'}, forced by ?renderer=${kind}:`);
-  console.log(`  first paint of the embedding after the data request starts: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1500; embedding decoded in the worker after ${first.embeddingMs!.toFixed(0)} ms)`);
+  console.log(
+    `— ${kind === 'webgl' ? 'WebGL renderer (regl gl.POINTS)' : 'CPU renderer (splat on a 2D canvas)'}, forced by ?renderer=${kind}:`,
+  );
+  console.log(
+    `  first paint of the embedding after the data request starts: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1500; embedding decoded in the worker after ${first.embeddingMs!.toFixed(0)} ms)`,
+  );
   console.log(`  recolour by cluster (categorical column): ${clusterMs.toFixed(0)} ms`);
-  console.log(`  recolour by a new gene, request to pixels: median ${median(recolours).toFixed(0)} ms [${recolours.map((r) => r.toFixed(0)).join(', ')}] (target ≤ 150)`);
-  console.log(`    of which Range request + decode in the worker: median ${median(fetches).toFixed(0)} ms [${fetches.map((r) => r.toFixed(0)).join(', ')}]`);
-  console.log(`  recolour by an already-fetched gene (colour upload + full-detail frame only): median ${median(cached).toFixed(0)} ms`);
-  console.log(`  zoom (in-page synthetic wheel event every animation frame): ${wheel.frames} frames in ${wheel.seconds.toFixed(2)} s = ${(wheel.frames / wheel.seconds).toFixed(1)} fps (target ≥ 30; ${moving}, full detail after a 200 ms pause${process.env.BENCH_UNLIMITED ? '; frame-rate limit off' : '; paced by Chromium, BENCH_UNLIMITED=1 shows capacity'})`);
-  console.log(`  pan + zoom driven by playwright mouse events: ${frames} frames in ${seconds.toFixed(2)} s = ${(frames / seconds).toFixed(1)} fps (one frame per input event: bounded by the CDP event rate; gaps over 200 ms redraw full detail)`);
+  console.log(
+    `  recolour by a new gene, request to pixels: median ${median(recolours).toFixed(0)} ms [${recolours.map((r) => r.toFixed(0)).join(', ')}] (target ≤ 150)`,
+  );
+  console.log(
+    `    of which Range request + decode in the worker: median ${median(fetches).toFixed(0)} ms [${fetches.map((r) => r.toFixed(0)).join(', ')}]`,
+  );
+  console.log(
+    `  recolour by an already-fetched gene (colour upload + full-detail frame only): median ${median(cached).toFixed(0)} ms`,
+  );
+  console.log(
+    `  zoom (in-page synthetic wheel event every animation frame): ${wheel.frames} frames in ${wheel.seconds.toFixed(2)} s = ${(wheel.frames / wheel.seconds).toFixed(1)} fps (target ≥ 30; ${moving}, full detail after a 200 ms pause${process.env.BENCH_UNLIMITED ? '; frame-rate limit off' : '; paced by Chromium, BENCH_UNLIMITED=1 shows capacity'})`,
+  );
+  console.log(
+    `  pan + zoom driven by playwright mouse events: ${frames} frames in ${seconds.toFixed(2)} s = ${(frames / seconds).toFixed(1)} fps (one frame per input event: bounded by the CDP event rate; gaps over 200 ms redraw full detail)`,
+  );
 }
 
 try {
@@ -145,7 +183,12 @@ try {
   console.log(`WebGL renderer string: ${auto.gl}; machine: ${os.cpus().length} cores`);
   console.log(`renderer chosen automatically (no ?renderer=): ${auto.kind}`);
   for (const kind of renderers) await measure(kind);
-  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (figures scale with contention)`);
+  console.log(
+    `load average during the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (figures scale with contention)`,
+  );
 } finally {
   await browser.close();
   server.close();

@@ -25,7 +25,7 @@ async function writeMtx(dir: string): Promise<void> {
   const out = createWriteStream(path.join(dir, 'matrix.mtx'));
   out.write(`%%MatrixMarket matrix coordinate integer general\n%\n${nGenes} ${nCells} ${perCell * nCells}\n`);
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   for (let c = 1; c <= nCells; c++) {
     const step = nGenes / perCell;
     const lines: string[] = [];
@@ -37,8 +37,17 @@ async function writeMtx(dir: string): Promise<void> {
   }
   out.end();
   await once(out, 'finish');
-  writeFileSync(path.join(dir, 'features.tsv'), Array.from({ length: nGenes }, (_, i) => `ENSG${String(i + 1).padStart(11, '0')}\tGENE${i + 1}\tGene Expression`).join('\n') + '\n');
-  writeFileSync(path.join(dir, 'barcodes.tsv'), Array.from({ length: nCells }, (_, i) => `CELL${String(i + 1).padStart(8, '0')}-1`).join('\n') + '\n');
+  writeFileSync(
+    path.join(dir, 'features.tsv'),
+    Array.from(
+      { length: nGenes },
+      (_, i) => `ENSG${String(i + 1).padStart(11, '0')}\tGENE${i + 1}\tGene Expression`,
+    ).join('\n') + '\n',
+  );
+  writeFileSync(
+    path.join(dir, 'barcodes.tsv'),
+    Array.from({ length: nCells }, (_, i) => `CELL${String(i + 1).padStart(8, '0')}-1`).join('\n') + '\n',
+  );
 }
 
 function send(baseUrl: string, token: string, slot: string, file: string): Promise<void> {
@@ -66,13 +75,19 @@ async function main() {
     const names = ['matrix.mtx', 'features.tsv', 'barcodes.tsv'];
     const sizes = names.map((n) => statSync(path.join(dir, n)).size);
     const totalMb = sizes.reduce((a, b) => a + b, 0) / 1e6; // MB = 10^6 bytes
-    console.log(`generated ${totalMb.toFixed(1)} MB (${nGenes} genes × ${nCells} cells) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${totalMb.toFixed(1)} MB (${nGenes} genes × ${nCells} cells) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     await s.listen();
     const { token } = await signUp(s);
     const created = await s.request('POST', FILES_API.uploads, {
       token,
-      body: { sampleName: 'bench', kind: 'matrix', files: names.map((name, i) => ({ name, size: sizes[i] })) },
+      body: {
+        sampleName: 'bench',
+        kind: 'matrix',
+        files: names.map((name, i) => ({ name, size: sizes[i] })),
+      },
     });
     if (created.status !== 200) throw new Error(`create upload: ${created.body?.msg}`);
     const row = created.body.data as UploadRow;
@@ -92,11 +107,19 @@ async function main() {
     const parseS = (Date.now() - u0) / 1000 - uploadS;
     if (done.state !== 'completed') throw new Error(`parse failed: ${done.failure?.message}`);
     const p = done.properties!;
-    console.log(`upload (tus, HTTP → local storage): ${uploadS.toFixed(1)} s  ${(totalMb / uploadS).toFixed(1)} MB/s`);
-    console.log(`parse (read + properties + h5ad):   ${parseS.toFixed(1)} s  ${(totalMb / parseS).toFixed(1)} MB/s`);
-    console.log(`upload + parse:                     ${(uploadS + parseS).toFixed(1)} s  ${(totalMb / (uploadS + parseS)).toFixed(1)} MB/s`);
+    console.log(
+      `upload (tus, HTTP → local storage): ${uploadS.toFixed(1)} s  ${(totalMb / uploadS).toFixed(1)} MB/s`,
+    );
+    console.log(
+      `parse (read + properties + h5ad):   ${parseS.toFixed(1)} s  ${(totalMb / parseS).toFixed(1)} MB/s`,
+    );
+    console.log(
+      `upload + parse:                     ${(uploadS + parseS).toFixed(1)} s  ${(totalMb / (uploadS + parseS)).toFixed(1)} MB/s`,
+    );
     console.log(`parse progress seen by the list (%): ${[...seen].join(', ')}`);
-    console.log(`parsed: ${p.cells} cells × ${p.genes} genes, ${p.umi.total} UMIs; peak RSS ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`);
+    console.log(
+      `parsed: ${p.cells} cells × ${p.genes} genes, ${p.umi.total} UMIs; peak RSS ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`,
+    );
   } finally {
     await s.close();
     rmSync(dir, { recursive: true, force: true });

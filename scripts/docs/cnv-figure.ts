@@ -12,15 +12,23 @@ import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { cnvEngineTask } from '@cellcloud/engine/tasks/cnv/index';
 import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
-import { geometry, heatmapSvg, renderBody } from '../../apps/web/src/features/explore/tasks/cnv/heatmapRender';
+import {
+  geometry,
+  heatmapSvg,
+  renderBody,
+} from '../../apps/web/src/features/explore/tasks/cnv/heatmapRender';
 import { oligo } from '../../packages/engine/test/cnv-fixtures';
 
-const out = process.argv[2] ?? path.resolve(import.meta.dirname, '../../docs/images/cnv-oligodendroglioma.png');
+const out =
+  process.argv[2] ?? path.resolve(import.meta.dirname, '../../docs/images/cnv-oligodendroglioma.png');
 const result = await oligo();
 const sink = new MemorySink();
 await cnvEngineTask.run({
   result,
-  params: cnvTask.params.parse({ groupBy: 'cell_type', reference: ['Microglia/Macrophage', 'Oligodendrocytes (non-malignant)'] }),
+  params: cnvTask.params.parse({
+    groupBy: 'cell_type',
+    reference: ['Microglia/Macrophage', 'Oligodendrocytes (non-malignant)'],
+  }),
   onProgress: () => {},
   sink,
   resources: nodeResourceReader(SHARED_DATA_DIR),
@@ -32,10 +40,18 @@ const H = 700;
 const g = geometry(W, H);
 const bw = Math.round(g.bodyW);
 const bh = Math.round(g.bodyH);
-const body = await sharp(Buffer.from(renderBody(layout, bytes, bw, bh)), { raw: { width: bw, height: bh, channels: 4 } })
+const body = await sharp(Buffer.from(renderBody(layout, bytes, bw, bh)), {
+  raw: { width: bw, height: bh, channels: 4 },
+})
   .png()
   .toBuffer();
-const svg = heatmapSvg(layout, `data:image/png;base64,${body.toString('base64')}`, { ...g, bodyW: bw, bodyH: bh }, 'type', { legend: 'Relative expression' });
+const svg = heatmapSvg(
+  layout,
+  `data:image/png;base64,${body.toString('base64')}`,
+  { ...g, bodyW: bw, bodyH: bh },
+  'type',
+  { legend: 'Relative expression' },
+);
 await sharp(Buffer.from(svg)).png().toFile(out);
 console.log(`wrote ${out}`);
 const arms = ['1p', '1q', '4p', '4q', '7p', '7q', '12p', '13q', '19p', '19q', '20p'];
@@ -47,4 +63,5 @@ for (const [grp, kind, , arm, mean] of sink.tables.get('arm_groups')!.rows) {
   if (!tab.has(String(grp))) tab.set(String(grp), new Map());
   tab.get(String(grp))!.set(String(arm), Number(mean));
 }
-for (const [grp, m] of tab) console.log(`| ${grp} | ${arms.map((a) => m.get(a)?.toFixed(3) ?? '').join(' | ')} |`);
+for (const [grp, m] of tab)
+  console.log(`| ${grp} | ${arms.map((a) => m.get(a)?.toFixed(3) ?? '').join(' | ')} |`);

@@ -21,7 +21,11 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  PUBLIC_BASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   CN_DOMAIN: z.string().optional(),
   INTL_DOMAIN: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
@@ -29,15 +33,24 @@ const schema = z.object({
   ENSEMBL_GENE_LISTS_DIR: z.string().optional(),
   /** Root of the analysis tasks' reference resources (gene sets, CellPhoneDB, …); see README. */
   CELLCLOUD_RESOURCES_DIR: z.string().optional(),
-  DEFAULT_COUNTRY: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code').default('US'),
-  SUPPORT_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
+  DEFAULT_COUNTRY: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
+    .default('US'),
+  SUPPORT_EMAIL: z
+    .email()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().optional(),
   SMTP_SECURE: bool,
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
   SMTP_FROM: z.string().default('CellCloud <no-reply@cellcloud.local>'),
-  TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
   /** Days a converted download stays available after approval (SPEC §4/§9: 7). */
   DOWNLOAD_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(7),
@@ -101,7 +114,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data'),
     supportEmail: c.SUPPORT_EMAIL,
     smtp: c.SMTP_HOST
-      ? { host: c.SMTP_HOST, port: c.SMTP_PORT ?? 587, secure: c.SMTP_SECURE, user: c.SMTP_USER, pass: c.SMTP_PASS }
+      ? {
+          host: c.SMTP_HOST,
+          port: c.SMTP_PORT ?? 587,
+          secure: c.SMTP_SECURE,
+          user: c.SMTP_USER,
+          pass: c.SMTP_PASS,
+        }
       : undefined,
     mailFrom: c.SMTP_FROM,
     tokenTtlMs: c.TOKEN_TTL_HOURS * 3600_000,
@@ -157,6 +176,9 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
  * development and CI), that folder is used, so a fresh `npm start` shows Ensembl releases.
  */
 function defaultGeneListsDir(): string | undefined {
-  const beside = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/gene_ids');
+  const beside = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../../../../shared/data/gene_ids',
+  );
   return existsSync(beside) ? beside : undefined;
 }

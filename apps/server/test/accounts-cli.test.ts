@@ -17,12 +17,21 @@ const run = promisify(execFile);
 describe(`admin CLI (child process) on ${TEST_DB}`, () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-cli-'));
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-  const env = () => ({ ...process.env, CELLCLOUD_DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', LOG_LEVEL: 'silent' });
+  const env = () => ({
+    ...process.env,
+    CELLCLOUD_DATA_DIR: dataDir,
+    DATABASE_URL: scratch?.url ?? '',
+    LOG_LEVEL: 'silent',
+  });
 
   /** `npm run admin -- …` runs exactly this: tsx on the CLI entry. */
   async function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
     try {
-      const r = await run(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/cli/admin.ts', ...args], { cwd: root, env: env() });
+      const r = await run(
+        path.join(root, 'node_modules/.bin/tsx'),
+        ['apps/server/src/cli/admin.ts', ...args],
+        { cwd: root, env: env() },
+      );
       return { code: 0, out: r.stdout, err: r.stderr };
     } catch (e) {
       const x = e as { code: number; stdout: string; stderr: string };
@@ -31,12 +40,26 @@ describe(`admin CLI (child process) on ${TEST_DB}`, () => {
   }
 
   /** Starts the real app on the same data directory / database, runs `fn`, closes it. */
-  async function withServer<T>(fn: (inject: (m: 'GET' | 'POST', url: string, body?: object, token?: string) => Promise<Pick<ApiResponse, 'status' | 'body'>>) => Promise<T>) {
+  async function withServer<T>(
+    fn: (
+      inject: (
+        m: 'GET' | 'POST',
+        url: string,
+        body?: object,
+        token?: string,
+      ) => Promise<Pick<ApiResponse, 'status' | 'body'>>,
+    ) => Promise<T>,
+  ) {
     const ctx = await composeContext(loadConfig(env()));
     const app = await buildApp(ctx, { logger: false });
     try {
       return await fn(async (method, url, body, token) => {
-        const r = await app.inject({ method, url, payload: body, headers: token ? { 'access-token': token } : {} });
+        const r = await app.inject({
+          method,
+          url,
+          payload: body,
+          headers: token ? { 'access-token': token } : {},
+        });
         return { status: r.statusCode, body: r.json() };
       });
     } finally {
@@ -58,10 +81,26 @@ describe(`admin CLI (child process) on ${TEST_DB}`, () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/--username: The user name must not start with a digit\./);
 
-    const r = await admin('create-admin', '--username', 'site_admin', '--email', 'admin@example.org', '--password', 'Admin123');
+    const r = await admin(
+      'create-admin',
+      '--username',
+      'site_admin',
+      '--email',
+      'admin@example.org',
+      '--password',
+      'Admin123',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/created admin site_admin <admin@example.org>/);
-    const dup = await admin('create-admin', '--username', 'site_admin', '--email', 'other@example.org', '--password', 'Admin123');
+    const dup = await admin(
+      'create-admin',
+      '--username',
+      'site_admin',
+      '--email',
+      'other@example.org',
+      '--password',
+      'Admin123',
+    );
     expect(dup.code).toBe(1);
     expect(dup.err).toMatch(/already registered/);
 
@@ -71,18 +110,29 @@ describe(`admin CLI (child process) on ${TEST_DB}`, () => {
     expect(plans.out).toMatch(/researcher\s+Researcher\s+yes/);
 
     await withServer(async (inject) => {
-      const login = await inject('POST', accountPaths.login, { username: 'site_admin', password: 'Admin123' });
+      const login = await inject('POST', accountPaths.login, {
+        username: 'site_admin',
+        password: 'Admin123',
+      });
       expect(login.status).toBe(200);
       const info = await inject('GET', accountPaths.info, undefined, login.body.data.token);
       expect(info.body.data.user.username).toBe('site_admin');
       // Admin is a hidden role: the info answer does not reveal it, and the admin plan enables SynEcoSys.
       expect(JSON.stringify(info.body.data.user)).not.toMatch(/admin"?:\s*true/i);
-      expect(info.body.data.privileges.find((p: { permission: string }) => p.permission === 'integrateSynEcoSysData').disabled).toBe(false);
+      expect(
+        info.body.data.privileges.find(
+          (p: { permission: string }) => p.permission === 'integrateSynEcoSysData',
+        ).disabled,
+      ).toBe(false);
     });
   });
 
   it('assigns a plan and disables a user (no login, tokens revoked)', async () => {
-    const token = await withServer(async (inject) => (await inject('POST', accountPaths.login, { username: 'admin@example.org', password: 'Admin123' })).body.data.token as string);
+    const token = await withServer(
+      async (inject) =>
+        (await inject('POST', accountPaths.login, { username: 'admin@example.org', password: 'Admin123' }))
+          .body.data.token as string,
+    );
 
     const wrongPlan = await admin('assign-plan', 'site_admin', 'gold');
     expect(wrongPlan.code).toBe(1);
@@ -90,14 +140,18 @@ describe(`admin CLI (child process) on ${TEST_DB}`, () => {
     expect((await admin('assign-plan', 'site_admin', 'readonly')).out).toMatch(/now on plan readonly/);
     await withServer(async (inject) => {
       const info = await inject('GET', accountPaths.info, undefined, token);
-      expect(info.body.data.privileges.find((p: { permission: string }) => p.permission === 'importData').disabled).toBe(true);
+      expect(
+        info.body.data.privileges.find((p: { permission: string }) => p.permission === 'importData').disabled,
+      ).toBe(true);
     });
 
     expect((await admin('disable-user', 'site_admin')).out).toMatch(/disabled/);
     expect((await admin('list-users')).out).toMatch(/site_admin.*disabled/);
     await withServer(async (inject) => {
       expect((await inject('GET', accountPaths.info, undefined, token)).status).toBe(401);
-      expect((await inject('POST', accountPaths.login, { username: 'site_admin', password: 'Admin123' })).status).toBe(403);
+      expect(
+        (await inject('POST', accountPaths.login, { username: 'site_admin', password: 'Admin123' })).status,
+      ).toBe(403);
     });
     const usage = await admin('frobnicate');
     expect(usage.code).toBe(2);

@@ -15,36 +15,67 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
 
   /** A request from another client address (rate limits are per IP). */
   const from = (ip: string, method: 'GET' | 'POST', url: string, body?: object) =>
-    s.app.inject({ method, url, remoteAddress: ip, payload: body, headers: { 'x-lang': 'en-US' } }).then((r) => ({ status: r.statusCode, body: r.json() }));
+    s.app
+      .inject({ method, url, remoteAddress: ip, payload: body, headers: { 'x-lang': 'en-US' } })
+      .then((r) => ({ status: r.statusCode, body: r.json() }));
 
   it('resets a forgotten password with a code, revoking every session', async () => {
     const u = await signUp(s);
-    const unknown = await s.request('POST', accountPaths.sendMessage, { body: { email: 'nobody@example.org', purpose: 'reset' }, form: true });
+    const unknown = await s.request('POST', accountPaths.sendMessage, {
+      body: { email: 'nobody@example.org', purpose: 'reset' },
+      form: true,
+    });
     // Same answer as for a registered address (issue 12: no enumeration).
     expect(unknown.status).toBe(200);
     expect(unknown.body.msg).toMatch(/If an account uses nobody@example.org/);
     const code = await sendCode(s, u.email, 'reset');
-    const mismatch = await s.request('POST', accountPaths.forgotPassword, { body: { email: u.email, code, password: 'NewPass99', repeatPassword: 'NewPass98' } });
+    const mismatch = await s.request('POST', accountPaths.forgotPassword, {
+      body: { email: u.email, code, password: 'NewPass99', repeatPassword: 'NewPass98' },
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.msg).toBe('Passwords do not match');
-    const r = await s.request('POST', accountPaths.forgotPassword, { body: { email: u.email, code, password: 'NewPass99', repeatPassword: 'NewPass99' } });
+    const r = await s.request('POST', accountPaths.forgotPassword, {
+      body: { email: u.email, code, password: 'NewPass99', repeatPassword: 'NewPass99' },
+    });
     expect(r.status).toBe(200);
     expect((await s.request('GET', accountPaths.info, { token: u.token })).status).toBe(401);
-    expect((await s.request('POST', accountPaths.login, { body: { username: u.username, password: u.password } })).status).toBe(400);
+    expect(
+      (await s.request('POST', accountPaths.login, { body: { username: u.username, password: u.password } }))
+        .status,
+    ).toBe(400);
     await logIn(s, u.username, 'NewPass99');
-    const reuse = await s.request('POST', accountPaths.forgotPassword, { body: { email: u.email, code, password: 'NewPass77', repeatPassword: 'NewPass77' } });
+    const reuse = await s.request('POST', accountPaths.forgotPassword, {
+      body: { email: u.email, code, password: 'NewPass77', repeatPassword: 'NewPass77' },
+    });
     expect(reuse.body.msg).toMatch(/already used/);
   });
 
   it('enforces the 60 s resend wait and kills a code after 5 wrong guesses', async () => {
     const email = `${uniq('wait')}@example.org`;
     const code = await sendCode(s, email);
-    const again = await s.request('POST', accountPaths.sendMessage, { body: { email, purpose: 'register' }, form: true, lang: 'en-US' });
+    const again = await s.request('POST', accountPaths.sendMessage, {
+      body: { email, purpose: 'register' },
+      form: true,
+      lang: 'en-US',
+    });
     expect(again.status).toBe(429);
     expect(again.body.msg).toMatch(/^Too many attempts\. Please wait \d+ seconds/);
-    const body = (c: string) => ({ username: uniq('G'), firstName: 'A', lastName: 'B', email, password: 'Secret12', repeatPassword: 'Secret12', institution: 'I', emailCode: c, termsAgreed: true });
+    const body = (c: string) => ({
+      username: uniq('G'),
+      firstName: 'A',
+      lastName: 'B',
+      email,
+      password: 'Secret12',
+      repeatPassword: 'Secret12',
+      institution: 'I',
+      emailCode: c,
+      termsAgreed: true,
+    });
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    for (let i = 0; i < 5; i++) expect((await s.request('POST', accountPaths.register, { body: body(wrong) })).body.msg).toMatch(/code is wrong/);
+    for (let i = 0; i < 5; i++)
+      expect((await s.request('POST', accountPaths.register, { body: body(wrong) })).body.msg).toMatch(
+        /code is wrong/,
+      );
     const r = await s.request('POST', accountPaths.register, { body: body(code) });
     expect(r.body.msg).toBe('Too many wrong codes. Please request a new code.');
   });
@@ -52,10 +83,16 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
   it('changes the password (old one checked) and keeps only the current session', async () => {
     const u = await signUp(s);
     const other = await logIn(s, u.username, u.password);
-    const bad = await s.request('POST', accountPaths.changePassword, { token: u.token, body: { oldPassword: 'Wrong999', password: 'Changed1', repeatPassword: 'Changed1' } });
+    const bad = await s.request('POST', accountPaths.changePassword, {
+      token: u.token,
+      body: { oldPassword: 'Wrong999', password: 'Changed1', repeatPassword: 'Changed1' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('The current password is wrong.');
-    const ok = await s.request('POST', accountPaths.changePassword, { token: u.token, body: { oldPassword: u.password, password: 'Changed1', repeatPassword: 'Changed1' } });
+    const ok = await s.request('POST', accountPaths.changePassword, {
+      token: u.token,
+      body: { oldPassword: u.password, password: 'Changed1', repeatPassword: 'Changed1' },
+    });
     expect(ok.status).toBe(200);
     expect((await s.request('GET', accountPaths.info, { token: u.token })).status).toBe(200);
     expect((await s.request('GET', accountPaths.info, { token: other })).status).toBe(401);
@@ -65,10 +102,19 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
   it('changes the e-mail with a code sent to the new address', async () => {
     const u = await signUp(s);
     const taken = await signUp(s);
-    expect((await s.request('POST', accountPaths.sendMessage, { body: { email: taken.email, purpose: 'changeEmail' } })).status).toBe(409);
+    expect(
+      (
+        await s.request('POST', accountPaths.sendMessage, {
+          body: { email: taken.email, purpose: 'changeEmail' },
+        })
+      ).status,
+    ).toBe(409);
     const next = `${uniq('new')}@example.org`;
     const code = await sendCode(s, next, 'changeEmail');
-    const r = await s.request('POST', accountPaths.changeEmail, { token: u.token, body: { email: next, code } });
+    const r = await s.request('POST', accountPaths.changeEmail, {
+      token: u.token,
+      body: { email: next, code },
+    });
     expect(r.status).toBe(200);
     const info = await s.request('GET', accountPaths.info, { token: u.token });
     expect(info.body.data.user.email).toBe(next);
@@ -84,27 +130,52 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
     expect(r.body.data).toHaveLength(10);
     expect(r.body.data[0]).toMatchObject({ ip: '127.0.0.1', success: true });
     expect(Date.parse(r.body.data[0].loginAt)).toBeGreaterThanOrEqual(Date.parse(r.body.data[9].loginAt));
-    const all = await s.ctx.db.query<{ success: boolean }>('SELECT success FROM login_log l JOIN users u ON u.id = l.user_id WHERE u.username = $1', [u.username]);
+    const all = await s.ctx.db.query<{ success: boolean }>(
+      'SELECT success FROM login_log l JOIN users u ON u.id = l.user_id WHERE u.username = $1',
+      [u.username],
+    );
     expect(all.filter((x) => !x.success)).toHaveLength(1);
   });
 
   it('locks an account after 5 failed logins (per account, also from other IPs)', async () => {
     const u = await signUp(s);
-    for (let i = 0; i < 5; i++) expect((await from(`10.0.0.${i + 1}`, 'POST', accountPaths.login, { username: u.username, password: 'Wrong123' })).status).toBe(400);
-    const locked = await from('10.0.1.1', 'POST', accountPaths.login, { username: u.username, password: u.password });
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await from(`10.0.0.${i + 1}`, 'POST', accountPaths.login, {
+            username: u.username,
+            password: 'Wrong123',
+          })
+        ).status,
+      ).toBe(400);
+    const locked = await from('10.0.1.1', 'POST', accountPaths.login, {
+      username: u.username,
+      password: u.password,
+    });
     expect(locked.status).toBe(429);
     expect(locked.body.msg).toMatch(/Too many attempts/);
     // The lock is stored in the database: it survives a restart (a new limiter on the same db).
-    const rows = await s.ctx.db.query<{ hits: number }>(`SELECT hits FROM rate_limits WHERE bucket = 'login-fail'`);
+    const rows = await s.ctx.db.query<{ hits: number }>(
+      `SELECT hits FROM rate_limits WHERE bucket = 'login-fail'`,
+    );
     expect(rows.some((r) => Number(r.hits) >= 5)).toBe(true);
   });
 
   it('limits failed logins and code requests per IP', async () => {
     let last = 0;
-    for (let i = 0; i < 31; i++) last = (await from('10.9.9.9', 'POST', accountPaths.login, { username: `ghost${i}`, password: 'Wrong123' })).status;
+    for (let i = 0; i < 31; i++)
+      last = (
+        await from('10.9.9.9', 'POST', accountPaths.login, { username: `ghost${i}`, password: 'Wrong123' })
+      ).status;
     expect(last).toBe(429);
     let codes = 0;
-    for (let i = 0; i < 31; i++) codes = (await from('10.8.8.8', 'POST', accountPaths.sendMessage, { email: `ip${i}_${uniq()}@example.org`, purpose: 'register' })).status;
+    for (let i = 0; i < 31; i++)
+      codes = (
+        await from('10.8.8.8', 'POST', accountPaths.sendMessage, {
+          email: `ip${i}_${uniq()}@example.org`,
+          purpose: 'register',
+        })
+      ).status;
     expect(codes).toBe(429);
   });
 
@@ -112,7 +183,10 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
     const u = await signUp(s);
     await setUserDisabled(s.ctx.db, u.username, true);
     expect((await s.request('GET', accountPaths.info, { token: u.token })).status).toBe(401);
-    const r = await s.request('POST', accountPaths.login, { body: { username: u.username, password: u.password }, lang: 'zh-CN' });
+    const r = await s.request('POST', accountPaths.login, {
+      body: { username: u.username, password: u.password },
+      lang: 'zh-CN',
+    });
     expect(r.status).toBe(403);
     expect(r.body.msg).toBe('该账号已被停用，请联系客服。');
     await setUserDisabled(s.ctx.db, u.username, false);
@@ -125,19 +199,39 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
     const first = await s.request('GET', path, { token: u.token });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ elements: [], appState: {}, files: {}, updatedAt: null });
-    const scene = { elements: [{ id: 'a', type: 'rectangle' }], appState: { viewBackgroundColor: '#fff' }, files: {} };
+    const scene = {
+      elements: [{ id: 'a', type: 'rectangle' }],
+      appState: { viewBackgroundColor: '#fff' },
+      files: {},
+    };
     expect((await s.request('PUT', path, { token: u.token, body: scene })).status).toBe(200);
-    expect((await s.request('GET', path, { token: u.token })).body.data).toMatchObject({ ...scene, updatedAt: expect.any(String) });
+    expect((await s.request('GET', path, { token: u.token })).body.data).toMatchObject({
+      ...scene,
+      updatedAt: expect.any(String),
+    });
 
     await s.ctx.db.tx(async (q) => {
-      await plansRepo.save(q, { id: 'no-tools', name: 'No tools', quotaBytes: null, switches: {}, isDefault: false, grants: [{ permission: 'tools', disabled: true, hidden: false }] }, true);
+      await plansRepo.save(
+        q,
+        {
+          id: 'no-tools',
+          name: 'No tools',
+          quotaBytes: null,
+          switches: {},
+          isDefault: false,
+          grants: [{ permission: 'tools', disabled: true, hidden: false }],
+        },
+        true,
+      );
     });
     await s.ctx.db.query(`UPDATE users SET plan_id = 'no-tools' WHERE username = $1`, [u.username]);
     const en = await s.request('GET', path, { token: u.token, lang: 'en-US' });
     expect(en.status).toBe(403);
     expect(en.body.msg).toBe('Resource Unavailable: request a subscription to get more access.');
     await plansRepo.setGrant(s.ctx.db, 'no-tools', { permission: 'tools', disabled: false, hidden: true });
-    expect((await s.request('GET', path, { token: u.token, lang: 'zh-CN' })).body.msg).toBe('资源不可用：申请订阅以获得更多权限。');
+    expect((await s.request('GET', path, { token: u.token, lang: 'zh-CN' })).body.msg).toBe(
+      '资源不可用：申请订阅以获得更多权限。',
+    );
     await plansRepo.setGrant(s.ctx.db, 'no-tools', { permission: 'tools', disabled: false, hidden: false });
     expect((await s.request('GET', path, { token: u.token })).status).toBe(200);
     const info = await s.request('GET', accountPaths.info, { token: u.token });
@@ -145,12 +239,20 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
   });
 
   it('stores contact messages', async () => {
-    const r = await s.request('POST', accountPaths.contactUs, { body: { name: 'Ada', email: 'ada@example.org', subject: 'Hello', message: 'A question about CNV.' }, lang: 'en-US' });
+    const r = await s.request('POST', accountPaths.contactUs, {
+      body: { name: 'Ada', email: 'ada@example.org', subject: 'Hello', message: 'A question about CNV.' },
+      lang: 'en-US',
+    });
     expect(r.status).toBe(200);
     expect(r.body.msg).toMatch(/we received your message/);
-    const rows = await s.ctx.db.query<{ message: string }>('SELECT message FROM contact_messages WHERE id = $1', [r.body.data.id]);
+    const rows = await s.ctx.db.query<{ message: string }>(
+      'SELECT message FROM contact_messages WHERE id = $1',
+      [r.body.data.id],
+    );
     expect(rows[0]!.message).toBe('A question about CNV.');
-    const bad = await s.request('POST', accountPaths.contactUs, { body: { name: 'Ada', email: 'x', subject: 'Hi', message: 'm' } });
+    const bad = await s.request('POST', accountPaths.contactUs, {
+      body: { name: 'Ada', email: 'x', subject: 'Hi', message: 'm' },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -166,9 +268,21 @@ describe(`accounts: passwords, e-mail, limits, privileges on ${TEST_DB}`, () => 
       expect(second).toMatch(/^\d{6}$/);
       offset += 2 * 3600_000 + 1000;
       const late = await s.request('POST', accountPaths.register, {
-        body: { username: uniq('Late'), firstName: 'A', lastName: 'B', email, password: 'Secret12', repeatPassword: 'Secret12', institution: 'I', emailCode: second, termsAgreed: true },
+        body: {
+          username: uniq('Late'),
+          firstName: 'A',
+          lastName: 'B',
+          email,
+          password: 'Secret12',
+          repeatPassword: 'Secret12',
+          institution: 'I',
+          emailCode: second,
+          termsAgreed: true,
+        },
       });
-      expect(late.body.msg).toBe('The e-mail code has expired (codes are valid for 2 hours). Please request a new one.');
+      expect(late.body.msg).toBe(
+        'The e-mail code has expired (codes are valid for 2 hours). Please request a new one.',
+      );
       offset = s.ctx.config.tokenTtlMs + 1000;
       const expired = await s.request('GET', accountPaths.info, { token: u.token });
       expect(expired.status).toBe(401);

@@ -7,7 +7,13 @@ import { signUp } from './support/accounts';
 describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await createTestServer({ TRUST_PROXY: 'true', DEFAULT_COUNTRY: 'de', CN_DOMAIN: 'cellcloud.cn', INTL_DOMAIN: 'cellcloud.org', STORAGE_QUOTA_GB: '3' });
+    s = await createTestServer({
+      TRUST_PROXY: 'true',
+      DEFAULT_COUNTRY: 'de',
+      CN_DOMAIN: 'cellcloud.cn',
+      INTL_DOMAIN: 'cellcloud.org',
+      STORAGE_QUOTA_GB: '3',
+    });
   });
   afterAll(async () => s?.close());
 
@@ -28,7 +34,10 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
     expect(docs.body.data.map((e: { id: string }) => e.id)).toContain('doc-import');
     expect(docs.body.data.every((e: { type: string }) => e.type === 'documentation')).toBe(true);
     const guide = await s.request('GET', `${contentPaths.list}?type=guidebook&docType=CN`);
-    expect(guide.body.data[0]).toMatchObject({ id: 'guide-start', title: { 'en-US': 'Getting started', 'zh-CN': '快速入门' } });
+    expect(guide.body.data[0]).toMatchObject({
+      id: 'guide-start',
+      title: { 'en-US': 'Getting started', 'zh-CN': '快速入门' },
+    });
     expect(Date.parse(guide.body.data[0].updatedAt)).not.toBeNaN();
     expect((await s.request('GET', `${contentPaths.list}?type=videos`)).status).toBe(400);
   });
@@ -38,9 +47,26 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
     const guide = (await s.request('GET', `${contentPaths.list}?type=guidebook`)).body.data as Entry[];
     const docs = (await s.request('GET', `${contentPaths.list}?type=documentation`)).body.data as Entry[];
     const ids = (xs: Entry[]) => xs.map((e) => e.id);
-    expect(ids(guide).slice(0, 5)).toEqual(['guide-start', 'guide-import', 'guide-filtering', 'guide-options', 'guide-explore']);
+    expect(ids(guide).slice(0, 5)).toEqual([
+      'guide-start',
+      'guide-import',
+      'guide-filtering',
+      'guide-options',
+      'guide-explore',
+    ]);
     expect(ids(guide)).toContain('guide-downloads');
-    for (const id of ['doc-import', 'doc-analysis', 'doc-explore', 'doc-de-enrichment', 'doc-cell-score', 'doc-interaction', 'doc-trajectory', 'doc-cnv-ith', 'doc-annotation', 'doc-vdj-regulons']) {
+    for (const id of [
+      'doc-import',
+      'doc-analysis',
+      'doc-explore',
+      'doc-de-enrichment',
+      'doc-cell-score',
+      'doc-interaction',
+      'doc-trajectory',
+      'doc-cnv-ith',
+      'doc-annotation',
+      'doc-vdj-regulons',
+    ]) {
       expect(ids(docs)).toContain(id);
     }
     // every chapter and page: Chinese in zh-CN, none in en-US
@@ -52,7 +78,10 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
     const options = guide.find((e) => e.id === 'guide-options')!;
     expect(options.body['en-US']).toContain('Cluster resolution');
     expect(options.body['zh-CN']).toContain('聚类分辨率');
-    const faq = (await s.request('GET', contentPaths.faq)).body.data as { question: Record<string, string>; answer: Record<string, string> }[];
+    const faq = (await s.request('GET', contentPaths.faq)).body.data as {
+      question: Record<string, string>;
+      answer: Record<string, string>;
+    }[];
     const errorFaq = faq.filter((f) => /Upload failed|MiB|Resource does not exist/.test(f.question['en-US']));
     expect(errorFaq.length).toBeGreaterThanOrEqual(4);
     for (const f of faq) {
@@ -73,8 +102,14 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
   });
 
   it('answers the region from the offline GeoIP data, honouring the trusted X-Forwarded-For', async () => {
-    const at = (ip?: string) => s.request('GET', accountPaths.criteriaIpAddress, ip ? { headers: { 'x-forwarded-for': ip } } : {}).then((r) => r.body.data);
-    expect(await at('114.114.114.114')).toEqual({ countryIsoCode: 'CN', domains: { cn: 'cellcloud.cn', global: 'cellcloud.org' } });
+    const at = (ip?: string) =>
+      s
+        .request('GET', accountPaths.criteriaIpAddress, ip ? { headers: { 'x-forwarded-for': ip } } : {})
+        .then((r) => r.body.data);
+    expect(await at('114.114.114.114')).toEqual({
+      countryIsoCode: 'CN',
+      domains: { cn: 'cellcloud.cn', global: 'cellcloud.org' },
+    });
     expect((await at('8.8.8.8')).countryIsoCode).toBe('US');
     expect((await at('2001:4860:4860::8888')).countryIsoCode).toBe('US');
     expect((await at('192.168.1.20')).countryIsoCode).toBe('DE');
@@ -84,7 +119,9 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
   it('ignores X-Forwarded-For without TRUST_PROXY', async () => {
     const plain = await createTestServer({ DEFAULT_COUNTRY: 'FR' });
     try {
-      const r = await plain.request('GET', accountPaths.criteriaIpAddress, { headers: { 'x-forwarded-for': '114.114.114.114' } });
+      const r = await plain.request('GET', accountPaths.criteriaIpAddress, {
+        headers: { 'x-forwarded-for': '114.114.114.114' },
+      });
       expect(r.body.data).toEqual({ countryIsoCode: 'FR', domains: null });
     } finally {
       await plain.close();
@@ -93,7 +130,9 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
 
   it('gives the storage quota of a user from the plan, else the instance default', async () => {
     const u = await signUp(s);
-    const [row] = await s.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [u.username]);
+    const [row] = await s.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [
+      u.username,
+    ]);
     expect(await quotaFor(s.ctx.db, s.ctx.config, row!.id)).toBe(3 * 1024 ** 3);
     await s.ctx.db.query(`UPDATE users SET plan_id = 'synecosys' WHERE id = $1`, [row!.id]);
     expect(await quotaFor(s.ctx.db, s.ctx.config, row!.id)).toBe(200 * 1024 ** 3);
@@ -110,6 +149,13 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
 
   it('documents the account and content routes in the OpenAPI document', async () => {
     const doc = JSON.parse((await s.request('GET', '/api/openapi.json')).raw);
-    for (const p of [accountPaths.login, accountPaths.register, accountPaths.info, contentPaths.faq, contentPaths.updateLog]) expect(Object.keys(doc.paths)).toContain(p);
+    for (const p of [
+      accountPaths.login,
+      accountPaths.register,
+      accountPaths.info,
+      contentPaths.faq,
+      contentPaths.updateLog,
+    ])
+      expect(Object.keys(doc.paths)).toContain(p);
   });
 });

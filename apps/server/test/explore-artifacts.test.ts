@@ -21,16 +21,24 @@ describe('GET /api/user_datasets/{id}/artifacts/*', () => {
   afterAll(() => s?.close());
 
   it('refuses an analysis that has not completed, with a translated message', async () => {
-    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: owner.token, lang: 'zh-CN' });
+    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, {
+      token: owner.token,
+      lang: 'zh-CN',
+    });
     expect(r.status).toBe(409);
     expect(r.body.msg).toContain('尚未完成');
   });
 
   it('serves the manifest and whole files to the owner once completed', async () => {
     await jobsRepo.setStatus(s.ctx.db, jobId, ['submitted'], 'completed');
-    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: owner.token });
+    const r = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, {
+      token: owner.token,
+    });
     expect(r.status).toBe(200);
-    const manifest = JSON.parse(r.raw) as { nCells: number; layers: { name: string; index: string; data: string }[] };
+    const manifest = JSON.parse(r.raw) as {
+      nCells: number;
+      layers: { name: string; index: string; data: string }[];
+    };
     expect(manifest.nCells).toBe(4);
     expect(r.headers['accept-ranges']).toBe('bytes');
   });
@@ -38,24 +46,46 @@ describe('GET /api/user_datasets/{id}/artifacts/*', () => {
   it('answers a Range request for one gene chunk with 206 and exactly those bytes', async () => {
     await s.listen();
     const base = `${s.url}/api/user_datasets/${jobId}/artifacts/`;
-    const idx = decodeGeneIndex(new Uint8Array(await (await fetch(`${base}expr/counts.idx`, { headers: { 'access-token': owner.token } })).arrayBuffer()));
+    const idx = decodeGeneIndex(
+      new Uint8Array(
+        await (
+          await fetch(`${base}expr/counts.idx`, { headers: { 'access-token': owner.token } })
+        ).arrayBuffer(),
+      ),
+    );
     const { offset, length } = geneByteRange(idx, 2);
-    const res = await fetch(`${base}expr/counts.bin`, { headers: { 'access-token': owner.token, range: `bytes=${offset}-${offset + length - 1}` } });
+    const res = await fetch(`${base}expr/counts.bin`, {
+      headers: { 'access-token': owner.token, range: `bytes=${offset}-${offset + length - 1}` },
+    });
     expect(res.status).toBe(206);
-    expect(res.headers.get('content-range')).toMatch(new RegExp(`^bytes ${offset}-${offset + length - 1}/\\d+$`));
+    expect(res.headers.get('content-range')).toMatch(
+      new RegExp(`^bytes ${offset}-${offset + length - 1}/\\d+$`),
+    );
     const chunk = decodeGeneChunk(new Uint8Array(await res.arrayBuffer()));
     expect(Array.from(chunk.cells)).toEqual([1, 3]);
     expect(Array.from(chunk.values)).toEqual([7, 2]);
   });
 
   it('hides other users’ results and needs a token', async () => {
-    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: other.token })).status).toBe(404);
+    expect(
+      (await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`, { token: other.token }))
+        .status,
+    ).toBe(404);
     expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/manifest.json`)).status).toBe(401);
   });
 
   it('refuses paths leaving the artifacts and reports missing files', async () => {
-    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/a%2F..%2F..%2Fsecret`, { token: owner.token })).status).toBe(400);
-    expect((await s.request('GET', `/api/user_datasets/${jobId}/artifacts/obs/nope.u16`, { token: owner.token })).status).toBe(404);
+    expect(
+      (
+        await s.request('GET', `/api/user_datasets/${jobId}/artifacts/a%2F..%2F..%2Fsecret`, {
+          token: owner.token,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await s.request('GET', `/api/user_datasets/${jobId}/artifacts/obs/nope.u16`, { token: owner.token }))
+        .status,
+    ).toBe(404);
   });
 });
 

@@ -54,7 +54,10 @@ async function setup(env: Record<string, string> = {}) {
     ).body.data as ChildTaskView;
   const settled = (id: string, lang: 'en-US' | 'zh-CN' = 'en-US') =>
     waitJob(s, owner.token, id, (j) => j.status === 'completed' || j.status === 'error', 120_000).then(
-      async (j) => (lang === 'en-US' ? j : (await s.request('GET', `/api/jobs/${id}`, { token: owner.token, lang })).body.data),
+      async (j) =>
+        lang === 'en-US'
+          ? j
+          : (await s.request('GET', `/api/jobs/${id}`, { token: owner.token, lang })).body.data,
     );
   return { s, owner, base, waitTask, startDeg, startChild, settled };
 }
@@ -73,12 +76,15 @@ describe('explorer child tasks over the memory budget (WORKER_MEMORY_MB=256)', (
     expect(done.message).toMatch(
       /^This calculation needs about \d+ MiB but a worker may use 256 MiB; ask the administrator to raise WORKER_MEMORY_MB\.$/,
     );
-    const res = await t.s.request('GET', `${t.base}/deg_tasks/${task.id}/result`, { token: t.owner.token, lang: 'zh-CN' });
+    const res = await t.s.request('GET', `${t.base}/deg_tasks/${task.id}/result`, {
+      token: t.owner.token,
+      lang: 'zh-CN',
+    });
     expect(res.status).toBe(409);
     expect(res.body.msg).toBe('簇差异基因计算失败，请重试。');
   });
 
-  it('refuses a sub-celltype analysis at once (no retry), in the reader\'s language; the worker keeps working', async () => {
+  it("refuses a sub-celltype analysis at once (no retry), in the reader's language; the worker keeps working", async () => {
     const child = await t.startChild();
     const en = await t.settled(child.childId);
     expect(en.status).toBe('error');
@@ -111,8 +117,9 @@ describe('explorer child tasks whose child process dies', () => {
     );
     const again = await t.startDeg();
     expect((await t.waitTask(again.id)).status).toBe('completed');
-    const rows = (await t.s.request('GET', `${t.base}/deg_tasks/${again.id}/result`, { token: t.owner.token }))
-      .body as unknown as DegRow[];
+    const rows = (
+      await t.s.request('GET', `${t.base}/deg_tasks/${again.id}/result`, { token: t.owner.token })
+    ).body as unknown as DegRow[];
     expect(rows.filter((r) => r.cluster === '0')[0]!.gene).toBe('CD3D');
   });
 

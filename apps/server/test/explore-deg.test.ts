@@ -11,7 +11,8 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
   let owner: Awaited<ReturnType<typeof testUser>>;
   let other: Awaited<ReturnType<typeof testUser>>;
   let base: string;
-  const post = (body: unknown, lang: 'en-US' | 'zh-CN' = 'en-US', token = owner.token) => s.request('POST', `${base}/calculate_deg_task`, { token, body, lang });
+  const post = (body: unknown, lang: 'en-US' | 'zh-CN' = 'en-US', token = owner.token) =>
+    s.request('POST', `${base}/calculate_deg_task`, { token, body, lang });
 
   const waitTask = (id: string): Promise<DegTaskView> => waitDegTask(s, owner.token, base, id);
 
@@ -24,15 +25,28 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
   afterAll(() => s?.close());
 
   it('calculates cluster genes of a copied subset; the subset state goes running → done', async () => {
-    const subset = (await s.request('POST', `${base}/observation_subset`, { token: owner.token, body: { from: 'copy', name: 'clusters_copy', key: 'cluster' } })).body.data;
+    const subset = (
+      await s.request('POST', `${base}/observation_subset`, {
+        token: owner.token,
+        body: { from: 'copy', name: 'clusters_copy', key: 'cluster' },
+      })
+    ).body.data;
     const r = await post({ mode: 'cluster-markers', grouping: `subset:${subset.id}` });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ mode: 'cluster-markers', grouping: `subset:${subset.id}`, status: 'running' });
+    expect(r.body.data).toMatchObject({
+      mode: 'cluster-markers',
+      grouping: `subset:${subset.id}`,
+      status: 'running',
+    });
     const done = await waitTask(r.body.data.id);
     expect(done.status).toBe('completed');
-    const sub = (await s.request('GET', `${base}/observation_edit_subset?subsetId=${subset.id}`, { token: owner.token })).body.data;
+    const sub = (
+      await s.request('GET', `${base}/observation_edit_subset?subsetId=${subset.id}`, { token: owner.token })
+    ).body.data;
     expect(sub.clusterGenes).toBe('done');
-    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
+    const rows = (
+      await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })
+    ).body as unknown as DegRow[];
     expect(rows).toHaveLength(3 * 5);
     for (const [k, gene] of ['CD3D', 'MS4A1', 'LYZ'].entries()) {
       const top = rows.filter((x) => x.cluster === String(k))[0]!;
@@ -43,23 +57,46 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
   });
 
   it('compares any two groups (labels vs the rest, lasso cells vs labels) and refuses groups under 3 cells', async () => {
-    const r = await post({ mode: 'compare', groupA: { from: 'labels', key: 'cluster', labels: ['1'] }, groupB: { from: 'rest' } });
+    const r = await post({
+      mode: 'compare',
+      groupA: { from: 'labels', key: 'cluster', labels: ['1'] },
+      groupB: { from: 'rest' },
+    });
     expect(r.body.data).toMatchObject({ groupA: '1', groupB: 'rest', cellsA: 10, cellsB: 20 });
     expect((await waitTask(r.body.data.id)).status).toBe('completed');
-    const rows = (await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
+    const rows = (
+      await s.request('GET', `${base}/deg_tasks/${r.body.data.id}/result`, { token: owner.token })
+    ).body as unknown as DegRow[];
     expect(rows[0]).toMatchObject({ cluster: '1', gene: 'MS4A1' });
 
-    const lasso = await post({ mode: 'compare', groupA: { from: 'cells', cells: [20, 21, 22, 23], name: 'lasso' }, groupB: { from: 'labels', key: 'cluster', labels: ['0'] } });
+    const lasso = await post({
+      mode: 'compare',
+      groupA: { from: 'cells', cells: [20, 21, 22, 23], name: 'lasso' },
+      groupB: { from: 'labels', key: 'cluster', labels: ['0'] },
+    });
     expect((await waitTask(lasso.body.data.id)).status).toBe('completed');
-    const lrows = (await s.request('GET', `${base}/deg_tasks/${lasso.body.data.id}/result`, { token: owner.token })).body as unknown as DegRow[];
+    const lrows = (
+      await s.request('GET', `${base}/deg_tasks/${lasso.body.data.id}/result`, { token: owner.token })
+    ).body as unknown as DegRow[];
     expect(lrows[0]).toMatchObject({ cluster: 'lasso', gene: 'LYZ' });
 
-    const small = await post({ mode: 'compare', groupA: { from: 'cells', cells: [0, 1] }, groupB: { from: 'rest' } }, 'zh-CN');
+    const small = await post(
+      { mode: 'compare', groupA: { from: 'cells', cells: [0, 1] }, groupB: { from: 'rest' } },
+      'zh-CN',
+    );
     expect(small.status).toBe(400);
     expect(small.body.msg).toContain('至少 3 个细胞');
-    const smallEn = await post({ mode: 'compare', groupA: { from: 'cells', cells: [0, 1] }, groupB: { from: 'rest' } });
+    const smallEn = await post({
+      mode: 'compare',
+      groupA: { from: 'cells', cells: [0, 1] },
+      groupB: { from: 'rest' },
+    });
     expect(smallEn.body.msg).toContain('needs at least 3 cells');
-    const overlap = await post({ mode: 'compare', groupA: { from: 'cells', cells: [0, 1, 2] }, groupB: { from: 'labels', key: 'cluster', labels: ['0'] } });
+    const overlap = await post({
+      mode: 'compare',
+      groupA: { from: 'cells', cells: [0, 1, 2] },
+      groupB: { from: 'labels', key: 'cluster', labels: ['0'] },
+    });
     expect(overlap.status).toBe(400);
   });
 
@@ -81,9 +118,17 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
     expect((await waitTask(again.body.data.id)).status).toBe('completed');
   });
 
-  it('allows one running calculation per user: a second request is refused in the user\'s language', async () => {
+  it("allows one running calculation per user: a second request is refused in the user's language", async () => {
     const id = base.split('/').pop()!;
-    const held = await exploreDegTasksRepo.insertRunning(s.ctx.db, { datasetId: id, userId: owner.user.id, mode: 'compare', grouping: null, labels: ['a', 'b'], cellsA: 3, cellsB: 3 });
+    const held = await exploreDegTasksRepo.insertRunning(s.ctx.db, {
+      datasetId: id,
+      userId: owner.user.id,
+      mode: 'compare',
+      grouping: null,
+      labels: ['a', 'b'],
+      cellsA: 3,
+      cellsB: 3,
+    });
     expect(held).toBeDefined();
     const en = await post({ mode: 'cluster-markers', grouping: 'cluster' });
     expect(en.status).toBe(409);
@@ -97,9 +142,13 @@ describe('explorer DE tasks (calculate_deg_task): cluster genes and any-vs-any c
   });
 
   it("refuses another user's dataset and tasks", async () => {
-    expect((await post({ mode: 'cluster-markers', grouping: 'cluster' }, 'en-US', other.token)).status).toBe(404);
+    expect((await post({ mode: 'cluster-markers', grouping: 'cluster' }, 'en-US', other.token)).status).toBe(
+      404,
+    );
     expect((await s.request('GET', `${base}/deg_tasks`, { token: other.token })).status).toBe(404);
     const mine = (await s.request('GET', `${base}/deg_tasks`, { token: owner.token })).body.data[0];
-    expect((await s.request('GET', `${base}/deg_tasks/${mine.id}/result`, { token: other.token })).status).toBe(404);
+    expect(
+      (await s.request('GET', `${base}/deg_tasks/${mine.id}/result`, { token: other.token })).status,
+    ).toBe(404);
   });
 });

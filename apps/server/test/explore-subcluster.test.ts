@@ -105,7 +105,9 @@ describe('sub-celltype analysis (subcluster_task): a child analysis of a subset'
     const reedit = await s.request('POST', `/api/jobs/${child.childId}/reedit`, { token: owner.token });
     expect(reedit.status).toBe(409);
     expect(reedit.body.msg).toMatch(/started from the explorer/);
-    expect((await s.request('DELETE', `/api/jobs/${child.childId}`, { token: owner.token })).status).toBe(200);
+    expect((await s.request('DELETE', `/api/jobs/${child.childId}`, { token: owner.token })).status).toBe(
+      200,
+    );
     expect((await s.request('GET', `${base}/child_tasks`, { token: owner.token })).body.data).toHaveLength(0);
     const unlocked = await s.request('POST', `${base}/observation_edit_subset`, {
       token: owner.token,
@@ -124,7 +126,13 @@ describe('sub-celltype analysis (subcluster_task): a child analysis of a subset'
     expect(sus.status).toBe(200); // the child takes seconds, so it is still waiting or running
     const res = await s.request('POST', `/api/jobs/${childId}/resume`, { token: owner.token });
     expect(res.status).toBe(200);
-    const job = await waitJob(s, owner.token, childId, (j) => j.status === 'completed' || j.status === 'error', 120_000);
+    const job = await waitJob(
+      s,
+      owner.token,
+      childId,
+      (j) => j.status === 'completed' || j.status === 'error',
+      120_000,
+    );
     expect(job.status).toBe('completed');
   }, 180_000);
 });

@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/><circle cx="200" cy="150" r="80" fill="#d62728"/></svg>';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/><circle cx="200" cy="150" r="80" fill="#d62728"/></svg>';
 
 describe('SVG → TIFF export (POST /api/user-files/svg-to-tiff?token=…)', () => {
   let s: TestServer;
@@ -33,7 +34,10 @@ describe('SVG → TIFF export (POST /api/user-files/svg-to-tiff?token=…)', () 
 
   it('refuses without a token and explains a broken SVG in both languages', async () => {
     expect((await s.request('POST', '/api/user-files/svg-to-tiff', { body: { svg: SVG } })).status).toBe(401);
-    const bad = await s.request('POST', `/api/user-files/svg-to-tiff?token=${token}`, { body: { svg: '<svg nope' }, lang: 'zh-CN' });
+    const bad = await s.request('POST', `/api/user-files/svg-to-tiff?token=${token}`, {
+      body: { svg: '<svg nope' },
+      lang: 'zh-CN',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('无法转换为 TIFF');
   });

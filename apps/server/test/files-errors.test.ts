@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { FILES_API } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announce, fileFrom, tusSend, tusSendUntil, uploadSample, waitParsed, type FileToSend } from './files-helpers';
+import {
+  announce,
+  fileFrom,
+  tusSend,
+  tusSendUntil,
+  uploadSample,
+  waitParsed,
+  type FileToSend,
+} from './files-helpers';
 import { signUp } from './support/accounts';
 import { createTestServer, type TestServer } from './support/harness';
 
@@ -38,7 +46,11 @@ describe.skipIf(!v2 || !v3 || !h5adScaled)('files: bad input, quota, traversal, 
   it('corrupt gzip', async () => {
     const bytes = new Uint8Array(readFileSync(v3!));
     for (let i = 2000; i < 2600; i++) bytes[i] = (bytes[i]! * 31 + 7) & 0xff;
-    const f = await failWith('corrupt_gzip', [{ name: 'matrix.mtx.gz', bytes }, fileFrom(sharedData(`${dir3}/features.tsv.gz`)!), fileFrom(sharedData(`${dir3}/barcodes.tsv.gz`)!)]);
+    const f = await failWith('corrupt_gzip', [
+      { name: 'matrix.mtx.gz', bytes },
+      fileFrom(sharedData(`${dir3}/features.tsv.gz`)!),
+      fileFrom(sharedData(`${dir3}/barcodes.tsv.gz`)!),
+    ]);
     expect(f.en.code).toBe('format.gzip.corrupt');
     expect(f.en.message).toMatch(/matrix\.mtx\.gz: the gzip data is corrupt or incomplete/);
     expect(f.en.message).toMatch(/re-initiate from upload/);
@@ -48,14 +60,27 @@ describe.skipIf(!v2 || !v3 || !h5adScaled)('files: bad input, quota, traversal, 
 
   it('truncated MTX', async () => {
     const full = readFileSync(v2!, 'utf8').split('\n');
-    const f = await failWith('truncated_mtx', [text('matrix.mtx', full.slice(0, 8).join('\n') + '\n'), fileFrom(sharedData(`${dir2}/genes.tsv`)!), fileFrom(sharedData(`${dir2}/barcodes.tsv`)!)]);
+    const f = await failWith('truncated_mtx', [
+      text('matrix.mtx', full.slice(0, 8).join('\n') + '\n'),
+      fileFrom(sharedData(`${dir2}/genes.tsv`)!),
+      fileFrom(sharedData(`${dir2}/barcodes.tsv`)!),
+    ]);
     expect(f.en.code).toBe('format.mtx.truncated');
     expect(f.en.message).toMatch(/truncated: the header declares 12 entries but only 5 were found/);
   });
 
   it('matrix/barcode count mismatch', async () => {
-    const barcodes = readFileSync(sharedData(`${dir2}/barcodes.tsv`)!, 'utf8').trim().split('\n').slice(0, 10).join('\n') + '\n';
-    const f = await failWith('barcode_mismatch', [fileFrom(v2!), fileFrom(sharedData(`${dir2}/genes.tsv`)!), text('barcodes.tsv', barcodes)]);
+    const barcodes =
+      readFileSync(sharedData(`${dir2}/barcodes.tsv`)!, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(0, 10)
+        .join('\n') + '\n';
+    const f = await failWith('barcode_mismatch', [
+      fileFrom(v2!),
+      fileFrom(sharedData(`${dir2}/genes.tsv`)!),
+      text('barcodes.tsv', barcodes),
+    ]);
     expect(f.en.code).toBe('format.mtx.barcode_count_mismatch');
     expect(f.en.message).toMatch(/12 cell columns but barcodes\.tsv lists 10 barcodes/);
   });
@@ -69,22 +94,37 @@ describe.skipIf(!v2 || !v3 || !h5adScaled)('files: bad input, quota, traversal, 
 
   it('path-traversal file names are refused when announced and in tus metadata', async () => {
     for (const name of ['../../etc/passwd', '/etc/passwd', 'a/../../b', 'evil\\..\\x.mtx']) {
-      const r = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: 'trav', kind: 'matrix', files: [{ name, size: 10 }] } });
+      const r = await s.request('POST', FILES_API.uploads, {
+        token,
+        body: { sampleName: 'trav', kind: 'matrix', files: [{ name, size: 10 }] },
+      });
       expect(r.status).toBe(400);
       expect(r.body.msg).toMatch(/is not allowed: it must not contain/);
     }
     const row = await announce(s, token, 'trav_tus', [text('matrix.mtx', 'x')]);
-    await expect(tusSend(s.url!, token, row.files[0]!.slot, text('../../../escape.mtx', 'x'))).rejects.toThrow(/is not allowed/);
+    await expect(
+      tusSend(s.url!, token, row.files[0]!.slot, text('../../../escape.mtx', 'x')),
+    ).rejects.toThrow(/is not allowed/);
   });
 
   it('sample names: SPEC rule and uniqueness messages', async () => {
-    const bad = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: '9lives', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] } });
+    const bad = await s.request('POST', FILES_API.uploads, {
+      token,
+      body: { sampleName: '9lives', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toMatch(/start with a letter or underscore/);
-    const zh = await s.request('POST', FILES_API.uploads, { token, lang: 'zh-CN', body: { sampleName: '样本', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] } });
+    const zh = await s.request('POST', FILES_API.uploads, {
+      token,
+      lang: 'zh-CN',
+      body: { sampleName: '样本', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] },
+    });
     expect(zh.body.msg).toMatch(/须以字母或下划线开头/);
     await announce(s, token, 'dup_name', [text('a.h5', 'x')]);
-    const dup = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: 'dup_name', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] } });
+    const dup = await s.request('POST', FILES_API.uploads, {
+      token,
+      body: { sampleName: 'dup_name', kind: 'matrix', files: [{ name: 'a.h5', size: 1 }] },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.msg).toBe('name exists, please type another');
     const free = await s.request('GET', `${FILES_API.checkName}?name=dup_name`, { token: other });
@@ -104,27 +144,44 @@ describe.skipIf(!v2 || !v3 || !h5adScaled)('files: bad input, quota, traversal, 
       expect(r.status, `${m} ${url}`).toBe(404);
       expect(r.body.msg).toBe('Resource does not exist');
     }
-    await expect(tusSend(s.url!, other, row.files[0]!.slot, text('matrix.mtx', 'abc'))).rejects.toThrow(/404/);
-    const head = await fetch(`${s.url}${FILES_API.tus}/${row.files[0]!.slot}`, { method: 'HEAD', headers: { 'access-token': other, 'tus-resumable': '1.0.0' } });
+    await expect(tusSend(s.url!, other, row.files[0]!.slot, text('matrix.mtx', 'abc'))).rejects.toThrow(
+      /404/,
+    );
+    const head = await fetch(`${s.url}${FILES_API.tus}/${row.files[0]!.slot}`, {
+      method: 'HEAD',
+      headers: { 'access-token': other, 'tus-resumable': '1.0.0' },
+    });
     expect(head.status).toBe(404);
     expect((await s.request('GET', FILES_API.uploads, { token: other })).body.data.total).toBe(0);
     expect((await s.request('GET', FILES_API.upload(row.id), { token })).status).toBe(200);
     const notReady = await s.request('GET', FILES_API.properties(row.id), { token });
     expect(notReady.status).toBe(409);
-    expect(notReady.body.msg).toBe('File properties are available once parsing has completed (state: uploading).');
+    expect(notReady.body.msg).toBe(
+      'File properties are available once parsing has completed (state: uploading).',
+    );
   });
 
   it('deleting an unfinished upload removes its partial files', async () => {
     const bytes = new Uint8Array(readFileSync(v3!));
     const row = await announce(s, token, 'half_done', [{ name: 'matrix.mtx.gz', bytes }]);
-    await tusSendUntil(s.url!, token, row.files[0]!.slot, { name: 'matrix.mtx.gz', bytes }, 16 * 1024, 16 * 1024);
+    await tusSendUntil(
+      s.url!,
+      token,
+      row.files[0]!.slot,
+      { name: 'matrix.mtx.gz', bytes },
+      16 * 1024,
+      16 * 1024,
+    );
     expect((await s.ctx.storage.list(`raw/${row.id}`)).length).toBeGreaterThan(0);
     expect((await s.request('DELETE', FILES_API.upload(row.id), { token })).status).toBe(200);
     expect(await s.ctx.storage.list(`raw/${row.id}`)).toEqual([]);
   });
 
   it('tus requires the access token', async () => {
-    const r = await fetch(`${s.url}${FILES_API.tus}`, { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': '3' } });
+    const r = await fetch(`${s.url}${FILES_API.tus}`, {
+      method: 'POST',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '3' },
+    });
     expect(r.status).toBe(401);
   });
 });
@@ -137,16 +194,30 @@ describe.skipIf(!v2)('files: storage quota', () => {
     s = await createTestServer({ STORAGE_QUOTA_GB: String(40_000 / 1024 ** 3) });
     await s.listen();
     const { token } = await signUp(s);
-    const files = [fileFrom(v2!), fileFrom(sharedData(`${dir2}/genes.tsv`)!), fileFrom(sharedData(`${dir2}/barcodes.tsv`)!)];
+    const files = [
+      fileFrom(v2!),
+      fileFrom(sharedData(`${dir2}/genes.tsv`)!),
+      fileFrom(sharedData(`${dir2}/barcodes.tsv`)!),
+    ];
     const first = await uploadSample(s, token, 'fits', files);
     expect((await waitParsed(s, token, first.id)).state).toBe('completed');
-    const r = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] } });
+    const r = await s.request('POST', FILES_API.uploads, {
+      token,
+      body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] },
+    });
     expect(r.status).toBe(507);
     expect(r.body.msg).toMatch(/^Storage full/);
-    const zh = await s.request('POST', FILES_API.uploads, { token, lang: 'zh-CN', body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] } });
+    const zh = await s.request('POST', FILES_API.uploads, {
+      token,
+      lang: 'zh-CN',
+      body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] },
+    });
     expect(zh.status).toBe(507);
     expect((await s.request('DELETE', FILES_API.upload(first.id), { token })).status).toBe(200);
-    const again = await s.request('POST', FILES_API.uploads, { token, body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] } });
+    const again = await s.request('POST', FILES_API.uploads, {
+      token,
+      body: { sampleName: 'too_much', kind: 'matrix', files: [{ name: 'big.h5', size: 30_000 }] },
+    });
     expect(again.status).toBe(200);
   });
 
@@ -155,7 +226,11 @@ describe.skipIf(!v2)('files: storage quota', () => {
     try {
       await q.listen();
       const { token } = await signUp(q);
-      const files = [fileFrom(v2!), fileFrom(sharedData(`${dir2}/genes.tsv`)!), fileFrom(sharedData(`${dir2}/barcodes.tsv`)!)];
+      const files = [
+        fileFrom(v2!),
+        fileFrom(sharedData(`${dir2}/genes.tsv`)!),
+        fileFrom(sharedData(`${dir2}/barcodes.tsv`)!),
+      ];
       const up = await uploadSample(q, token, 'fills_quota', files);
       expect((await waitParsed(q, token, up.id)).state).toBe('completed');
       const usage = await q.request('GET', FILES_API.usage, { token });
@@ -163,7 +238,12 @@ describe.skipIf(!v2)('files: storage quota', () => {
       const r = await q.request('POST', '/api/jobs', {
         token,
         lang: 'en-US',
-        body: { stepTag: 4, pageTag: 'myAnalyzes', datasets: [{ id: up.id, name: 'S1', group: 'G1' }], param: { jobName: 'full_job' } },
+        body: {
+          stepTag: 4,
+          pageTag: 'myAnalyzes',
+          datasets: [{ id: up.id, name: 'S1', group: 'G1' }],
+          param: { jobName: 'full_job' },
+        },
       });
       expect(r.status).toBe(507);
       expect(r.body.msg).toMatch(/^Storage full/);

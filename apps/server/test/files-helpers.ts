@@ -17,7 +17,11 @@ export interface FileToSend {
   role?: 'data' | 'metadata';
 }
 
-export const fileFrom = (p: string, name = path.basename(p), role: 'data' | 'metadata' = 'data'): FileToSend => ({
+export const fileFrom = (
+  p: string,
+  name = path.basename(p),
+  role: 'data' | 'metadata' = 'data',
+): FileToSend => ({
   name,
   bytes: new Uint8Array(readFileSync(p)),
   role,
@@ -32,7 +36,11 @@ export async function announce(
 ): Promise<UploadRow> {
   const r = await s.request('POST', FILES_API.uploads, {
     token,
-    body: { sampleName, kind, files: files.map((f) => ({ name: f.name, size: f.bytes.length, role: f.role ?? 'data' })) },
+    body: {
+      sampleName,
+      kind,
+      files: files.map((f) => ({ name: f.name, size: f.bytes.length, role: f.role ?? 'data' })),
+    },
   });
   if (r.status !== 200) throw new Error(`announce ${sampleName}: ${r.status} ${r.body?.msg}`);
   return r.body.data as UploadRow;
@@ -45,7 +53,13 @@ export interface TusOptions {
 }
 
 /** Sends one file with tus-js-client (the browser's client, here on Node). Resolves with its URL. */
-export function tusSend(baseUrl: string, token: string, slot: string, file: FileToSend, o: TusOptions = {}): Promise<string> {
+export function tusSend(
+  baseUrl: string,
+  token: string,
+  slot: string,
+  file: FileToSend,
+  o: TusOptions = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const up: Upload = new Upload(Buffer.from(file.bytes), {
       endpoint: `${baseUrl}${FILES_API.tus}`,
@@ -63,14 +77,26 @@ export function tusSend(baseUrl: string, token: string, slot: string, file: File
 }
 
 /** Announces a sample and uploads every file of it. */
-export async function uploadSample(s: TestServer, token: string, sampleName: string, files: FileToSend[], kind?: 'matrix' | 'annotated' | 'celescope'): Promise<UploadRow> {
+export async function uploadSample(
+  s: TestServer,
+  token: string,
+  sampleName: string,
+  files: FileToSend[],
+  kind?: 'matrix' | 'annotated' | 'celescope',
+): Promise<UploadRow> {
   const row = await announce(s, token, sampleName, files, kind);
   for (const [i, f] of files.entries()) await tusSend(s.url!, token, row.files[i]!.slot, f);
   return row;
 }
 
 /** Polls the upload until it leaves uploading/parsing. */
-export async function waitParsed(s: TestServer, token: string, id: string, lang: 'en-US' | 'zh-CN' = 'en-US', timeoutMs = 120_000): Promise<UploadRow> {
+export async function waitParsed(
+  s: TestServer,
+  token: string,
+  id: string,
+  lang: 'en-US' | 'zh-CN' = 'en-US',
+  timeoutMs = 120_000,
+): Promise<UploadRow> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const r = await s.request('GET', FILES_API.upload(id), { token, lang });
@@ -83,7 +109,14 @@ export async function waitParsed(s: TestServer, token: string, id: string, lang:
 }
 
 /** Starts a tus upload and aborts it (connection dropped) once `stopAfter` bytes were sent; resolves with its URL. */
-export function tusSendUntil(baseUrl: string, token: string, slot: string, file: FileToSend, stopAfter: number, chunkSize: number): Promise<string> {
+export function tusSendUntil(
+  baseUrl: string,
+  token: string,
+  slot: string,
+  file: FileToSend,
+  stopAfter: number,
+  chunkSize: number,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let stopped = false;
     const up: Upload = new Upload(Buffer.from(file.bytes), {
@@ -107,7 +140,10 @@ export function tusSendUntil(baseUrl: string, token: string, slot: string, file:
 
 /** The server's offset of a tus upload (HEAD), as a client resuming would ask. */
 export async function tusOffset(url: string, token: string): Promise<number> {
-  const r = await fetch(url, { method: 'HEAD', headers: { 'access-token': token, 'tus-resumable': '1.0.0' } });
+  const r = await fetch(url, {
+    method: 'HEAD',
+    headers: { 'access-token': token, 'tus-resumable': '1.0.0' },
+  });
   if (r.status !== 200) throw new Error(`HEAD ${url}: ${r.status}`);
   return Number(r.headers.get('upload-offset'));
 }
@@ -119,7 +155,11 @@ export function httpRequest(baseUrl: string): TestServer['request'] {
     if (opts.token) headers['access-token'] = opts.token;
     if (opts.lang) headers['x-lang'] = opts.lang;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const r = await fetch(`${baseUrl}${url}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const r = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const raw = await r.text();
     let body;
     try {
@@ -145,7 +185,11 @@ export async function restart(s: TestServer, old: ZodApp): Promise<{ app: ZodApp
 /** Upload pbmc3k, drop the connection after 2 MB of the matrix, restart, resume, parse. */
 export async function interruptedUploadScenario(s: TestServer) {
   const { token } = await signUp(s);
-  const files = [fileFrom(sharedData(`pbmc3k/10x/matrix.mtx.gz`)!), fileFrom(sharedData(`pbmc3k/10x/genes.tsv.gz`)!), fileFrom(sharedData(`pbmc3k/10x/barcodes.tsv.gz`)!)];
+  const files = [
+    fileFrom(sharedData(`pbmc3k/10x/matrix.mtx.gz`)!),
+    fileFrom(sharedData(`pbmc3k/10x/genes.tsv.gz`)!),
+    fileFrom(sharedData(`pbmc3k/10x/barcodes.tsv.gz`)!),
+  ];
   const row = await announce(s, token, 'resumed_pbmc', files);
   const size = files[0]!.bytes.length;
   const url = await tusSendUntil(s.url!, token, row.files[0]!.slot, files[0]!, 2 * 1024 * 1024, 512 * 1024);
@@ -153,7 +197,8 @@ export async function interruptedUploadScenario(s: TestServer) {
   expect(before).toBeGreaterThan(0);
   expect(before).toBeLessThan(size);
   // The list shows how far it got (recorded when the server finishes the interrupted PATCH).
-  const mid = async () => (await s.request('GET', FILES_API.upload(row.id), { token })).body.data as UploadRow;
+  const mid = async () =>
+    (await s.request('GET', FILES_API.upload(row.id), { token })).body.data as UploadRow;
   await expect.poll(async () => (await mid()).files[0]!.received).toBe(before);
   expect((await mid()).state).toBe('uploading');
   expect((await mid()).progress).toBeGreaterThan(0);
@@ -164,7 +209,10 @@ export async function interruptedUploadScenario(s: TestServer) {
   s.request = httpRequest(next.url);
   const resumedUrl = url.replace(/^https?:\/\/[^/]+/, next.url);
   expect(await tusOffset(resumedUrl, token)).toBe(before);
-  await tusSend(next.url, token, row.files[0]!.slot, files[0]!, { uploadUrl: resumedUrl, chunkSize: 1024 * 1024 });
+  await tusSend(next.url, token, row.files[0]!.slot, files[0]!, {
+    uploadUrl: resumedUrl,
+    chunkSize: 1024 * 1024,
+  });
   for (const i of [1, 2]) await tusSend(next.url, token, row.files[i]!.slot, files[i]!);
   const done = await waitParsed(s, token, row.id);
   expect(done.state).toBe('completed');
@@ -172,4 +220,3 @@ export async function interruptedUploadScenario(s: TestServer) {
   expect(done.fileSize).toBe(files.reduce((a, f) => a + f.bytes.length, 0));
   return { token, row };
 }
-

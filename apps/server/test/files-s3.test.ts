@@ -7,7 +7,8 @@ import { createTestServer, type TestServer } from './support/harness';
 
 /** The same upload → parse path with S3-compatible storage (s3rver speaking S3 over HTTP). */
 const dir = 'scanpy_bundled/10x_v3_small';
-const have = sharedData(`${dir}/matrix.mtx.gz`) !== undefined && sharedData('pbmc3k/10x/matrix.mtx.gz') !== undefined;
+const have =
+  sharedData(`${dir}/matrix.mtx.gz`) !== undefined && sharedData('pbmc3k/10x/matrix.mtx.gz') !== undefined;
 
 describe.skipIf(!have)('files on S3 storage', () => {
   let s3: TestS3;
@@ -32,22 +33,31 @@ describe.skipIf(!have)('files on S3 storage', () => {
     expect(s.ctx.storage.kind).toBe('s3');
     await s.listen();
     const { token } = await signUp(s);
-    const files = ['matrix.mtx.gz', 'features.tsv.gz', 'barcodes.tsv.gz'].map((f) => fileFrom(sharedData(`${dir}/${f}`)!));
+    const files = ['matrix.mtx.gz', 'features.tsv.gz', 'barcodes.tsv.gz'].map((f) =>
+      fileFrom(sharedData(`${dir}/${f}`)!),
+    );
     const row = await uploadSample(s, token, 'v3_on_s3', files);
     const done = await waitParsed(s, token, row.id);
     const stored = await s.ctx.storage.getBytes(`raw/${row.id}/0`);
-    expect(Buffer.from(stored).subarray(0, 16).toString('hex')).toBe(Buffer.from(files[0]!.bytes).subarray(0, 16).toString('hex'));
+    expect(Buffer.from(stored).subarray(0, 16).toString('hex')).toBe(
+      Buffer.from(files[0]!.bytes).subarray(0, 16).toString('hex'),
+    );
     expect(Buffer.compare(Buffer.from(stored), Buffer.from(files[0]!.bytes))).toBe(0);
     const head = await s.ctx.storage.get(`raw/${row.id}/0`, { start: 0, end: 15 });
     const chunks: Buffer[] = [];
     for await (const c of head) chunks.push(c as Buffer);
-    expect(Buffer.concat(chunks).toString('hex')).toBe(Buffer.from(files[0]!.bytes).subarray(0, 16).toString('hex'));
+    expect(Buffer.concat(chunks).toString('hex')).toBe(
+      Buffer.from(files[0]!.bytes).subarray(0, 16).toString('hex'),
+    );
     expect(done.failure).toBeNull();
     expect(done.properties).toMatchObject({ cells: 1107, genes: 507 });
     const keys = await s.ctx.storage.list(`raw/${row.id}`);
     expect(keys).toContain(`raw/${row.id}/0`);
     expect((await s.ctx.storage.stat(`raw/${row.id}/0`))?.size).toBe(files[0]!.bytes.length);
-    expect(await s.ctx.storage.list(`datasets/${row.id}`)).toEqual([`datasets/${row.id}/counts.h5ad`, `datasets/${row.id}/manifest.json`]);
+    expect(await s.ctx.storage.list(`datasets/${row.id}`)).toEqual([
+      `datasets/${row.id}/counts.h5ad`,
+      `datasets/${row.id}/manifest.json`,
+    ]);
   });
 
   it('an interrupted upload resumes on a new server instance', async () => {

@@ -17,13 +17,23 @@ export interface TestS3 {
 
 export async function startS3(bucket = 'cellcloud'): Promise<TestS3> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-s3-'));
-  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] });
+  const s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   s3.middleware.unshift(async (ctx, next) => {
     const m = /^\/([^/]+)\/(.+)$/.exec(ctx.path);
     const uploadId = ctx.query.uploadId;
-    if (ctx.method !== 'GET' || !m || typeof uploadId !== 'string' || !/^[0-9a-f]+$/.test(uploadId)) return next();
+    if (ctx.method !== 'GET' || !m || typeof uploadId !== 'string' || !/^[0-9a-f]+$/.test(uploadId))
+      return next();
     const partsDir = path.join(dir, m[1]!, '._S3rver_uploads', uploadId);
-    const names = (await readdir(partsDir).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+    const names = (await readdir(partsDir).catch(() => [] as string[]))
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .sort((a, b) => a - b);
     const parts = await Promise.all(
       names.map(async (n) => {
         const size = (await stat(path.join(partsDir, String(n)))).size;

@@ -57,8 +57,12 @@ describe(`foundation on ${TEST_DB}`, () => {
     await Promise.all(
       Array.from({ length: 20 }, () =>
         s.ctx.db.tx(async (q) => {
-          const [row] = await q.query<{ value: number }>(`SELECT value FROM app_meta WHERE key = 'counter' FOR UPDATE`);
-          await q.query(`UPDATE app_meta SET value = $1 WHERE key = 'counter'`, [JSON.stringify(Number(row!.value) + 1)]);
+          const [row] = await q.query<{ value: number }>(
+            `SELECT value FROM app_meta WHERE key = 'counter' FOR UPDATE`,
+          );
+          await q.query(`UPDATE app_meta SET value = $1 WHERE key = 'counter'`, [
+            JSON.stringify(Number(row!.value) + 1),
+          ]);
         }),
       ),
     );
@@ -89,6 +93,10 @@ describe('configuration and catalogs', () => {
   });
 
   it('splits migration scripts into statements', () => {
-    expect(splitSql('-- c\nCREATE TABLE a (x int);\nCREATE FUNCTION f() RETURNS int AS $$\nBEGIN\n RETURN 1;\nEND;\n$$ LANGUAGE plpgsql;\n')).toHaveLength(2);
+    expect(
+      splitSql(
+        '-- c\nCREATE TABLE a (x int);\nCREATE FUNCTION f() RETURNS int AS $$\nBEGIN\n RETURN 1;\nEND;\n$$ LANGUAGE plpgsql;\n',
+      ),
+    ).toHaveLength(2);
   });
 });

@@ -102,10 +102,19 @@ describe.skipIf(!pbmc || !geneLists)('analysis job on pbmc3k', () => {
   it('fails an analysis whose filters keep no cell at once, with the engine reason in both languages', async () => {
     const r = await s.request('POST', '/api/jobs', {
       token,
-      body: { ...draft(), param: { jobName: 'no_cells_left', geneState: 'manual', geneRange: [20000, 30000] } },
+      body: {
+        ...draft(),
+        param: { jobName: 'no_cells_left', geneState: 'manual', geneRange: [20000, 30000] },
+      },
     });
     expect(r.status).toBe(200);
-    const failed = await waitJob(s, token, r.body.data.id, (j) => j.status === 'error' || j.status === 'completed', 300_000);
+    const failed = await waitJob(
+      s,
+      token,
+      r.body.data.id,
+      (j) => j.status === 'error' || j.status === 'completed',
+      300_000,
+    );
     expect(failed.status).toBe('error');
     expect(failed.message).toBe(
       'No cell of sample "pbmc3k" passes the cell filters; widen the gene, UMI or mitochondrial thresholds and submit again.',

@@ -286,14 +286,20 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
   it('security headers on every answer (CSP with frame-ancestors, nosniff, no referrer); HSTS only over TLS', async () => {
     for (const url of ['/api/health', accountPaths.info, '/']) {
       const r = await s.app.inject({ method: 'GET', url });
-      expect(String(r.headers['content-security-policy']), url).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+      expect(String(r.headers['content-security-policy']), url).toMatch(
+        /default-src 'self'.*frame-ancestors 'none'/,
+      );
       expect(r.headers['x-content-type-options']).toBe('nosniff');
       expect(r.headers['referrer-policy']).toBe('no-referrer');
       expect(r.headers['strict-transport-security']).toBeUndefined();
     }
     const proxied = await createTestServer({ TRUST_PROXY: 'true' });
     try {
-      const tls = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+      const tls = await proxied.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(tls.headers['strict-transport-security']).toMatch(/max-age=\d+/);
       const plain = await proxied.app.inject({ method: 'GET', url: '/api/health' });
       expect(plain.headers['strict-transport-security']).toBeUndefined();
@@ -305,15 +311,29 @@ describe(`security: HTTP layer on ${TEST_DB}`, () => {
   it('request body limits per route: small for accounts and uploads, larger where cell lists or drawings travel', async () => {
     const u = await signUp(s);
     const big = (n: number) => JSON.stringify({ pad: 'x'.repeat(n) });
-    const login = await s.app.inject({ method: 'POST', url: accountPaths.login, headers: { 'content-type': 'application/json' }, payload: big(100 * 1024) });
+    const login = await s.app.inject({
+      method: 'POST',
+      url: accountPaths.login,
+      headers: { 'content-type': 'application/json' },
+      payload: big(100 * 1024),
+    });
     expect(login.statusCode).toBe(413);
-    const announce = await s.app.inject({ method: 'POST', url: FILES_API.uploads, headers: { 'content-type': 'application/json', 'access-token': u.token }, payload: big(2 * 1024 * 1024) });
+    const announce = await s.app.inject({
+      method: 'POST',
+      url: FILES_API.uploads,
+      headers: { 'content-type': 'application/json', 'access-token': u.token },
+      payload: big(2 * 1024 * 1024),
+    });
     expect(announce.statusCode).toBe(413);
     const drawing = await s.app.inject({
       method: 'PUT',
       url: '/api/user/drawings/app1',
       headers: { 'content-type': 'application/json', 'access-token': u.token },
-      payload: JSON.stringify({ elements: [], appState: {}, files: { f: { dataURL: 'data:image/png;base64,' + 'A'.repeat(2 * 1024 * 1024) } } }),
+      payload: JSON.stringify({
+        elements: [],
+        appState: {},
+        files: { f: { dataURL: 'data:image/png;base64,' + 'A'.repeat(2 * 1024 * 1024) } },
+      }),
     });
     expect(drawing.statusCode).not.toBe(413);
   });

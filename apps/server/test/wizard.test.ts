@@ -95,7 +95,10 @@ describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
     // The same stored failure reads in the reader's language, in the job and in its notification.
     const zh = (await s.request('GET', `/api/jobs/${job.id}`, { token, lang: 'zh-CN' })).body.data;
     expect(zh.message).toMatch(/约需 \d+ MiB 内存，而计算节点上限为 512 MiB/);
-    const notes = await s.request('GET', '/api/database-api/celeLens/user/notifications', { token, lang: 'zh-CN' });
+    const notes = await s.request('GET', '/api/database-api/celeLens/user/notifications', {
+      token,
+      lang: 'zh-CN',
+    });
     const failed = notes.body.data.rows.find((n: { jobId: string }) => n.jobId === job.id);
     expect(failed.params.message).toMatch(/计算节点上限为 512 MiB/);
     // Refused at once: no retry of a job that cannot fit.

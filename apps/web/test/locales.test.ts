@@ -29,7 +29,10 @@ const load = (locale: string) =>
   new Map(
     readdirSync(path.join(localesDir, locale))
       .filter((f) => f.endsWith('.json'))
-      .map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(path.join(localesDir, locale, f), 'utf8')) as Tree)]),
+      .map((f) => [
+        f.replace(/\.json$/, ''),
+        flatten(JSON.parse(readFileSync(path.join(localesDir, locale, f), 'utf8')) as Tree),
+      ]),
   );
 
 const walk = (dir: string): string[] =>
@@ -53,7 +56,8 @@ interface Source {
 }
 
 /** Source text without comments (a `//` after `:` is kept: it is a URL, not a comment). */
-const stripComments = (src: string) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+const stripComments = (src: string) =>
+  src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 function scan(file: string, forceNs?: string[]): Source {
   const text = readFileSync(file, 'utf8');
@@ -107,7 +111,9 @@ describe('locales', () => {
       const missing = enKeys.filter((k) => !zhMap.has(k));
       const extra = [...zhMap.keys()].filter((k) => !en.get(ns)?.has(k));
       expect({ missing, extra }).toEqual({ missing: [], extra: [] });
-      const empty = [...(en.get(ns) ?? new Map()).entries(), ...zhMap.entries()].filter(([, v]) => !v.trim()).map(([k]) => k);
+      const empty = [...(en.get(ns) ?? new Map()).entries(), ...zhMap.entries()]
+        .filter(([, v]) => !v.trim())
+        .map(([k]) => k);
       expect(empty).toEqual([]);
     });
 
@@ -129,7 +135,7 @@ describe('locales', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every plain t(\'key\') exists in one of the namespaces its file uses', () => {
+  it("every plain t('key') exists in one of the namespaces its file uses", () => {
     const missing: string[] = [];
     for (const s of webSources) {
       if (s.namespaces.size === 0) continue; // `t` came from elsewhere (a parameter)

@@ -56,7 +56,10 @@ export const phoneField = z
   .regex(/^\+?[0-9 ()-]{5,20}$/, { message: 'validation.phone.invalid' });
 
 /** The 6-digit e-mail code (valid LIMITS.emailCodeValidMs). */
-export const emailCodeField = z.string().trim().regex(/^[0-9]{6}$/, { message: 'validation.code.invalid' });
+export const emailCodeField = z
+  .string()
+  .trim()
+  .regex(/^[0-9]{6}$/, { message: 'validation.code.invalid' });
 
 const required = (max: number) =>
   z.string().trim().min(1, { message: 'validation.required' }).max(max, { message: 'validation.tooLong' });
@@ -199,7 +202,11 @@ export const contactUsRequest = z
     name: required(100),
     email: emailField,
     subject: required(200),
-    message: z.string().trim().min(1, { message: 'validation.required' }).max(5000, { message: 'validation.tooLong' }),
+    message: z
+      .string()
+      .trim()
+      .min(1, { message: 'validation.required' })
+      .max(5000, { message: 'validation.tooLong' }),
   })
   .strict();
 export type ContactUsRequest = z.infer<typeof contactUsRequest>;

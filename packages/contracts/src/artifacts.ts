@@ -26,9 +26,7 @@ export const artifactManifest = z.object({
   nCells: z.number().int(),
   nGenes: z.number().int(),
   species: z.string(),
-  embeddings: z.array(
-    z.object({ name: z.string(), dims: z.number().int().min(2).max(3), file: z.string() }),
-  ),
+  embeddings: z.array(z.object({ name: z.string(), dims: z.number().int().min(2).max(3), file: z.string() })),
   obs: z.array(
     z.discriminatedUnion('kind', [
       z.object({

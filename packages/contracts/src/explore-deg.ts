@@ -9,8 +9,21 @@ import { childAnalysisParams } from './analysis-params';
  * (`degRow` of ./artifacts) at GET …/deg_tasks/{taskId}/result.
  */
 export const degGroup = z.discriminatedUnion('from', [
-  z.object({ from: z.literal('labels'), key: z.string().min(1), labels: z.array(z.string()).min(1), name: z.string().max(100).optional() }).strict(),
-  z.object({ from: z.literal('cells'), cells: z.array(z.number().int().nonnegative()).min(1), name: z.string().max(100).optional() }).strict(),
+  z
+    .object({
+      from: z.literal('labels'),
+      key: z.string().min(1),
+      labels: z.array(z.string()).min(1),
+      name: z.string().max(100).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      from: z.literal('cells'),
+      cells: z.array(z.number().int().nonnegative()).min(1),
+      name: z.string().max(100).optional(),
+    })
+    .strict(),
   /** Every cell not in group A (only as group B). */
   z.object({ from: z.literal('rest'), name: z.string().max(100).optional() }).strict(),
 ]);
@@ -45,7 +58,9 @@ export type DegTaskView = z.infer<typeof degTaskView>;
 export const degTaskParams = z.object({ id: z.string().min(1), taskId: z.string().min(1) });
 
 /** POST /api/user-files/svg-to-tiff?token=…: SVG text in, image/tiff out (height ≥ minHeight). */
-export const svgToTiffBody = z.object({ svg: z.string().min(1), fileName: z.string().max(200).optional() }).strict();
+export const svgToTiffBody = z
+  .object({ svg: z.string().min(1), fileName: z.string().max(200).optional() })
+  .strict();
 export const SVG_TIFF_MIN_HEIGHT = 4200;
 
 /**

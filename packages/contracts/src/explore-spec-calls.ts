@@ -69,7 +69,12 @@ export const observationDisplayAnswer = z.object({
 
 export const observationAnnotationRequest = z.object({ key: text, format: blobFormat }).strict();
 export const observationAnnotationAnswer = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('categorical'), key: z.string(), labels: z.array(z.string()), codes: z.array(z.number().int()) }),
+  z.object({
+    kind: z.literal('categorical'),
+    key: z.string(),
+    labels: z.array(z.string()),
+    codes: z.array(z.number().int()),
+  }),
   z.object({ kind: z.literal('numeric'), key: z.string(), values: z.array(z.number()) }),
 ]);
 

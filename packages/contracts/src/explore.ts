@@ -50,9 +50,23 @@ export const clusterName = z
 
 export const createSubsetBody = z.discriminatedUnion('from', [
   /** Lasso / click selection: the chosen cells form one label. */
-  z.object({ from: z.literal('cells'), name: subsetName, label: clusterName, cells: z.array(z.number().int().nonnegative()).min(1) }).strict(),
+  z
+    .object({
+      from: z.literal('cells'),
+      name: subsetName,
+      label: clusterName,
+      cells: z.array(z.number().int().nonnegative()).min(1),
+    })
+    .strict(),
   /** Cells carrying some labels of an annotation (or of another subset). */
-  z.object({ from: z.literal('labels'), name: subsetName, key: z.string().min(1), labels: z.array(z.string()).min(1) }).strict(),
+  z
+    .object({
+      from: z.literal('labels'),
+      name: subsetName,
+      key: z.string().min(1),
+      labels: z.array(z.string()).min(1),
+    })
+    .strict(),
   /** Copy of a whole annotation level or subset (POST copy). */
   z.object({ from: z.literal('copy'), name: subsetName, key: z.string().min(1) }).strict(),
 ]);
@@ -70,11 +84,17 @@ export const editSubsetBody = z
   })
   .strict();
 
-export const mergeSubsetBody = z.object({ subsetId: z.string().min(1), labels: z.array(z.string()).min(2), into: clusterName }).strict();
+export const mergeSubsetBody = z
+  .object({ subsetId: z.string().min(1), labels: z.array(z.string()).min(2), into: clusterName })
+  .strict();
 
-export const mapCellTypeBody = z.object({ subsetId: z.string().min(1), mapping: z.record(z.string(), clusterName) }).strict();
+export const mapCellTypeBody = z
+  .object({ subsetId: z.string().min(1), mapping: z.record(z.string(), clusterName) })
+  .strict();
 
-export const colourManagerBody = z.object({ subsetId: z.string().min(1), colours: z.record(z.string(), hexColour) }).strict();
+export const colourManagerBody = z
+  .object({ subsetId: z.string().min(1), colours: z.record(z.string(), hexColour) })
+  .strict();
 
 export const subsetIdParams = z.object({ id: z.string().min(1), subsetId: z.string().min(1) });
 export const datasetIdParams = z.object({ id: z.string().min(1) });

@@ -151,4 +151,10 @@ export type StorageUsage = z.infer<typeof storageUsage>;
 export const uploadIdParams = z.object({ id: z.string().min(1).max(64) });
 
 /** tus Upload-Metadata keys the browser sends with each file. */
-export const TUS_METADATA = { slot: 'slot', filename: 'filename', sampleName: 'sampleName', formatHint: 'formatHint', kind: 'kind' } as const;
+export const TUS_METADATA = {
+  slot: 'slot',
+  filename: 'filename',
+  sampleName: 'sampleName',
+  formatHint: 'formatHint',
+  kind: 'kind',
+} as const;

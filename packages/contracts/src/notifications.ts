@@ -4,7 +4,13 @@ import { z } from 'zod';
  * Notifications (SPEC §7, under /api/database-api/celeLens/user/notifications). `kind` selects
  * the message template the web shows in the user's language; `params` fill it.
  */
-export const notificationKind = z.enum(['job.completed', 'job.failed', 'download.ready', 'download.declined', 'download.expired']);
+export const notificationKind = z.enum([
+  'job.completed',
+  'job.failed',
+  'download.ready',
+  'download.declined',
+  'download.expired',
+]);
 export type NotificationKind = z.infer<typeof notificationKind>;
 
 export const notificationView = z.object({

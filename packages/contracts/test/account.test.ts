@@ -35,22 +35,36 @@ describe('account rules (SPEC §5)', () => {
 
   it('registration: password rule, repeat match, terms required', () => {
     expect(registerRequest.safeParse(reg).success).toBe(true);
-    expect(firstMessage(registerRequest.safeParse({ ...reg, password: 'secret12', repeatPassword: 'secret12' }))).toBe(
-      'validation.password.rule',
-    );
+    expect(
+      firstMessage(registerRequest.safeParse({ ...reg, password: 'secret12', repeatPassword: 'secret12' })),
+    ).toBe('validation.password.rule');
     expect(firstMessage(registerRequest.safeParse({ ...reg, repeatPassword: 'Secret13' }))).toBe(
       'validation.password.mismatch',
     );
-    expect(firstMessage(registerRequest.safeParse({ ...reg, termsAgreed: 'false' }))).toBe('validation.terms.required');
-    expect(registerRequest.safeParse({ ...reg, termsAgreed: 'on', marketingConsent: 'on' }).success).toBe(true);
-    expect(registerRequest.safeParse({ ...reg, password: 'Ab1'.repeat(6), repeatPassword: 'Ab1'.repeat(6) }).success).toBe(false);
+    expect(firstMessage(registerRequest.safeParse({ ...reg, termsAgreed: 'false' }))).toBe(
+      'validation.terms.required',
+    );
+    expect(registerRequest.safeParse({ ...reg, termsAgreed: 'on', marketingConsent: 'on' }).success).toBe(
+      true,
+    );
+    expect(
+      registerRequest.safeParse({ ...reg, password: 'Ab1'.repeat(6), repeatPassword: 'Ab1'.repeat(6) })
+        .success,
+    ).toBe(false);
   });
 
   it('login only checks the minimum length; forgot password checks the new-password rule', () => {
     expect(loginRequest.safeParse({ username: 'alice', password: 'abcdef' }).success).toBe(true);
-    expect(firstMessage(loginRequest.safeParse({ username: 'alice', password: 'abc' }))).toBe('validation.password.min');
+    expect(firstMessage(loginRequest.safeParse({ username: 'alice', password: 'abc' }))).toBe(
+      'validation.password.min',
+    );
     expect(
-      forgotPasswordRequest.safeParse({ email: 'a@b.co', code: '000000', password: 'abcdef', repeatPassword: 'abcdef' }).success,
+      forgotPasswordRequest.safeParse({
+        email: 'a@b.co',
+        code: '000000',
+        password: 'abcdef',
+        repeatPassword: 'abcdef',
+      }).success,
     ).toBe(false);
   });
 });

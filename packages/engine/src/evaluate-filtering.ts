@@ -26,7 +26,10 @@ export interface CellFilteringEvaluation {
  * thresholds per sample and the before/after counts and distributions — without running the rest
  * of the pipeline. Same rules as the analysis (SPEC §9, METHODS §1.3).
  */
-export function evaluateCellFiltering(samples: SampleInput[], paramsInput: AnalysisParamsInput | unknown): CellFilteringEvaluation {
+export function evaluateCellFiltering(
+  samples: SampleInput[],
+  paramsInput: AnalysisParamsInput | unknown,
+): CellFilteringEvaluation {
   const params = parseParams(paramsInput);
   validateSamples(samples, params);
   const merged = mergeDatasets(samples);

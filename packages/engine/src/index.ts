@@ -5,7 +5,11 @@
 export { runAnalysis, type AnalysisResult, type QcReport } from './run-analysis';
 export { writeOutputs, markersCsv, MARKER_CSV_HEADER, OUTPUT_FILES, type OutputSink } from './write-outputs';
 export { AnalysisRunner } from './runner';
-export { evaluateCellFiltering, type CellFilteringEvaluation, type SampleEvaluation } from './evaluate-filtering';
+export {
+  evaluateCellFiltering,
+  type CellFilteringEvaluation,
+  type SampleEvaluation,
+} from './evaluate-filtering';
 export { estimateMemoryBytes, type MemoryEstimateInput } from './memory';
 export { EngineError, isEngineError, engineErrorCodes, type EngineErrorCode } from './errors';
 export { compareGroups, filterDegTable, findMarkers } from './markers';

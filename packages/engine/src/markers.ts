@@ -60,9 +60,13 @@ export function compareGroups(
   for (let i = 0; i < groupA.length; i++) labels[groupA[i]] = 0;
   for (let i = 0; i < groupB.length; i++) {
     if (labels[groupB[i]] === 0) {
-      throw new EngineError('INVALID_PARAMS', `Cell ${groupB[i]} is in both groups; the two groups must not overlap.`, {
-        cell: groupB[i],
-      });
+      throw new EngineError(
+        'INVALID_PARAMS',
+        `Cell ${groupB[i]} is in both groups; the two groups must not overlap.`,
+        {
+          cell: groupB[i],
+        },
+      );
     }
     labels[groupB[i]] = 1;
   }

@@ -72,7 +72,11 @@ export async function runAnalysis(
     const pcs = Float64Array.from(options.pcs.values);
     const variances = scoreVariances(pcs, options.pcs.dims);
     const total = variances.reduce((a, b) => a + b, 0);
-    runner.pca.preset = { pcs, nComputed: options.pcs.dims, varianceRatio: variances.map((v) => v / Math.max(1e-12, total)) };
+    runner.pca.preset = {
+      pcs,
+      nComputed: options.pcs.dims,
+      varianceRatio: variances.map((v) => v / Math.max(1e-12, total)),
+    };
   }
   const timings: Partial<Record<StepName, number>> = {};
   let current: StepName | undefined;
@@ -93,7 +97,11 @@ export async function runAnalysis(
   }
 }
 
-function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisResult['timings']): AnalysisResult {
+function collect(
+  r: AnalysisRunner,
+  params: AnalysisParams,
+  timings: AnalysisResult['timings'],
+): AnalysisResult {
   const data = r.ambient.value;
   const doublets = r.doublets.value;
   const { codes, labels } = r.clusters.value;
@@ -108,8 +116,10 @@ function collect(r: AnalysisRunner, params: AnalysisParams, timings: AnalysisRes
     pct_counts_mito: { kind: 'numeric', values: data.qc.pctMito },
     pct_counts_ribo: { kind: 'numeric', values: data.qc.pctRibo },
   };
-  if (doublets.doubletScore) obs.doublet_score = { kind: 'numeric', values: Float64Array.from(doublets.doubletScore) };
-  if (data.contamination) obs.contamination = { kind: 'numeric', values: Float64Array.from(data.contamination) };
+  if (doublets.doubletScore)
+    obs.doublet_score = { kind: 'numeric', values: Float64Array.from(doublets.doubletScore) };
+  if (data.contamination)
+    obs.contamination = { kind: 'numeric', values: Float64Array.from(data.contamination) };
   const cc = r.cellCycle.value.scores;
   if (cc) {
     obs.S_score = { kind: 'numeric', values: Float64Array.from(cc.s) };

@@ -105,9 +105,14 @@ export class AnalysisRunner {
   }
 
   /** Sets new samples (everything recomputes) — omit on a re-run with changed parameters only. */
-  async run(samples: SampleInput[] | undefined, paramsInput: AnalysisParamsInput | unknown, onProgress?: ProgressCallback) {
+  async run(
+    samples: SampleInput[] | undefined,
+    paramsInput: AnalysisParamsInput | unknown,
+    onProgress?: ProgressCallback,
+  ) {
     const params = parseParams(paramsInput);
-    if (this.options.oneShot && this.runs > 0) throw new Error('a one-shot AnalysisRunner runs once; create a new runner');
+    if (this.options.oneShot && this.runs > 0)
+      throw new Error('a one-shot AnalysisRunner runs once; create a new runner');
     this.runs++;
     if (samples) {
       validateSamples(samples, params);
@@ -118,7 +123,10 @@ export class AnalysisRunner {
     const plan: [Step<never, unknown>, unknown, (() => void)?][] = [
       [this.inputs, {}],
       [this.qc, {}],
-      [this.filter, pick(params, 'expressedGeneRange', 'expressedUmiRange', 'mitochondrialContent', 'ribosomalContent')],
+      [
+        this.filter,
+        pick(params, 'expressedGeneRange', 'expressedUmiRange', 'mitochondrialContent', 'ribosomalContent'),
+      ],
       [this.doublets, pick(params, 'doubletDetectionAndRemoval', 'seed')],
       [this.ambient, pick(params, 'ambientRnaRemoval', 'seed')],
       [this.normalize, {}],
@@ -143,10 +151,15 @@ export class AnalysisRunner {
       for (const [step, stepParams, before] of plan) {
         const w = WEIGHTS[step.name] ?? 1;
         const report = (f: number, message: string) =>
-          onProgress?.({ fraction: (done + w * Math.min(1, Math.max(0, f))) / total, step: step.name, message });
+          onProgress?.({
+            fraction: (done + w * Math.min(1, Math.max(0, f))) / total,
+            step: step.name,
+            message,
+          });
         report(0, MESSAGES[step.name]);
         before?.();
-        if (await (step as Step<unknown, unknown>).compute(stepParams, report)) this.lastComputed.push(step.name);
+        if (await (step as Step<unknown, unknown>).compute(stepParams, report))
+          this.lastComputed.push(step.name);
         report(1, MESSAGES[step.name]);
         done += w;
       }
@@ -158,7 +171,16 @@ export class AnalysisRunner {
   }
 
   free(): void {
-    for (const s of [this.neighbors, this.pca, this.clusters, this.umap, this.tsne, this.umap3d, this.markers]) s.free();
+    for (const s of [
+      this.neighbors,
+      this.pca,
+      this.clusters,
+      this.umap,
+      this.tsne,
+      this.umap3d,
+      this.markers,
+    ])
+      s.free();
   }
 }
 

@@ -115,7 +115,12 @@ export function concatCells(parts: CountMatrix[]): CountMatrix {
  * them — for a matrix nobody else reads any more (the one-shot pipeline's merged input): no second
  * copy is ever allocated. Otherwise new arrays sized exactly.
  */
-export function selectCellsAndGenes(m: CountMatrix, cells: Int32Array, keepGenes: Uint8Array | undefined, inPlace: boolean): CountMatrix {
+export function selectCellsAndGenes(
+  m: CountMatrix,
+  cells: Int32Array,
+  keepGenes: Uint8Array | undefined,
+  inPlace: boolean,
+): CountMatrix {
   const remap = new Int32Array(m.nGenes);
   let nGenes = m.nGenes;
   if (keepGenes) {
@@ -129,7 +134,8 @@ export function selectCellsAndGenes(m: CountMatrix, cells: Int32Array, keepGenes
   let data = m.data;
   if (!inPlace) {
     let nnz = 0;
-    for (const c of cells) for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (remap[m.indices[k]] >= 0) nnz++;
+    for (const c of cells)
+      for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (remap[m.indices[k]] >= 0) nnz++;
     indptr = new Float64Array(cells.length + 1);
     indices = new Uint32Array(nnz);
     data = new Float32Array(nnz);
@@ -156,5 +162,11 @@ export function selectCellsAndGenes(m: CountMatrix, cells: Int32Array, keepGenes
   }
   indptr[0] = 0;
   if (!inPlace) return { nGenes, nCells: cells.length, indptr, indices, data };
-  return { nGenes, nCells: cells.length, indptr: indptr.subarray(0, cells.length + 1), indices: indices.subarray(0, p), data: data.subarray(0, p) };
+  return {
+    nGenes,
+    nCells: cells.length,
+    indptr: indptr.subarray(0, cells.length + 1),
+    indices: indices.subarray(0, p),
+    data: data.subarray(0, p),
+  };
 }

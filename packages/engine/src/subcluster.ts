@@ -99,11 +99,16 @@ export async function runSubcluster(
   if (!child.reDimensionalityReduction) {
     const parentPcs = input.pcs;
     if (!parentPcs || parentPcs.values.length !== parentPcs.dims * input.counts.nCells) {
-      throw new EngineError('INVALID_PARAMS', 'Keeping the parent dimensionality reduction needs the parent PCs of every cell.', { field: 'reDimensionalityReduction' });
+      throw new EngineError(
+        'INVALID_PARAMS',
+        'Keeping the parent dimensionality reduction needs the parent PCs of every cell.',
+        { field: 'reDimensionalityReduction' },
+      );
     }
     const d = parentPcs.dims;
     const values = new Float32Array(n * d);
-    for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) values[i * d + k] = parentPcs.values[input.cells[i]! * d + k]!;
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < d; k++) values[i * d + k] = parentPcs.values[input.cells[i]! * d + k]!;
     pcs = { dims: d, values };
   }
   return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress, { pcs });
@@ -113,8 +118,10 @@ export async function runSubcluster(
 function parentLevels(obs: Record<string, CellColumn>, cells: ArrayLike<number>): Record<string, CellColumn> {
   const out: Record<string, CellColumn> = {};
   for (const [key, col] of Object.entries(obs)) {
-    if (col.kind === 'categorical') out[key] = { kind: 'categorical', values: Array.from(cells, (c) => col.values[c]!) };
-    else if (key.startsWith('annot_')) out[key] = { kind: 'numeric', values: Float64Array.from(cells, (c) => col.values[c]!) };
+    if (col.kind === 'categorical')
+      out[key] = { kind: 'categorical', values: Array.from(cells, (c) => col.values[c]!) };
+    else if (key.startsWith('annot_'))
+      out[key] = { kind: 'numeric', values: Float64Array.from(cells, (c) => col.values[c]!) };
   }
   return out;
 }

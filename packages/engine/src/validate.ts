@@ -27,9 +27,13 @@ export function validateSamples(samples: SampleInput[], params: AnalysisParams):
   const seen = new Set<string>();
   for (const s of samples) {
     if (seen.has(s.name)) {
-      throw new EngineError('DUPLICATE_SAMPLE_NAME', `Sample name "${s.name}" is used twice; sample names must be unique.`, {
-        sample: s.name,
-      });
+      throw new EngineError(
+        'DUPLICATE_SAMPLE_NAME',
+        `Sample name "${s.name}" is used twice; sample names must be unique.`,
+        {
+          sample: s.name,
+        },
+      );
     }
     seen.add(s.name);
     const n = s.dataset.counts.nCells;

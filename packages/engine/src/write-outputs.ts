@@ -1,5 +1,12 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
-import { writeArtifacts, writeH5ad, writeH5adTo, type ArtifactSink, type H5adInput, type PositionalSink } from '@cellcloud/formats';
+import {
+  writeArtifacts,
+  writeH5ad,
+  writeH5adTo,
+  type ArtifactSink,
+  type H5adInput,
+  type PositionalSink,
+} from '@cellcloud/formats';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { AnalysisResult } from './run-analysis';
 
@@ -15,7 +22,11 @@ export interface OutputFile extends PositionalSink {
  */
 export type OutputSink = ArtifactSink & { open?(path: string): Promise<OutputFile> };
 
-export const OUTPUT_FILES = { h5ad: 'analysis.h5ad', markers: 'markers.csv', artifacts: 'artifacts/' } as const;
+export const OUTPUT_FILES = {
+  h5ad: 'analysis.h5ad',
+  markers: 'markers.csv',
+  artifacts: 'artifacts/',
+} as const;
 
 /** SPEC §3 DEG table headers, in the CSV column order. */
 export const MARKER_CSV_HEADER = [
@@ -40,7 +51,9 @@ export function markersCsv(rows: DegRow[]): string {
   const lines = [MARKER_CSV_HEADER.join(',')];
   for (const r of rows) {
     lines.push(
-      [r.cluster, r.gene, r.avgExpr, r.log2fc, r.pct1, r.pct2, r.zscore, r.pval, r.padj].map(csvField).join(','),
+      [r.cluster, r.gene, r.avgExpr, r.log2fc, r.pct1, r.pct2, r.zscore, r.pval, r.padj]
+        .map(csvField)
+        .join(','),
     );
   }
   return `${lines.join('\n')}\n`;
@@ -62,7 +75,9 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
   if (e.umap3D) obsm.X_umap3D = e.umap3D;
   // embeddings carried from the upload (h5ad obsm, issue 13): X_<name>, spatial as AnnData names it
-  const carried = Object.entries(e).filter(([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D'].includes(k)); // uploaded obsm (issue 13)
+  const carried = Object.entries(e).filter(
+    ([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D'].includes(k),
+  ); // uploaded obsm (issue 13)
   for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
   const h5adInput: H5adInput = {
     counts: result.counts,

@@ -25,7 +25,9 @@ describe('cellcloud CLI arguments', () => {
       obs: [],
       quiet: false,
     });
-    expect(parseArgs(['analyze', 'a', '--out', 'o', '--obs', 'labels.csv', '--obs', 'groups.tsv']).obs).toEqual(['labels.csv', 'groups.tsv']);
+    expect(
+      parseArgs(['analyze', 'a', '--out', 'o', '--obs', 'labels.csv', '--obs', 'groups.tsv']).obs,
+    ).toEqual(['labels.csv', 'groups.tsv']);
     expect(sampleName('/data/pbmc_1.tar.gz')).toBe('pbmc_1');
     expect(sampleName('/data/ctrl/')).toBe('ctrl');
     expect(() => parseArgs(['analyze', 'x'])).toThrow(UsageError);
@@ -38,12 +40,23 @@ describe('cellcloud analyze on two small 10x samples', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-cli-'));
     for (const [i, name] of ['s1', 's2'].entries()) {
-      const { dataset } = syntheticDataset({ nCells: 400, nGenes: 1500, nClusters: 4, markersPerCluster: 30, seed: 5, cellSeed: 50 + i });
+      const { dataset } = syntheticDataset({
+        nCells: 400,
+        nGenes: 1500,
+        nClusters: 4,
+        markersPerCluster: 30,
+        seed: 5,
+        cellSeed: 50 + i,
+      });
       const files = write10xMtx(dataset.counts, dataset.genes, dataset.cells.barcodes);
       await mkdir(path.join(dir, name));
-      for (const [file, bytes] of Object.entries(files)) await writeFile(path.join(dir, name, `${file}.gz`), bytes);
+      for (const [file, bytes] of Object.entries(files))
+        await writeFile(path.join(dir, name, `${file}.gz`), bytes);
     }
-    await writeFile(path.join(dir, 'params.json'), JSON.stringify({ doubletDetectionAndRemoval: false, pcValue: 10 }));
+    await writeFile(
+      path.join(dir, 'params.json'),
+      JSON.stringify({ doubletDetectionAndRemoval: false, pcValue: 10 }),
+    );
   }, 120_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -51,7 +64,15 @@ describe('cellcloud analyze on two small 10x samples', () => {
 
   it('writes analysis.h5ad, markers.csv and the artifacts, one sample per input', async () => {
     const out = path.join(dir, 'out');
-    const r = cli(['analyze', path.join(dir, 's1'), path.join(dir, 's2'), '--out', out, '--params', path.join(dir, 'params.json')]);
+    const r = cli([
+      'analyze',
+      path.join(dir, 's1'),
+      path.join(dir, 's2'),
+      '--out',
+      out,
+      '--params',
+      path.join(dir, 'params.json'),
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/read s1: 400 cells/);
     const back = await readDataset(await pathBundle(path.join(out, 'analysis.h5ad')));
@@ -61,11 +82,22 @@ describe('cellcloud analyze on two small 10x samples', () => {
     const csv = await readFile(path.join(out, 'markers.csv'), 'utf8');
     expect(csv.split('\n')[0]).toBe(MARKER_CSV_HEADER.join(','));
     const manifest = JSON.parse(await readFile(path.join(out, 'artifacts/manifest.json'), 'utf8'));
-    expect(manifest.embeddings.map((e: { name: string }) => e.name).sort()).toEqual(['tsne', 'umap', 'umap3D']);
+    expect(manifest.embeddings.map((e: { name: string }) => e.name).sort()).toEqual([
+      'tsne',
+      'umap',
+      'umap3D',
+    ]);
   }, 600_000);
 
   it('fails with a clear message on bad parameters or a missing --out', () => {
-    const bad = cli(['analyze', path.join(dir, 's1'), '--out', path.join(dir, 'o2'), '--params', path.join(dir, 'nope.json')]);
+    const bad = cli([
+      'analyze',
+      path.join(dir, 's1'),
+      '--out',
+      path.join(dir, 'o2'),
+      '--params',
+      path.join(dir, 'nope.json'),
+    ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/Cannot read the parameter file .*nope\.json: no such file/);
     const usage = cli(['analyze', path.join(dir, 's1')]);

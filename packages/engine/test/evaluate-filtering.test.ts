@@ -15,7 +15,13 @@ function sample(genes: number[], mito: number[]): Dataset {
     indptr[c + 1] = indices.length;
   });
   return {
-    counts: { nGenes, nCells: genes.length, indptr, indices: Uint32Array.from(indices), data: new Float32Array(indices.length).fill(1) },
+    counts: {
+      nGenes,
+      nCells: genes.length,
+      indptr,
+      indices: Uint32Array.from(indices),
+      data: new Float32Array(indices.length).fill(1),
+    },
     genes: { ids: symbols, symbols },
     cells: { barcodes: genes.map((_, i) => `c${i}`), columns: {} },
     embeddings: {},
@@ -58,7 +64,16 @@ describe('estimateMemoryBytes', () => {
     const small = estimateMemoryBytes({ cells: 3000, genes: 20000, nnz: 3e6 });
     const big = estimateMemoryBytes({ cells: 100_000, genes: 20000, nnz: 1.5e8 });
     expect(big).toBeGreaterThan(small * 5);
-    expect(estimateMemoryBytes({ cells: 100_000, genes: 20000, nnz: 1.5e8, params: { removeCellCycleEffects: true } })).toBeGreaterThan(big);
-    expect(() => estimateMemoryBytes({ cells: 1, genes: 1, nnz: 1, params: { bogus: true } as never })).toThrow(/Invalid analysis parameters/);
+    expect(
+      estimateMemoryBytes({
+        cells: 100_000,
+        genes: 20000,
+        nnz: 1.5e8,
+        params: { removeCellCycleEffects: true },
+      }),
+    ).toBeGreaterThan(big);
+    expect(() =>
+      estimateMemoryBytes({ cells: 1, genes: 1, nnz: 1, params: { bogus: true } as never }),
+    ).toThrow(/Invalid analysis parameters/);
   });
 });

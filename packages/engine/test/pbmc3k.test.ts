@@ -41,7 +41,13 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
   beforeAll(async () => {
     const dataset = await readDataset(await pathBundle(sharedData(PBMC) as string));
     const csv = await readFile(sharedData(LABELS) as string, 'utf8');
-    labels = new Map(csv.trim().split('\n').slice(1).map((l) => l.split(',') as [string, string]));
+    labels = new Map(
+      csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',') as [string, string]),
+    );
     // Every default (issue 14): 200–5000 genes / 0–30,000 UMIs, recommended mito cutoff, ribosomal
     // < 50 %, Scrublet doublet removal, seurat_v3 HVGs, scaling clipped at 10, 10 PCs, scanpy k=15
     // connectivities, Louvain at resolution 0.5, seed 42.
@@ -72,7 +78,11 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
     expect(ari).toBeGreaterThanOrEqual(0.8);
   });
 
-  const topGenes = (rows: DegRow[], group: string, n = 10) => rows.filter((r) => r.cluster === group).slice(0, n).map((r) => r.gene);
+  const topGenes = (rows: DegRow[], group: string, n = 10) =>
+    rows
+      .filter((r) => r.cluster === group)
+      .slice(0, n)
+      .map((r) => r.gene);
 
   it('puts a canonical marker in the top 10 (platelets: 20) of every cluster whose cells are mostly of one lineage', () => {
     const clusters = clusterOf();
@@ -92,11 +102,16 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
       if (!c) continue;
       checked.add(c.lineage);
       const top = topGenes(result.markers, cluster, c.top);
-      if (c.lineage !== 'T' && !c.genes.some((g) => top.includes(g))) misses.push(`${c.lineage} cluster ${cluster}: ${top.join(' ')}`);
+      if (c.lineage !== 'T' && !c.genes.some((g) => top.includes(g)))
+        misses.push(`${c.lineage} cluster ${cluster}: ${top.join(' ')}`);
     }
     // T cells form several clusters (naive/memory CD4, CD8): at least one shows CD3D or IL7R.
-    const tClusters = [...byCluster.entries()].filter(([, m]) => ['Naive CD4 T', 'Memory CD4 T', 'CD8 T'].includes([...m.entries()].sort((a, b) => b[1] - a[1])[0][0]));
-    expect(tClusters.some(([cl]) => ['CD3D', 'IL7R'].some((g) => topGenes(result.markers, cl).includes(g)))).toBe(true);
+    const tClusters = [...byCluster.entries()].filter(([, m]) =>
+      ['Naive CD4 T', 'Memory CD4 T', 'CD8 T'].includes([...m.entries()].sort((a, b) => b[1] - a[1])[0][0]),
+    );
+    expect(
+      tClusters.some(([cl]) => ['CD3D', 'IL7R'].some((g) => topGenes(result.markers, cl).includes(g))),
+    ).toBe(true);
     expect(misses).toEqual([]);
     // Every lineage has its own cluster(s), DC (32 cells) and platelets (14) included.
     expect([...checked].sort()).toEqual(['B', 'CD14 mono', 'DC', 'FCGR3A mono', 'NK', 'Platelet', 'T']);
@@ -141,24 +156,29 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
       expect(cluster?.kind).toBe('categorical');
       expect(cluster?.kind === 'categorical' && cluster.values).toEqual(clusterOf());
       expect(back.cells.columns.total_counts?.kind).toBe('numeric');
-      expect(Object.keys(back.embeddings).sort()).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
+      expect(Object.keys(back.embeddings).sort()).toEqual(
+        expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']),
+      );
       expect(back.embeddings.X_umap.dims).toBe(2);
     });
 
-    it.skipIf(!anndataPython)('writes an h5ad that python anndata (Debian 0.8 or later) opens with no shim', () => {
-      const a = readWithAnndata(path.join(dir, 'analysis.h5ad'));
-      expect(a.shape).toEqual([result.counts.nCells, result.counts.nGenes]);
-      // highly_variable is a numpy bool mask: subsetting by it keeps the HVGs, not genes 0 and 1
-      expect(a.hvgDtype).toBe('bool');
-      const nHvg = result.highlyVariable.reduce((x, v) => x + (v ? 1 : 0), 0);
-      expect(a.nHvg).toBe(nHvg);
-      expect(a.hvgSubsetShape).toEqual([result.counts.nCells, nHvg]);
-      expect(a.clusters).toEqual(result.clusterLabels);
-      expect(a.ordered).toBe(false);
-      expect(a.obsm).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
-      expect(a.layers).toEqual(['counts']);
-      expect(a.countsTotal).toBe(result.counts.data.reduce((x, v) => x + v, 0));
-    });
+    it.skipIf(!anndataPython)(
+      'writes an h5ad that python anndata (Debian 0.8 or later) opens with no shim',
+      () => {
+        const a = readWithAnndata(path.join(dir, 'analysis.h5ad'));
+        expect(a.shape).toEqual([result.counts.nCells, result.counts.nGenes]);
+        // highly_variable is a numpy bool mask: subsetting by it keeps the HVGs, not genes 0 and 1
+        expect(a.hvgDtype).toBe('bool');
+        const nHvg = result.highlyVariable.reduce((x, v) => x + (v ? 1 : 0), 0);
+        expect(a.nHvg).toBe(nHvg);
+        expect(a.hvgSubsetShape).toEqual([result.counts.nCells, nHvg]);
+        expect(a.clusters).toEqual(result.clusterLabels);
+        expect(a.ordered).toBe(false);
+        expect(a.obsm).toEqual(expect.arrayContaining(['X_pca', 'X_tsne', 'X_umap']));
+        expect(a.layers).toEqual(['counts']);
+        expect(a.countsTotal).toBe(result.counts.data.reduce((x, v) => x + v, 0));
+      },
+    );
 
     it('writes markers.csv with the SPEC §3 headers and the artifact manifest', async () => {
       const csv = await readFile(path.join(dir, 'markers.csv'), 'utf8');
@@ -167,7 +187,9 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
       expect(lines).toHaveLength(result.markers.length + 1);
       const manifest = JSON.parse(await readFile(path.join(dir, 'artifacts/manifest.json'), 'utf8'));
       expect(manifest.nCells).toBe(result.counts.nCells);
-      expect(manifest.embeddings.map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(['umap', 'tsne']));
+      expect(manifest.embeddings.map((e: { name: string }) => e.name)).toEqual(
+        expect.arrayContaining(['umap', 'tsne']),
+      );
     });
   });
 });

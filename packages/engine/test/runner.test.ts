@@ -43,7 +43,15 @@ describe('AnalysisRunner', () => {
     expect(runner.umap.value).toBe(before);
     expect(runner.umap3d.value).toBe(before3d);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
-    expect(runner.lastComputed).toEqual(['batch', 'neighbors', 'clusters', 'markers', 'umap', 'tsne', 'umap3D']);
+    expect(runner.lastComputed).toEqual([
+      'batch',
+      'neighbors',
+      'clusters',
+      'markers',
+      'umap',
+      'tsne',
+      'umap3D',
+    ]);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
     expect(runner.lastComputed).toEqual([]);
   }, 300_000);
@@ -55,22 +63,43 @@ describe('AnalysisRunner', () => {
       expect(Array.from(other.clusters.value.codes)).toEqual(Array.from(runner.clusters.value.codes));
       expect(Array.from(other.umap.value.values)).toEqual(Array.from(runner.umap.value.values));
       expect(runner.umap3d.value?.dims).toBe(3);
-      expect(Array.from(other.umap3d.value?.values ?? [])).toEqual(Array.from(runner.umap3d.value?.values ?? []));
+      expect(Array.from(other.umap3d.value?.values ?? [])).toEqual(
+        Array.from(runner.umap3d.value?.values ?? []),
+      );
     } finally {
       other.free();
     }
   }, 300_000);
 
   it('one-shot (runAnalysis): consumes the counts in place and gives the same result as a re-runnable runner', async () => {
-    const two = (s: number) => syntheticDataset({ nCells: 700, nGenes: 3000, nClusters: 5, markersPerCluster: 40, seed: 3, cellSeed: s }).dataset;
+    const two = (s: number) =>
+      syntheticDataset({
+        nCells: 700,
+        nGenes: 3000,
+        nClusters: 5,
+        markersPerCluster: 40,
+        seed: 3,
+        cellSeed: s,
+      }).dataset;
     const params = { pcValue: 10, clusterResolution: 0.5 }; // Scrublet on: cells are dropped in place
     const regular = new AnalysisRunner();
     const oneShot = new AnalysisRunner({ oneShot: true, releaseSamples: true });
     try {
-      await regular.run([{ name: 'a', dataset: two(1) }, { name: 'b', dataset: two(2) }], params);
-      const handed = [{ name: 'a', dataset: two(1) }, { name: 'b', dataset: two(2) }];
+      await regular.run(
+        [
+          { name: 'a', dataset: two(1) },
+          { name: 'b', dataset: two(2) },
+        ],
+        params,
+      );
+      const handed = [
+        { name: 'a', dataset: two(1) },
+        { name: 'b', dataset: two(2) },
+      ];
       await oneShot.run(handed, params);
-      expect(handed.every((h) => h.dataset.counts.nCells === 0 && h.dataset.counts.data.length === 0)).toBe(true);
+      expect(handed.every((h) => h.dataset.counts.nCells === 0 && h.dataset.counts.data.length === 0)).toBe(
+        true,
+      );
       expect(oneShot.inputs.value.counts.nCells).toBe(0); // released after filtering
       const a = regular.normalize.value;
       const b = oneShot.normalize.value;
@@ -96,7 +125,8 @@ describe('AnalysisRunner', () => {
 
 describe('sample validation (SPEC §5)', () => {
   const params = analysisParams.parse({});
-  const withCells = (n: number) => syntheticDataset({ nCells: n, nGenes: 200, nClusters: 2, markersPerCluster: 5 }).dataset;
+  const withCells = (n: number) =>
+    syntheticDataset({ nCells: n, nGenes: 200, nClusters: 2, markersPerCluster: 5 }).dataset;
   const code = (f: () => void) => {
     try {
       f();
@@ -107,7 +137,9 @@ describe('sample validation (SPEC §5)', () => {
   };
 
   it('needs more than 30 cells per sample', () => {
-    expect(code(() => validateSamples([{ name: 'a', dataset: withCells(30) }], params))).toBe('TOO_FEW_CELLS');
+    expect(code(() => validateSamples([{ name: 'a', dataset: withCells(30) }], params))).toBe(
+      'TOO_FEW_CELLS',
+    );
     expect(code(() => validateSamples([{ name: 'a', dataset: withCells(31) }], params))).toBe('ok');
   });
 
@@ -138,9 +170,17 @@ describe('sample validation (SPEC §5)', () => {
         ),
       ),
     ).toBe('MIXED_SPECIES');
-    expect(code(() => validateSamples([{ name: 'a', dataset: d }, { name: 'a', dataset: d }], params))).toBe(
-      'DUPLICATE_SAMPLE_NAME',
-    );
+    expect(
+      code(() =>
+        validateSamples(
+          [
+            { name: 'a', dataset: d },
+            { name: 'a', dataset: d },
+          ],
+          params,
+        ),
+      ),
+    ).toBe('DUPLICATE_SAMPLE_NAME');
     expect(code(() => validateSamples([], params))).toBe('NO_SAMPLES');
   });
 });

@@ -15,7 +15,12 @@ describe('selectCellsAndGenes', () => {
     const own = { ...m, indptr: m.indptr.slice(), indices: m.indices.slice(), data: m.data.slice() };
     const inPlace = selectCellsAndGenes(own, cells, genes, true);
     expect(inPlace.indices.buffer).toBe(own.indices.buffer);
-    expect({ ...inPlace, indptr: Float64Array.from(inPlace.indptr), indices: Uint32Array.from(inPlace.indices), data: Float32Array.from(inPlace.data) }).toEqual(expected);
+    expect({
+      ...inPlace,
+      indptr: Float64Array.from(inPlace.indptr),
+      indices: Uint32Array.from(inPlace.indices),
+      data: Float32Array.from(inPlace.data),
+    }).toEqual(expected);
     expect(selectCellsAndGenes(m, cells, undefined, false)).toEqual(subsetCells(m, cells));
   });
 });

@@ -60,19 +60,44 @@ describe('runSubcluster (sub-celltype child analysis on the parent counts)', () 
   }, 300_000);
 
   it('keeps the parent PCs with reDimensionalityReduction: false (graph on the given rows)', async () => {
-    const chosen = Array.from(syn.truth.keys()).filter((c) => syn.truth[c] === 0 || syn.truth[c] === 2 || syn.truth[c] === 4);
+    const chosen = Array.from(syn.truth.keys()).filter(
+      (c) => syn.truth[c] === 0 || syn.truth[c] === 2 || syn.truth[c] === 4,
+    );
     // parent PCs: 5 dims where the planted group of each parent cell sits at its own corner, plus noise
     const dims = 5;
     let state = 7;
     const noise = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.5;
-    const values = Float32Array.from({ length: counts.nCells * dims }, (_, k) => (syn.truth[Math.floor(k / dims)] === k % dims ? 3 : 0) + noise());
-    const base = { name: 'keep', counts, genes, barcodes: cells.barcodes, cells: chosen, parentParams: { pcValue: 5 } };
-    const r = await runSubcluster({ ...base, pcs: { dims, values }, child: { reDimensionalityReduction: false, clusteringResolution: 0.3 } });
+    const values = Float32Array.from(
+      { length: counts.nCells * dims },
+      (_, k) => (syn.truth[Math.floor(k / dims)] === k % dims ? 3 : 0) + noise(),
+    );
+    const base = {
+      name: 'keep',
+      counts,
+      genes,
+      barcodes: cells.barcodes,
+      cells: chosen,
+      parentParams: { pcValue: 5 },
+    };
+    const r = await runSubcluster({
+      ...base,
+      pcs: { dims, values },
+      child: { reDimensionalityReduction: false, clusteringResolution: 0.3 },
+    });
     expect(r.embeddings.pca!.dims).toBe(dims);
-    expect(Array.from(r.embeddings.pca!.values.subarray(0, dims))).toEqual(Array.from(values.subarray(chosen[0]! * dims, chosen[0]! * dims + dims)));
+    expect(Array.from(r.embeddings.pca!.values.subarray(0, dims))).toEqual(
+      Array.from(values.subarray(chosen[0]! * dims, chosen[0]! * dims + dims)),
+    );
     const codes = (r.obs.cluster as { values: string[] }).values;
-    expect(adjustedRandIndex(chosen.map((c) => syn.truth[c]!), codes.map(Number))).toBeGreaterThan(0.9);
-    await expect(runSubcluster({ ...base, child: { reDimensionalityReduction: false } })).rejects.toSatisfy((e: unknown) => isEngineError(e) && e.code === 'INVALID_PARAMS');
+    expect(
+      adjustedRandIndex(
+        chosen.map((c) => syn.truth[c]!),
+        codes.map(Number),
+      ),
+    ).toBeGreaterThan(0.9);
+    await expect(runSubcluster({ ...base, child: { reDimensionalityReduction: false } })).rejects.toSatisfy(
+      (e: unknown) => isEngineError(e) && e.code === 'INVALID_PARAMS',
+    );
   }, 300_000);
 
   it('refuses fewer than 100 cells', async () => {

@@ -10,7 +10,8 @@ function blobs(n: number, seed: number) {
   const rng = new Random(seed);
   const truth = Int32Array.from({ length: n }, (_, i) => i % 3);
   const coords = new Float64Array(n * d);
-  for (let t = 0; t < n * d; t++) coords[t] = rng.normal() + ((t % d) % 3 === truth[Math.floor(t / d)] ? 6 : 0);
+  for (let t = 0; t < n * d; t++)
+    coords[t] = rng.normal() + ((t % d) % 3 === truth[Math.floor(t / d)] ? 6 : 0);
   const { indices, distances } = knnExact(coords, n, d, 14);
   return { graph: fuzzyConnectivities({ runs: new Int32Array(n).fill(14), indices, distances }), truth };
 }

@@ -16,14 +16,20 @@ function oneGene(values: number[]): CountMatrix {
     }
     indptr[c + 1] = indices.length;
   });
-  return { nGenes: 1, nCells: values.length, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
+  return {
+    nGenes: 1,
+    nCells: values.length,
+    indptr,
+    indices: Uint32Array.from(indices),
+    data: Float32Array.from(data),
+  };
 }
 
 /** Mid-ranks of all values (ties share their average rank). */
 function midRanks(v: number[]): number[] {
   const order = v.map((_, i) => i).sort((a, b) => v[a] - v[b]);
   const r = new Array<number>(v.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && v[order[j + 1]] === v[order[i]]) j++;
     for (let k = i; k <= j; k++) r[order[k]] = (i + j + 2) / 2;
@@ -33,7 +39,10 @@ function midRanks(v: number[]): number[] {
 }
 
 /** Exact permutation distribution of the rank sum of a group of size m: every subset enumerated. */
-function exactRankSum(ranks: number[], m: number): { mean: number; variance: number; pTwoSided: (obs: number) => number } {
+function exactRankSum(
+  ranks: number[],
+  m: number,
+): { mean: number; variance: number; pTwoSided: (obs: number) => number } {
   const sums: number[] = [];
   const rec = (start: number, left: number, acc: number) => {
     if (left === 0) return void sums.push(acc);
@@ -45,7 +54,8 @@ function exactRankSum(ranks: number[], m: number): { mean: number; variance: num
   return {
     mean,
     variance,
-    pTwoSided: (obs) => sums.filter((s) => Math.abs(s - mean) >= Math.abs(obs - mean) - 1e-9).length / sums.length,
+    pTwoSided: (obs) =>
+      sums.filter((s) => Math.abs(s - mean) >= Math.abs(obs - mean) - 1e-9).length / sums.length,
   };
 }
 
@@ -78,7 +88,10 @@ describe('Wilcoxon rank-sum (tie-corrected normal approximation)', () => {
       const meanA = a.reduce((x, y) => x + Math.fround(y), 0) / a.length;
       const meanB = b.reduce((x, y) => x + Math.fround(y), 0) / b.length;
       expect(res.meanGroup[0][0]).toBeCloseTo(meanA, 6);
-      expect(res.log2fc[0][0]).toBeCloseTo(Math.log2((Math.expm1(meanA) + 1e-9) / (Math.expm1(meanB) + 1e-9)), 6);
+      expect(res.log2fc[0][0]).toBeCloseTo(
+        Math.log2((Math.expm1(meanA) + 1e-9) / (Math.expm1(meanB) + 1e-9)),
+        6,
+      );
     });
   }
 
@@ -86,8 +99,10 @@ describe('Wilcoxon rank-sum (tie-corrected normal approximation)', () => {
     const nGenes = 4500;
     const nCells = 40;
     let seed = 9;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    const dense = Array.from({ length: nCells }, () => Array.from({ length: nGenes }, () => (rnd() < 0.3 ? Math.round(rnd() * 4) : 0)));
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const dense = Array.from({ length: nCells }, () =>
+      Array.from({ length: nGenes }, () => (rnd() < 0.3 ? Math.round(rnd() * 4) : 0)),
+    );
     const indptr = new Float64Array(nCells + 1);
     const indices: number[] = [];
     const data: number[] = [];
@@ -146,7 +161,17 @@ describe('normal tail and BH', () => {
   });
 
   it('filterDegTable applies the SPEC §5 display filter', () => {
-    const row = { cluster: '1', gene: 'G', avgExpr: 1, log2fc: 0.25, pct1: 0.1, pct2: 0, zscore: 3, pval: 0.001, padj: 0.05 };
+    const row = {
+      cluster: '1',
+      gene: 'G',
+      avgExpr: 1,
+      log2fc: 0.25,
+      pct1: 0.1,
+      pct2: 0,
+      zscore: 3,
+      pval: 0.001,
+      padj: 0.05,
+    };
     expect(filterDegTable([row])).toHaveLength(1);
     expect(filterDegTable([{ ...row, log2fc: 0.24 }])).toHaveLength(0);
     expect(filterDegTable([{ ...row, padj: 0.051 }])).toHaveLength(0);

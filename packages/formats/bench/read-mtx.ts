@@ -23,7 +23,7 @@ const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().r
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
 
 async function generate(): Promise<void> {
@@ -35,7 +35,12 @@ async function generate(): Promise<void> {
   let nnz = 0;
   for (let j = 0; j < nCells; j++) {
     const genes: number[] = [];
-    for (let g = Math.floor(rand() * 30); g < nGenes; g += 1 + Math.floor((-Math.log(1 - rand()) * nGenes) / perCell)) genes.push(g);
+    for (
+      let g = Math.floor(rand() * 30);
+      g < nGenes;
+      g += 1 + Math.floor((-Math.log(1 - rand()) * nGenes) / perCell)
+    )
+      genes.push(g);
     cells.push(Uint32Array.from(genes));
     nnz += genes.length;
   }
@@ -58,8 +63,17 @@ async function generate(): Promise<void> {
   gz.end();
   await Promise.all([once(plain, 'finish'), once(gz, 'end')]);
   await new Promise((r) => setTimeout(r, 200));
-  writeFileSync(path.join(dir, 'features.tsv'), Array.from({ length: nGenes }, (_, g) => `ENSG${String(g).padStart(11, '0')}\tGENE${g}\tGene Expression`).join('\n') + '\n');
-  writeFileSync(path.join(dir, 'barcodes.tsv'), Array.from({ length: nCells }, (_, j) => `CELL${j}-1`).join('\n') + '\n');
+  writeFileSync(
+    path.join(dir, 'features.tsv'),
+    Array.from(
+      { length: nGenes },
+      (_, g) => `ENSG${String(g).padStart(11, '0')}\tGENE${g}\tGene Expression`,
+    ).join('\n') + '\n',
+  );
+  writeFileSync(
+    path.join(dir, 'barcodes.tsv'),
+    Array.from({ length: nCells }, (_, j) => `CELL${j}-1`).join('\n') + '\n',
+  );
   writeFileSync(path.join(dir, 'done'), '');
 }
 
@@ -75,20 +89,49 @@ async function main() {
     peak = 0;
     t = performance.now();
     const cpu0 = process.cpuUsage();
-    ds = await read10xMtxFiles({ matrix: await fileSource(path.join(dir, name)), features, barcodes, version: 'v3' }, 'bench');
+    ds = await read10xMtxFiles(
+      { matrix: await fileSource(path.join(dir, name)), features, barcodes, version: 'v3' },
+      'bench',
+    );
     const s = (performance.now() - t) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuS = (cpu.user + cpu.system) / 1e6;
-    console.log(JSON.stringify({ bench: `read ${name}`, mtxMB: Math.round(mtxBytes / 1e6), nnz: ds.counts.indptr[nCells], seconds: +s.toFixed(2), cpuSeconds: +cpuS.toFixed(2), MBpsWall: Math.round(mtxBytes / 1e6 / s), MBpsCpu: Math.round(mtxBytes / 1e6 / cpuS), peakRssMB: Math.round(peak / 2 ** 20) }));
+    console.log(
+      JSON.stringify({
+        bench: `read ${name}`,
+        mtxMB: Math.round(mtxBytes / 1e6),
+        nnz: ds.counts.indptr[nCells],
+        seconds: +s.toFixed(2),
+        cpuSeconds: +cpuS.toFixed(2),
+        MBpsWall: Math.round(mtxBytes / 1e6 / s),
+        MBpsCpu: Math.round(mtxBytes / 1e6 / cpuS),
+        peakRssMB: Math.round(peak / 2 ** 20),
+      }),
+    );
   }
   const counts = ds!.counts;
   t = performance.now();
   const h5 = await writeH5ad({ counts, genes: ds!.genes, barcodes: ds!.cells.barcodes, compression: 0 });
-  console.log(JSON.stringify({ bench: 'writeH5ad (no compression)', seconds: +((performance.now() - t) / 1000).toFixed(2), MB: Math.round(h5.length / 1e6) }));
+  console.log(
+    JSON.stringify({
+      bench: 'writeH5ad (no compression)',
+      seconds: +((performance.now() - t) / 1000).toFixed(2),
+      MB: Math.round(h5.length / 1e6),
+    }),
+  );
   let written = 0;
   t = performance.now();
-  await writeArtifacts({ engineVersion: 'bench', species: 'Homo sapiens', genes: ds!.genes, nCells, layers: { counts } }, { write: async (_p, b) => void (written += b.length) });
-  console.log(JSON.stringify({ bench: 'writeArtifacts (counts layer)', seconds: +((performance.now() - t) / 1000).toFixed(2), MB: Math.round(written / 1e6) }));
+  await writeArtifacts(
+    { engineVersion: 'bench', species: 'Homo sapiens', genes: ds!.genes, nCells, layers: { counts } },
+    { write: async (_p, b) => void (written += b.length) },
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'writeArtifacts (counts layer)',
+      seconds: +((performance.now() - t) / 1000).toFixed(2),
+      MB: Math.round(written / 1e6),
+    }),
+  );
   clearInterval(sampler);
 }
 

@@ -12,7 +12,13 @@ function isTarHeader(b: Uint8Array): boolean {
 }
 
 function isZip(b: Uint8Array): boolean {
-  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 3 || b[2] === 5) && (b[3] === 4 || b[3] === 6);
+  return (
+    b.length >= 4 &&
+    b[0] === 0x50 &&
+    b[1] === 0x4b &&
+    (b[2] === 3 || b[2] === 5) &&
+    (b[3] === 4 || b[3] === 6)
+  );
 }
 
 export async function archiveKind(source: ByteSource): Promise<ArchiveKind | undefined> {
@@ -23,7 +29,11 @@ export async function archiveKind(source: ByteSource): Promise<ArchiveKind | und
   return undefined;
 }
 
-const skip = (name: string) => name.endsWith('/') || name.startsWith('__MACOSX/') || baseName(name).startsWith('._') || baseName(name) === '.DS_Store';
+const skip = (name: string) =>
+  name.endsWith('/') ||
+  name.startsWith('__MACOSX/') ||
+  baseName(name).startsWith('._') ||
+  baseName(name) === '.DS_Store';
 
 function readString(b: Uint8Array, start: number, len: number): string {
   let end = start;
@@ -41,13 +51,15 @@ export function untar(bytes: Uint8Array, file: string): ByteSource[] {
     if (h.every((x) => x === 0)) break;
     const sizeText = readString(h, 124, 12).trim();
     const size = sizeText === '' ? 0 : parseInt(sizeText, 8);
-    if (!Number.isFinite(size) || size < 0) throw new FormatError('archive.corrupt', { file, detail: `bad tar header at byte ${pos}` });
+    if (!Number.isFinite(size) || size < 0)
+      throw new FormatError('archive.corrupt', { file, detail: `bad tar header at byte ${pos}` });
     const type = String.fromCharCode(h[156]!);
     const prefix = isTarHeader(h) ? readString(h, 345, 155) : '';
     let name = readString(h, 0, 100);
     if (prefix) name = `${prefix}/${name}`;
     const dataStart = pos + 512;
-    if (dataStart + size > bytes.length) throw new FormatError('archive.corrupt', { file, detail: `tar entry "${name}" is truncated` });
+    if (dataStart + size > bytes.length)
+      throw new FormatError('archive.corrupt', { file, detail: `tar entry "${name}" is truncated` });
     const data = bytes.subarray(dataStart, dataStart + size);
     pos = dataStart + Math.ceil(size / 512) * 512;
     if (type === 'L') {
@@ -62,7 +74,8 @@ export function untar(bytes: Uint8Array, file: string): ByteSource[] {
     if (type === 'g') continue;
     const finalName = (longName ?? name).replace(/^\.\//, '');
     longName = undefined;
-    if ((type === '0' || type === '\0' || type === '7') && !skip(finalName)) out.push(bytesSource(finalName, data));
+    if ((type === '0' || type === '\0' || type === '7') && !skip(finalName))
+      out.push(bytesSource(finalName, data));
   }
   return out;
 }
@@ -83,7 +96,8 @@ export function unzip(bytes: Uint8Array, file: string): ByteSource[] {
         declaredTotal += f.originalSize;
         const budget = decompressedBudget(f.size);
         if (f.originalSize > budget) throw tooLarge(`${file}/${f.name}`, budget);
-        if (declaredTotal > readLimits().maxDecompressedBytes) throw tooLarge(file, readLimits().maxDecompressedBytes);
+        if (declaredTotal > readLimits().maxDecompressedBytes)
+          throw tooLarge(file, readLimits().maxDecompressedBytes);
         return true;
       },
     });
@@ -94,8 +108,13 @@ export function unzip(bytes: Uint8Array, file: string): ByteSource[] {
   for (const [name, data] of Object.entries(files)) {
     const d = directory.get(name);
     if (!d) continue;
-    if (d.size !== 0xffffffff && data.length !== d.size) throw new FormatError('archive.corrupt', { file, detail: `"${name}" has ${data.length} bytes, ${d.size} declared` });
-    if (crc32(data) !== d.crc) throw new FormatError('archive.corrupt', { file, detail: `"${name}" fails its CRC check` });
+    if (d.size !== 0xffffffff && data.length !== d.size)
+      throw new FormatError('archive.corrupt', {
+        file,
+        detail: `"${name}" has ${data.length} bytes, ${d.size} declared`,
+      });
+    if (crc32(data) !== d.crc)
+      throw new FormatError('archive.corrupt', { file, detail: `"${name}" fails its CRC check` });
   }
   return Object.entries(files).map(([name, data]) => bytesSource(name, data));
 }

@@ -35,7 +35,8 @@ export function decodeGeneIndex(bytes: Uint8Array): Float64Array {
 
 /** The byte range of gene `g` in expr/<layer>.bin (for an HTTP Range request: offset … offset+length-1). */
 export function geneByteRange(index: Float64Array, g: number): { offset: number; length: number } {
-  if (g < 0 || 2 * g + 1 >= index.length) throw new RangeError(`gene ${g} is outside the index of ${index.length / 2} genes`);
+  if (g < 0 || 2 * g + 1 >= index.length)
+    throw new RangeError(`gene ${g} is outside the index of ${index.length / 2} genes`);
   return { offset: index[2 * g]!, length: index[2 * g + 1]! };
 }
 
@@ -49,7 +50,8 @@ export function decodeGeneChunk(bytes: Uint8Array): GeneChunk {
   const b = aligned(bytes, 4);
   const words = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
   const nnz = words[0] ?? 0;
-  if (words.length < 1 + 2 * nnz) throw new RangeError(`gene chunk holds ${words.length * 4} bytes, expected ${4 + 8 * nnz}`);
+  if (words.length < 1 + 2 * nnz)
+    throw new RangeError(`gene chunk holds ${words.length * 4} bytes, expected ${4 + 8 * nnz}`);
   return {
     cells: new Uint32Array(b.buffer, b.byteOffset + 4, nnz),
     values: new Float32Array(b.buffer, b.byteOffset + 4 + 4 * nnz, nnz),

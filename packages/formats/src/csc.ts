@@ -97,17 +97,32 @@ export function csrToCanonical(
   file: string,
 ): CountMatrix {
   const nnz = values.length;
-  if (cellPtr.length !== nCells + 1 || cellPtr[0] !== 0 || cellPtr[nCells] !== nnz || geneIdx.length !== nnz) {
-    throw new FormatError('h5.bad_field', { file, field: 'indptr', detail: `pointers do not match ${nCells} cells and ${nnz} values` });
+  if (
+    cellPtr.length !== nCells + 1 ||
+    cellPtr[0] !== 0 ||
+    cellPtr[nCells] !== nnz ||
+    geneIdx.length !== nnz
+  ) {
+    throw new FormatError('h5.bad_field', {
+      file,
+      field: 'indptr',
+      detail: `pointers do not match ${nCells} cells and ${nnz} values`,
+    });
   }
   const indptr = Float64Array.from(cellPtr);
   for (let j = 0; j < nCells; j++) {
-    if (indptr[j + 1]! < indptr[j]!) throw new FormatError('h5.bad_field', { file, field: 'indptr', detail: `decreases at cell ${j}` });
+    if (indptr[j + 1]! < indptr[j]!)
+      throw new FormatError('h5.bad_field', { file, field: 'indptr', detail: `decreases at cell ${j}` });
   }
   const indices = new Uint32Array(nnz);
   for (let k = 0; k < nnz; k++) {
     const g = geneIdx[k]!;
-    if (g < 0 || g >= nGenes) throw new FormatError('h5.bad_field', { file, field: 'indices', detail: `gene index ${g} is outside 0..${nGenes - 1}` });
+    if (g < 0 || g >= nGenes)
+      throw new FormatError('h5.bad_field', {
+        file,
+        field: 'indices',
+        detail: `gene index ${g} is outside 0..${nGenes - 1}`,
+      });
     indices[k] = g;
   }
   const data = values instanceof Float32Array ? values.slice() : Float32Array.from(values);
@@ -191,7 +206,9 @@ export function makeUnique(names: string[]): { names: string[]; renamed: number 
 }
 
 /** Scan values: are they all non-negative integers? Returns the first offending value. */
-export function checkCounts(data: ArrayLike<number>): { ok: true } | { ok: false; value: number; negative: boolean; notFinite?: boolean } {
+export function checkCounts(
+  data: ArrayLike<number>,
+): { ok: true } | { ok: false; value: number; negative: boolean; notFinite?: boolean } {
   for (let k = 0; k < data.length; k++) {
     const v = data[k]!;
     if (!Number.isFinite(v)) return { ok: false, value: v, negative: false, notFinite: true };

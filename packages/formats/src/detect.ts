@@ -64,7 +64,8 @@ export async function detectFormat(input: SourceBundle): Promise<Detected> {
   }
   if (bundle.entries.some((e) => /matrix\.mtx(\.gz)?$/i.test(e.name))) return { format: '10x-mtx', bundle };
   const text = bundle.entries.filter((e) => TEXT.test(baseName(e.name)));
-  if (text.length === 0 && bundle.entries.length === 1 && (await looksLikeTable(bundle.entries[0]!))) text.push(bundle.entries[0]!);
+  if (text.length === 0 && bundle.entries.length === 1 && (await looksLikeTable(bundle.entries[0]!)))
+    text.push(bundle.entries[0]!);
   if (text.length > 0) {
     const biggest = text.reduce((a, b) => (b.size > a.size ? b : a));
     return { format: 'dense-text', bundle, source: biggest };
@@ -86,7 +87,10 @@ export interface ReadDatasetOptions extends ReadOptions {
  */
 export async function readDataset(input: SourceBundle, opts: ReadDatasetOptions = {}): Promise<Dataset> {
   const d = await detectFormat(input);
-  const o: ReadOptions = { ...opts, allowNonInteger: opts.allowNonInteger || (opts.nonIntegerFormats?.includes(d.format) ?? false) };
+  const o: ReadOptions = {
+    ...opts,
+    allowNonInteger: opts.allowNonInteger || (opts.nonIntegerFormats?.includes(d.format) ?? false),
+  };
   const file = d.source?.name ?? input.name;
   let ds: Dataset;
   switch (d.format) {
@@ -113,10 +117,20 @@ export async function readDataset(input: SourceBundle, opts: ReadDatasetOptions 
 /** Structure and value checks of a read dataset; returns whether non-integer values occur. */
 export function validateDataset(ds: Dataset, file: string): boolean {
   const { nGenes, nCells, indptr, indices, data } = ds.counts;
-  if (nGenes === 0 || nCells === 0) throw new FormatError('matrix.empty', { file, genes: nGenes, cells: nCells });
+  if (nGenes === 0 || nCells === 0)
+    throw new FormatError('matrix.empty', { file, genes: nGenes, cells: nCells });
   const bad = (detail: string) => new FormatError('h5.bad_field', { file, field: 'X', detail });
-  if (indptr.length !== nCells + 1 || indptr[0] !== 0 || indptr[nCells] !== data.length || indices.length !== data.length) throw bad('the sparse matrix structure is inconsistent');
-  if (ds.genes.ids.length !== nGenes || ds.cells.barcodes.length !== nCells) throw bad(`${ds.genes.ids.length} genes / ${ds.cells.barcodes.length} cells listed for a ${nGenes} × ${nCells} matrix`);
+  if (
+    indptr.length !== nCells + 1 ||
+    indptr[0] !== 0 ||
+    indptr[nCells] !== data.length ||
+    indices.length !== data.length
+  )
+    throw bad('the sparse matrix structure is inconsistent');
+  if (ds.genes.ids.length !== nGenes || ds.cells.barcodes.length !== nCells)
+    throw bad(
+      `${ds.genes.ids.length} genes / ${ds.cells.barcodes.length} cells listed for a ${nGenes} × ${nCells} matrix`,
+    );
   let nonInteger = false;
   for (let j = 0; j < nCells; j++) {
     const a = indptr[j]!;

@@ -123,9 +123,15 @@ export const formatErrorCodes = Object.keys(formatErrorMessages) as FormatErrorC
 export type FormatErrorParams = Record<string, string | number>;
 
 /** Fill `{name}` placeholders of the template for `code` in the given language. */
-export function renderFormatError(code: FormatErrorCode, params: FormatErrorParams, lang: 'en' | 'zh' = 'en'): string {
+export function renderFormatError(
+  code: FormatErrorCode,
+  params: FormatErrorParams,
+  lang: 'en' | 'zh' = 'en',
+): string {
   const template: string = formatErrorMessages[code][lang];
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? String(params[key]) : whole,
+  );
 }
 
 export class FormatError extends Error {

@@ -36,7 +36,10 @@ export function gunzipChunks(chunks: AsyncIterable<Uint8Array>, file: string): A
 }
 
 /** The pure-JS gunzip (fflate), used unless another implementation is installed. */
-export async function* fflateGunzipChunks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncIterable<Uint8Array> {
+export async function* fflateGunzipChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+): AsyncIterable<Uint8Array> {
   let out: Uint8Array[] = [];
   let ended = false;
   const g = new Gunzip((data, final) => {
@@ -69,7 +72,8 @@ export async function* fflateGunzipChunks(chunks: AsyncIterable<Uint8Array>, fil
 /** The content of a source, transparently gunzipped when it starts with the gzip magic. */
 export async function* contentChunks(source: ByteSource): AsyncIterable<Uint8Array> {
   // Counted against the decompression limits (limits.ts): a bomb stops early with a format error.
-  if (await isGzipSource(source)) yield* limitDecompressed(gunzipChunks(source.stream(), source.name), source.name, source.size);
+  if (await isGzipSource(source))
+    yield* limitDecompressed(gunzipChunks(source.stream(), source.name), source.name, source.size);
   else yield* source.stream();
 }
 

@@ -20,8 +20,13 @@ export async function loadH5wasm(): Promise<{ h5: H5Api; FS: NonNullable<Awaited
 let counter = 0;
 
 /** Open the HDF5 bytes, run `fn`, then close and free the in-memory copy. */
-export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File) => T | Promise<T>): Promise<T> {
-  if (!isH5Magic(bytes.subarray(0, 8))) throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
+export async function withH5<T>(
+  bytes: Uint8Array,
+  file: string,
+  fn: (f: H5File) => T | Promise<T>,
+): Promise<T> {
+  if (!isH5Magic(bytes.subarray(0, 8)))
+    throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
   const { h5, FS } = await loadH5wasm();
   const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
   // canOwn: MEMFS keeps a reference to the bytes instead of copying them (the file is opened read-only).
@@ -33,7 +38,10 @@ export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File)
     FS.unlink(path);
     const mapped = asH5FormatError(e, file);
     if (mapped.code === 'data.too_large') throw mapped;
-    throw new FormatError('h5.damaged', { file, detail: e instanceof Error ? e.message.slice(0, 200) : String(e) });
+    throw new FormatError('h5.damaged', {
+      file,
+      detail: e instanceof Error ? e.message.slice(0, 200) : String(e),
+    });
   }
   try {
     return await fn(f);
@@ -58,8 +66,14 @@ export async function withH5<T>(bytes: Uint8Array, file: string, fn: (f: H5File)
 export function asH5FormatError(e: unknown, file: string): FormatError {
   if (e instanceof FormatError) return e;
   const detail = (e instanceof Error ? e.message : String(e)).slice(0, 200);
-  const allocation = (e instanceof RangeError && !/out of bounds|offset/i.test(detail)) || /allocation failed|out of memory|cannot enlarge memory|\bOOM\b|invalid (typed )?array length/i.test(detail);
-  return allocation ? new FormatError('data.too_large', { file, detail }) : new FormatError('h5.damaged', { file, detail });
+  const allocation =
+    (e instanceof RangeError && !/out of bounds|offset/i.test(detail)) ||
+    /allocation failed|out of memory|cannot enlarge memory|\bOOM\b|invalid (typed )?array length/i.test(
+      detail,
+    );
+  return allocation
+    ? new FormatError('data.too_large', { file, detail })
+    : new FormatError('h5.damaged', { file, detail });
 }
 
 function uniqueId(): string {
@@ -97,7 +111,8 @@ export function datasetAt(g: H5Group, name: string): H5Dataset | undefined {
 
 export function requireDataset(g: H5Group, name: string, file: string): H5Dataset {
   const d = datasetAt(g, name);
-  if (!d) throw new FormatError('h5.missing_field', { file, field: `${g.path === '/' ? '' : g.path}/${name}` });
+  if (!d)
+    throw new FormatError('h5.missing_field', { file, field: `${g.path === '/' ? '' : g.path}/${name}` });
   return d;
 }
 
@@ -114,7 +129,8 @@ export function attrJson(obj: H5Group | H5Dataset, name: string): unknown {
   return name in obj.attrs ? obj.attrs[name]!.json_value : undefined;
 }
 
-type NumArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+type NumArray =
+  Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 
 /** Numeric dataset values; 64-bit integers are converted to a Float64Array. */
 export function numbers(d: H5Dataset, file: string): NumArray {
@@ -127,7 +143,11 @@ export function numbers(d: H5Dataset, file: string): NumArray {
   if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return v as NumArray;
   if (typeof v === 'number') return new Float64Array([v]);
   if (typeof v === 'boolean') return new Uint8Array([v ? 1 : 0]);
-  throw new FormatError('h5.bad_field', { file, field: d.path, detail: `expected numbers, found ${JSON.stringify(d.dtype)}` });
+  throw new FormatError('h5.bad_field', {
+    file,
+    field: d.path,
+    detail: `expected numbers, found ${JSON.stringify(d.dtype)}`,
+  });
 }
 
 /** String dataset values (fixed-length or variable-length; padding removed). */
@@ -135,7 +155,11 @@ export function strings(d: H5Dataset, file: string): string[] {
   const v = d.value;
   if (typeof v === 'string') return [v];
   if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x.replace(/\0+$/, '') : String(x)));
-  throw new FormatError('h5.bad_field', { file, field: d.path, detail: `expected strings, found ${JSON.stringify(d.dtype)}` });
+  throw new FormatError('h5.bad_field', {
+    file,
+    field: d.path,
+    detail: `expected strings, found ${JSON.stringify(d.dtype)}`,
+  });
 }
 
 /** Dataset shape as numbers (scalars → []). */

@@ -1,6 +1,20 @@
 import { checkCounts, csrToCanonical, transposeCompressed } from './csc';
 import { FormatError } from './errors';
-import { attrJson, attrString, child, datasetAt, groupAt, type H5Dataset, type H5Group, isDataset, isGroup, numbers, requireDataset, shapeOf, strings } from './h5-io';
+import {
+  attrJson,
+  attrString,
+  child,
+  datasetAt,
+  groupAt,
+  type H5Dataset,
+  type H5Group,
+  isDataset,
+  isGroup,
+  numbers,
+  requireDataset,
+  shapeOf,
+  strings,
+} from './h5-io';
 import type { CellColumn, CountMatrix } from './matrix';
 
 /** Reading AnnData on-disk elements (anndata ≥ 0.7 encodings, plus the older sparse/categorical styles). */
@@ -17,14 +31,26 @@ export interface MatrixElement {
 export function readMatrixElement(e: H5Group | H5Dataset, file: string): MatrixElement {
   if (isDataset(e)) {
     const shape = shapeOf(e);
-    if (shape.length !== 2) throw new FormatError('h5.bad_field', { file, field: e.path, detail: `expected a 2-D matrix, shape is [${shape.join(', ')}]` });
+    if (shape.length !== 2)
+      throw new FormatError('h5.bad_field', {
+        file,
+        field: e.path,
+        detail: `expected a 2-D matrix, shape is [${shape.join(', ')}]`,
+      });
     return { shape: shape as [number, number], kind: 'dense', values: numbers(e, file) };
   }
   const enc = attrString(e, 'encoding-type') ?? attrString(e, 'h5sparse_format');
-  const kind = enc === 'csr_matrix' || enc === 'csr' ? 'csr' : enc === 'csc_matrix' || enc === 'csc' ? 'csc' : undefined;
-  if (!kind) throw new FormatError('h5.bad_field', { file, field: e.path, detail: `unsupported matrix encoding "${enc ?? 'none'}"` });
+  const kind =
+    enc === 'csr_matrix' || enc === 'csr' ? 'csr' : enc === 'csc_matrix' || enc === 'csc' ? 'csc' : undefined;
+  if (!kind)
+    throw new FormatError('h5.bad_field', {
+      file,
+      field: e.path,
+      detail: `unsupported matrix encoding "${enc ?? 'none'}"`,
+    });
   const shapeAttr = attrJson(e, 'shape') ?? attrJson(e, 'h5sparse_shape');
-  if (!Array.isArray(shapeAttr) || shapeAttr.length !== 2) throw new FormatError('h5.missing_field', { file, field: `${e.path} shape attribute` });
+  if (!Array.isArray(shapeAttr) || shapeAttr.length !== 2)
+    throw new FormatError('h5.missing_field', { file, field: `${e.path} shape attribute` });
   return {
     shape: [Number(shapeAttr[0]), Number(shapeAttr[1])],
     kind,
@@ -84,13 +110,23 @@ function columnOrder(g: H5Group): string[] {
 }
 
 /** Codes → labels; -1 is pandas' missing value, any other code outside the categories is an error. */
-function decodeCategorical(codes: ArrayLike<number>, categories: string[], file: string, field: string): string[] {
+function decodeCategorical(
+  codes: ArrayLike<number>,
+  categories: string[],
+  file: string,
+  field: string,
+): string[] {
   const out = new Array<string>(codes.length);
   for (let k = 0; k < codes.length; k++) {
     const c = codes[k]!;
     if (c === -1) out[k] = 'NA';
     else if (Number.isInteger(c) && c >= 0 && c < categories.length) out[k] = categories[c]!;
-    else throw new FormatError('h5.bad_field', { file, field, detail: `code ${c} of row ${k + 1} is outside the ${categories.length} categories` });
+    else
+      throw new FormatError('h5.bad_field', {
+        file,
+        field,
+        detail: `code ${c} of row ${k + 1} is outside the ${categories.length} categories`,
+      });
   }
   return out;
 }
@@ -104,7 +140,13 @@ function categoryLabels(d: H5Dataset, file: string): string[] {
 /** An AnnData dataframe group (obs / var / raw/var). */
 export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string, file: string): DataFrame {
   if (!e) throw new FormatError('h5.missing_field', { file, field });
-  if (!isGroup(e)) throw new FormatError('h5.bad_field', { file, field, detail: 'expected a dataframe group (files written by anndata < 0.7 are not supported; re-save with a current anndata)' });
+  if (!isGroup(e))
+    throw new FormatError('h5.bad_field', {
+      file,
+      field,
+      detail:
+        'expected a dataframe group (files written by anndata < 0.7 are not supported; re-save with a current anndata)',
+    });
   const g = e;
   const indexName = attrString(g, '_index') ?? '_index';
   const index = strings(requireDataset(g, indexName, file), file);
@@ -117,7 +159,12 @@ export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string,
     if (isGroup(e)) {
       const enc = attrString(e, 'encoding-type');
       if (enc === 'categorical') {
-        const values = decodeCategorical(numbers(requireDataset(e, 'codes', file), file), categoryLabels(requireDataset(e, 'categories', file), file), file, `${field}/${name}`);
+        const values = decodeCategorical(
+          numbers(requireDataset(e, 'codes', file), file),
+          categoryLabels(requireDataset(e, 'categories', file), file),
+          file,
+          `${field}/${name}`,
+        );
         columns[name] = { kind: 'categorical', values };
         stringCols[name] = values;
       } else if (enc === 'nullable-integer' || enc === 'nullable-boolean') {
@@ -130,7 +177,12 @@ export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string,
     }
     const oldCats = oldCategories && datasetAt(oldCategories, name);
     if (oldCats) {
-      const values = decodeCategorical(numbers(e, file), categoryLabels(oldCats, file), file, `${field}/${name}`);
+      const values = decodeCategorical(
+        numbers(e, file),
+        categoryLabels(oldCats, file),
+        file,
+        `${field}/${name}`,
+      );
       columns[name] = { kind: 'categorical', values };
       stringCols[name] = values;
     } else if (Array.isArray(e.value)) {
@@ -145,7 +197,11 @@ export function readDataFrame(e: H5Group | H5Dataset | undefined, field: string,
 }
 
 /** obsm entries that are 2-D arrays with one row per cell, as row-major Float32. */
-export function readObsm(g: H5Group | undefined, nCells: number, file: string): Record<string, { dims: number; values: Float32Array }> {
+export function readObsm(
+  g: H5Group | undefined,
+  nCells: number,
+  file: string,
+): Record<string, { dims: number; values: Float32Array }> {
   const out: Record<string, { dims: number; values: Float32Array }> = {};
   if (!g) return out;
   for (const key of g.keys()) {

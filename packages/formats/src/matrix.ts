@@ -29,8 +29,7 @@ export interface GeneTable {
 }
 
 export type CellColumn =
-  | { kind: 'categorical'; values: string[] }
-  | { kind: 'numeric'; values: Float64Array };
+  { kind: 'categorical'; values: string[] } | { kind: 'numeric'; values: Float64Array };
 
 export interface CellTable {
   barcodes: string[];

@@ -94,7 +94,10 @@ export class MtxParser {
       this.lines(tail, tail.length);
     }
     const header = this.header;
-    if (!header) throw this.badHeader(this.bannerSeen ? 'missing the "rows cols entries" size line' : 'the file is empty');
+    if (!header)
+      throw this.badHeader(
+        this.bannerSeen ? 'missing the "rows cols entries" size line' : 'the file is empty',
+      );
     if (this.seen < header.entries) {
       throw new FormatError('mtx.truncated', { file: this.file, expected: header.entries, found: this.seen });
     }
@@ -118,9 +121,12 @@ export class MtxParser {
       const m = /^%%MatrixMarket\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/i.exec(t);
       if (!m) throw this.badHeader(`first line is "${t.slice(0, 60)}"`);
       const [object, format, field, symmetry] = [m[1]!, m[2]!, m[3]!, m[4]!].map((s) => s.toLowerCase());
-      if (object !== 'matrix' || format !== 'coordinate') throw this.badHeader(`"${object} ${format}" is not supported; only "matrix coordinate"`);
-      if (field !== 'integer' && field !== 'real' && field !== 'pattern' && field !== 'double') throw this.badHeader(`field "${field}" is not supported`);
-      if (symmetry !== 'general') throw this.badHeader(`symmetry "${symmetry}" is not supported; only "general"`);
+      if (object !== 'matrix' || format !== 'coordinate')
+        throw this.badHeader(`"${object} ${format}" is not supported; only "matrix coordinate"`);
+      if (field !== 'integer' && field !== 'real' && field !== 'pattern' && field !== 'double')
+        throw this.badHeader(`field "${field}" is not supported`);
+      if (symmetry !== 'general')
+        throw this.badHeader(`symmetry "${symmetry}" is not supported; only "general"`);
       this.field = field === 'double' ? 'real' : field;
       this.bannerSeen = true;
       return;
@@ -128,12 +134,20 @@ export class MtxParser {
     if (t === '' || t.startsWith('%')) return;
     const parts = t.split(/\s+/);
     const nums = parts.map(Number);
-    if (parts.length !== 3 || nums.some((x) => !Number.isInteger(x) || x < 0)) throw this.badHeader(`size line "${t.slice(0, 60)}" is not "rows cols entries"`);
+    if (parts.length !== 3 || nums.some((x) => !Number.isInteger(x) || x < 0))
+      throw this.badHeader(`size line "${t.slice(0, 60)}" is not "rows cols entries"`);
     const [rows, cols, entries] = nums as [number, number, number];
     const limits = readLimits();
     checkDeclared(this.file, 'rows', rows, limits.maxDimension);
     checkDeclared(this.file, 'columns', cols, limits.maxDimension);
-    checkDeclared(this.file, 'entries', entries, Math.min(limits.maxEntries, rows * cols), this.opts.contentBytes, 4);
+    checkDeclared(
+      this.file,
+      'entries',
+      entries,
+      Math.min(limits.maxEntries, rows * cols),
+      this.opts.contentBytes,
+      4,
+    );
     this.header = { rows, cols, entries, field: this.field };
     this.opts.onHeader?.(this.header);
     // Grown as entries arrive (never allocated from the declared count alone).
@@ -156,7 +170,11 @@ export class MtxParser {
     let end = buf.indexOf(NL, start);
     if (end < 0) end = buf.length;
     if (end > start && buf[end - 1] === CR) end--;
-    return new FormatError('mtx.bad_entry', { file: this.file, line, text: asciiSlice(buf, start, end).trim() });
+    return new FormatError('mtx.bad_entry', {
+      file: this.file,
+      line,
+      text: asciiSlice(buf, start, end).trim(),
+    });
   }
 
   private lines(buf: Uint8Array, end: number): void {
@@ -232,14 +250,25 @@ export class MtxParser {
       if (b !== NL) throw this.badEntry(line, buf, lineStart);
       p++;
       if (i < 1 || i > rows || j < 1 || j > cols) {
-        throw new FormatError('mtx.index_out_of_range', { file: this.file, line, row: i, col: j, rows, cols });
+        throw new FormatError('mtx.index_out_of_range', {
+          file: this.file,
+          line,
+          row: i,
+          col: j,
+          rows,
+          cols,
+        });
       }
-      if (seen >= entries) throw new FormatError('mtx.too_many_entries', { file: this.file, line, expected: entries });
+      if (seen >= entries)
+        throw new FormatError('mtx.too_many_entries', { file: this.file, line, expected: entries });
       seen++;
-      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX) throw new FormatError('counts.not_finite', { file: this.file, where: `line ${line}`, value: v });
-      if (v < 0) throw new FormatError('counts.negative', { file: this.file, where: `line ${line}`, value: v });
+      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX)
+        throw new FormatError('counts.not_finite', { file: this.file, where: `line ${line}`, value: v });
+      if (v < 0)
+        throw new FormatError('counts.negative', { file: this.file, where: `line ${line}`, value: v });
       if (!Number.isInteger(v)) {
-        if (!allowNonInteger) throw new FormatError('counts.non_integer', { file: this.file, where: `line ${line}`, value: v });
+        if (!allowNonInteger)
+          throw new FormatError('counts.non_integer', { file: this.file, where: `line ${line}`, value: v });
         this.nonInteger = true;
       }
       if (v === 0) continue;
@@ -261,7 +290,11 @@ export class MtxParser {
   }
 }
 
-export async function parseMtx(chunks: AsyncIterable<Uint8Array>, file: string, opts: MtxParseOptions = {}): Promise<MtxTriplets> {
+export async function parseMtx(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+  opts: MtxParseOptions = {},
+): Promise<MtxTriplets> {
   const parser = new MtxParser(file, opts);
   for await (const chunk of chunks) parser.push(chunk);
   return parser.finish();

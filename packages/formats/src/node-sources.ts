@@ -12,7 +12,10 @@ import { setDeflateImplementation } from './hdf5-write';
 import type { ByteSource, SourceBundle } from './sources';
 
 /** Streaming gunzip on Node's native zlib (installed for every reader when this module loads). */
-export async function* nodeGunzipChunks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncIterable<Uint8Array> {
+export async function* nodeGunzipChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+): AsyncIterable<Uint8Array> {
   const gz = createGunzip({ chunkSize: 1 << 20 });
   let feedError: unknown;
   const feeder = (async () => {
@@ -42,7 +45,11 @@ setGunzipImplementation(nodeGunzipChunks);
 // HDF5 chunks are deflated on libuv's thread pool (several at once, off the main thread).
 setDeflateImplementation(
   (bytes, level) =>
-    new Promise((resolve, reject) => deflate(bytes, { level }, (err, out) => (err ? reject(err) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))))),
+    new Promise((resolve, reject) =>
+      deflate(bytes, { level }, (err, out) =>
+        err ? reject(err) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)),
+      ),
+    ),
 );
 
 export async function fileSource(filePath: string, name = path.basename(filePath)): Promise<ByteSource> {

@@ -27,7 +27,11 @@ export function detectSpecies(genes: GeneTable): SpeciesGuess {
   const n = genes.ids.length || 1;
   if ((human + mouse) / n >= 0.3) {
     const isMouse = mouse > human;
-    return { species: isMouse ? 'Mus musculus' : 'Homo sapiens', confidence: round2(Math.max(human, mouse) / (human + mouse)), basis: 'ensembl-id' };
+    return {
+      species: isMouse ? 'Mus musculus' : 'Homo sapiens',
+      confidence: round2(Math.max(human, mouse) / (human + mouse)),
+      basis: 'ensembl-id',
+    };
   }
   let upper = 0;
   let capitalised = 0;
@@ -45,7 +49,11 @@ export function detectSpecies(genes: GeneTable): SpeciesGuess {
   const mouseScore = capitalised + 50 * mtLower;
   const total = humanScore + mouseScore;
   const isMouse = mouseScore > humanScore;
-  return { species: isMouse ? 'Mus musculus' : 'Homo sapiens', confidence: round2(Math.max(humanScore, mouseScore) / total), basis: 'symbol-case' };
+  return {
+    species: isMouse ? 'Mus musculus' : 'Homo sapiens',
+    confidence: round2(Math.max(humanScore, mouseScore) / total),
+    basis: 'symbol-case',
+  };
 }
 
 /** The gene list of one Ensembl release (10x reference features.tsv: id, name, type). */
@@ -77,14 +85,20 @@ export interface ReleaseMatch {
 
 /** Overlap of the dataset genes with every release; best first. Ids are used when they are Ensembl ids. */
 export function matchReleases(genes: GeneTable, releases: GeneRelease[]): ReleaseMatch[] {
-  const useIds = genes.ids.filter((id) => HUMAN_ID.test(id) || MOUSE_ID.test(id)).length >= genes.ids.length * 0.3;
+  const useIds =
+    genes.ids.filter((id) => HUMAN_ID.test(id) || MOUSE_ID.test(id)).length >= genes.ids.length * 0.3;
   const names = useIds ? genes.ids.map((id) => id.replace(/\.\d+$/, '')) : genes.symbols;
   const out = releases.map((r) => {
     const set = useIds ? r.ids : r.symbols;
     let hit = 0;
     for (const n of names) if (set.has(n)) hit++;
     const overlapPercent = names.length ? Math.round((1000 * hit) / names.length) / 10 : 0;
-    return { name: r.name, species: r.species, overlapPercent, by: useIds ? ('id' as const) : ('symbol' as const) };
+    return {
+      name: r.name,
+      species: r.species,
+      overlapPercent,
+      by: useIds ? ('id' as const) : ('symbol' as const),
+    };
   });
   return out.sort((a, b) => b.overlapPercent - a.overlapPercent);
 }

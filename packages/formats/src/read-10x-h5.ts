@@ -1,12 +1,25 @@
 import { FormatError } from './errors';
-import { datasetAt, groupAt, type H5File, type H5Group, numbers, requireDataset, strings, withH5 } from './h5-io';
+import {
+  datasetAt,
+  groupAt,
+  type H5File,
+  type H5Group,
+  numbers,
+  requireDataset,
+  strings,
+  withH5,
+} from './h5-io';
 import type { Dataset } from './matrix';
 import { checkCounts, csrToCanonical } from './csc';
 import type { ReadOptions } from './read-10x-mtx';
 import { finishTables } from './tables';
 
 /** 10x HDF5 (CellRanger v3 "matrix/" with features/, or v2 "<genome>/" with genes, gene_names). */
-export async function read10xH5Bytes(bytes: Uint8Array, file: string, opts: ReadOptions = {}): Promise<Dataset> {
+export async function read10xH5Bytes(
+  bytes: Uint8Array,
+  file: string,
+  opts: ReadOptions = {},
+): Promise<Dataset> {
   return withH5(bytes, file, (f) => read10xH5File(f, file, opts));
 }
 
@@ -36,8 +49,12 @@ function read10xH5File(f: H5File, file: string, opts: ReadOptions): Dataset {
       const x = groupAt(f, k);
       return !!x && !!datasetAt(x, 'genes');
     });
-    if (genomes.length === 0) throw new FormatError('h5.missing_field', { file, field: 'matrix/features or <genome>/genes' });
-    if (genomes.length > 1) warnings.push(`${file}: ${genomes.length} genomes found (${genomes.join(', ')}); read "${genomes[0]}".`);
+    if (genomes.length === 0)
+      throw new FormatError('h5.missing_field', { file, field: 'matrix/features or <genome>/genes' });
+    if (genomes.length > 1)
+      warnings.push(
+        `${file}: ${genomes.length} genomes found (${genomes.join(', ')}); read "${genomes[0]}".`,
+      );
     g = groupAt(f, genomes[0]!)!;
     ids = strings(requireDataset(g, 'genes', file), file);
     const names = datasetAt(g, 'gene_names');
@@ -50,18 +67,36 @@ function read10xH5File(f: H5File, file: string, opts: ReadOptions): Dataset {
   const indptr = numbers(requireDataset(g, 'indptr', file), file);
   const [nGenes, nCells] = shape as [number, number];
   if (nGenes !== ids.length) {
-    throw new FormatError('mtx.gene_count_mismatch', { file, matrixGenes: nGenes, listFile: `${g.path}/features`, listed: ids.length });
+    throw new FormatError('mtx.gene_count_mismatch', {
+      file,
+      matrixGenes: nGenes,
+      listFile: `${g.path}/features`,
+      listed: ids.length,
+    });
   }
   if (nCells !== barcodes.length || indptr.length !== nCells + 1) {
-    throw new FormatError('mtx.barcode_count_mismatch', { file, matrixCells: indptr.length - 1, listFile: `${g.path}/barcodes`, listed: barcodes.length });
+    throw new FormatError('mtx.barcode_count_mismatch', {
+      file,
+      matrixCells: indptr.length - 1,
+      listFile: `${g.path}/barcodes`,
+      listed: barcodes.length,
+    });
   }
   const check = checkCounts(data);
   if (!check.ok && (check.negative || check.notFinite || !opts.allowNonInteger)) {
-    throw new FormatError(check.notFinite ? 'counts.not_finite' : check.negative ? 'counts.negative' : 'counts.non_integer', { file, where: `${g.path}/data`, value: check.value });
+    throw new FormatError(
+      check.notFinite ? 'counts.not_finite' : check.negative ? 'counts.negative' : 'counts.non_integer',
+      { file, where: `${g.path}/data`, value: check.value },
+    );
   }
   if (!check.ok) warnings.push(`${file}: the matrix holds non-integer values; they were kept as they are.`);
   const counts = csrToCanonical(indptr, indices, data, nCells, nGenes, file);
-  const fin = finishTables(counts, { ids, symbols, ...(featureTypes ? { featureTypes } : {}) }, barcodes, warnings);
+  const fin = finishTables(
+    counts,
+    { ids, symbols, ...(featureTypes ? { featureTypes } : {}) },
+    barcodes,
+    warnings,
+  );
   return {
     counts: fin.counts,
     genes: fin.genes,

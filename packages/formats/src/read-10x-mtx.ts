@@ -47,18 +47,31 @@ export function pick10xMtx(bundle: SourceBundle): TenxMtxFiles {
   // Several matrices: only the 10x outs layout (one filtered matrix beside raw ones) is
   // unambiguous; anything else is refused rather than half-read.
   if (all.length > 1 && filtered.length !== 1) {
-    throw new FormatError('source.ambiguous', { file: bundle.name, count: all.length, names: all.map((f) => f.matrix.name).slice(0, 4).join(', ') });
+    throw new FormatError('source.ambiguous', {
+      file: bundle.name,
+      count: all.length,
+      names: all
+        .map((f) => f.matrix.name)
+        .slice(0, 4)
+        .join(', '),
+    });
   }
   const chosen = filtered[0] ?? all[0];
   if (!chosen) {
     const hasMatrix = bundle.entries.some((e) => MATRIX.test(baseName(e.name)));
-    const expected = hasMatrix ? 'barcodes.tsv(.gz) and features.tsv(.gz) or genes.tsv(.gz) beside matrix.mtx' : 'matrix.mtx(.gz)';
+    const expected = hasMatrix
+      ? 'barcodes.tsv(.gz) and features.tsv(.gz) or genes.tsv(.gz) beside matrix.mtx'
+      : 'matrix.mtx(.gz)';
     throw new FormatError('source.missing_file', { file: bundle.name, expected });
   }
   return chosen;
 }
 
-export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts: ReadOptions = {}): Promise<Dataset> {
+export async function read10xMtxFiles(
+  files: TenxMtxFiles,
+  sample: string,
+  opts: ReadOptions = {},
+): Promise<Dataset> {
   const warnings: string[] = [];
   const feat = parseFeatures(await readText(files.features), files.features.name, files.version === 'v3');
   warnings.push(...feat.warnings);
@@ -74,18 +87,36 @@ export async function read10xMtxFiles(files: TenxMtxFiles, sample: string, opts:
       return;
     }
     if (rows !== nGenes) {
-      throw new FormatError('mtx.gene_count_mismatch', { file: files.matrix.name, matrixGenes: rows, listFile: files.features.name, listed: nGenes });
+      throw new FormatError('mtx.gene_count_mismatch', {
+        file: files.matrix.name,
+        matrixGenes: rows,
+        listFile: files.features.name,
+        listed: nGenes,
+      });
     }
-    throw new FormatError('mtx.barcode_count_mismatch', { file: files.matrix.name, matrixCells: cols, listFile: files.barcodes.name, listed: nCells });
+    throw new FormatError('mtx.barcode_count_mismatch', {
+      file: files.matrix.name,
+      matrixCells: cols,
+      listFile: files.barcodes.name,
+      listed: nCells,
+    });
   };
-  const contentBytes = (await isGzipSource(files.matrix)) ? decompressedBudget(files.matrix.size) : files.matrix.size;
-  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, { ...opts, onHeader: checkShape, contentBytes });
+  const contentBytes = (await isGzipSource(files.matrix))
+    ? decompressedBudget(files.matrix.size)
+    : files.matrix.size;
+  const t = await parseMtx(contentChunks(files.matrix), files.matrix.name, {
+    ...opts,
+    onHeader: checkShape,
+    contentBytes,
+  });
   const geneIdx = transposed ? t.col : t.row;
   const cellIdx = transposed ? t.row : t.col;
   if (transposed) warnings.push(`${files.matrix.name}: the matrix is cells × genes; it was read transposed.`);
-  if (t.nonInteger) warnings.push(`${files.matrix.name}: the matrix holds non-integer values; they were kept as they are.`);
+  if (t.nonInteger)
+    warnings.push(`${files.matrix.name}: the matrix holds non-integer values; they were kept as they are.`);
   const { matrix, duplicates } = tripletsToCsc(geneIdx, cellIdx, t.val, nGenes, nCells);
-  if (duplicates) warnings.push(`${files.matrix.name}: ${duplicates} repeated (gene, cell) entries were summed.`);
+  if (duplicates)
+    warnings.push(`${files.matrix.name}: ${duplicates} repeated (gene, cell) entries were summed.`);
   const fin = finishTables(matrix, feat.genes, bc.barcodes, warnings);
   return {
     counts: fin.counts,
@@ -102,6 +133,9 @@ export async function read10xMtx(bundle: SourceBundle, opts: ReadOptions = {}): 
   const files = pick10xMtx(bundle);
   const ds = await read10xMtxFiles(files, bundle.name, opts);
   const count = find10xMtx(bundle).length;
-  if (count > 1) ds.warnings.push(`${bundle.name}: ${count} matrices found; read ${files.matrix.name}. Upload one sample per dataset.`);
+  if (count > 1)
+    ds.warnings.push(
+      `${bundle.name}: ${count} matrices found; read ${files.matrix.name}. Upload one sample per dataset.`,
+    );
   return ds;
 }

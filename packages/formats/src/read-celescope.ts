@@ -40,14 +40,26 @@ function at(bundle: SourceBundle, root: string, rel: string) {
 }
 
 /** Read one CeleScope sample (the first one found unless `sample` names another). */
-export async function readCelescope(bundle: SourceBundle, opts: ReadOptions & { sample?: string } = {}): Promise<Dataset> {
+export async function readCelescope(
+  bundle: SourceBundle,
+  opts: ReadOptions & { sample?: string } = {},
+): Promise<Dataset> {
   const samples = findCelescopeSamples(bundle);
   const chosen = samples.find((s) => s.sample === opts.sample) ?? samples[0];
-  if (!chosen) throw new FormatError('source.missing_file', { file: bundle.name, expected: 'outs/filtered/matrix.mtx.gz' });
+  if (!chosen)
+    throw new FormatError('source.missing_file', {
+      file: bundle.name,
+      expected: 'outs/filtered/matrix.mtx.gz',
+    });
   const ds = await read10xMtxFiles(chosen.files, chosen.sample, opts);
   ds.format = 'celescope';
-  if (samples.length > 1) ds.warnings.push(`${bundle.name}: ${samples.length} CeleScope samples found; read "${chosen.sample}". Upload one sample per dataset.`);
-  const coords = at(bundle, chosen.root, 'outs/tsne_coord.tsv') ?? at(bundle, chosen.root, `06.analysis/${chosen.sample}_tsne_coord.tsv`);
+  if (samples.length > 1)
+    ds.warnings.push(
+      `${bundle.name}: ${samples.length} CeleScope samples found; read "${chosen.sample}". Upload one sample per dataset.`,
+    );
+  const coords =
+    at(bundle, chosen.root, 'outs/tsne_coord.tsv') ??
+    at(bundle, chosen.root, `06.analysis/${chosen.sample}_tsne_coord.tsv`);
   if (coords) addTsneCoords(ds, textLines(await readText(coords)), coords.name);
   const metrics = at(bundle, chosen.root, '.metrics.json');
   if (metrics) {

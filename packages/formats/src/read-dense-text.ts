@@ -35,7 +35,8 @@ const ENSEMBL = /^ENS[A-Z]*G\d{6,}/;
 const GENE_HINT = /^(MT-|mt-|RP[LS]\d|Rp[ls]\d|ENS[A-Z]*G\d)/;
 
 function fraction(names: string[], re: RegExp): number {
-  const sample = names.length > 2000 ? names.filter((_, i) => i % Math.ceil(names.length / 2000) === 0) : names;
+  const sample =
+    names.length > 2000 ? names.filter((_, i) => i % Math.ceil(names.length / 2000) === 0) : names;
   return sample.length ? sample.filter((n) => re.test(n)).length / sample.length : 0;
 }
 
@@ -43,15 +44,25 @@ function fraction(names: string[], re: RegExp): number {
 export function rowsAreGenes(rowNames: string[], colNames: string[]): { rowsGenes: boolean; reason: string } {
   const colBc = fraction(colNames, BARCODE);
   const rowBc = fraction(rowNames, BARCODE);
-  if (colBc >= 0.5 && colBc > rowBc) return { rowsGenes: true, reason: 'column names look like cell barcodes' };
+  if (colBc >= 0.5 && colBc > rowBc)
+    return { rowsGenes: true, reason: 'column names look like cell barcodes' };
   if (rowBc >= 0.5 && rowBc > colBc) return { rowsGenes: false, reason: 'row names look like cell barcodes' };
   const colEns = fraction(colNames, ENSEMBL);
   const rowEns = fraction(rowNames, ENSEMBL);
-  if (rowEns > 0.5 || colEns > 0.5) return rowEns >= colEns ? { rowsGenes: true, reason: 'row names are Ensembl gene ids' } : { rowsGenes: false, reason: 'column names are Ensembl gene ids' };
+  if (rowEns > 0.5 || colEns > 0.5)
+    return rowEns >= colEns
+      ? { rowsGenes: true, reason: 'row names are Ensembl gene ids' }
+      : { rowsGenes: false, reason: 'column names are Ensembl gene ids' };
   const rowHint = rowNames.filter((n) => GENE_HINT.test(n)).length;
   const colHint = colNames.filter((n) => GENE_HINT.test(n)).length;
-  if (rowHint !== colHint) return rowHint > colHint ? { rowsGenes: true, reason: 'row names include mitochondrial/ribosomal gene symbols' } : { rowsGenes: false, reason: 'column names include mitochondrial/ribosomal gene symbols' };
-  return { rowsGenes: rowNames.length >= colNames.length, reason: 'no names identified; assumed the longer axis holds genes' };
+  if (rowHint !== colHint)
+    return rowHint > colHint
+      ? { rowsGenes: true, reason: 'row names include mitochondrial/ribosomal gene symbols' }
+      : { rowsGenes: false, reason: 'column names include mitochondrial/ribosomal gene symbols' };
+  return {
+    rowsGenes: rowNames.length >= colNames.length,
+    reason: 'no names identified; assumed the longer axis holds genes',
+  };
 }
 
 export async function readDenseText(source: ByteSource, opts: ReadOptions = {}): Promise<Dataset> {
@@ -79,9 +90,21 @@ export async function readDenseText(source: ByteSource, opts: ReadOptions = {}):
     if (rowNames.length === 0) {
       nCols = fields.length - 1;
       if (header.length === fields.length) header = header.slice(1);
-      if (header.length !== nCols) throw new FormatError('text.bad_row', { file, line: lineNo, expected: header.length + 1, found: fields.length });
+      if (header.length !== nCols)
+        throw new FormatError('text.bad_row', {
+          file,
+          line: lineNo,
+          expected: header.length + 1,
+          found: fields.length,
+        });
     }
-    if (fields.length !== nCols + 1) throw new FormatError('text.bad_row', { file, line: lineNo, expected: nCols + 1, found: fields.length });
+    if (fields.length !== nCols + 1)
+      throw new FormatError('text.bad_row', {
+        file,
+        line: lineNo,
+        expected: nCols + 1,
+        found: fields.length,
+      });
     const r = rowNames.length;
     rowNames.push(unquote(fields[0]!));
     for (let c = 0; c < nCols; c++) {
@@ -89,12 +112,33 @@ export async function readDenseText(source: ByteSource, opts: ReadOptions = {}):
       const t = text.trim();
       const v = Number(t);
       // Plain decimals only: no hex (0x10), Infinity/NaN or separators.
-      if (t === '' || Number.isNaN(v) || !DECIMAL.test(t)) throw new FormatError('text.bad_value', { file, line: lineNo, column: c + 2, value: text.slice(0, 40) });
-      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX) throw new FormatError('counts.not_finite', { file, where: `line ${lineNo}, column ${c + 2}`, value: t.slice(0, 40) });
+      if (t === '' || Number.isNaN(v) || !DECIMAL.test(t))
+        throw new FormatError('text.bad_value', {
+          file,
+          line: lineNo,
+          column: c + 2,
+          value: text.slice(0, 40),
+        });
+      if (!Number.isFinite(v) || Math.abs(v) > FLOAT32_MAX)
+        throw new FormatError('counts.not_finite', {
+          file,
+          where: `line ${lineNo}, column ${c + 2}`,
+          value: t.slice(0, 40),
+        });
       if (v === 0) continue;
-      if (v < 0) throw new FormatError('counts.negative', { file, where: `line ${lineNo}, column ${c + 2}`, value: v });
+      if (v < 0)
+        throw new FormatError('counts.negative', {
+          file,
+          where: `line ${lineNo}, column ${c + 2}`,
+          value: v,
+        });
       if (!Number.isInteger(v)) {
-        if (!opts.allowNonInteger) throw new FormatError('counts.non_integer', { file, where: `line ${lineNo}, column ${c + 2}`, value: v });
+        if (!opts.allowNonInteger)
+          throw new FormatError('counts.non_integer', {
+            file,
+            where: `line ${lineNo}, column ${c + 2}`,
+            value: v,
+          });
         nonInteger = true;
       }
       rowIdx.push(r);
@@ -124,9 +168,20 @@ export async function readDenseText(source: ByteSource, opts: ReadOptions = {}):
   const orient = rowsAreGenes(rowNames, header);
   const geneNames = orient.rowsGenes ? rowNames : header;
   const cellNames = orient.rowsGenes ? header : rowNames;
-  warnings.push(`${file}: read as ${orient.rowsGenes ? 'genes × cells' : 'cells × genes (transposed)'} because ${orient.reason}.`);
+  warnings.push(
+    `${file}: read as ${orient.rowsGenes ? 'genes × cells' : 'cells × genes (transposed)'} because ${orient.reason}.`,
+  );
   if (nonInteger) warnings.push(`${file}: the matrix holds non-integer values; they were kept as they are.`);
-  const { matrix } = orient.rowsGenes ? tripletsToCsc(R, C, V, geneNames.length, cellNames.length) : tripletsToCsc(C, R, V, geneNames.length, cellNames.length);
+  const { matrix } = orient.rowsGenes
+    ? tripletsToCsc(R, C, V, geneNames.length, cellNames.length)
+    : tripletsToCsc(C, R, V, geneNames.length, cellNames.length);
   const fin = finishTables(matrix, { ids: geneNames, symbols: geneNames }, cellNames, warnings);
-  return { counts: fin.counts, genes: fin.genes, cells: { barcodes: fin.barcodes, columns: {} }, embeddings: {}, format: 'dense-text', warnings };
+  return {
+    counts: fin.counts,
+    genes: fin.genes,
+    cells: { barcodes: fin.barcodes, columns: {} },
+    embeddings: {},
+    format: 'dense-text',
+    warnings,
+  };
 }

@@ -1,5 +1,13 @@
 import { FormatError } from './errors';
-import { type DataFrame, type MatrixElement, notCountsReason, readDataFrame, readMatrixElement, readObsm, toCanonical } from './h5ad-elements';
+import {
+  type DataFrame,
+  type MatrixElement,
+  notCountsReason,
+  readDataFrame,
+  readMatrixElement,
+  readObsm,
+  toCanonical,
+} from './h5ad-elements';
 import { child, groupAt, type H5File, withH5 } from './h5-io';
 import type { Dataset, GeneTable } from './matrix';
 import type { ReadOptions } from './read-10x-mtx';
@@ -9,7 +17,11 @@ import { finishTables } from './tables';
  * AnnData .h5ad: raw counts are taken from layers["counts"], else raw.X, else X — the first one
  * that holds non-negative integers. Normalized-only files are refused with a message saying so.
  */
-export async function readH5adBytes(bytes: Uint8Array, file: string, opts: ReadOptions = {}): Promise<Dataset> {
+export async function readH5adBytes(
+  bytes: Uint8Array,
+  file: string,
+  opts: ReadOptions = {},
+): Promise<Dataset> {
   return withH5(bytes, file, (f) => readH5adFile(f, file, opts));
 }
 
@@ -29,7 +41,8 @@ function geneTable(v: DataFrame): GeneTable {
   const featureTypes = v.strings['feature_types'] ?? v.strings['feature_type'];
   const extra = featureTypes ? { featureTypes } : {};
   if (idCol) return { ids: v.strings[idCol]!, symbols: symCol ? v.strings[symCol]! : v.index, ...extra };
-  if (symCol && v.index.some((x) => ENSEMBL.test(x))) return { ids: v.index, symbols: v.strings[symCol]!, ...extra };
+  if (symCol && v.index.some((x) => ENSEMBL.test(x)))
+    return { ids: v.index, symbols: v.strings[symCol]!, ...extra };
   return { ids: v.index, symbols: v.index, ...extra };
 }
 
@@ -51,7 +64,9 @@ function readH5adFile(f: H5File, file: string, opts: ReadOptions): Dataset {
       load: () => {
         const layers = groupAt(f, 'layers');
         const e = layers && child(layers, 'counts');
-        return e ? { where: 'layers["counts"]', element: readMatrixElement(e, file), var: getVar() } : undefined;
+        return e
+          ? { where: 'layers["counts"]', element: readMatrixElement(e, file), var: getVar() }
+          : undefined;
       },
     },
     {
@@ -59,7 +74,13 @@ function readH5adFile(f: H5File, file: string, opts: ReadOptions): Dataset {
       load: () => {
         const raw = groupAt(f, 'raw');
         const e = raw && child(raw, 'X');
-        return raw && e ? { where: 'raw.X', element: readMatrixElement(e, file), var: readDataFrame(child(raw, 'var'), 'raw/var', file) } : undefined;
+        return raw && e
+          ? {
+              where: 'raw.X',
+              element: readMatrixElement(e, file),
+              var: readDataFrame(child(raw, 'var'), 'raw/var', file),
+            }
+          : undefined;
       },
     },
     {
@@ -86,20 +107,38 @@ function readH5adFile(f: H5File, file: string, opts: ReadOptions): Dataset {
   }
   if (!chosen && opts.allowNonInteger && fallback) {
     chosen = fallback;
-    warnings.push(`${file}: no integer counts found; read non-integer values from ${fallback.where} as they are.`);
+    warnings.push(
+      `${file}: no integer counts found; read non-integer values from ${fallback.where} as they are.`,
+    );
   }
   if (!chosen) {
-    throw new FormatError('h5ad.normalized_only', { file, detail: rejected.length ? rejected.join('; ') : 'no X' });
+    throw new FormatError('h5ad.normalized_only', {
+      file,
+      detail: rejected.length ? rejected.join('; ') : 'no X',
+    });
   }
   const [rows, cols] = chosen.element.shape;
   if (rows !== nCells) {
-    throw new FormatError('mtx.barcode_count_mismatch', { file: `${file} ${chosen.where}`, matrixCells: rows, listFile: 'obs', listed: nCells });
+    throw new FormatError('mtx.barcode_count_mismatch', {
+      file: `${file} ${chosen.where}`,
+      matrixCells: rows,
+      listFile: 'obs',
+      listed: nCells,
+    });
   }
   const genes = geneTable(chosen.var);
   if (cols !== genes.ids.length) {
-    throw new FormatError('mtx.gene_count_mismatch', { file: `${file} ${chosen.where}`, matrixGenes: cols, listFile: chosen.where === 'raw.X' ? 'raw/var' : 'var', listed: genes.ids.length });
+    throw new FormatError('mtx.gene_count_mismatch', {
+      file: `${file} ${chosen.where}`,
+      matrixGenes: cols,
+      listFile: chosen.where === 'raw.X' ? 'raw/var' : 'var',
+      listed: genes.ids.length,
+    });
   }
-  if (chosen.where !== 'X') warnings.push(`${file}: raw counts read from ${chosen.where}${rejected.length ? ` (${rejected.join('; ')})` : ''}.`);
+  if (chosen.where !== 'X')
+    warnings.push(
+      `${file}: raw counts read from ${chosen.where}${rejected.length ? ` (${rejected.join('; ')})` : ''}.`,
+    );
   const counts = toCanonical(chosen.element, file, chosen.where);
   const fin = finishTables(counts, genes, obs.index, warnings);
   return {

@@ -26,7 +26,8 @@ export function bytesSource(name: string, bytes: Uint8Array): ByteSource {
     size: bytes.length,
     read: async (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
     async *stream() {
-      for (let off = 0; off < bytes.length; off += CHUNK) yield bytes.subarray(off, Math.min(bytes.length, off + CHUNK));
+      for (let off = 0; off < bytes.length; off += CHUNK)
+        yield bytes.subarray(off, Math.min(bytes.length, off + CHUNK));
     },
   };
 }

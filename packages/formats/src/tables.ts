@@ -16,7 +16,11 @@ export function textLines(text: string): string[] {
  * A 10x features.tsv (id, name, type) or genes.tsv (id, name). One-column files are repaired as
  * METHODS §1.1 says (the value is used as id and symbol, type "Gene Expression").
  */
-export function parseFeatures(text: string, file: string, v3 = false): { genes: GeneTable; warnings: string[] } {
+export function parseFeatures(
+  text: string,
+  file: string,
+  v3 = false,
+): { genes: GeneTable; warnings: string[] } {
   const lines = textLines(text);
   const ids: string[] = [];
   const symbols: string[] = [];
@@ -30,13 +34,18 @@ export function parseFeatures(text: string, file: string, v3 = false): { genes: 
     types.push((f[2] ?? 'Gene Expression').trim());
   }
   const warnings: string[] = [];
-  if (oneColumn > 0) warnings.push(`${file}: ${oneColumn} gene line(s) had one column; the name was used as id and symbol.`);
+  if (oneColumn > 0)
+    warnings.push(`${file}: ${oneColumn} gene line(s) had one column; the name was used as id and symbol.`);
   const hasTypes = v3 || lines.some((l) => l.split('\t').length >= 3);
   return { genes: { ids, symbols, ...(hasTypes ? { featureTypes: types } : {}) }, warnings };
 }
 
 /** Barcodes (first column). Purely numeric barcodes (BD format) get the prefix `{sample}_`. */
-export function parseBarcodes(text: string, file: string, sample: string): { barcodes: string[]; warnings: string[] } {
+export function parseBarcodes(
+  text: string,
+  file: string,
+  sample: string,
+): { barcodes: string[]; warnings: string[] } {
   let barcodes = textLines(text).map((l) => l.split('\t')[0]!.trim());
   const warnings: string[] = [];
   if (barcodes.length > 0 && barcodes.every((b) => /^\d+$/.test(b))) {
@@ -65,10 +74,13 @@ export function finishTables(
     m = subsetGenes(m, keep);
     const pick = <T>(xs: T[]) => xs.filter((_, i) => keep[i]);
     g = { ids: pick(genes.ids), symbols: pick(genes.symbols), featureTypes: pick(types) };
-    warnings.push(`Kept the ${m.nGenes} "Gene Expression" features; ${dropped} other features (e.g. antibody capture) were set aside.`);
+    warnings.push(
+      `Kept the ${m.nGenes} "Gene Expression" features; ${dropped} other features (e.g. antibody capture) were set aside.`,
+    );
   }
   const ids = makeUnique(g.ids);
-  if (ids.renamed) warnings.push(`${ids.renamed} repeated gene id(s) were made unique by appending -1, -2, ….`);
+  if (ids.renamed)
+    warnings.push(`${ids.renamed} repeated gene id(s) were made unique by appending -1, -2, ….`);
   const bc = makeUnique(barcodes);
   if (bc.renamed) warnings.push(`${bc.renamed} repeated barcode(s) were made unique by appending -1, -2, ….`);
   return { counts: m, genes: { ...g, ids: ids.names }, barcodes: bc.names };

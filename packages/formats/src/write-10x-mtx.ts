@@ -10,12 +10,15 @@ export interface TenxMtxOutput {
 }
 
 function matrixText(m: CountMatrix, field: 'integer' | 'real'): Uint8Array {
-  const parts: string[] = [`%%MatrixMarket matrix coordinate ${field} general\n%\n${m.nGenes} ${m.nCells} ${m.indptr[m.nCells]}\n`];
+  const parts: string[] = [
+    `%%MatrixMarket matrix coordinate ${field} general\n%\n${m.nGenes} ${m.nCells} ${m.indptr[m.nCells]}\n`,
+  ];
   const enc = new TextEncoder();
   const chunks: Uint8Array[] = [];
   let lines: string[] = [];
   for (let j = 0; j < m.nCells; j++) {
-    for (let k = m.indptr[j]!; k < m.indptr[j + 1]!; k++) lines.push(`${m.indices[k]! + 1} ${j + 1} ${m.data[k]}`);
+    for (let k = m.indptr[j]!; k < m.indptr[j + 1]!; k++)
+      lines.push(`${m.indices[k]! + 1} ${j + 1} ${m.data[k]}`);
     if (lines.length > 100_000) {
       chunks.push(enc.encode(lines.join('\n') + '\n'));
       lines = [];
@@ -35,7 +38,10 @@ export function write10xMtx(
 ): TenxMtxOutput {
   const enc = new TextEncoder();
   const z = (b: Uint8Array) => (opts.gzip === false ? b : gzipSync(b, { level: 6 }));
-  const features = genes.ids.map((id, g) => `${id}\t${genes.symbols[g]}\t${genes.featureTypes?.[g] ?? 'Gene Expression'}`).join('\n') + '\n';
+  const features =
+    genes.ids
+      .map((id, g) => `${id}\t${genes.symbols[g]}\t${genes.featureTypes?.[g] ?? 'Gene Expression'}`)
+      .join('\n') + '\n';
   return {
     'matrix.mtx': z(matrixText(counts, opts.field ?? 'integer')),
     'features.tsv': z(enc.encode(features)),

@@ -9,7 +9,9 @@ export interface ArtifactSink {
    * Optional positional file writer: with it the gene-major expression chunks are written one
    * block of genes at a time instead of as one buffer (8 bytes per non-zero less at the peak).
    */
-  open?(path: string): Promise<{ write(bytes: Uint8Array, position: number): Promise<void>; close(): Promise<void> }>;
+  open?(
+    path: string,
+  ): Promise<{ write(bytes: Uint8Array, position: number): Promise<void>; close(): Promise<void> }>;
 }
 
 export interface ArtifactInput {
@@ -29,9 +31,11 @@ export interface ArtifactInput {
 }
 
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-const bytesOf = (a: Float32Array | Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const bytesOf = (a: Float32Array | Uint16Array | Uint32Array | Float64Array) =>
+  new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('explorer artifacts are little-endian; this platform is big-endian');
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
+  throw new Error('explorer artifacts are little-endian; this platform is big-endian');
 
 /** File-name-safe, unique stem for a key (the manifest keeps the original key). */
 export function stems(keys: string[]): Map<string, string> {
@@ -51,7 +55,8 @@ export function stems(keys: string[]): Map<string, string> {
 /** Order of category labels: numeric labels numerically, the rest alphabetically. */
 export function categoryOrder(values: string[]): string[] {
   const cats = [...new Set(values)];
-  if (cats.every((c) => c !== '' && !Number.isNaN(Number(c)))) return cats.sort((a, b) => Number(a) - Number(b));
+  if (cats.every((c) => c !== '' && !Number.isNaN(Number(c))))
+    return cats.sort((a, b) => Number(a) - Number(b));
   return cats.sort((a, b) => a.localeCompare(b));
 }
 
@@ -71,7 +76,10 @@ export function encodeObsColumn(
     const dtype = labels.length <= 65536 ? 'u16' : 'u32';
     const codes = dtype === 'u16' ? new Uint16Array(nCells) : new Uint32Array(nCells);
     col.values.forEach((v, i) => (codes[i] = pos.get(v)!));
-    return { entry: { kind: 'categorical', key, file: `obs/${stem}.${dtype}`, dtype, labels }, bytes: bytesOf(codes) };
+    return {
+      entry: { kind: 'categorical', key, file: `obs/${stem}.${dtype}`, dtype, labels },
+      bytes: bytesOf(codes),
+    };
   }
   let min = Infinity;
   let max = -Infinity;
@@ -80,13 +88,26 @@ export function encodeObsColumn(
     if (v > max) max = v;
   }
   return {
-    entry: { kind: 'numeric', key, file: `obs/${stem}.f32`, min: Number.isFinite(min) ? min : 0, max: Number.isFinite(max) ? max : 0 },
+    entry: {
+      kind: 'numeric',
+      key,
+      file: `obs/${stem}.f32`,
+      min: Number.isFinite(min) ? min : 0,
+      max: Number.isFinite(max) ? max : 0,
+    },
     bytes: bytesOf(Float32Array.from(col.values)),
   };
 }
 
 /** Bytes of the gene-major chunks of genes [g0, g1) (see geneChunks), from per-cell cursors. */
-function geneBlockBytes(m: CountMatrix, perGene: Uint32Array, index: Float64Array, g0: number, g1: number, cursor: Float64Array): Uint8Array {
+function geneBlockBytes(
+  m: CountMatrix,
+  perGene: Uint32Array,
+  index: Float64Array,
+  g0: number,
+  g1: number,
+  cursor: Float64Array,
+): Uint8Array {
   const start = index[2 * g0]!;
   const end = g1 < m.nGenes ? index[2 * g1]! : index[2 * (m.nGenes - 1)]! + index[2 * (m.nGenes - 1) + 1]!;
   const words = new Uint32Array((end - start) / 4);
@@ -109,7 +130,11 @@ function geneBlockBytes(m: CountMatrix, perGene: Uint32Array, index: Float64Arra
 }
 
 /** Writes the gene-major chunks block by block into a positional file; returns the .idx offsets. */
-export async function writeGeneChunks(m: CountMatrix, file: { write(bytes: Uint8Array, position: number): Promise<void> }, blockNnz = 1 << 22): Promise<Float64Array> {
+export async function writeGeneChunks(
+  m: CountMatrix,
+  file: { write(bytes: Uint8Array, position: number): Promise<void> },
+  blockNnz = 1 << 22,
+): Promise<Float64Array> {
   const nnz = m.indptr[m.nCells]!;
   const perGene = new Uint32Array(m.nGenes);
   for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
@@ -122,7 +147,7 @@ export async function writeGeneChunks(m: CountMatrix, file: { write(bytes: Uint8
     offset += len;
   }
   const cursor = m.indptr.slice(0, m.nCells);
-  for (let g0 = 0; g0 < m.nGenes; ) {
+  for (let g0 = 0; g0 < m.nGenes;) {
     let g1 = g0 + 1;
     let inBlock = perGene[g0]!;
     while (g1 < m.nGenes && inBlock + perGene[g1]! <= blockNnz) inBlock += perGene[g1++]!;
@@ -163,11 +188,13 @@ export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Arr
 
 export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactManifest> {
   const { nCells, genes } = input;
-  const bad = (detail: string) => new FormatError('write.invalid_input', { file: 'explorer artifacts', detail });
+  const bad = (detail: string) =>
+    new FormatError('write.invalid_input', { file: 'explorer artifacts', detail });
   const embeddings: ArtifactManifest['embeddings'] = [];
   const embNames = stems(Object.keys(input.embeddings ?? {}));
   for (const [name, e] of Object.entries(input.embeddings ?? {})) {
-    if (e.dims < 2 || e.dims > 3) throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
+    if (e.dims < 2 || e.dims > 3)
+      throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
     if (e.values.length !== nCells * e.dims) throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
     const file = `embeddings/${embNames.get(name)}.f32`;
     await sink.write(file, bytesOf(e.values));
@@ -176,7 +203,8 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
   const obs: ArtifactManifest['obs'] = [];
   const obsNames = stems(Object.keys(input.obs ?? {}));
   for (const [key, col] of Object.entries(input.obs ?? {})) {
-    if (col.values.length !== nCells) throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
+    if (col.values.length !== nCells)
+      throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
     const { entry, bytes } = encodeObsColumn(key, col, obsNames.get(key)!);
     await sink.write(entry.file, bytes);
     obs.push(entry);
@@ -187,7 +215,8 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
   for (const name of ['counts', 'normalized'] as const) {
     const m = input.layers[name];
     if (!m) continue;
-    if (m.nCells !== nCells || m.nGenes !== genes.ids.length) throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
+    if (m.nCells !== nCells || m.nGenes !== genes.ids.length)
+      throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
     let index: Float64Array;
     if (sink.open) {
       const file = await sink.open(`expr/${name}.bin`);

@@ -1,6 +1,16 @@
 import { makeUnique } from './csc';
 import { FormatError } from './errors';
-import { type DatasetNode, type ElementArray, encodeStrings, type GroupNode, Hdf5Writer, kindOf, MemorySink, type NumericKind, type PositionalSink } from './hdf5-write';
+import {
+  type DatasetNode,
+  type ElementArray,
+  encodeStrings,
+  type GroupNode,
+  Hdf5Writer,
+  kindOf,
+  MemorySink,
+  type NumericKind,
+  type PositionalSink,
+} from './hdf5-write';
 import type { CellColumn, CountMatrix, GeneTable } from './matrix';
 
 /**
@@ -14,7 +24,16 @@ import type { CellColumn, CountMatrix, GeneTable } from './matrix';
  * later open the files with no shim. Strings are fixed-length UTF-8. Verified with h5py and anndata
  * in test/write-h5ad.test.ts.
  */
-export type UnsValue = string | number | boolean | string[] | number[] | Float64Array | Float32Array | Int32Array | { [key: string]: UnsValue };
+export type UnsValue =
+  | string
+  | number
+  | boolean
+  | string[]
+  | number[]
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | { [key: string]: UnsValue };
 
 export type VarColumn =
   | { kind: 'numeric'; values: Float64Array | Float32Array }
@@ -62,10 +81,21 @@ class AnnWriter {
     return g;
   }
 
-  async numeric(parent: Parent, name: string, data: ElementArray | ((s: number, e: number) => ElementArray), opts: { kind?: NumericKind; shape?: number[]; encoded?: boolean } = {}): Promise<DatasetNode> {
+  async numeric(
+    parent: Parent,
+    name: string,
+    data: ElementArray | ((s: number, e: number) => ElementArray),
+    opts: { kind?: NumericKind; shape?: number[]; encoded?: boolean } = {},
+  ): Promise<DatasetNode> {
     const kind = opts.kind ?? kindOf(data as ElementArray);
     const shape = opts.shape ?? [(data as ElementArray).length];
-    const d = await this.h5.dataset(parent, name, { dtype: { kind }, shape, data, compression: this.level, chunkElements: this.chunk });
+    const d = await this.h5.dataset(parent, name, {
+      dtype: { kind },
+      shape,
+      data,
+      compression: this.level,
+      chunkElements: this.chunk,
+    });
     if (opts.encoded ?? true) this.enc(d, 'array', '0.2.0');
     return d;
   }
@@ -81,10 +111,19 @@ class AnnWriter {
     this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(m.nCells), BigInt(m.nGenes)]));
     const nnz = m.indptr[m.nCells]!;
     await this.numeric(g, 'data', m.data.subarray(0, nnz), { encoded: false });
-    await this.numeric(g, 'indices', new Int32Array(m.indices.buffer, m.indices.byteOffset, nnz), { encoded: false });
+    await this.numeric(g, 'indices', new Int32Array(m.indices.buffer, m.indices.byteOffset, nnz), {
+      encoded: false,
+    });
     const wide = nnz >= 2 ** 31;
-    const ptr = (s: number, e: number) => (wide ? BigInt64Array.from(m.indptr.subarray(s, e), (x) => BigInt(x)) : Int32Array.from(m.indptr.subarray(s, e)));
-    await this.numeric(g, 'indptr', ptr, { kind: wide ? 'i64' : 'i32', shape: [m.nCells + 1], encoded: false });
+    const ptr = (s: number, e: number) =>
+      wide
+        ? BigInt64Array.from(m.indptr.subarray(s, e), (x) => BigInt(x))
+        : Int32Array.from(m.indptr.subarray(s, e));
+    await this.numeric(g, 'indptr', ptr, {
+      kind: wide ? 'i64' : 'i32',
+      shape: [m.nCells + 1],
+      encoded: false,
+    });
   }
 
   async categorical(parent: Parent, name: string, values: string[]): Promise<void> {
@@ -95,7 +134,12 @@ class AnnWriter {
     const g = this.group(parent, name, 'categorical', '0.2.0');
     this.h5.attr(g, 'ordered', false);
     await this.strings(g, 'categories', cats);
-    const codes = cats.length < 128 ? new Int8Array(values.length) : cats.length < 32768 ? new Int16Array(values.length) : new Int32Array(values.length);
+    const codes =
+      cats.length < 128
+        ? new Int8Array(values.length)
+        : cats.length < 32768
+          ? new Int16Array(values.length)
+          : new Int32Array(values.length);
     values.forEach((v, i) => (codes[i] = pos.get(v)!));
     await this.numeric(g, 'codes', codes);
   }
@@ -103,11 +147,23 @@ class AnnWriter {
   async column(parent: Parent, name: string, col: CellColumn | VarColumn): Promise<void> {
     if (col.kind === 'categorical') await this.categorical(parent, name, col.values);
     else if (col.kind === 'string') await this.strings(parent, name, col.values);
-    else if (col.kind === 'boolean') await this.numeric(parent, name, Uint8Array.from(col.values as ArrayLike<number>, (v) => (v ? 1 : 0)), { kind: 'bool' });
+    else if (col.kind === 'boolean')
+      await this.numeric(
+        parent,
+        name,
+        Uint8Array.from(col.values as ArrayLike<number>, (v) => (v ? 1 : 0)),
+        { kind: 'bool' },
+      );
     else await this.numeric(parent, name, col.values);
   }
 
-  async dataframe(parent: Parent, name: string, index: string[], indexName: string, columns: Record<string, CellColumn | VarColumn>): Promise<void> {
+  async dataframe(
+    parent: Parent,
+    name: string,
+    index: string[],
+    indexName: string,
+    columns: Record<string, CellColumn | VarColumn>,
+  ): Promise<void> {
     const g = this.group(parent, name, 'dataframe', '0.2.0');
     this.h5.attr(g, '_index', indexName);
     const keys = Object.keys(columns);
@@ -122,7 +178,11 @@ class AnnWriter {
       const d = await this.h5.dataset(parent, name, { dtype, shape: null, data: raw });
       this.enc(d, 'string', '0.2.0');
     } else if (typeof v === 'number' || typeof v === 'boolean') {
-      const d = await this.h5.dataset(parent, name, { dtype: { kind: typeof v === 'boolean' ? 'bool' : 'f64' }, shape: null, data: typeof v === 'boolean' ? new Uint8Array([v ? 1 : 0]) : new Float64Array([v]) });
+      const d = await this.h5.dataset(parent, name, {
+        dtype: { kind: typeof v === 'boolean' ? 'bool' : 'f64' },
+        shape: null,
+        data: typeof v === 'boolean' ? new Uint8Array([v ? 1 : 0]) : new Float64Array([v]),
+      });
       this.enc(d, 'numeric-scalar', '0.2.0');
     } else if (Array.isArray(v)) {
       if (v.every((x) => typeof x === 'string')) await this.strings(parent, name, v as string[]);
@@ -139,13 +199,21 @@ class AnnWriter {
 function validate(input: H5adInput): void {
   const { counts, genes, barcodes } = input;
   const bad = (detail: string) => new FormatError('write.invalid_input', { file: 'h5ad', detail });
-  if (genes.ids.length !== counts.nGenes) throw bad(`${genes.ids.length} gene ids for ${counts.nGenes} genes`);
+  if (genes.ids.length !== counts.nGenes)
+    throw bad(`${genes.ids.length} gene ids for ${counts.nGenes} genes`);
   if (barcodes.length !== counts.nCells) throw bad(`${barcodes.length} barcodes for ${counts.nCells} cells`);
   const n = input.normalized;
-  if (n && (n.nCells !== counts.nCells || n.nGenes !== counts.nGenes)) throw bad('the normalized matrix has another shape than counts');
-  for (const [k, c] of Object.entries(input.obs ?? {})) if (c.values.length !== counts.nCells) throw bad(`obs column "${k}" has ${c.values.length} values for ${counts.nCells} cells`);
-  for (const [k, c] of Object.entries(input.var ?? {})) if (c.values.length !== counts.nGenes) throw bad(`var column "${k}" has ${c.values.length} values for ${counts.nGenes} genes`);
-  for (const [k, e] of Object.entries(input.obsm ?? {})) if (e.values.length !== e.dims * counts.nCells) throw bad(`obsm "${k}" is not ${counts.nCells} × ${e.dims}`);
+  if (n && (n.nCells !== counts.nCells || n.nGenes !== counts.nGenes))
+    throw bad('the normalized matrix has another shape than counts');
+  for (const [k, c] of Object.entries(input.obs ?? {}))
+    if (c.values.length !== counts.nCells)
+      throw bad(`obs column "${k}" has ${c.values.length} values for ${counts.nCells} cells`);
+  for (const [k, c] of Object.entries(input.var ?? {}))
+    if (c.values.length !== counts.nGenes)
+      throw bad(`var column "${k}" has ${c.values.length} values for ${counts.nGenes} genes`);
+  for (const [k, e] of Object.entries(input.obsm ?? {}))
+    if (e.values.length !== e.dims * counts.nCells)
+      throw bad(`obsm "${k}" is not ${counts.nCells} × ${e.dims}`);
 }
 
 /**
@@ -162,11 +230,19 @@ export async function writeH5adTo(input: H5adInput, sink: PositionalSink): Promi
   const layers = w.group(f, 'layers');
   if (input.normalized) await w.csr(layers, 'counts', input.counts);
   await w.dataframe(f, 'obs', makeUnique(input.barcodes).names, '_index', input.obs ?? {});
-  const varCols: Record<string, VarColumn> = { gene_ids: { kind: 'string', values: input.genes.ids }, gene_symbols: { kind: 'string', values: input.genes.symbols } };
-  if (input.genes.featureTypes) varCols['feature_types'] = { kind: 'categorical', values: input.genes.featureTypes };
-  await w.dataframe(f, 'var', makeUnique(input.genes.symbols).names, '_index', { ...varCols, ...(input.var ?? {}) });
+  const varCols: Record<string, VarColumn> = {
+    gene_ids: { kind: 'string', values: input.genes.ids },
+    gene_symbols: { kind: 'string', values: input.genes.symbols },
+  };
+  if (input.genes.featureTypes)
+    varCols['feature_types'] = { kind: 'categorical', values: input.genes.featureTypes };
+  await w.dataframe(f, 'var', makeUnique(input.genes.symbols).names, '_index', {
+    ...varCols,
+    ...(input.var ?? {}),
+  });
   const obsm = w.group(f, 'obsm');
-  for (const [k, e] of Object.entries(input.obsm ?? {})) await w.numeric(obsm, k, e.values, { shape: [input.counts.nCells, e.dims] });
+  for (const [k, e] of Object.entries(input.obsm ?? {}))
+    await w.numeric(obsm, k, e.values, { shape: [input.counts.nCells, e.dims] });
   for (const name of ['obsp', 'varm', 'varp']) w.group(f, name);
   const uns = w.group(f, 'uns');
   for (const [k, v] of Object.entries(input.uns ?? {})) await w.uns(uns, k, v);
@@ -179,4 +255,3 @@ export async function writeH5ad(input: H5adInput): Promise<Uint8Array> {
   await writeH5adTo(input, sink);
   return sink.bytes();
 }
-

@@ -8,7 +8,11 @@ const files = readdirSync(src).filter((f) => f.endsWith('.ts'));
 
 describe('package boundaries', () => {
   it('only node-sources.ts touches Node built-ins or the process', () => {
-    const offenders = files.filter((f) => f !== 'node-sources.ts' && /from 'node:|require\(|\bprocess\./.test(readFileSync(path.join(src, f), 'utf8')));
+    const offenders = files.filter(
+      (f) =>
+        f !== 'node-sources.ts' &&
+        /from 'node:|require\(|\bprocess\./.test(readFileSync(path.join(src, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
     expect(readFileSync(path.join(src, 'index.ts'), 'utf8')).not.toMatch(/from '.\/node-sources'/);
   });

@@ -3,7 +3,7 @@ import type { Dataset } from '../src/matrix';
 /** A small deterministic dataset (genes × cells) with duplicated symbols and empty cells. */
 export function smallDataset(nGenes = 40, nCells = 25, seed = 7): Dataset {
   let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   const indptr = new Float64Array(nCells + 1);
   const indices: number[] = [];
   const data: number[] = [];
@@ -17,8 +17,13 @@ export function smallDataset(nGenes = 40, nCells = 25, seed = 7): Dataset {
     indptr[j + 1] = indices.length;
   }
   const ids = Array.from({ length: nGenes }, (_, g) => `ENSG${String(100000000000 + g).slice(1)}`);
-  const symbols = Array.from({ length: nGenes }, (_, g) => (g === 0 ? 'MT-CO1' : g === 5 ? 'GENE4' : `GENE${g}`));
-  const barcodes = Array.from({ length: nCells }, (_, j) => `${Array.from({ length: 16 }, (_, p) => 'ACGT'[Math.floor(j / 4 ** p) % 4]).join('')}-1`);
+  const symbols = Array.from({ length: nGenes }, (_, g) =>
+    g === 0 ? 'MT-CO1' : g === 5 ? 'GENE4' : `GENE${g}`,
+  );
+  const barcodes = Array.from(
+    { length: nCells },
+    (_, j) => `${Array.from({ length: 16 }, (_, p) => 'ACGT'[Math.floor(j / 4 ** p) % 4]).join('')}-1`,
+  );
   return {
     counts: { nGenes, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) },
     genes: { ids, symbols, featureTypes: ids.map(() => 'Gene Expression') },
@@ -66,6 +71,7 @@ export function makeTar(files: Record<string, Uint8Array>): Uint8Array {
 export function sameCounts(a: Dataset['counts'], b: Dataset['counts']): boolean {
   if (a.nGenes !== b.nGenes || a.nCells !== b.nCells || a.indices.length !== b.indices.length) return false;
   for (let j = 0; j <= a.nCells; j++) if (a.indptr[j] !== b.indptr[j]) return false;
-  for (let k = 0; k < a.indices.length; k++) if (a.indices[k] !== b.indices[k] || a.data[k] !== b.data[k]) return false;
+  for (let k = 0; k < a.indices.length; k++)
+    if (a.indices[k] !== b.indices[k] || a.data[k] !== b.data[k]) return false;
   return true;
 }

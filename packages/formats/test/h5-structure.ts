@@ -14,16 +14,30 @@ export async function h5Structure(bytes: Uint8Array): Promise<Map<string, Elemen
   await h5wasm.ready;
   return withH5(bytes, 'structure', (f) => {
     const out = new Map<string, ElementInfo>();
-    out.set('/', { kind: 'group', type: attrString(f, 'encoding-type'), version: attrString(f, 'encoding-version') });
+    out.set('/', {
+      kind: 'group',
+      type: attrString(f, 'encoding-type'),
+      version: attrString(f, 'encoding-version'),
+    });
     const walk = (g: H5Group) => {
       for (const k of g.keys()) {
         const e = g.get(k);
         const p = `${g.path === '/' ? '' : g.path}/${k}`;
         if (isGroup(e)) {
-          out.set(p, { kind: 'group', type: attrString(e, 'encoding-type'), version: attrString(e, 'encoding-version') });
+          out.set(p, {
+            kind: 'group',
+            type: attrString(e, 'encoding-type'),
+            version: attrString(e, 'encoding-version'),
+          });
           walk(e);
         } else if (isDataset(e)) {
-          out.set(p, { kind: 'dataset', type: attrString(e, 'encoding-type'), version: attrString(e, 'encoding-version'), dtype: String(e.dtype), shape: (e.shape ?? []).map(Number) });
+          out.set(p, {
+            kind: 'dataset',
+            type: attrString(e, 'encoding-type'),
+            version: attrString(e, 'encoding-version'),
+            dtype: String(e.dtype),
+            shape: (e.shape ?? []).map(Number),
+          });
         }
       }
     };

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { bundleOf, bytesSource, formatErrorCodes, formatErrorMessages, readDataset, renderFormatError } from '../src/index';
+import {
+  bundleOf,
+  bytesSource,
+  formatErrorCodes,
+  formatErrorMessages,
+  readDataset,
+  renderFormatError,
+} from '../src/index';
 import { expectCode } from './errors';
 
 const enc = new TextEncoder();
 const HEADER = '%%MatrixMarket matrix coordinate integer general\n';
-const features = (n: number) => Array.from({ length: n }, (_, g) => `ENSG0000000000${g}\tG${g}\tGene Expression`).join('\n') + '\n';
-const barcodes = (n: number) => Array.from({ length: n }, (_, j) => `AAAC${'ACGT'[j % 4]}${'ACGT'[(j >> 2) % 4]}GGTTAA-1`).join('\n') + '\n';
+const features = (n: number) =>
+  Array.from({ length: n }, (_, g) => `ENSG0000000000${g}\tG${g}\tGene Expression`).join('\n') + '\n';
+const barcodes = (n: number) =>
+  Array.from({ length: n }, (_, j) => `AAAC${'ACGT'[j % 4]}${'ACGT'[(j >> 2) % 4]}GGTTAA-1`).join('\n') +
+  '\n';
 
 function bundle(mtx: string, nGenes = 3, nCells = 2, feats = features(nGenes)) {
   return bundleOf('sample', [
@@ -17,7 +27,9 @@ function bundle(mtx: string, nGenes = 3, nCells = 2, feats = features(nGenes)) {
 
 describe('10x MTX malformed input', () => {
   it('reads a valid, unsorted file with CRLF, comments and a duplicate entry', async () => {
-    const ds = await readDataset(bundle(`${HEADER}% comment\r\n3 2 5\r\n3 2 4\r\n1 1 2\r\n2 2 1\r\n1 2 7\r\n2 2 2\r\n`));
+    const ds = await readDataset(
+      bundle(`${HEADER}% comment\r\n3 2 5\r\n3 2 4\r\n1 1 2\r\n2 2 1\r\n1 2 7\r\n2 2 2\r\n`),
+    );
     expect(Array.from(ds.counts.indptr)).toEqual([0, 1, 4]);
     expect(Array.from(ds.counts.indices)).toEqual([0, 0, 1, 2]);
     expect(Array.from(ds.counts.data)).toEqual([2, 7, 3, 4]);
@@ -66,7 +78,21 @@ describe('10x MTX malformed input', () => {
     ['garbage entry', `${HEADER}3 2 1\n1 x 1\n`, { line: 3, text: '1 x 1' }],
     ['missing value', `${HEADER}3 2 1\n1 1\n`, { line: 3 }],
   ];
-  const codes = ['mtx.truncated', 'mtx.too_many_entries', 'mtx.gene_count_mismatch', 'mtx.barcode_count_mismatch', 'counts.non_integer', 'counts.negative', 'mtx.index_out_of_range', 'mtx.index_out_of_range', 'mtx.bad_header', 'mtx.bad_header', 'mtx.bad_header', 'mtx.bad_entry', 'mtx.bad_entry'];
+  const codes = [
+    'mtx.truncated',
+    'mtx.too_many_entries',
+    'mtx.gene_count_mismatch',
+    'mtx.barcode_count_mismatch',
+    'counts.non_integer',
+    'counts.negative',
+    'mtx.index_out_of_range',
+    'mtx.index_out_of_range',
+    'mtx.bad_header',
+    'mtx.bad_header',
+    'mtx.bad_header',
+    'mtx.bad_entry',
+    'mtx.bad_entry',
+  ];
   cases.forEach(([title, text, params], i) => {
     it(`reports ${title} as ${codes[i]}`, async () => {
       const e = await expectCode(readDataset(bundle(text)), codes[i]!);
@@ -82,6 +108,8 @@ describe('10x MTX malformed input', () => {
       expect(keys(zh)).toEqual(keys(en));
       expect(zh).toMatch(/[\u4e00-\u9fff]/);
     }
-    expect(renderFormatError('mtx.truncated', { file: 'm.mtx', expected: 4, found: 2 }, 'zh')).toBe('m.mtx：文件不完整：文件头声明 4 个条目，实际只有 2 个。请上传完整文件。');
+    expect(renderFormatError('mtx.truncated', { file: 'm.mtx', expected: 4, found: 2 }, 'zh')).toBe(
+      'm.mtx：文件不完整：文件头声明 4 个条目，实际只有 2 个。请上传完整文件。',
+    );
   });
 });

@@ -13,34 +13,43 @@ const bytes = (p: string) => new Uint8Array(readFileSync(p));
 describe('HDF5 readers on the shared data', () => {
   const pbmcH5ad = sharedData('pbmc3k/pbmc3k.h5ad');
   const pbmcMtx = sharedData('pbmc3k/10x/matrix.mtx.gz');
-  it.skipIf(!pbmcH5ad || !pbmcMtx)('pbmc3k.h5ad holds the same counts as the pbmc3k MTX, plus obs and obsm', async () => {
-    const h = await readDataset(await pathBundle(pbmcH5ad!));
-    const m = await readDataset(await folderBundle(path.dirname(pbmcMtx!)));
-    expect(h.format).toBe('h5ad');
-    expect(h.counts.nGenes).toBe(13714);
-    expect(h.counts.nCells).toBe(2638);
-    expect(sameCounts(h.counts, m.counts)).toBe(true);
-    expect(h.genes.symbols).toEqual(m.genes.symbols);
-    expect(h.cells.barcodes).toEqual(m.cells.barcodes);
-    const cluster = h.cells.columns['seurat_cluster'];
-    expect(cluster?.kind === 'categorical' && new Set(cluster.values).size).toBe(9);
-    const label = h.cells.columns['label'];
-    expect(label?.kind === 'categorical' && label.values.filter((v) => v === 'B').length).toBe(344);
-    const nCount = h.cells.columns['nCount_RNA'];
-    expect(nCount?.kind).toBe('numeric');
-    let cell0 = 0;
-    for (let k = h.counts.indptr[0]!; k < h.counts.indptr[1]!; k++) cell0 += h.counts.data[k]!;
-    expect(nCount!.values[0]).toBe(cell0);
-    expect(h.embeddings['X_umap']?.dims).toBe(2);
-    expect(h.embeddings['X_umap']?.values.length).toBe(2638 * 2);
-  });
+  it.skipIf(!pbmcH5ad || !pbmcMtx)(
+    'pbmc3k.h5ad holds the same counts as the pbmc3k MTX, plus obs and obsm',
+    async () => {
+      const h = await readDataset(await pathBundle(pbmcH5ad!));
+      const m = await readDataset(await folderBundle(path.dirname(pbmcMtx!)));
+      expect(h.format).toBe('h5ad');
+      expect(h.counts.nGenes).toBe(13714);
+      expect(h.counts.nCells).toBe(2638);
+      expect(sameCounts(h.counts, m.counts)).toBe(true);
+      expect(h.genes.symbols).toEqual(m.genes.symbols);
+      expect(h.cells.barcodes).toEqual(m.cells.barcodes);
+      const cluster = h.cells.columns['seurat_cluster'];
+      expect(cluster?.kind === 'categorical' && new Set(cluster.values).size).toBe(9);
+      const label = h.cells.columns['label'];
+      expect(label?.kind === 'categorical' && label.values.filter((v) => v === 'B').length).toBe(344);
+      const nCount = h.cells.columns['nCount_RNA'];
+      expect(nCount?.kind).toBe('numeric');
+      let cell0 = 0;
+      for (let k = h.counts.indptr[0]!; k < h.counts.indptr[1]!; k++) cell0 += h.counts.data[k]!;
+      expect(nCount!.values[0]).toBe(cell0);
+      expect(h.embeddings['X_umap']?.dims).toBe(2);
+      expect(h.embeddings['X_umap']?.values.length).toBe(2638 * 2);
+    },
+  );
 
   const reduced = sharedData('scanpy_bundled/10x_pbmc68k_reduced.h5ad');
-  it.skipIf(!reduced)('refuses the scaled pbmc68k_reduced.h5ad (raw.X is log-normalized, X scaled)', async () => {
-    const e = await expectCode(readH5adBytes(bytes(reduced!), '10x_pbmc68k_reduced.h5ad'), 'h5ad.normalized_only');
-    expect(String(e.params['detail'])).toMatch(/raw\.X has non-integer.*X has negative/);
-    expect(e.message).toContain('no raw counts found');
-  });
+  it.skipIf(!reduced)(
+    'refuses the scaled pbmc68k_reduced.h5ad (raw.X is log-normalized, X scaled)',
+    async () => {
+      const e = await expectCode(
+        readH5adBytes(bytes(reduced!), '10x_pbmc68k_reduced.h5ad'),
+        'h5ad.normalized_only',
+      );
+      expect(String(e.params['detail'])).toMatch(/raw\.X has non-integer.*X has negative/);
+      expect(e.message).toContain('no raw counts found');
+    },
+  );
 
   for (const [h5, dir, genes, cells] of [
     ['scanpy_bundled/10x_v3_small/filtered_feature_bc_matrix.h5', 'scanpy_bundled/10x_v3_small', 507, 1107],
@@ -49,7 +58,12 @@ describe('HDF5 readers on the shared data', () => {
     const file = sharedData(h5);
     it.skipIf(!file)(`${path.basename(h5)} equals the MTX of the same folder`, async () => {
       const fromH5 = await read10xH5Bytes(bytes(file!), path.basename(h5));
-      const fromMtx = await readDataset(await folderBundle(path.dirname(file!)).then((b) => ({ ...b, entries: b.entries.filter((e) => !e.name.endsWith('.h5')) })));
+      const fromMtx = await readDataset(
+        await folderBundle(path.dirname(file!)).then((b) => ({
+          ...b,
+          entries: b.entries.filter((e) => !e.name.endsWith('.h5')),
+        })),
+      );
       expect(fromH5.format).toBe('10x-h5');
       expect(fromH5.counts.nGenes).toBe(genes);
       expect(fromH5.counts.nCells).toBe(cells);
@@ -70,7 +84,8 @@ async function variant(kind: 'dense' | 'csc', ds = smallDataset()): Promise<Uint
   const { nGenes, nCells, indptr, indices, data } = ds.counts;
   if (kind === 'dense') {
     const dense = new Float32Array(nCells * nGenes);
-    for (let j = 0; j < nCells; j++) for (let k = indptr[j]!; k < indptr[j + 1]!; k++) dense[j * nGenes + indices[k]!] = data[k]!;
+    for (let j = 0; j < nCells; j++)
+      for (let k = indptr[j]!; k < indptr[j + 1]!; k++) dense[j * nGenes + indices[k]!] = data[k]!;
     f.create_dataset({ name: 'X', data: dense, shape: [nCells, nGenes] });
   } else {
     const byGene: number[][] = Array.from({ length: nGenes }, () => []);
@@ -128,7 +143,10 @@ describe('h5ad variants', () => {
   });
 
   it('rejects bytes that are not HDF5', async () => {
-    await expectCode(readH5adBytes(new TextEncoder().encode('not an hdf5 file at all'), 'x.h5ad'), 'h5.open_failed');
+    await expectCode(
+      readH5adBytes(new TextEncoder().encode('not an hdf5 file at all'), 'x.h5ad'),
+      'h5.open_failed',
+    );
   });
 });
 
@@ -148,7 +166,11 @@ async function tenxH5(layout: 'v2' | 'v3', ds = smallDataset()): Promise<Uint8Ar
     const feat = g.create_group('features');
     feat.create_dataset({ name: 'id', data: ds.genes.ids, dtype: 'A16' });
     feat.create_dataset({ name: 'name', data: ds.genes.symbols, dtype: 'A8' });
-    feat.create_dataset({ name: 'feature_type', data: ds.genes.ids.map(() => 'Gene Expression'), dtype: 'A15' });
+    feat.create_dataset({
+      name: 'feature_type',
+      data: ds.genes.ids.map(() => 'Gene Expression'),
+      dtype: 'A15',
+    });
   } else {
     g.create_dataset({ name: 'genes', data: ds.genes.ids, dtype: 'A16' });
     g.create_dataset({ name: 'gene_names', data: ds.genes.symbols, dtype: 'A8' });
@@ -163,7 +185,10 @@ describe('10x HDF5 round trip', () => {
   for (const layout of ['v2', 'v3'] as const) {
     it(`reads a ${layout} file it wrote, through readDataset`, async () => {
       const ds = smallDataset();
-      const back = await readDataset({ name: 'u', entries: [bytesSource(`filtered_${layout}.h5`, await tenxH5(layout, ds))] });
+      const back = await readDataset({
+        name: 'u',
+        entries: [bytesSource(`filtered_${layout}.h5`, await tenxH5(layout, ds))],
+      });
       expect(back.format).toBe('10x-h5');
       expect(sameCounts(back.counts, ds.counts)).toBe(true);
       expect(back.genes.ids).toEqual(ds.genes.ids);

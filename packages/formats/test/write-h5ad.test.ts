@@ -27,9 +27,14 @@ describe('h5ad writer', () => {
       genes: ds.genes,
       barcodes: ds.cells.barcodes,
       normalized: lognorm(ds.counts),
-      obs: { cluster: { kind: 'categorical', values: cluster }, n_genes: { kind: 'numeric', values: Float64Array.from(ds.cells.barcodes, (_, i) => i * 1.5) } },
+      obs: {
+        cluster: { kind: 'categorical', values: cluster },
+        n_genes: { kind: 'numeric', values: Float64Array.from(ds.cells.barcodes, (_, i) => i * 1.5) },
+      },
       var: { highly_variable: { kind: 'boolean', values: ds.genes.ids.map((_, g) => g % 2 === 0) } },
-      obsm: { X_umap: { dims: 2, values: Float32Array.from({ length: ds.counts.nCells * 2 }, (_, i) => i / 7) } },
+      obsm: {
+        X_umap: { dims: 2, values: Float32Array.from({ length: ds.counts.nCells * 2 }, (_, i) => i / 7) },
+      },
       uns: { params: { resolution: 0.8, method: 'leiden', seeds: [1, 2, 3] } },
     });
     const back = await readH5adBytes(bytes, 'written.h5ad');
@@ -70,11 +75,33 @@ describe('h5ad writer', () => {
     for (const [p, info] of theirs) {
       if (p.startsWith('/obs/barcode') || !ours.has(p)) continue;
       const mine = ours.get(p)!;
-      expect({ p, kind: mine.kind, type: mine.type, version: mine.version }).toEqual({ p, kind: info.kind, type: info.type, version: info.version });
+      expect({ p, kind: mine.kind, type: mine.type, version: mine.version }).toEqual({
+        p,
+        kind: info.kind,
+        type: info.type,
+        version: info.version,
+      });
       if (info.kind === 'dataset' && info.shape) expect(mine.shape).toEqual(info.shape);
       compared.push(p);
     }
-    for (const p of ['/', '/X', '/X/data', '/X/indptr', '/obs', '/var', '/obs/seurat_cluster', '/obs/seurat_cluster/codes', '/obs/seurat_cluster/categories', '/obs/nCount_RNA', '/obsm/X_umap', '/uns/source', '/layers', '/obsp', '/varm', '/varp']) {
+    for (const p of [
+      '/',
+      '/X',
+      '/X/data',
+      '/X/indptr',
+      '/obs',
+      '/var',
+      '/obs/seurat_cluster',
+      '/obs/seurat_cluster/codes',
+      '/obs/seurat_cluster/categories',
+      '/obs/nCount_RNA',
+      '/obsm/X_umap',
+      '/uns/source',
+      '/layers',
+      '/obsp',
+      '/varm',
+      '/varp',
+    ]) {
       expect(compared).toContain(p);
     }
     const again = await readH5adBytes(bytes, 'again.h5ad');
@@ -106,7 +133,10 @@ describe('h5ad writer', () => {
         genes: ds.genes,
         barcodes: ds.cells.barcodes,
         normalized: lognorm(ds.counts),
-        obs: { cluster: { kind: 'categorical', values: cluster }, n_counts: { kind: 'numeric', values: new Float64Array(ds.counts.nCells).fill(2) } },
+        obs: {
+          cluster: { kind: 'categorical', values: cluster },
+          n_counts: { kind: 'numeric', values: new Float64Array(ds.counts.nCells).fill(2) },
+        },
         var: { highly_variable: { kind: 'boolean', values: ds.genes.ids.map((_, g) => g < 10) } },
         obsm: { X_umap: { dims: 2, values: new Float32Array(ds.counts.nCells * 2).fill(0.5) } },
         uns: { params: { resolution: 0.8, method: 'leiden' } },
@@ -130,10 +160,14 @@ print("mask", a.var["highly_variable"].dtype, a[:, a.var["highly_variable"]].sha
     const out = execFileSync(python!, ['-c', script, file], { encoding: 'utf8' });
     // booleans are HDF5 enums as h5py writes them: numpy bool, and the categorical "ordered" flag too;
     // string attributes are variable-length (str in Python, as h5py writes them)
-    expect(out).toContain(`h5py csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes}) ['cluster', 'n_counts'] bool bool_ str`);
+    expect(out).toContain(
+      `h5py csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes}) ['cluster', 'n_counts'] bool bool_ str`,
+    );
     const total = ds.counts.data.reduce((a, b) => a + b, 0);
     if (out.includes('anndata')) {
-      expect(out).toContain(`anndata (${ds.counts.nCells}, ${ds.counts.nGenes}) ${total} ['c0', 'c1', 'c2'] 10 (${ds.counts.nCells}, 2) leiden 0.8 MT-CO1 ${ds.genes.ids[0]}`);
+      expect(out).toContain(
+        `anndata (${ds.counts.nCells}, ${ds.counts.nGenes}) ${total} ['c0', 'c1', 'c2'] 10 (${ds.counts.nCells}, 2) leiden 0.8 MT-CO1 ${ds.genes.ids[0]}`,
+      );
       // no shim: anndata 0.8 (Debian) reads the file as is; the HVG mask selects the 10 HVGs
       expect(out).toContain(`mask bool (${ds.counts.nCells}, 10) False`);
     }
@@ -141,7 +175,12 @@ print("mask", a.var["highly_variable"].dtype, a[:, a.var["highly_variable"]].sha
 
   it('is picked by readDataset from a bundle (arrays written in small blocks)', async () => {
     const ds = smallDataset();
-    const bytes = await writeH5ad({ counts: ds.counts, genes: ds.genes, barcodes: ds.cells.barcodes, blockElements: 7 });
+    const bytes = await writeH5ad({
+      counts: ds.counts,
+      genes: ds.genes,
+      barcodes: ds.cells.barcodes,
+      blockElements: 7,
+    });
     const s = await h5Structure(bytes);
     expect(s.get('/X/data')?.shape).toEqual([ds.counts.indptr[ds.counts.nCells]]);
     const back = await readDataset(bundleOf('upload', [bytesSource('x.h5ad', bytes)]));

@@ -2,7 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ArtifactClient } from '../../../apps/web/src/features/explore/data/ArtifactClient';
 import type { NormalizedEmbedding } from '../../../apps/web/src/features/explore/data/decode';
-import { EmbeddingViewer, type DrawTiming, type EmbeddingViewerHandle } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
+import {
+  EmbeddingViewer,
+  type DrawTiming,
+  type EmbeddingViewerHandle,
+} from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
 import type { Colouring } from '../../../apps/web/src/features/explore/viewer/scatterPoints';
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
 
@@ -68,7 +72,15 @@ window.bench = {
         }
         i += 1;
         const deltaY = Math.sin(i / 8) * 60;
-        canvas.dispatchEvent(new WheelEvent('wheel', { deltaY, clientX: r.left + r.width / 2 + 100 * Math.cos(i / 11), clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+        canvas.dispatchEvent(
+          new WheelEvent('wheel', {
+            deltaY,
+            clientX: r.left + r.width / 2 + 100 * Math.cos(i / 11),
+            clientY: r.top + r.height / 2,
+            bubbles: true,
+            cancelable: true,
+          }),
+        );
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -96,7 +108,15 @@ function Bench() {
       window.bench.firstPaintMs = performance.now() - t0;
       const start = performance.now();
       pending = { start, resolve: (ms) => (window.bench.clusterColourMs = ms) };
-      void client.obs('cluster').then((c) => c.kind === 'categorical' && setColouring({ kind: 'categorical', codes: c.codes, colours: categoryColours('Default', c.labels.length) }));
+      void client.obs('cluster').then(
+        (c) =>
+          c.kind === 'categorical' &&
+          setColouring({
+            kind: 'categorical',
+            codes: c.codes,
+            colours: categoryColours('Default', c.labels.length),
+          }),
+      );
     } else if (pending) {
       const p = pending;
       pending = null;
@@ -104,7 +124,18 @@ function Bench() {
     }
   };
   if (!emb) return null;
-  return <EmbeddingViewer ref={viewer} x={emb.x} y={emb.y} colouring={colouring} mouseMode="panZoom" height={700} onDrawn={onDrawn} onFrame={() => (window.bench.frames += 1)} />;
+  return (
+    <EmbeddingViewer
+      ref={viewer}
+      x={emb.x}
+      y={emb.y}
+      colouring={colouring}
+      mouseMode="panZoom"
+      height={700}
+      onDrawn={onDrawn}
+      onFrame={() => (window.bench.frames += 1)}
+    />
+  );
 }
 
 createRoot(document.getElementById('root')!).render(<Bench />);

@@ -32,7 +32,14 @@ const fmt = (d: Date | null) => (d ? new Date(d).toISOString().slice(0, 19).repl
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function run(db: Db, argv: string[]): Promise<string> {
@@ -70,14 +77,29 @@ async function run(db: Db, argv: string[]): Promise<string> {
       if (!users.length) return 'no users';
       return table([
         ['USERNAME', 'EMAIL', 'PLAN', 'ROLE', 'STATUS', 'CREATED'],
-        ...users.map((u) => [u.username, u.email, u.plan_id ?? '-', u.is_admin ? 'admin' : 'user', u.disabled_at ? `disabled ${fmt(u.disabled_at)}` : 'active', fmt(u.created_at)]),
+        ...users.map((u) => [
+          u.username,
+          u.email,
+          u.plan_id ?? '-',
+          u.is_admin ? 'admin' : 'user',
+          u.disabled_at ? `disabled ${fmt(u.disabled_at)}` : 'active',
+          fmt(u.created_at),
+        ]),
       ]);
     }
     case 'list-plans': {
       const plans = await listPlans(db);
       return table([
         ['PLAN', 'NAME', 'DEFAULT', 'QUOTA', 'USERS'],
-        ...plans.map((p) => [p.id, p.name, p.is_default ? 'yes' : '', p.storage_quota_bytes === null ? 'instance default' : `${(Number(p.storage_quota_bytes) / 1024 ** 3).toFixed(0)} GiB`, String(p.users)]),
+        ...plans.map((p) => [
+          p.id,
+          p.name,
+          p.is_default ? 'yes' : '',
+          p.storage_quota_bytes === null
+            ? 'instance default'
+            : `${(Number(p.storage_quota_bytes) / 1024 ** 3).toFixed(0)} GiB`,
+          String(p.users),
+        ]),
       ]);
     }
     case 'assign-plan': {
@@ -90,12 +112,15 @@ async function run(db: Db, argv: string[]): Promise<string> {
       need(1);
       const off = command === 'disable-user';
       const u = await setUserDisabled(db, args[0]!, off);
-      return off ? `user ${u.username} is disabled; its sessions were revoked` : `user ${u.username} is enabled`;
+      return off
+        ? `user ${u.username} is disabled; its sessions were revoked`
+        : `user ${u.username} is enabled`;
     }
     case 'ingest-public':
     case 'withdraw-public': {
       need(1);
-      if (command === 'ingest-public' && !values.meta) throw new UsageError('ingest-public needs --meta <sheet.yaml|json>');
+      if (command === 'ingest-public' && !values.meta)
+        throw new UsageError('ingest-public needs --meta <sheet.yaml|json>');
       return ingestPublicCli(db, await openStorage(loadConfigOrExit()), command, args[0]!, values.meta);
     }
     case undefined:
@@ -111,17 +136,26 @@ async function main(): Promise<number> {
   const [command, target] = process.argv.slice(2);
   if (command === 'backup' || command === 'restore') {
     if (!target || config.databaseUrl) {
-      console.error(config.databaseUrl ? 'error: with DATABASE_URL use pg_dump / pg_restore (README, "Backup and restore")' : `error: ${command} needs a folder\n\n${USAGE}`);
+      console.error(
+        config.databaseUrl
+          ? 'error: with DATABASE_URL use pg_dump / pg_restore (README, "Backup and restore")'
+          : `error: ${command} needs a folder\n\n${USAGE}`,
+      );
       return 2;
     }
     let info: Awaited<ReturnType<typeof backupDataDir>>;
     try {
-      info = command === 'backup' ? await backupDataDir(config.dataDir, path.resolve(target)) : await restoreDataDir(path.resolve(target), config.dataDir);
+      info =
+        command === 'backup'
+          ? await backupDataDir(config.dataDir, path.resolve(target))
+          : await restoreDataDir(path.resolve(target), config.dataDir);
     } catch (e) {
       console.error(`error: ${(e as Error).message}`);
       return 1;
     }
-    console.log(`${command === 'backup' ? 'backed up' : 'restored'}: database ${info.databaseBytes} bytes, ${info.storageFiles} stored files (${info.storageBytes} bytes)`);
+    console.log(
+      `${command === 'backup' ? 'backed up' : 'restored'}: database ${info.databaseBytes} bytes, ${info.storageFiles} stored files (${info.storageBytes} bytes)`,
+    );
     return 0;
   }
   const db = await openDb({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pg') });

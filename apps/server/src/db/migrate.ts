@@ -13,11 +13,15 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  const files = readdirSync(dir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   await db.tx(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock(727274001)');
-    const done = new Set((await q.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
+    const done = new Set(
+      (await q.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
+    );
     for (const f of files) {
       if (done.has(f)) continue;
       const sql = readFileSync(path.join(dir, f), 'utf8');

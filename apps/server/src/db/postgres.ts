@@ -35,7 +35,8 @@ export async function openPostgres(url: string): Promise<Db> {
       try {
         await client.query('BEGIN');
         const out = await fn({
-          query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params: unknown[] = []) =>
+            (await client.query(sql, params)).rows as T[],
         });
         await client.query('COMMIT');
         return out;

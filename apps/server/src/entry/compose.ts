@@ -13,8 +13,12 @@ import { wireJobs } from '../services/jobs-wire';
  * database (PGlite under `<dataDir>/pg` unless DATABASE_URL is set), applies migrations, opens
  * storage and builds the AppContext. Feature areas plug their services in `wireServices`.
  */
-export async function composeContext(config: Config, overrides: { pgliteDir?: string | null } = {}): Promise<AppContext> {
-  const pgliteDir = overrides.pgliteDir === null ? undefined : (overrides.pgliteDir ?? path.join(config.dataDir, 'pg'));
+export async function composeContext(
+  config: Config,
+  overrides: { pgliteDir?: string | null } = {},
+): Promise<AppContext> {
+  const pgliteDir =
+    overrides.pgliteDir === null ? undefined : (overrides.pgliteDir ?? path.join(config.dataDir, 'pg'));
   const db = await openDb({ url: config.databaseUrl, dataDir: pgliteDir });
   await migrate(db);
   const storage = await openStorage(config);

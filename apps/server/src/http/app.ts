@@ -4,8 +4,19 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
 import { registerAuth } from './auth';
 import { registerErrorHandler } from './error-handler';
@@ -14,7 +25,13 @@ import { registerRequestStringGuard } from './request-strings';
 import { DEFAULT_BODY_LIMIT, registerBodyLimits, registerSecurityHeaders } from './security-headers';
 import { routeModules } from './routes';
 
-export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -23,9 +40,13 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * at /api/docs, the auth hook, every route module, and (when built) the web app with an SPA
  * fallback for non-API paths.
  */
-export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStream?: NodeJS.WritableStream; logLevel?: string } = {}): Promise<ZodApp> {
+export async function buildApp(
+  ctx: AppContext,
+  opts: { logger?: boolean; logStream?: NodeJS.WritableStream; logLevel?: string } = {},
+): Promise<ZodApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(opts.logLevel ?? ctx.config.logLevel, opts.logStream),
+    logger:
+      opts.logger === false ? false : loggerOptions(opts.logLevel ?? ctx.config.logLevel, opts.logStream),
     // Requests are logged at debug (info keeps errors, job events and the [outbox] line readable).
     logController: new DebugRequestLogs(),
     trustProxy: ctx.config.trustProxy ? parseTrust(ctx.config.trustProxy) : false,
@@ -42,8 +63,14 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean; logStr
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'CellCloud API', description: 'Single-cell analysis platform API (envelope: { code, msg, data })', version: '0.1.0' },
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'access-token' } } },
+      info: {
+        title: 'CellCloud API',
+        description: 'Single-cell analysis platform API (envelope: { code, msg, data })',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'access-token' } },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -11,12 +11,14 @@ const en = {
   'validation.username.spaces': 'The user name must not contain spaces.',
   'validation.username.leadingDigit': 'The user name must not start with a digit.',
   'validation.username.special': 'The user name may contain only letters, digits and underscores.',
-  'validation.password.rule': 'The password must be 6 to 16 characters with at least one uppercase letter and one digit.',
+  'validation.password.rule':
+    'The password must be 6 to 16 characters with at least one uppercase letter and one digit.',
   'validation.password.min': 'The password must be at least 6 characters.',
   'validation.password.mismatch': 'Passwords do not match',
   'validation.email.required': 'Please enter your e-mail address.',
   'validation.email.invalid': 'Please enter a valid e-mail address.',
-  'validation.phone.invalid': 'Please enter a valid phone number (digits, spaces, +, - and parentheses, 5 to 20 characters).',
+  'validation.phone.invalid':
+    'Please enter a valid phone number (digits, spaces, +, - and parentheses, 5 to 20 characters).',
   'validation.code.invalid': 'The e-mail code has 6 digits.',
   'validation.terms.required': 'Please read and accept the terms of use and the privacy policy.',
   'validation.login.required': 'Please enter your user name or e-mail address.',
@@ -28,7 +30,8 @@ const en = {
   'account.email.same': 'This is already your e-mail address.',
   'account.code.missing': 'No code was sent to this address for this step. Click "Send code" first.',
   'account.code.wrong': 'The e-mail code is wrong. Use the code of the latest e-mail.',
-  'account.code.expired': 'The e-mail code has expired (codes are valid for 2 hours). Please request a new one.',
+  'account.code.expired':
+    'The e-mail code has expired (codes are valid for 2 hours). Please request a new one.',
   'account.code.used': 'This e-mail code was already used. Please request a new one.',
   'account.code.tooManyAttempts': 'Too many wrong codes. Please request a new code.',
   'account.code.sent': 'A verification code was sent to {email}.',
@@ -47,7 +50,8 @@ const en = {
   'mail.code.body':
     'Your CellCloud verification code is {code}.\n\nIt is valid for 2 hours. If you did not request it, you can ignore this e-mail; nobody can use your account without it.\n\nCellCloud',
   'mail.contact.subject': '[CellCloud contact] {subject}',
-  'drawings.tooLarge': 'The drawing is too large ({size} MB; the limit is {limit} MB). Remove some embedded images and save again.',
+  'drawings.tooLarge':
+    'The drawing is too large ({size} MB; the limit is {limit} MB). Remove some embedded images and save again.',
 };
 
 const zh: Record<keyof typeof en, string> = {
@@ -90,7 +94,8 @@ const zh: Record<keyof typeof en, string> = {
   'mail.code.subject.register': '细胞云：注册验证码',
   'mail.code.subject.reset': '细胞云：重置密码验证码',
   'mail.code.subject.changeEmail': '细胞云：确认新的邮箱地址',
-  'mail.code.body': '您的细胞云验证码为 {code}。\n\n有效期 2 小时。如果不是您本人操作，请忽略此邮件；没有验证码，任何人都无法使用您的账号。\n\n细胞云 CellCloud',
+  'mail.code.body':
+    '您的细胞云验证码为 {code}。\n\n有效期 2 小时。如果不是您本人操作，请忽略此邮件；没有验证码，任何人都无法使用您的账号。\n\n细胞云 CellCloud',
   'mail.contact.subject': '[细胞云 联系我们] {subject}',
   'drawings.tooLarge': '画布内容过大（{size} MB，上限 {limit} MB），请删除部分嵌入图片后重新保存。',
 };

@@ -51,10 +51,12 @@ registerMessages({
     'jobs.failure.sampleGone': '样本“{name}”已不可用（已删除或未完成解析）；请重新上传。',
     'jobs.failure.memory':
       '该分析约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请减少样本或请管理员调高 WORKER_MEMORY_MB。',
-    'jobs.failure.memoryDeg': '该计算约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请管理员调高 WORKER_MEMORY_MB。',
+    'jobs.failure.memoryDeg':
+      '该计算约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请管理员调高 WORKER_MEMORY_MB。',
     'jobs.failure.memorySubcluster':
       '该亚细胞类型分析约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请减少所选细胞或请管理员调高 WORKER_MEMORY_MB。',
     'jobs.failure.parentGone': '该亚细胞类型分析的父分析已被删除；请从分析结果重新发起。',
-    'jobs.failure.parentFilesGone': '父分析的结果文件已不存在；请重新运行父分析，然后再次发起亚细胞类型分析。',
+    'jobs.failure.parentFilesGone':
+      '父分析的结果文件已不存在；请重新运行父分析，然后再次发起亚细胞类型分析。',
   },
 });

@@ -15,7 +15,8 @@ export const enUS = {
   CONFLICT: 'The request conflicts with the current state: {detail}',
   NAME_EXISTS: 'name exists, please type another',
   RATE_LIMITED: 'Too many attempts. Please wait {seconds} seconds and try again.',
-  STORAGE_FULL: 'Storage full: uploads and analyses cannot proceed until you delete files or upgrade your plan.',
+  STORAGE_FULL:
+    'Storage full: uploads and analyses cannot proceed until you delete files or upgrade your plan.',
   INTERNAL: 'The website is currently undergoing maintenance, please visit later.',
   MAINTENANCE: 'The website is currently undergoing maintenance, please visit later.',
 } as const;

@@ -8,7 +8,10 @@ import { zhCN } from './messages.zh-CN';
  */
 const catalogs: Record<Locale, Record<string, string>> = { 'en-US': { ...enUS }, 'zh-CN': { ...zhCN } };
 
-export function registerMessages(messages: { 'en-US': Record<string, string>; 'zh-CN': Record<string, string> }) {
+export function registerMessages(messages: {
+  'en-US': Record<string, string>;
+  'zh-CN': Record<string, string>;
+}) {
   const en = Object.keys(messages['en-US']);
   const zh = new Set(Object.keys(messages['zh-CN']));
   const missing = en.filter((k) => !zh.has(k));

@@ -36,7 +36,12 @@ export async function handleAnalysisSubcluster(ctx: AppContext, t: Tracked): Pro
     );
   const cells = new Uint32Array(cellBytes.byteLength / 4);
   new Uint8Array(cells.buffer).set(cellBytes);
-  const need = subclusterMemoryBytes(size, cells.length, await subsetNnz(ctx.storage, size, cells), parent.params);
+  const need = subclusterMemoryBytes(
+    size,
+    cells.length,
+    await subsetNnz(ctx.storage, size, cells),
+    parent.params,
+  );
   refuseOverBudget(ctx.config, need, 'jobs.failure.memorySubcluster');
   await runChildAndPublish(ctx, t, (outPrefix) =>
     childTask<SubclusterChildInput>(new URL('./analysis.subcluster.child.ts', import.meta.url), t.row.id, {

@@ -78,32 +78,56 @@ export async function handleDatasetIngest(
   const input: IngestChildInput = {
     uploadId: upload.id,
     sampleName: upload.sampleName,
-    dataFiles: upload.files.filter((f) => f.role === 'data').map((f) => ({ key: rawFileKey(upload.id, f.idx), name: f.name, size: f.size })),
-    metadataFiles: upload.files.filter((f) => f.role === 'metadata').map((f) => ({ name: f.name, key: rawFileKey(upload.id, f.idx) })),
+    dataFiles: upload.files
+      .filter((f) => f.role === 'data')
+      .map((f) => ({ key: rawFileKey(upload.id, f.idx), name: f.name, size: f.size })),
+    metadataFiles: upload.files
+      .filter((f) => f.role === 'metadata')
+      .map((f) => ({ name: f.name, key: rawFileKey(upload.id, f.idx) })),
     geneListsDir: opts.geneListsDir,
   };
   try {
     await progress(0.02, 'start');
-    const r = (await runInChild(childTask(new URL('./dataset.ingest.child.ts', import.meta.url), upload.id, input), {
-      config: ctx.config,
-      signal: stop.signal,
-      memoryBytes,
-      onProgress: progress,
-    })) as IngestChildResult;
+    const r = (await runInChild(
+      childTask(new URL('./dataset.ingest.child.ts', import.meta.url), upload.id, input),
+      {
+        config: ctx.config,
+        signal: stop.signal,
+        memoryBytes,
+        onProgress: progress,
+      },
+    )) as IngestChildResult;
     if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
     if (!r.ok) {
       await markFailed(ctx.db, upload.id, `format.${r.formatError.code}`, r.formatError.params, false);
       return;
     }
-    await markCompleted(ctx.db, upload.id, { format: r.format, properties: r.properties, usable: r.properties.usable, datasetSize: r.datasetSize });
+    await markCompleted(ctx.db, upload.id, {
+      format: r.format,
+      properties: r.properties,
+      usable: r.properties.usable,
+      datasetSize: r.datasetSize,
+    });
     await reportProgress({ fraction: 1, step: 'done' });
   } catch (e) {
     if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
     const detail = (e instanceof Error ? e.message : String(e)).slice(0, 300);
     if (timedOut) {
-      await markFailed(ctx.db, upload.id, 'files.failed.timeout', { minutes: Math.round((timeoutMs / 60_000) * 10) / 10 }, true);
+      await markFailed(
+        ctx.db,
+        upload.id,
+        'files.failed.timeout',
+        { minutes: Math.round((timeoutMs / 60_000) * 10) / 10 },
+        true,
+      );
     } else if (e instanceof ChildProcessFailure && /ended unexpectedly/.test(detail)) {
-      await markFailed(ctx.db, upload.id, 'files.failed.tooLarge', { memory: `${Math.round(memoryBytes / 1024 / 1024)} MB` }, true);
+      await markFailed(
+        ctx.db,
+        upload.id,
+        'files.failed.tooLarge',
+        { memory: `${Math.round(memoryBytes / 1024 / 1024)} MB` },
+        true,
+      );
     } else {
       await markFailed(ctx.db, upload.id, 'files.failed.crash', { detail }, true);
     }
@@ -125,7 +149,13 @@ async function cleanUpDeleted(ctx: AppContext, id: string): Promise<void> {
 }
 
 /** A ByteSource over a storage object (range reads; works for local and S3 storage). */
-export function storageSource(storage: Storage, key: string, name: string, size: number, onBytes: (n: number) => void = () => {}): ByteSource {
+export function storageSource(
+  storage: Storage,
+  key: string,
+  name: string,
+  size: number,
+  onBytes: (n: number) => void = () => {},
+): ByteSource {
   return {
     name,
     size,
@@ -149,7 +179,10 @@ export function storageSource(storage: Storage, key: string, name: string, size:
 }
 
 /** SPEC §3 file properties + §5 cell limits. */
-export async function computeProperties(d: Dataset, geneListsDir: string | undefined): Promise<FileProperties> {
+export async function computeProperties(
+  d: Dataset,
+  geneListsDir: string | undefined,
+): Promise<FileProperties> {
   const { nCells, nGenes, indptr, data } = d.counts;
   const totals = new Float64Array(nCells);
   for (let j = 0; j < nCells; j++) {
@@ -159,14 +192,25 @@ export async function computeProperties(d: Dataset, geneListsDir: string | undef
   }
   const sorted = Float64Array.from(totals).sort();
   const total = totals.reduce((a, b) => a + b, 0);
-  const median = nCells === 0 ? 0 : nCells % 2 ? sorted[(nCells - 1) / 2]! : (sorted[nCells / 2 - 1]! + sorted[nCells / 2]!) / 2;
+  const median =
+    nCells === 0
+      ? 0
+      : nCells % 2
+        ? sorted[(nCells - 1) / 2]!
+        : (sorted[nCells / 2 - 1]! + sorted[nCells / 2]!) / 2;
   const usable = nCells > LIMITS.minCellsPerSample && nCells < LIMITS.maxCellsPerSample;
   const match = matchReference(d, await loadGeneReferences(geneListsDir));
   return {
     ...match,
     cells: nCells,
     genes: nGenes,
-    umi: { total, min: sorted[0] ?? 0, median, mean: nCells ? total / nCells : 0, max: sorted[nCells - 1] ?? 0 },
+    umi: {
+      total,
+      min: sorted[0] ?? 0,
+      median,
+      mean: nCells ? total / nCells : 0,
+      max: sorted[nCells - 1] ?? 0,
+    },
     usable,
     unusableReasonKey: usable ? null : 'files.unusable.cells',
     warnings: d.warnings,
@@ -182,7 +226,13 @@ export async function writeCanonical(
   p: FileProperties,
 ): Promise<number> {
   const obs = Object.fromEntries(Object.entries(d.cells.columns));
-  const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs, obsm: d.embeddings });
+  const h5ad = await writeH5ad({
+    counts: d.counts,
+    genes: d.genes,
+    barcodes: d.cells.barcodes,
+    obs,
+    obsm: d.embeddings,
+  });
   const files: Record<string, Uint8Array> = { 'counts.h5ad': h5ad };
   const prefix = datasetPrefix(upload.id);
   const hash = createHash('sha256');

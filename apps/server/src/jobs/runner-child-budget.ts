@@ -31,7 +31,10 @@ const MiB = 2 ** 20;
 const FIXED = 400 * MiB;
 
 /** Sizes of a stored result (`results/<id>/`), or undefined when its h5ad or manifest is gone. */
-export async function storedResultSize(storage: Storage, prefix: string): Promise<StoredResultSize | undefined> {
+export async function storedResultSize(
+  storage: Storage,
+  prefix: string,
+): Promise<StoredResultSize | undefined> {
   const h5ad = await storage.stat(`${prefix}analysis.h5ad`);
   const artifacts = `${prefix}artifacts/`;
   if (!h5ad || !(await storage.stat(`${artifacts}manifest.json`))) return undefined;
@@ -62,7 +65,9 @@ export const storedResultLoadBytes = (r: StoredResultSize) => FIXED + loadBytes(
  */
 export function degMemoryBytes(r: StoredResultSize, groups: number): number {
   const blockShare = Math.min(1, 2048 / Math.max(1, r.nGenes));
-  return Math.ceil(FIXED + loadBytes(r) + r.nnz * (8 + 16 * blockShare) + Math.max(2, groups) * r.nGenes * 640);
+  return Math.ceil(
+    FIXED + loadBytes(r) + r.nnz * (8 + 16 * blockShare) + Math.max(2, groups) * r.nGenes * 640,
+  );
 }
 
 /**
@@ -71,7 +76,10 @@ export function degMemoryBytes(r: StoredResultSize, groups: number): number {
  */
 export async function subsetNnz(storage: Storage, r: StoredResultSize, cells: Uint32Array): Promise<number> {
   const col = r.manifest.obs.find((o) => o.kind === 'numeric' && o.key === 'n_genes_by_counts');
-  const b = col && (await storage.stat(r.artifacts + col.file)) ? await storage.getBytes(r.artifacts + col.file) : undefined;
+  const b =
+    col && (await storage.stat(r.artifacts + col.file))
+      ? await storage.getBytes(r.artifacts + col.file)
+      : undefined;
   if (!b || b.byteLength !== 4 * r.nCells) return Math.ceil((r.nnz * cells.length) / Math.max(1, r.nCells));
   const perCell = new Float32Array(r.nCells);
   new Uint8Array(perCell.buffer).set(b);

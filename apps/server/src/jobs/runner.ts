@@ -27,7 +27,10 @@ export async function startWorker(
   notifications: NotificationsService,
 ): Promise<Worker> {
   await queue.work('dataset.ingest', async (job) => {
-    await handleDatasetIngest(ctx, job.data, () => {}, { geneListsDir: ctx.config.geneListsDir, signal: job.signal });
+    await handleDatasetIngest(ctx, job.data, () => {}, {
+      geneListsDir: ctx.config.geneListsDir,
+      signal: job.signal,
+    });
   });
   await queue.work('analysis.preprocess', (job) => handleAnalysisPreprocess(ctx, job));
   await queue.work('analysis.run', (job) =>
@@ -64,7 +67,10 @@ export async function startWorker(
   );
   timer.unref();
   // converted downloads past their validity are deleted and their requests expired (issue 21)
-  const expiry = setInterval(() => void expireDownloads(ctx).catch(() => {}), ctx.config.downloadSweepSeconds * 1000);
+  const expiry = setInterval(
+    () => void expireDownloads(ctx).catch(() => {}),
+    ctx.config.downloadSweepSeconds * 1000,
+  );
   expiry.unref();
   return {
     async stop() {

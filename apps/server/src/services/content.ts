@@ -26,7 +26,14 @@ export async function listContent(db: Db, q: ContentListQuery): Promise<ContentE
 }
 
 /** Newest first; `info` in the request's language. */
-export async function updateLog(db: Db, page: { pageNum: number; pageSize: number }, locale: Locale): Promise<UpdateLogPage> {
+export async function updateLog(
+  db: Db,
+  page: { pageNum: number; pageSize: number },
+  locale: Locale,
+): Promise<UpdateLogPage> {
   const r = await contentRepo.updateLog(db, page.pageSize, (page.pageNum - 1) * page.pageSize);
-  return { total: r.total, rows: r.rows.map((x) => ({ logdate: x.logdate, info: locale === 'zh-CN' ? x.info_zh : x.info_en })) };
+  return {
+    total: r.total,
+    rows: r.rows.map((x) => ({ logdate: x.logdate, info: locale === 'zh-CN' ? x.info_zh : x.info_en })),
+  };
 }

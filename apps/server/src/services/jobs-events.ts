@@ -68,7 +68,13 @@ export class JobEventsHub {
       }
       for (const t of tasks) {
         if (t.ts > latest) latest = t.ts;
-        this.emit(t.user_id, { type: 'task', datasetId: t.dataset_id, taskId: t.id, status: t.status, progress: Number(t.progress) });
+        this.emit(t.user_id, {
+          type: 'task',
+          datasetId: t.dataset_id,
+          taskId: t.id,
+          status: t.status,
+          progress: Number(t.progress),
+        });
       }
       for (const u of users) {
         if (u.ts > latest) latest = u.ts;

@@ -1,4 +1,8 @@
-import { userPreferences, type UserPreferences, type UserPreferencesPatch } from '@cellcloud/contracts/preferences';
+import {
+  userPreferences,
+  type UserPreferences,
+  type UserPreferencesPatch,
+} from '@cellcloud/contracts/preferences';
 import type { Db } from '../db/client';
 import { preferencesRepo } from '../db/repos/preferences';
 
@@ -7,6 +11,10 @@ export async function getPreferences(db: Db, userId: string): Promise<UserPrefer
   return userPreferences.parse((await preferencesRepo.get(db, userId)) ?? {});
 }
 
-export async function updatePreferences(db: Db, userId: string, patch: UserPreferencesPatch): Promise<UserPreferences> {
+export async function updatePreferences(
+  db: Db,
+  userId: string,
+  patch: UserPreferencesPatch,
+): Promise<UserPreferences> {
   return userPreferences.parse(await preferencesRepo.merge(db, userId, patch));
 }

@@ -31,7 +31,11 @@ export class RateLimiter {
   }
 
   /** Hits of the last window and the seconds until the count drops below the limit again. */
-  private async state(bucket: string, key: string, rule: LimitRule): Promise<{ hits: number; retryAfter: number }> {
+  private async state(
+    bucket: string,
+    key: string,
+    rule: LimitRule,
+  ): Promise<{ hits: number; retryAfter: number }> {
     const nowMs = this.now().getTime();
     const windowMs = rule.windowSeconds * 1000;
     // A slot counts while any part of it lies in the window.
@@ -45,7 +49,10 @@ export class RateLimiter {
       // The slot whose expiry brings the count below the limit decides the wait.
       if (hits >= rule.limit && !found) found = true;
       else continue;
-      retryAfter = Math.max(1, Math.ceil((slot.start.getTime() + this.slotMs(rule) + windowMs - nowMs) / 1000));
+      retryAfter = Math.max(
+        1,
+        Math.ceil((slot.start.getTime() + this.slotMs(rule) + windowMs - nowMs) / 1000),
+      );
     }
     return { hits, retryAfter };
   }
@@ -55,7 +62,8 @@ export class RateLimiter {
     await rateLimitsRepo.hit(this.db, bucket, key.toLowerCase(), this.slotStart(rule));
     const s = await this.state(bucket, key, rule);
     if (s.hits > rule.limit) throw new AppError('RATE_LIMITED', { seconds: s.retryAfter });
-    if (Math.random() < 0.01) await rateLimitsRepo.prune(this.db, new Date(this.now().getTime() - 86_400_000));
+    if (Math.random() < 0.01)
+      await rateLimitsRepo.prune(this.db, new Date(this.now().getTime() - 86_400_000));
   }
 
   /** Throws RATE_LIMITED if the key already used up the window (without counting a hit). */

@@ -19,7 +19,15 @@ export function isPrivateIp(ip: string): boolean {
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   if (net.isIPv4(v4)) {
     const [a, b] = v4.split('.').map(Number) as [number, number];
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   const l = ip.toLowerCase();
   return l === '::1' || l === '::' || l.startsWith('fe80:') || l.startsWith('fc') || l.startsWith('fd');
@@ -30,7 +38,10 @@ export function isPrivateIp(ip: string): boolean {
  * already honours X-Forwarded-For when TRUST_PROXY is set). Private addresses and unknown
  * ones → DEFAULT_COUNTRY. `domains` are the configured China/international domains.
  */
-export async function regionOf(config: Pick<Config, 'defaultCountry' | 'domains'>, ip: string): Promise<CriteriaIpAddress> {
+export async function regionOf(
+  config: Pick<Config, 'defaultCountry' | 'domains'>,
+  ip: string,
+): Promise<CriteriaIpAddress> {
   let country = config.defaultCountry;
   if (ip && !isPrivateIp(ip)) {
     const hit = (await geoLookup())(ip.startsWith('::ffff:') ? ip.slice(7) : ip);

@@ -26,7 +26,10 @@ export function s3Storage(o: S3Options): Storage {
     region: o.region,
     endpoint: o.endpoint,
     forcePathStyle: o.forcePathStyle,
-    credentials: o.accessKeyId && o.secretAccessKey ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } : undefined,
+    credentials:
+      o.accessKeyId && o.secretAccessKey
+        ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey }
+        : undefined,
   });
   const Bucket = o.bucket;
 
@@ -34,7 +37,9 @@ export function s3Storage(o: S3Options): Storage {
     const out: { key: string; size: number }[] = [];
     let token: string | undefined;
     do {
-      const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }));
+      const r = await client.send(
+        new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       for (const c of r.Contents ?? []) if (c.Key) out.push({ key: c.Key, size: c.Size ?? 0 });
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
@@ -44,7 +49,10 @@ export function s3Storage(o: S3Options): Storage {
   async function deleteKeys(keys: string[]) {
     for (let i = 0; i < keys.length; i += 1000) {
       const chunk = keys.slice(i, i + 1000);
-      if (chunk.length) await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: chunk.map((Key) => ({ Key })) } }));
+      if (chunk.length)
+        await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects: chunk.map((Key) => ({ Key })) } }),
+        );
     }
   }
 
@@ -53,11 +61,18 @@ export function s3Storage(o: S3Options): Storage {
   return {
     kind: 's3',
     async put(key, body) {
-      await new Upload({ client, params: { Bucket, Key: assertKey(key), Body: body instanceof Uint8Array ? Buffer.from(body) : body } }).done();
+      await new Upload({
+        client,
+        params: { Bucket, Key: assertKey(key), Body: body instanceof Uint8Array ? Buffer.from(body) : body },
+      }).done();
     },
     async get(key, range) {
       const r = await client.send(
-        new GetObjectCommand({ Bucket, Key: assertKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new GetObjectCommand({
+          Bucket,
+          Key: assertKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
       return r.Body as Readable;
     },
@@ -74,7 +89,8 @@ export function s3Storage(o: S3Options): Storage {
       }
     },
     async delete(key) {
-      if (key.endsWith('/')) await deleteKeys((await listAll(assertKey(key.slice(0, -1)) + '/')).map((x) => x.key));
+      if (key.endsWith('/'))
+        await deleteKeys((await listAll(assertKey(key.slice(0, -1)) + '/')).map((x) => x.key));
       else await deleteKeys([assertKey(key)]);
     },
     async list(prefix) {
@@ -87,7 +103,11 @@ export function s3Storage(o: S3Options): Storage {
       const objs = await listAll(from);
       for (const obj of objs) {
         await client.send(
-          new CopyObjectCommand({ Bucket, Key: to + obj.key.slice(from.length), CopySource: `${Bucket}/${encodeURI(obj.key)}` }),
+          new CopyObjectCommand({
+            Bucket,
+            Key: to + obj.key.slice(from.length),
+            CopySource: `${Bucket}/${encodeURI(obj.key)}`,
+          }),
         );
       }
       await deleteKeys(objs.map((x) => x.key));

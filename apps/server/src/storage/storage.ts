@@ -28,7 +28,13 @@ export interface Storage {
 }
 
 export function assertKey(key: string): string {
-  if (!key || key.startsWith('/') || key.split('/').some((p) => p === '..' || p === '.') || key.includes('\\') || key.includes('\0')) {
+  if (
+    !key ||
+    key.startsWith('/') ||
+    key.split('/').some((p) => p === '..' || p === '.') ||
+    key.includes('\\') ||
+    key.includes('\0')
+  ) {
     throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
   }
   return key;

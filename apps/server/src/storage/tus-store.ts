@@ -39,9 +39,7 @@ export { rawFileKey, rawPrefix, datasetPrefix } from './keys';
 
 /** Storage prefix of everything kept for an upload's originals. */
 
-
 /** Storage prefix of the canonical dataset converted from an upload. */
-
 
 /** The URL form of a tus id: `raw/<uploadId>/<i>` ⇄ `<uploadId>.<i>` (no slashes in URLs). */
 export const tusSlotOf = (uploadId: string, index: number) => `${uploadId}.${index}`;

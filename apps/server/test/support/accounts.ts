@@ -17,13 +17,22 @@ export async function lastCode(s: TestServer, email: string): Promise<string> {
   return m[1]!;
 }
 
-export async function sendCode(s: TestServer, email: string, purpose: 'register' | 'reset' | 'changeEmail' = 'register') {
+export async function sendCode(
+  s: TestServer,
+  email: string,
+  purpose: 'register' | 'reset' | 'changeEmail' = 'register',
+) {
   const r = await s.request('POST', accountPaths.sendMessage, { body: { email, purpose }, form: true });
   if (r.status !== 200) throw new Error(`sendMessage ${r.status}: ${r.body?.msg}`);
   return lastCode(s, email);
 }
 
-export function registration(username: string, email: string, code: string, extra: Record<string, string> = {}) {
+export function registration(
+  username: string,
+  email: string,
+  code: string,
+  extra: Record<string, string> = {},
+) {
   return {
     username,
     firstName: 'Ada',
@@ -42,12 +51,18 @@ export function registration(username: string, email: string, code: string, extr
 }
 
 /** Registers (form post, like the web) and logs in; returns the token. */
-export async function signUp(s: TestServer, opts: { username?: string; email?: string; password?: string } = {}) {
+export async function signUp(
+  s: TestServer,
+  opts: { username?: string; email?: string; password?: string } = {},
+) {
   const username = opts.username ?? uniq();
   const email = opts.email ?? `${username}@example.org`;
   const password = opts.password ?? 'Secret12';
   const code = await sendCode(s, email);
-  const reg = await s.request('POST', accountPaths.register, { body: registration(username, email, code, { password, repeatPassword: password }), form: true });
+  const reg = await s.request('POST', accountPaths.register, {
+    body: registration(username, email, code, { password, repeatPassword: password }),
+    form: true,
+  });
   if (reg.status !== 200) throw new Error(`register ${reg.status}: ${reg.body?.msg}`);
   const token = await logIn(s, username, password);
   return { username, email, password, token };

@@ -13,11 +13,20 @@ export const DEG_GENES = ['CD3D', 'MS4A1', 'LYZ', 'ACTB', 'GAPDH'];
  * `extraGenes` noisy genes (every 7th a little higher in one cluster) make it big enough to re-cluster.
  */
 export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCluster = 10, extraGenes = 0) {
-  const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'deg_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
+  const job = await jobsRepo.insert(s.ctx.db, {
+    userId,
+    jobName: 'deg_test',
+    kind: 'custom',
+    species: 'Homo sapiens',
+    sampleIds: [],
+    params: {},
+    draft: {},
+    cacheKey: null,
+  });
   const nCells = nPerCluster * 3;
   const names = [...DEG_GENES, ...Array.from({ length: extraGenes }, (_, i) => `G${i}`)];
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const indptr = new Float64Array(nCells + 1);
   const indices: number[] = [];
   const data: number[] = [];
@@ -35,21 +44,43 @@ export async function completedJobWithH5ad(s: TestServer, userId: string, nPerCl
     }
     indptr[c + 1] = indices.length;
   }
-  const counts: CountMatrix = { nGenes: names.length, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
+  const counts: CountMatrix = {
+    nGenes: names.length,
+    nCells,
+    indptr,
+    indices: Uint32Array.from(indices),
+    data: Float32Array.from(data),
+  };
   const genes = { ids: names.map((g) => `ENSG_${g}`), symbols: names };
   const obs = { cluster: { kind: 'categorical' as const, values: cluster } };
   const prefix = `results/${job.id}/`;
   await writeArtifacts(
-    { engineVersion: 'test', species: 'Homo sapiens', genes, nCells, layers: { counts }, embeddings: { umap: { dims: 2, values: new Float32Array(nCells * 2).map((_, i) => i) } }, obs },
+    {
+      engineVersion: 'test',
+      species: 'Homo sapiens',
+      genes,
+      nCells,
+      layers: { counts },
+      embeddings: { umap: { dims: 2, values: new Float32Array(nCells * 2).map((_, i) => i) } },
+      obs,
+    },
     { write: (p, bytes) => s.ctx.storage.put(`${prefix}artifacts/${p}`, bytes) },
   );
-  await s.ctx.storage.put(`${prefix}analysis.h5ad`, await writeH5ad({ counts, genes, barcodes: cluster.map((_, i) => `cell${i}`), obs }));
+  await s.ctx.storage.put(
+    `${prefix}analysis.h5ad`,
+    await writeH5ad({ counts, genes, barcodes: cluster.map((_, i) => `cell${i}`), obs }),
+  );
   await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
   return job;
 }
 
 /** Polls the DE tasks of the dataset at `base` (`/api/user_datasets/<id>`) until task `id` is no longer running. */
-export async function waitDegTask(s: TestServer, token: string, base: string, id: string): Promise<DegTaskView> {
+export async function waitDegTask(
+  s: TestServer,
+  token: string,
+  base: string,
+  id: string,
+): Promise<DegTaskView> {
   const end = Date.now() + 60_000;
   while (Date.now() < end) {
     const list = await s.request('GET', `${base}/deg_tasks`, { token });

@@ -12,9 +12,24 @@ export async function completedJobWithArtifacts(
   userId: string,
   opts: { complete?: boolean; markers?: Record<string, DegRow[]> } = {},
 ) {
-  const job = await jobsRepo.insert(s.ctx.db, { userId, jobName: 'explore_test', kind: 'custom', species: 'Homo sapiens', sampleIds: [], params: {}, draft: {}, cacheKey: null });
+  const job = await jobsRepo.insert(s.ctx.db, {
+    userId,
+    jobName: 'explore_test',
+    kind: 'custom',
+    species: 'Homo sapiens',
+    sampleIds: [],
+    params: {},
+    draft: {},
+    cacheKey: null,
+  });
   // genes × cells, CSC by cell: cell j has genes indices[indptr[j]..indptr[j+1]]
-  const counts = { nGenes: 3, nCells: 4, indptr: Float64Array.from([0, 1, 3, 3, 4]), indices: Uint32Array.from([0, 0, 2, 2]), data: Float32Array.from([5, 1, 7, 2]) };
+  const counts = {
+    nGenes: 3,
+    nCells: 4,
+    indptr: Float64Array.from([0, 1, 3, 3, 4]),
+    indices: Uint32Array.from([0, 0, 2, 2]),
+    data: Float32Array.from([5, 1, 7, 2]),
+  };
   await writeArtifacts(
     {
       engineVersion: 'test',
@@ -23,12 +38,18 @@ export async function completedJobWithArtifacts(
       nCells: 4,
       layers: { counts },
       embeddings: { umap: { dims: 2, values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3]) } },
-      obs: { cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] }, total_counts: { kind: 'numeric', values: Float64Array.from([5, 8, 0, 2]) } },
+      obs: {
+        cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] },
+        total_counts: { kind: 'numeric', values: Float64Array.from([5, 8, 0, 2]) },
+      },
       ...(opts.markers ? { markers: opts.markers } : {}),
     },
     { write: (path, bytes) => s.ctx.storage.put(`results/${job.id}/artifacts/${path}`, bytes) },
   );
-  await s.ctx.storage.put(`results/${job.id}/analysis.h5ad`, new TextEncoder().encode('HDF5-placeholder-bytes'));
+  await s.ctx.storage.put(
+    `results/${job.id}/analysis.h5ad`,
+    new TextEncoder().encode('HDF5-placeholder-bytes'),
+  );
   if (opts.complete !== false) await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
   return job;
 }

@@ -71,7 +71,9 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     HOST: '127.0.0.1',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     // Reference resources a test points at through the environment (e.g. sharedData('gene_ids')).
-    ...(process.env.ENSEMBL_GENE_LISTS_DIR ? { ENSEMBL_GENE_LISTS_DIR: process.env.ENSEMBL_GENE_LISTS_DIR } : {}),
+    ...(process.env.ENSEMBL_GENE_LISTS_DIR
+      ? { ENSEMBL_GENE_LISTS_DIR: process.env.ENSEMBL_GENE_LISTS_DIR }
+      : {}),
     ...env,
   });
   const ctx = await composeContext(config, { pgliteDir: null });

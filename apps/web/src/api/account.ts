@@ -1,5 +1,18 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { accountInfo, accountPaths, availabilityResponse, loginLogResponse, registerResponse, sendMessageResponse, type ChangeEmailRequest, type ChangePasswordRequest, type CodePurpose, type ContactUsRequest, type ForgotPasswordRequest, type RegisterRequest } from '@cellcloud/contracts/account';
+import {
+  accountInfo,
+  accountPaths,
+  availabilityResponse,
+  loginLogResponse,
+  registerResponse,
+  sendMessageResponse,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
+  type CodePurpose,
+  type ContactUsRequest,
+  type ForgotPasswordRequest,
+  type RegisterRequest,
+} from '@cellcloud/contracts/account';
 import { FORM_STATUSES, request } from './client';
 import { useSession } from './session';
 
@@ -23,7 +36,13 @@ export function useAccountInfo() {
 export function useRegister() {
   return useMutation({
     mutationFn: (body: RegisterRequest) =>
-      request(accountPaths.register, { method: 'POST', body, form: true, schema: registerResponse, handle: FORM_STATUSES }),
+      request(accountPaths.register, {
+        method: 'POST',
+        body,
+        form: true,
+        schema: registerResponse,
+        handle: FORM_STATUSES,
+      }),
   });
 }
 
@@ -42,7 +61,13 @@ export function checkAvailability(field: AvailabilityField, value: string) {
 export function useSendCode() {
   return useMutation({
     mutationFn: (body: { email: string; purpose: CodePurpose }) =>
-      request(accountPaths.sendMessage, { method: 'POST', body, form: true, schema: sendMessageResponse, handle: FORM_STATUSES }),
+      request(accountPaths.sendMessage, {
+        method: 'POST',
+        body,
+        form: true,
+        schema: sendMessageResponse,
+        handle: FORM_STATUSES,
+      }),
   });
 }
 

@@ -1,12 +1,22 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { contentListResponse, contentPaths, faqListResponse, notificationsUnreadResponse, updateLogResponse, type ContentListQuery } from '@cellcloud/contracts/content';
+import {
+  contentListResponse,
+  contentPaths,
+  faqListResponse,
+  notificationsUnreadResponse,
+  updateLogResponse,
+  type ContentListQuery,
+} from '@cellcloud/contracts/content';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { request } from './client';
 import { useSession } from './session';
 import { currentLocale } from '../i18n';
 
 export function useFaq() {
-  return useQuery({ queryKey: ['content', 'faq'], queryFn: () => request(contentPaths.faq, { schema: faqListResponse }) });
+  return useQuery({
+    queryKey: ['content', 'faq'],
+    queryFn: () => request(contentPaths.faq, { schema: faqListResponse }),
+  });
 }
 
 export function useContentList(query: ContentListQuery) {

@@ -26,7 +26,9 @@ export async function fetchSubsetCodes(datasetId: string, subsetId: string): Pro
   const headers: Record<string, string> = {};
   const token = getSession()?.token;
   if (token) headers['access-token'] = token;
-  const res = await fetch(`${base(datasetId)}/observation_subset/${encodeURIComponent(subsetId)}/codes`, { headers });
+  const res = await fetch(`${base(datasetId)}/observation_subset/${encodeURIComponent(subsetId)}/codes`, {
+    headers,
+  });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { msg?: string } | null;
     throw new ApiError(res.status, res.status, body?.msg ?? res.statusText);
@@ -42,7 +44,13 @@ type SubsetAction =
   | { kind: 'colours'; body: { subsetId: string; colours: Record<string, string> } }
   | { kind: 'delete'; subsetId: string };
 
-const PATHS = { create: 'observation_subset', edit: 'observation_edit_subset', merge: 'observation_merge_subset', map: 'map_cell_type', colours: 'observation_color_manager' } as const;
+const PATHS = {
+  create: 'observation_subset',
+  edit: 'observation_edit_subset',
+  merge: 'observation_merge_subset',
+  map: 'map_cell_type',
+  colours: 'observation_color_manager',
+} as const;
 
 /** One mutation for every subset action; refreshes the list afterwards. */
 export function useSubsetAction(datasetId: string) {
@@ -50,12 +58,19 @@ export function useSubsetAction(datasetId: string) {
   return useMutation({
     mutationFn: async (a: SubsetAction): Promise<SubsetView | null> => {
       if (a.kind === 'delete') {
-        await request(`${base(datasetId)}/observation_subset/${encodeURIComponent(a.subsetId)}`, { method: 'DELETE', handle: HANDLED });
+        await request(`${base(datasetId)}/observation_subset/${encodeURIComponent(a.subsetId)}`, {
+          method: 'DELETE',
+          handle: HANDLED,
+        });
         return null;
       }
-      return request(`${base(datasetId)}/${PATHS[a.kind]}`, { method: 'POST', body: a.body, schema: subsetView, handle: HANDLED });
+      return request(`${base(datasetId)}/${PATHS[a.kind]}`, {
+        method: 'POST',
+        body: a.body,
+        schema: subsetView,
+        handle: HANDLED,
+      });
     },
     onSettled: () => qc.invalidateQueries({ queryKey: subsetKeys.list(datasetId) }),
   });
 }
-

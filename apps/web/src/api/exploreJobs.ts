@@ -1,7 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { degRow, type DegRow } from '@cellcloud/contracts/artifacts';
-import { childTaskView, degTaskView, type CalculateDegBody, type SubclusterBody } from '@cellcloud/contracts/explore-deg';
+import {
+  childTaskView,
+  degTaskView,
+  type CalculateDegBody,
+  type SubclusterBody,
+} from '@cellcloud/contracts/explore-deg';
 import { currentLocale } from '../i18n';
 import { ApiError, request } from './client';
 import { subsetKeys } from './explore';
@@ -21,13 +26,22 @@ export const exploreJobKeys = {
 };
 
 export function useDegTasks(datasetId: string) {
-  return useQuery({ queryKey: exploreJobKeys.deg(datasetId), queryFn: () => request(`${base(datasetId)}/deg_tasks`, { schema: z.array(degTaskView) }) });
+  return useQuery({
+    queryKey: exploreJobKeys.deg(datasetId),
+    queryFn: () => request(`${base(datasetId)}/deg_tasks`, { schema: z.array(degTaskView) }),
+  });
 }
 
 export function useCalculateDeg(datasetId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: CalculateDegBody) => request(`${base(datasetId)}/calculate_deg_task`, { method: 'POST', body, schema: degTaskView, handle: HANDLED }),
+    mutationFn: (body: CalculateDegBody) =>
+      request(`${base(datasetId)}/calculate_deg_task`, {
+        method: 'POST',
+        body,
+        schema: degTaskView,
+        handle: HANDLED,
+      }),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: exploreJobKeys.deg(datasetId) });
       void qc.invalidateQueries({ queryKey: subsetKeys.list(datasetId) });
@@ -36,7 +50,10 @@ export function useCalculateDeg(datasetId: string) {
 }
 
 async function blobFetch(url: string, init: RequestInit = {}): Promise<Response> {
-  const headers: Record<string, string> = { 'x-lang': currentLocale(), ...(init.headers as Record<string, string> | undefined) };
+  const headers: Record<string, string> = {
+    'x-lang': currentLocale(),
+    ...(init.headers as Record<string, string> | undefined),
+  };
   const token = getSession()?.token;
   if (token) headers['access-token'] = token;
   const res = await fetch(url, { ...init, headers });
@@ -54,13 +71,22 @@ export async function fetchDegResult(datasetId: string, taskId: string): Promise
 }
 
 export function useChildTasks(datasetId: string) {
-  return useQuery({ queryKey: exploreJobKeys.children(datasetId), queryFn: () => request(`${base(datasetId)}/child_tasks`, { schema: z.array(childTaskView) }) });
+  return useQuery({
+    queryKey: exploreJobKeys.children(datasetId),
+    queryFn: () => request(`${base(datasetId)}/child_tasks`, { schema: z.array(childTaskView) }),
+  });
 }
 
 export function useStartSubcluster(datasetId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SubclusterBody) => request(`${base(datasetId)}/subcluster_task`, { method: 'POST', body, schema: childTaskView, handle: HANDLED }),
+    mutationFn: (body: SubclusterBody) =>
+      request(`${base(datasetId)}/subcluster_task`, {
+        method: 'POST',
+        body,
+        schema: childTaskView,
+        handle: HANDLED,
+      }),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: exploreJobKeys.children(datasetId) });
       void qc.invalidateQueries({ queryKey: subsetKeys.list(datasetId) });

@@ -40,7 +40,10 @@ export function useUploads(q: UploadsQuery) {
 }
 
 export function useStorageUsage() {
-  return useQuery({ queryKey: filesKeys.usage, queryFn: () => request(FILES_API.usage, { schema: storageUsage }) });
+  return useQuery({
+    queryKey: filesKeys.usage,
+    queryFn: () => request(FILES_API.usage, { schema: storageUsage }),
+  });
 }
 
 /** Is the sample name free for me? (live check on the import form) */
@@ -55,12 +58,23 @@ function useFilesMutation<A>(fn: (a: A) => Promise<unknown>) {
 
 export const useRenameUpload = () =>
   useFilesMutation(({ id, sampleName }: { id: string; sampleName: string }) =>
-    request(FILES_API.upload(id), { method: 'PUT', body: { sampleName }, schema: uploadRow, handle: FILES_STATUSES }),
+    request(FILES_API.upload(id), {
+      method: 'PUT',
+      body: { sampleName },
+      schema: uploadRow,
+      handle: FILES_STATUSES,
+    }),
   );
 
-export const useDeleteUpload = () => useFilesMutation((id: string) => request(FILES_API.upload(id), { method: 'DELETE', schema: z.null(), handle: FILES_STATUSES }));
+export const useDeleteUpload = () =>
+  useFilesMutation((id: string) =>
+    request(FILES_API.upload(id), { method: 'DELETE', schema: z.null(), handle: FILES_STATUSES }),
+  );
 
-export const useRetryUpload = () => useFilesMutation((id: string) => request(FILES_API.retry(id), { method: 'POST', schema: uploadRow, handle: FILES_STATUSES }));
+export const useRetryUpload = () =>
+  useFilesMutation((id: string) =>
+    request(FILES_API.retry(id), { method: 'POST', schema: uploadRow, handle: FILES_STATUSES }),
+  );
 
 export function createUpload(body: CreateUploadBody) {
   return request(FILES_API.uploads, { method: 'POST', body, schema: uploadRow, handle: FILES_STATUSES });
@@ -70,7 +84,12 @@ export function createUpload(body: CreateUploadBody) {
  * Sends one file with tus (8 MB chunks, retried after a dropped connection; with `resume`,
  * continued from the server's offset). Resolves when the server has every byte.
  */
-export function sendFile(slot: string, file: File, onProgress: (sent: number, total: number) => void, opts: { resume?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+export function sendFile(
+  slot: string,
+  file: File,
+  onProgress: (sent: number, total: number) => void,
+  opts: { resume?: boolean; signal?: AbortSignal } = {},
+): Promise<void> {
   sending.add(slot);
   return new Promise<void>((resolve, reject) => {
     const upload = new Upload(file, {

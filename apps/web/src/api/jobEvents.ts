@@ -9,7 +9,10 @@ import { PATHS } from '@cellcloud/contracts/api-paths';
 function parseEvent(data: string): JobEvent | null {
   try {
     const e = JSON.parse(data) as JobEvent;
-    return e && (e.type === 'job' || e.type === 'notifications' || e.type === 'cellFiltering' || e.type === 'task') ? e : null;
+    return e &&
+      (e.type === 'job' || e.type === 'notifications' || e.type === 'cellFiltering' || e.type === 'task')
+      ? e
+      : null;
   } catch {
     return null;
   }

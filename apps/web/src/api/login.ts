@@ -11,7 +11,12 @@ import { asUserInfo, startSession } from './session';
 export function useLogin() {
   return useMutation({
     mutationFn: async (body: LoginRequest) => {
-      const data = await request(accountPaths.login, { method: 'POST', body, form: true, handle: FORM_STATUSES });
+      const data = await request(accountPaths.login, {
+        method: 'POST',
+        body,
+        form: true,
+        handle: FORM_STATUSES,
+      });
       const info = asUserInfo(data);
       if (!info) throw unexpectedAnswer(accountPaths.login, 'no token');
       return info;

@@ -10,7 +10,10 @@ const key = ['user-preferences'] as const;
 
 /** The signed-in user's interface preferences (stored on the server: every browser agrees). */
 export function usePreferences() {
-  return useQuery({ queryKey: key, queryFn: () => request(USER_PREFERENCES_PATH, { schema: userPreferences }) });
+  return useQuery({
+    queryKey: key,
+    queryFn: () => request(USER_PREFERENCES_PATH, { schema: userPreferences }),
+  });
 }
 
 export function useUpdatePreferences() {

@@ -7,7 +7,8 @@ import { request } from './client';
 function asRegion(v: unknown): CriteriaIpAddress {
   const r = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
   const d = r.domains as Record<string, unknown> | null | undefined;
-  const domains = d && typeof d.cn === 'string' && typeof d.global === 'string' ? { cn: d.cn, global: d.global } : null;
+  const domains =
+    d && typeof d.cn === 'string' && typeof d.global === 'string' ? { cn: d.cn, global: d.global } : null;
   return { countryIsoCode: typeof r.countryIsoCode === 'string' ? r.countryIsoCode : '', domains };
 }
 
@@ -16,7 +17,9 @@ export function useRegion() {
   return useQuery({
     queryKey: ['account', 'region'],
     queryFn: async () =>
-      asRegion(await request(accountPaths.criteriaIpAddress, { handle: [0, 400, 401, 403, 404, 500, 502, 503] })),
+      asRegion(
+        await request(accountPaths.criteriaIpAddress, { handle: [0, 400, 401, 403, 404, 500, 502, 503] }),
+      ),
     staleTime: Infinity,
   });
 }

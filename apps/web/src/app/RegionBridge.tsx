@@ -39,7 +39,8 @@ export function RegionBridge() {
         content: t('region.body', { domain: target }),
         okText: t('region.go'),
         cancelText: t('region.stay'),
-        onOk: () => window.location.assign(`${window.location.protocol}//${target}${window.location.pathname}`),
+        onOk: () =>
+          window.location.assign(`${window.location.protocol}//${target}${window.location.pathname}`),
       });
     }
   }, [region.data, modal, t, i18n]);

@@ -22,7 +22,8 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKe
   override render() {
     const { error } = this.state;
     if (!error) return this.props.children;
-    const chunk = error instanceof ChunkLoadError || /dynamically imported module|Failed to fetch/i.test(error.message);
+    const chunk =
+      error instanceof ChunkLoadError || /dynamically imported module|Failed to fetch/i.test(error.message);
     return (
       <Translation ns="shell">
         {(t) => (

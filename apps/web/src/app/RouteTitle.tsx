@@ -8,8 +8,7 @@ export function RouteTitle() {
   const matches = useMatches();
   const { t, i18n } = useTranslation('shell');
   const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as
-    | RouteHandle
-    | undefined;
+    RouteHandle | undefined;
   useEffect(() => {
     const product = t('product.name');
     const titleKey = handle ? `title.${handle.title}` : null;

@@ -6,4 +6,5 @@
  * A language the user picked (stored locally) always wins.
  */
 export type LocaleMode = 'region' | 'zh';
-export const DEFAULT_LOCALE_MODE: LocaleMode = import.meta.env.VITE_DEFAULT_LOCALE_MODE === 'zh' ? 'zh' : 'region';
+export const DEFAULT_LOCALE_MODE: LocaleMode =
+  import.meta.env.VITE_DEFAULT_LOCALE_MODE === 'zh' ? 'zh' : 'region';

@@ -50,17 +50,20 @@ function initialLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en-US';
 }
 
-void i18n.use(lazyBackend).use(initReactI18next).init({
-  lng: initialLocale(),
-  // zh-CN is complete (locales test), so no fallback language has to be downloaded too
-  fallbackLng: false,
-  supportedLngs: ['en-US', 'zh-CN'],
-  ns: ['common', 'shell', 'errors', 'validation'],
-  defaultNS: 'common',
-  load: 'currentOnly',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+void i18n
+  .use(lazyBackend)
+  .use(initReactI18next)
+  .init({
+    lng: initialLocale(),
+    // zh-CN is complete (locales test), so no fallback language has to be downloaded too
+    fallbackLng: false,
+    supportedLngs: ['en-US', 'zh-CN'],
+    ns: ['common', 'shell', 'errors', 'validation'],
+    defaultNS: 'common',
+    load: 'currentOnly',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 export function currentLocale(): Locale {
   return i18n.language === 'zh-CN' ? 'zh-CN' : 'en-US';

@@ -21,7 +21,14 @@ export function QueryState({
 }) {
   const { t } = useTranslation('common');
   if (isPending) return <PageSpinner />;
-  if (isError) return <Result status="warning" title={t('loadFailed')} extra={<Button onClick={onRetry}>{t('retry')}</Button>} />;
+  if (isError)
+    return (
+      <Result
+        status="warning"
+        title={t('loadFailed')}
+        extra={<Button onClick={onRetry}>{t('retry')}</Button>}
+      />
+    );
   if (isEmpty) return <Empty description={emptyText} />;
   return <>{children}</>;
 }

@@ -17,7 +17,12 @@ export default function WeChatPopover() {
         </div>
       }
     >
-      <FloatButton icon={<WechatOutlined />} type="primary" style={{ insetInlineEnd: 24 }} data-testid="wechat-widget" />
+      <FloatButton
+        icon={<WechatOutlined />}
+        type="primary"
+        style={{ insetInlineEnd: 24 }}
+        data-testid="wechat-widget"
+      />
     </Popover>
   );
 }

@@ -16,7 +16,11 @@ describe('custom colours (SPEC §5)', () => {
     }
   });
   it('refuses a colour another cluster of the subset already has (case-insensitive)', () => {
-    expect(checkCustomColour('B', '#ff7f0e', current)).toEqual({ ok: false, reason: 'duplicate', conflictWith: 'NK' });
+    expect(checkCustomColour('B', '#ff7f0e', current)).toEqual({
+      ok: false,
+      reason: 'duplicate',
+      conflictWith: 'NK',
+    });
   });
   it('allows re-entering the cluster’s own colour', () => {
     expect(checkCustomColour('B', '#1F77B4', current).ok).toBe(true);

@@ -5,10 +5,16 @@ import { describe, expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '../..');
-const load = (locale: string) => JSON.parse(readFileSync(path.join(web, 'src/i18n/locales', locale, 'explore.json'), 'utf8')) as Record<string, unknown>;
+const load = (locale: string) =>
+  JSON.parse(readFileSync(path.join(web, 'src/i18n/locales', locale, 'explore.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 
 function keys(o: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(o).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 /**
@@ -33,7 +39,12 @@ describe('explore namespace', () => {
   const en = keys(load('en-US')).sort();
   const zh = keys(load('zh-CN')).sort();
   const code = sources(path.join(web, 'src/features/explore'));
-  const used = new Set([...code.matchAll(/\bt\('([^']+)'/g), ...code.matchAll(/'(?:explore:)?((?:levels|layers|tabs|quality|gene|deg|subsets)\.[\w.]+)'/g)].map((m) => m[1]!));
+  const used = new Set(
+    [
+      ...code.matchAll(/\bt\('([^']+)'/g),
+      ...code.matchAll(/'(?:explore:)?((?:levels|layers|tabs|quality|gene|deg|subsets)\.[\w.]+)'/g),
+    ].map((m) => m[1]!),
+  );
 
   it('zh-CN has exactly the en-US keys', () => {
     expect(zh).toEqual(en);
@@ -45,7 +56,8 @@ describe('explore namespace', () => {
     const isUsed = (k: string) => {
       if (used.has(k) || code.includes(`'${k}'`) || code.includes(`'explore:${k}'`)) return true;
       const parts = k.split('.');
-      for (let i = parts.length - 1; i > 0; i--) if (code.includes(`${parts.slice(0, i).join('.')}.\${`)) return true;
+      for (let i = parts.length - 1; i > 0; i--)
+        if (code.includes(`${parts.slice(0, i).join('.')}.\${`)) return true;
       return false;
     };
     expect(en.filter((k) => !isUsed(k))).toEqual([]);
@@ -53,7 +65,8 @@ describe('explore namespace', () => {
   it('zh-CN strings are translated (not copies of English sentences)', () => {
     const enFlat = load('en-US');
     const zhFlat = load('zh-CN');
-    const get = (o: Record<string, unknown>, k: string) => k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o) as string;
+    const get = (o: Record<string, unknown>, k: string) =>
+      k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o) as string;
     const same = en.filter((k) => get(enFlat, k) === get(zhFlat, k) && get(enFlat, k).includes(' '));
     expect(same).toEqual([]);
   });

@@ -18,7 +18,8 @@ describe('palettes (SPEC §9)', () => {
     for (const c of p) expect(c).toMatch(HEX_COLOUR);
     expect(new Set(p.map((c) => c.toLowerCase())).size).toBe(p.length);
     let min = Infinity;
-    for (let i = 0; i < p.length; i += 1) for (let j = i + 1; j < p.length; j += 1) min = Math.min(min, deltaE(p[i]!, p[j]!));
+    for (let i = 0; i < p.length; i += 1)
+      for (let j = i + 1; j < p.length; j += 1) min = Math.min(min, deltaE(p[i]!, p[j]!));
     expect(min).toBeGreaterThan(0.02);
   });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
-import { decideRenderer, parseOverride, RENDERER_STORAGE_KEY } from '../../src/features/explore/viewer/rendererChoice';
+import {
+  decideRenderer,
+  parseOverride,
+  RENDERER_STORAGE_KEY,
+} from '../../src/features/explore/viewer/rendererChoice';
 
 describe('embedding renderer choice', () => {
   it('draws on the CPU under software rasterizers', () => {
@@ -11,11 +15,18 @@ describe('embedding renderer choice', () => {
       'Google SwiftShader',
       'ANGLE (Microsoft, Microsoft Basic Render Driver Direct3D11 vs_5_0 ps_5_0)',
       'Apple Software Renderer',
-    ]) expect(decideRenderer(name, null), name).toEqual({ kind: 'cpu', reason: 'software' });
+    ])
+      expect(decideRenderer(name, null), name).toEqual({ kind: 'cpu', reason: 'software' });
   });
 
   it('uses WebGL on real GPUs and when the renderer name is masked', () => {
-    for (const name of ['ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0, D3D11)', 'Apple M1', 'Mesa Intel(R) UHD Graphics 620 (KBL GT2)', 'AMD Radeon Pro 5500M OpenGL Engine', ''])
+    for (const name of [
+      'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0, D3D11)',
+      'Apple M1',
+      'Mesa Intel(R) UHD Graphics 620 (KBL GT2)',
+      'AMD Radeon Pro 5500M OpenGL Engine',
+      '',
+    ])
       expect(decideRenderer(name, null), name).toEqual({ kind: 'webgl', reason: 'gpu' });
   });
 

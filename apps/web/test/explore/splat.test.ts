@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { dataToScreen, HOME, zoomAt } from '../../src/features/explore/viewer/camera';
-import { createTarget, dimColour, packColour, pixelTransform, reprojection, splat, valuePriority, type SplatPoints } from '../../src/features/explore/viewer/splat';
+import {
+  createTarget,
+  dimColour,
+  packColour,
+  pixelTransform,
+  reprojection,
+  splat,
+  valuePriority,
+  type SplatPoints,
+} from '../../src/features/explore/viewer/splat';
 
 const WHITE = 0xffffffff;
 const RED = packColour('#ff0000');
 const BLUE = packColour('#0000ff');
 
-function points(coords: Array<[number, number]>, colour: number[], pri: number[], sel: number[] | null = null): SplatPoints {
+function points(
+  coords: Array<[number, number]>,
+  colour: number[],
+  pri: number[],
+  sel: number[] | null = null,
+): SplatPoints {
   return {
     x: Float32Array.from(coords.map((c) => c[0])),
     y: Float32Array.from(coords.map((c) => c[1])),
@@ -52,24 +66,86 @@ describe('CPU point splatting', () => {
     expect(p.size).toBe(32); // the 6×6 square 7..12 × 2..7 minus its 4 corners
     expect(p.has('7,3') && p.has('12,7') === false && !p.has('7,2')).toBe(true);
     const edge = createTarget(20, 10); // x = −2 is the left edge (unit = 5 px); (5, 5) is off-screen
-    splat(edge, points([[-2, 0], [5, 5]], [RED, RED], [1, 1]), tr, 4);
+    splat(
+      edge,
+      points(
+        [
+          [-2, 0],
+          [5, 5],
+        ],
+        [RED, RED],
+        [1, 1],
+      ),
+      tr,
+      4,
+    );
     expect(painted(edge).size).toBeGreaterThan(0);
     expect([...painted(edge).keys()].every((k) => Number(k.split(',')[0]) < 2)).toBe(true);
   });
 
   it('keeps higher priorities on top regardless of order, later points winning ties', () => {
     const t = createTarget(20, 10);
-    splat(t, points([[0, 0], [0, 0]], [BLUE, RED], [valuePriority(1), valuePriority(0)]), tr, 1);
+    splat(
+      t,
+      points(
+        [
+          [0, 0],
+          [0, 0],
+        ],
+        [BLUE, RED],
+        [valuePriority(1), valuePriority(0)],
+      ),
+      tr,
+      1,
+    );
     expect([...painted(t).values()]).toEqual([BLUE]);
-    splat(t, points([[0, 0], [0, 0]], [BLUE, RED], [1, 1]), tr, 1);
+    splat(
+      t,
+      points(
+        [
+          [0, 0],
+          [0, 0],
+        ],
+        [BLUE, RED],
+        [1, 1],
+      ),
+      tr,
+      1,
+    );
     expect([...painted(t).values()]).toEqual([RED]);
-    splat(t, points([[0, 0], [0, 0], [0, 0]], [BLUE, RED, BLUE], [9, 9, 1]), tr, 1);
+    splat(
+      t,
+      points(
+        [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+        ],
+        [BLUE, RED, BLUE],
+        [9, 9, 1],
+      ),
+      tr,
+      1,
+    );
     expect([...painted(t).values()]).toEqual([RED]);
   });
 
   it('draws the selection on top and dims the rest under everything', () => {
     const t = createTarget(20, 10);
-    splat(t, points([[0, 0], [0, 0]], [BLUE, RED], [1, 254], [1, 0]), tr, 1);
+    splat(
+      t,
+      points(
+        [
+          [0, 0],
+          [0, 0],
+        ],
+        [BLUE, RED],
+        [1, 254],
+        [1, 0],
+      ),
+      tr,
+      1,
+    );
     expect([...painted(t).values()]).toEqual([BLUE]);
     const far = createTarget(20, 10);
     splat(far, points([[0.5, 0]], [RED], [1], [0]), tr, 1);
@@ -80,7 +156,10 @@ describe('CPU point splatting', () => {
     const moved = zoomAt(view, 3, 7, 2.5);
     const to = pixelTransform({ ...moved, width: 20, height: 10 }, 20, 10);
     const { k, ox, oy } = reprojection(tr, to);
-    for (const [x, y] of [[0.3, -0.2], [-0.8, 0.6]] as const) {
+    for (const [x, y] of [
+      [0.3, -0.2],
+      [-0.8, 0.6],
+    ] as const) {
       const before = [x * tr.sx + tr.bx, y * tr.sy + tr.by];
       const after = [x * to.sx + to.bx, y * to.sy + to.by];
       expect(k * before[0]! + ox).toBeCloseTo(after[0]!, 9);

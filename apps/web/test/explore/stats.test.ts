@@ -3,9 +3,19 @@ import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { chiSquarePValue } from '../../src/features/explore/stats/chiSquare';
 import { roeTable } from '../../src/features/explore/stats/roe';
 import { filterDegRows, passesDegFilter, sortDegRows } from '../../src/features/explore/stats/degFilter';
-import { columnProportions, groupProportionBoxes, sampleGroups } from '../../src/features/explore/stats/composition';
+import {
+  columnProportions,
+  groupProportionBoxes,
+  sampleGroups,
+} from '../../src/features/explore/stats/composition';
 import { findQcColumns, parseQcSummary } from '../../src/features/explore/tabs/qcSummary';
-import { boxStats, crossTab, meanAndPct, splitByGroup, violinDensity } from '../../src/features/explore/stats/groupStats';
+import {
+  boxStats,
+  crossTab,
+  meanAndPct,
+  splitByGroup,
+  violinDensity,
+} from '../../src/features/explore/stats/groupStats';
 
 describe('chi-square p-value', () => {
   it('matches the textbook critical values', () => {
@@ -41,7 +51,18 @@ describe('Ro/e', () => {
   });
 });
 
-const row = (o: Partial<DegRow>): DegRow => ({ cluster: '0', gene: 'G', avgExpr: 1, log2fc: 1, pct1: 0.5, pct2: 0.2, zscore: 3, pval: 1e-5, padj: 1e-3, ...o });
+const row = (o: Partial<DegRow>): DegRow => ({
+  cluster: '0',
+  gene: 'G',
+  avgExpr: 1,
+  log2fc: 1,
+  pct1: 0.5,
+  pct2: 0.2,
+  zscore: 3,
+  pval: 1e-5,
+  padj: 1e-3,
+  ...o,
+});
 
 describe('DEG filter (SPEC §5)', () => {
   it('applies log2FC ≥ 0.25, padj ≤ 0.05, pct1 or pct2 ≥ 0.1 with inclusive bounds', () => {
@@ -52,8 +73,14 @@ describe('DEG filter (SPEC §5)', () => {
     expect(passesDegFilter(row({ pct1: 0.05, pct2: 0.09 }))).toBe(false);
   });
   it('searches, restricts to a cluster and sorts', () => {
-    const rows = [row({ gene: 'CD3D', cluster: '1', log2fc: 2 }), row({ gene: 'CD3E', log2fc: 3 }), row({ gene: 'MS4A1', log2fc: 0.1 })];
-    expect(filterDegRows(rows, { applySpecFilter: true, search: 'cd3', cluster: null }).map((r) => r.gene)).toEqual(['CD3D', 'CD3E']);
+    const rows = [
+      row({ gene: 'CD3D', cluster: '1', log2fc: 2 }),
+      row({ gene: 'CD3E', log2fc: 3 }),
+      row({ gene: 'MS4A1', log2fc: 0.1 }),
+    ];
+    expect(
+      filterDegRows(rows, { applySpecFilter: true, search: 'cd3', cluster: null }).map((r) => r.gene),
+    ).toEqual(['CD3D', 'CD3E']);
     expect(filterDegRows(rows, { applySpecFilter: false, search: '', cluster: '0' })).toHaveLength(2);
     expect(sortDegRows(rows, 'log2fc', 'desc').map((r) => r.gene)).toEqual(['CD3E', 'CD3D', 'MS4A1']);
   });
@@ -83,13 +110,14 @@ describe('group statistics', () => {
   });
 });
 
-
 describe('composition', () => {
   it('turns counts into per-sample proportions', () => {
-    expect(columnProportions([
-      [1, 0],
-      [3, 5],
-    ])).toEqual([
+    expect(
+      columnProportions([
+        [1, 0],
+        [3, 5],
+      ]),
+    ).toEqual([
       [0.25, 0],
       [0.75, 1],
     ]);
@@ -99,21 +127,47 @@ describe('composition', () => {
   });
   it('needs at least 3 samples per group for box plots (SPEC §5)', () => {
     const props = [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]];
-    expect(groupProportionBoxes(props, [0, 0, 0, 1, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: true, boxes: [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]] });
-    expect(groupProportionBoxes(props, [0, 0, 0, 0, 1, 1], ['ctrl', 'stim'])).toEqual({ ok: false, groupsTooSmall: ['stim'] });
+    expect(groupProportionBoxes(props, [0, 0, 0, 1, 1, 1], ['ctrl', 'stim'])).toEqual({
+      ok: true,
+      boxes: [
+        [
+          [0.1, 0.2, 0.3],
+          [0.4, 0.5, 0.6],
+        ],
+      ],
+    });
+    expect(groupProportionBoxes(props, [0, 0, 0, 0, 1, 1], ['ctrl', 'stim'])).toEqual({
+      ok: false,
+      groupsTooSmall: ['stim'],
+    });
   });
 });
 
 describe('qc.json summary', () => {
   it('reads the engine summary: samples, thresholds, per-sample doublet rows, QC columns', () => {
     const q = parseQcSummary({
-      samples: [{ sample: '10x', cellsBefore: 2638, cellsAfter: 2487, thresholds: { minGenes: 200, maxMito: 5 }, failed: { genes: 53 } }],
+      samples: [
+        {
+          sample: '10x',
+          cellsBefore: 2638,
+          cellsAfter: 2487,
+          thresholds: { minGenes: 200, maxMito: 5 },
+          failed: { genes: 53 },
+        },
+      ],
       doublets: [{ sample: '10x', removed: 23 }],
     });
-    expect(q.samples[0]).toMatchObject({ sample: '10x', cellsBefore: 2638, cellsAfter: 2487, thresholds: { minGenes: 200, maxMito: 5 } });
+    expect(q.samples[0]).toMatchObject({
+      sample: '10x',
+      cellsBefore: 2638,
+      cellsAfter: 2487,
+      thresholds: { minGenes: 200, maxMito: 5 },
+    });
     expect(q.doublets).toEqual([{ sample: '10x', removed: 23 }]);
     expect(q.ambient).toEqual([]);
-    expect(findQcColumns(['n_genes_by_counts', 'total_counts', 'pct_counts_mito', 'pct_counts_ribo', 'cluster'])).toEqual([
+    expect(
+      findQcColumns(['n_genes_by_counts', 'total_counts', 'pct_counts_mito', 'pct_counts_ribo', 'cluster']),
+    ).toEqual([
       { id: 'genes', key: 'n_genes_by_counts' },
       { id: 'umis', key: 'total_counts' },
       { id: 'mito', key: 'pct_counts_mito' },

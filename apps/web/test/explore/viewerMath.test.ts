@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clipTransform, dataToScreen, HOME, pan, screenToData, zoomAt } from '../../src/features/explore/viewer/camera';
+import {
+  clipTransform,
+  dataToScreen,
+  HOME,
+  pan,
+  screenToData,
+  zoomAt,
+} from '../../src/features/explore/viewer/camera';
 import { pointsInPolygon } from '../../src/features/explore/viewer/lasso';
 import { buildGrid, nearest } from '../../src/features/explore/viewer/spatialGrid';
 import { categoryCentroids, project3D } from '../../src/features/explore/viewer/scatterPoints';
@@ -10,7 +17,11 @@ describe('camera', () => {
   it('gives the WebGL renderer the same placement as the screen mapping (clip space → pixels)', () => {
     const cam = { ...zoomAt(v, 300, 120, 2.5), width: 800, height: 400 };
     const { s, t } = clipTransform(cam);
-    for (const [x, y] of [[0, 0], [0.3, -0.7], [-1, 1]] as const) {
+    for (const [x, y] of [
+      [0, 0],
+      [0.3, -0.7],
+      [-1, 1],
+    ] as const) {
       const [px, py] = dataToScreen(cam, x, y);
       expect(((x * s[0] + t[0] + 1) / 2) * 800).toBeCloseTo(px, 6);
       expect(((1 - (y * s[1] + t[1])) / 2) * 400).toBeCloseTo(py, 6);
@@ -43,8 +54,20 @@ describe('picking and lasso', () => {
     expect(nearest(g, x, y, 0, 0, 0.05)).toBe(-1);
   });
   it('selects the points inside a polygon', () => {
-    expect(pointsInPolygon(x, y, [[0, 0], [1, 0], [1, 1], [0, 1]])).toEqual([1, 2]);
-    expect(pointsInPolygon(x, y, [[0, 0], [1, 0]])).toEqual([]);
+    expect(
+      pointsInPolygon(x, y, [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+      ]),
+    ).toEqual([1, 2]);
+    expect(
+      pointsInPolygon(x, y, [
+        [0, 0],
+        [1, 0],
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -52,7 +75,12 @@ describe('3D projection and centroids', () => {
   it('projects 3D coordinates and finds category centroids', () => {
     const p = project3D(Float32Array.from([1]), Float32Array.from([0]), Float32Array.from([0]), 90, 0);
     expect(p.x[0]).toBeCloseTo(0, 6);
-    const c = categoryCentroids(Float32Array.from([0, 2, 5]), Float32Array.from([0, 2, 5]), Uint32Array.from([0, 0, 1]), 3);
+    const c = categoryCentroids(
+      Float32Array.from([0, 2, 5]),
+      Float32Array.from([0, 2, 5]),
+      Uint32Array.from([0, 0, 1]),
+      3,
+    );
     expect(c[0]).toEqual({ x: 1, y: 1, n: 2 });
     expect(c[2]!.n).toBe(0);
   });

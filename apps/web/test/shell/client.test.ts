@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The request client reads the locale from the i18n module, which needs a DOM; this test only
 // exercises URL building and the SPEC §8 status mapping, so it provides what those need.
-vi.stubGlobal('window', { localStorage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined } });
+vi.stubGlobal('window', {
+  localStorage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined },
+});
 vi.stubGlobal('document', { documentElement: { lang: 'en-US' } });
 vi.stubGlobal('navigator', { language: 'en-US' });
 
@@ -27,6 +29,15 @@ describe('request client', () => {
       serverMessage: (m) => calls.push(`msg:${m}`),
     });
     for (const s of [0, 500, 503, 502, 401, 403, 404, 409]) presentError(new ApiError(s, s, `m${s}`));
-    expect(calls).toEqual(['maintenance', 'maintenance', 'maintenance', 'maintenance', 'expired', 'forbidden', 'notFound', 'msg:m409']);
+    expect(calls).toEqual([
+      'maintenance',
+      'maintenance',
+      'maintenance',
+      'maintenance',
+      'expired',
+      'forbidden',
+      'notFound',
+      'msg:m409',
+    ]);
   });
 });

@@ -6,8 +6,14 @@ import { buildMenuItems, LOGOUT_KEY, TUTORIAL_KEY } from '../../src/app/shell/me
 import { canUse } from '../../src/app/shell/privilegeAccess';
 
 const t = ((k: string) => `T(${k})`) as never;
-const entries = (flags: Partial<Record<string, { disabled?: boolean; hidden?: boolean }>> = {}): PrivilegeEntry[] =>
-  PRIVILEGES.map((p) => ({ ...p, disabled: flags[p.permission]?.disabled ?? false, hidden: flags[p.permission]?.hidden ?? false }));
+const entries = (
+  flags: Partial<Record<string, { disabled?: boolean; hidden?: boolean }>> = {},
+): PrivilegeEntry[] =>
+  PRIVILEGES.map((p) => ({
+    ...p,
+    disabled: flags[p.permission]?.disabled ?? false,
+    hidden: flags[p.permission]?.hidden ?? false,
+  }));
 
 describe('login redirect', () => {
   it('keeps the page left, not public pages', () => {
@@ -25,14 +31,29 @@ describe('login redirect', () => {
 
 describe('menu from privileges (SPEC §2)', () => {
   it('builds the SPEC tree: six top entries, integrate and resource children, logout action', () => {
-    const items = buildMenuItems(entries(), t) as { key: string; label: string; children?: { key: string }[] }[];
+    const items = buildMenuItems(entries(), t) as {
+      key: string;
+      label: string;
+      children?: { key: string }[];
+    }[];
     expect(items.map((i) => i.label)).toEqual(
-      ['myAnalyses', 'tools', 'importData', 'integrateData', 'resource', 'myAccount'].map((k) => `T(menu:${k})`),
+      ['myAnalyses', 'tools', 'importData', 'integrateData', 'resource', 'myAccount'].map(
+        (k) => `T(menu:${k})`,
+      ),
     );
     const integrate = items.find((i) => i.label === 'T(menu:integrateData)')!;
-    expect(integrate.children!.map((c) => c.key)).toEqual(['/integrateLocalData', '/integrateSynEcoSysData', '/integrateLocalAndSynEcoSys']);
+    expect(integrate.children!.map((c) => c.key)).toEqual([
+      '/integrateLocalData',
+      '/integrateSynEcoSysData',
+      '/integrateLocalAndSynEcoSys',
+    ]);
     const account = items.find((i) => i.label === 'T(menu:myAccount)')!;
-    expect(account.children!.map((c) => c.key)).toEqual(['/requestedDownloads', '/notifications', '/accountsettings', LOGOUT_KEY]);
+    expect(account.children!.map((c) => c.key)).toEqual([
+      '/requestedDownloads',
+      '/notifications',
+      '/accountsettings',
+      LOGOUT_KEY,
+    ]);
     const resource = items.find((i) => i.label === 'T(menu:resource)')!;
     expect(resource.children!.map((c) => c.key).at(-1)).toBe(TUTORIAL_KEY);
     expect(JSON.stringify(items)).not.toContain('explore'); // operation permissions are not menu entries

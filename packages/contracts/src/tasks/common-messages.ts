@@ -5,19 +5,23 @@
 export const COMMON_TASK_MESSAGES = {
   'en-US': {
     'common.speciesHumanOnly': 'This analysis supports human data only (the dataset is {species}).',
-    'common.speciesHumanMouse': 'This analysis supports human and mouse data only (the dataset is {species}).',
-    'common.speciesConvert': 'No orthologue table for {species}: please convert the data to human or mouse genes.',
+    'common.speciesHumanMouse':
+      'This analysis supports human and mouse data only (the dataset is {species}).',
+    'common.speciesConvert':
+      'No orthologue table for {species}: please convert the data to human or mouse genes.',
     'common.groupByMissing': 'The annotation level "{key}" does not exist in this analysis.',
     'common.groupValueMissing': 'The annotation level "{key}" has no group "{value}".',
     'common.tooFewCells': 'Group "{group}" has {cells} cells; at least {min} are needed.',
     'common.oneGroup': '"{key}" has only one group; this analysis needs at least two.',
     'common.emptyGroup': 'No cell matches group {group}.',
-    'common.resourceMissing': 'The reference resource "{path}" is not installed on this server; ask the administrator to configure it.',
+    'common.resourceMissing':
+      'The reference resource "{path}" is not installed on this server; ask the administrator to configure it.',
     'common.geneSetFile': 'The gene set file is not valid: {detail}. Provide one gene per line, no header.',
     'common.noGenesMatched': 'None of the {given} genes was found in this dataset.',
     'common.cancelled': 'The analysis was cancelled.',
     'common.invalidParams': 'The parameters are not valid: {detail}',
-    'common.overBudget': 'This analysis needs about {neededMb} MB of memory, more than the {budgetMb} MB a worker may use.',
+    'common.overBudget':
+      'This analysis needs about {neededMb} MB of memory, more than the {budgetMb} MB a worker may use.',
     'common.timeout': 'The analysis did not finish within {minutes} minutes.',
     'common.internal': 'The analysis failed unexpectedly. Please try again later.',
   },

@@ -96,7 +96,9 @@ export type TaskFieldHint =
   | { kind: 'values'; level: string };
 
 /** Identity helper that keeps the literal types of a definition. */
-export function defineTask<P extends z.ZodType, S extends z.ZodType>(d: TaskDefinition<P, S>): TaskDefinition<P, S> {
+export function defineTask<P extends z.ZodType, S extends z.ZodType>(
+  d: TaskDefinition<P, S>,
+): TaskDefinition<P, S> {
   return d;
 }
 
@@ -125,7 +127,13 @@ export const taskOutputs = z.object({
         dtype: z.enum(['u16', 'u32']),
         labels: z.array(z.string()),
       }),
-      z.object({ kind: z.literal('numeric'), key: z.string(), file: z.string(), min: z.number(), max: z.number() }),
+      z.object({
+        kind: z.literal('numeric'),
+        key: z.string(),
+        file: z.string(),
+        min: z.number(),
+        max: z.number(),
+      }),
     ]),
   ),
   files: z.array(z.object({ name: z.string(), file: z.string(), bytes: z.number().int() })),
@@ -146,7 +154,9 @@ export const groupByKey = z.string().min(1).max(200).regex(NO_CONTROL);
  * `[{ key: 'cluster', values: ['1','3'] }, { key: 'Sample ID', values: ['ctrl'] }]`.
  * CLI form: `'cluster=1,3;Sample ID=ctrl'` (parseGroupSpec).
  */
-export const groupCondition = z.object({ key: groupByKey, values: z.array(z.string().max(500)).min(1) }).strict();
+export const groupCondition = z
+  .object({ key: groupByKey, values: z.array(z.string().max(500)).min(1) })
+  .strict();
 export const groupSpec = z.array(groupCondition).min(1);
 export type GroupSpec = z.infer<typeof groupSpec>;
 
@@ -181,7 +191,10 @@ export function speciesKey(species: string): string {
  * SPEC §5 species rule: the COMMON_TASK_MESSAGES key refusing `species`, or null when allowed.
  * 'unknown' species passes (nothing to check against); `orthologues` is checked by the engine.
  */
-export function speciesRefusal(rule: SpeciesRule, species: string): 'common.speciesHumanOnly' | 'common.speciesHumanMouse' | null {
+export function speciesRefusal(
+  rule: SpeciesRule,
+  species: string,
+): 'common.speciesHumanOnly' | 'common.speciesHumanMouse' | null {
   const s = speciesKey(species);
   if (s === 'unknown' || rule === 'any' || rule === 'orthologues') return null;
   if (rule === 'human' && s !== 'human') return 'common.speciesHumanOnly';

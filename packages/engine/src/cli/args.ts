@@ -20,7 +20,8 @@ export class UsageError extends Error {}
 
 export function parseArgs(argv: string[]): AnalyzeArgs {
   const [command, ...rest] = argv;
-  if (command !== 'analyze') throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
+  if (command !== 'analyze')
+    throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
   const inputs: string[] = [];
   let out: string | undefined;
   let params: string | undefined;
@@ -42,6 +43,13 @@ export function parseArgs(argv: string[]): AnalyzeArgs {
 
 /** Sample name from a path: its base name without data-file extensions. */
 export function sampleName(p: string): string {
-  const base = p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? p;
-  return base.replace(/\.(tar\.gz|tgz|tar|zip|h5ad|h5|mtx\.gz|mtx|tsv\.gz|csv\.gz|txt\.gz|tsv|csv|txt)$/i, '') || base;
+  const base =
+    p
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? p;
+  return (
+    base.replace(/\.(tar\.gz|tgz|tar|zip|h5ad|h5|mtx\.gz|mtx|tsv\.gz|csv\.gz|txt\.gz|tsv|csv|txt)$/i, '') ||
+    base
+  );
 }

@@ -18,7 +18,8 @@ export function directorySink(root: string): OutputSink {
       return {
         async write(bytes, position) {
           let done = 0;
-          while (done < bytes.length) done += (await fh.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
+          while (done < bytes.length)
+            done += (await fh.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
         },
         close: () => fh.close(),
       };

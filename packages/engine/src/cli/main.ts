@@ -17,7 +17,9 @@ import { TASK_USAGE, taskCommand } from './task';
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
   const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new UsageError(`Cannot read the parameter file ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`);
+    throw new UsageError(
+      `Cannot read the parameter file ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`,
+    );
   });
   try {
     return JSON.parse(text) as Record<string, unknown>;
@@ -58,7 +60,10 @@ async function main(argv: string[]): Promise<number> {
   let annotationArtifact: Uint8Array | undefined;
   if (result.params.chooseAnnotationType !== 'none') {
     const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()));
-    if (annotated?.summary) log(`annotation: ${annotated.summary.reference}, ${annotated.summary.labels.length} labels (obs annot_auto…)`);
+    if (annotated?.summary)
+      log(
+        `annotation: ${annotated.summary.reference}, ${annotated.summary.labels.length} labels (obs annot_auto…)`,
+      );
     if (annotated?.failure) log(`annotation skipped: ${annotated.failure.message}`);
     annotationArtifact = annotated?.artifact;
   }
@@ -66,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
     `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
   );
   await writeOutputs(result, directorySink(args.out));
-  if (annotationArtifact) await directorySink(args.out).write(`artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
+  if (annotationArtifact)
+    await directorySink(args.out).write(`artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
   log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
   return 0;
 }

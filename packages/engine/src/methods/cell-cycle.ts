@@ -24,16 +24,25 @@ export interface CellCycleScores {
  * case-insensitively, so a human list also finds mouse-cased symbols (Mcm5); unmatched genes are
  * skipped.
  */
-export function scoreCellCycle(logNorm: CountMatrix, geneSymbols: readonly string[], genes: CellCycleGenes, opts: { seed?: number; nBins?: number } = {}): CellCycleScores {
+export function scoreCellCycle(
+  logNorm: CountMatrix,
+  geneSymbols: readonly string[],
+  genes: CellCycleGenes,
+  opts: { seed?: number; nBins?: number } = {},
+): CellCycleScores {
   if (geneSymbols.length !== logNorm.nGenes) {
-    throw new Error(`scoreCellCycle: ${geneSymbols.length} gene symbols for a matrix of ${logNorm.nGenes} genes; pass one symbol per gene row`);
+    throw new Error(
+      `scoreCellCycle: ${geneSymbols.length} gene symbols for a matrix of ${logNorm.nGenes} genes; pass one symbol per gene row`,
+    );
   }
   const byName = new Map<string, number>();
   geneSymbols.forEach((s, g) => {
     const key = s.toUpperCase();
     if (!byName.has(key)) byName.set(key, g);
   });
-  const match = (list: string[]) => [...new Set(list.map((s) => byName.get(s.toUpperCase())).filter((g): g is number => g !== undefined))];
+  const match = (list: string[]) => [
+    ...new Set(list.map((s) => byName.get(s.toUpperCase())).filter((g): g is number => g !== undefined)),
+  ];
   const sIdx = match(genes.s);
   const g2mIdx = match(genes.g2m);
   if (sIdx.length === 0 || g2mIdx.length === 0) {
@@ -60,25 +69,34 @@ export function scoreCellCycle(logNorm: CountMatrix, geneSymbols: readonly strin
  *  - or rows `s.genes<sep>A,B,…` and `g2m.genes<sep>C,D,…` (the CeleLens file format).
  */
 export function parseCellCycleGenes(text: string): CellCycleGenes {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const out: CellCycleGenes = { s: [], g2m: [] };
   const header = lines[0]?.toLowerCase().split(',') ?? [];
   if (header[0] === 'gene' && header[1] === 'phase') {
     for (const line of lines.slice(1)) {
       const [gene, phase, updated] = line.split(',').map((x) => x.trim());
-      const target = phase?.toUpperCase() === 'S' ? out.s : phase?.toUpperCase() === 'G2M' ? out.g2m : undefined;
-      if (!target || !gene) throw new Error(`parseCellCycleGenes: line "${line}" needs a gene and a phase S or G2M`);
+      const target =
+        phase?.toUpperCase() === 'S' ? out.s : phase?.toUpperCase() === 'G2M' ? out.g2m : undefined;
+      if (!target || !gene)
+        throw new Error(`parseCellCycleGenes: line "${line}" needs a gene and a phase S or G2M`);
       target.push(gene);
       if (updated && updated !== gene) target.push(updated);
     }
   } else {
     for (const line of lines) {
       const m = /^(s|g2m)\.genes\s*[:,\t ]\s*(.*)$/i.exec(line);
-      if (!m) throw new Error(`parseCellCycleGenes: unrecognised line "${line}"; expected "s.genes …" / "g2m.genes …" or a gene,phase CSV`);
+      if (!m)
+        throw new Error(
+          `parseCellCycleGenes: unrecognised line "${line}"; expected "s.genes …" / "g2m.genes …" or a gene,phase CSV`,
+        );
       const genes = m[2].split(/[,\s]+/).filter((g) => g.length > 0);
       (m[1].toLowerCase() === 's' ? out.s : out.g2m).push(...genes);
     }
   }
-  if (out.s.length === 0 || out.g2m.length === 0) throw new Error('parseCellCycleGenes: the file must list both S and G2M genes');
+  if (out.s.length === 0 || out.g2m.length === 0)
+    throw new Error('parseCellCycleGenes: the file must list both S and G2M genes');
   return out;
 }

@@ -51,7 +51,10 @@ export function decontx(counts: CountMatrix, clusters: Int32Array, opts: Decontx
   const estimateDelta = opts.estimateDelta ?? true;
   const progress = opts.onProgress ?? (() => {});
   const { codes: z, count: K } = denseLabels(clusters);
-  if (K < 2) throw new Error('decontx: all cells are in one cluster; decontamination needs at least 2 clusters (cluster the sample first)');
+  if (K < 2)
+    throw new Error(
+      'decontx: all cells are in one cluster; decontamination needs at least 2 clusters (cluster the sample first)',
+    );
 
   const colSum = new Float64Array(C);
   for (let c = 0; c < C; c++) for (let t = indptr[c]; t < indptr[c + 1]; t++) colSum[c] += data[t];
@@ -98,19 +101,32 @@ export function decontx(counts: CountMatrix, clusters: Int32Array, opts: Decontx
       const a = fitDirichlet(props, C, 2);
       delta = [a[0], a[1]];
     }
-    const newTheta = Float64Array.from(nativeTotal, (nt, c) => (nt + delta[0]) / (colSum[c] + delta[0] + delta[1]));
+    const newTheta = Float64Array.from(
+      nativeTotal,
+      (nt, c) => (nt + delta[0]) / (colSum[c] + delta[0] + delta[1]),
+    );
     let maxDiv = 0;
     for (let c = 0; c < C; c++) maxDiv = Math.max(maxDiv, Math.abs(newTheta[c] - theta[c]));
     theta = newTheta;
     phi = newPhi;
     eta = newEta;
-    if (iter % 10 === 0) progress(Math.min(0.95, iter / maxIter), `decontx: iteration ${iter}, max change ${maxDiv.toPrecision(3)}`);
+    if (iter % 10 === 0)
+      progress(
+        Math.min(0.95, iter / maxIter),
+        `decontx: iteration ${iter}, max change ${maxDiv.toPrecision(3)}`,
+      );
     if (maxDiv < convergence) break;
   }
   const decontaminated = nativeCounts(counts, z, theta, phi, eta);
   progress(1, 'decontx: done');
   const contaminationOut = Float32Array.from(contamination);
-  return { contamination: contaminationOut, decontaminated, median: medianOf(contamination), iterations: Math.min(iter, maxIter), delta };
+  return {
+    contamination: contaminationOut,
+    decontaminated,
+    median: medianOf(contamination),
+    iterations: Math.min(iter, maxIter),
+    delta,
+  };
 }
 
 /** η[k, g] = Σ_{k' ≠ k} φ[k', g] (before normalisation). */
@@ -131,7 +147,13 @@ function normalizeColumns(m: Float64Array, K: number, G: number): void {
 }
 
 /** Expected native counts (celda calculateNativeMatrix), rounded half-to-even as R's round(); zeros dropped. */
-function nativeCounts(counts: CountMatrix, z: Int32Array, theta: Float64Array, phi: Float64Array, eta: Float64Array): CountMatrix {
+function nativeCounts(
+  counts: CountMatrix,
+  z: Int32Array,
+  theta: Float64Array,
+  phi: Float64Array,
+  eta: Float64Array,
+): CountMatrix {
   const { nGenes: G, nCells: C, indptr, indices, data } = counts;
   const outPtr = new Float64Array(C + 1);
   const outIdx = new Uint32Array(indices.length);

@@ -41,7 +41,8 @@ export function fuzzyConnectivities(knn: KnnLists, opts: { nNeighbors?: number }
   const { nNeighbors = 15, ...rest } = opts;
   const unknown = Object.keys(rest);
   if (unknown.length) throw new Error(`fuzzyConnectivities: unknown option(s) ${unknown.join(', ')}`);
-  if (!Number.isInteger(nNeighbors) || nNeighbors < 2) throw new Error(`fuzzyConnectivities: nNeighbors must be an integer ≥ 2 (got ${nNeighbors})`);
+  if (!Number.isInteger(nNeighbors) || nNeighbors < 2)
+    throw new Error(`fuzzyConnectivities: nNeighbors must be an integer ≥ 2 (got ${nNeighbors})`);
   const n = knn.runs.length;
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i] + knn.runs[i];
@@ -84,7 +85,14 @@ export function fuzzyConnectivities(knn: KnnLists, opts: { nNeighbors?: number }
 }
 
 /** umap-learn smooth_knn_dist for one cell: the sigma whose smoothed neighbour count is log2(k). */
-function smoothSigma(dist: Float64Array, start: number, m: number, rho: number, target: number, floorMean: number): number {
+function smoothSigma(
+  dist: Float64Array,
+  start: number,
+  m: number,
+  rho: number,
+  target: number,
+  floorMean: number,
+): number {
   let lo = 0;
   let hi = Infinity;
   let mid = 1;

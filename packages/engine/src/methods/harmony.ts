@@ -24,7 +24,19 @@ export interface HarmonyOptions {
   onProgress?: (fraction: number, message: string) => void;
 }
 
-const OPTION_KEYS = ['theta', 'lambda', 'sigma', 'nClusters', 'maxIter', 'maxIterCluster', 'epsilonCluster', 'epsilonHarmony', 'blockSize', 'seed', 'onProgress'] as const;
+const OPTION_KEYS = [
+  'theta',
+  'lambda',
+  'sigma',
+  'nClusters',
+  'maxIter',
+  'maxIterCluster',
+  'epsilonCluster',
+  'epsilonHarmony',
+  'blockSize',
+  'seed',
+  'onProgress',
+] as const;
 
 /**
  * Harmony batch correction (Korsunsky et al. 2019), following harmonypy / scanpy's
@@ -35,7 +47,13 @@ const OPTION_KEYS = ['theta', 'lambda', 'sigma', 'nClusters', 'maxIter', 'maxIte
  * @param batch batch label per cell (any integers)
  * @returns the corrected embedding, row-major nCells × nPcs (scanpy's `X_pca_harmony`)
  */
-export function harmony(pcs: Float32Array | Float64Array, nCells: number, nPcs: number, batch: Int32Array, opts: HarmonyOptions = {}): Float32Array {
+export function harmony(
+  pcs: Float32Array | Float64Array,
+  nCells: number,
+  nPcs: number,
+  batch: Int32Array,
+  opts: HarmonyOptions = {},
+): Float32Array {
   const M = 'harmony';
   rejectUnknownOptions(M, opts, OPTION_KEYS);
   checkLength(M, 'pcs', pcs.length, nCells * nPcs);
@@ -45,7 +63,14 @@ export function harmony(pcs: Float32Array | Float64Array, nCells: number, nPcs: 
   const theta = checkRange(M, 'theta', opts.theta ?? 2, 0, 1e6);
   const lambda = checkRange(M, 'lambda', opts.lambda ?? 1, 1e-12, 1e6);
   const sigma = checkRange(M, 'sigma', opts.sigma ?? 0.1, 1e-6, 1e6);
-  const K = checkRange(M, 'nClusters', opts.nClusters ?? Math.max(1, Math.min(100, Math.round(nCells / 30))), 1, nCells, true);
+  const K = checkRange(
+    M,
+    'nClusters',
+    opts.nClusters ?? Math.max(1, Math.min(100, Math.round(nCells / 30))),
+    1,
+    nCells,
+    true,
+  );
   const maxIter = checkRange(M, 'maxIter', opts.maxIter ?? 10, 1, 1000, true);
   const maxIterCluster = checkRange(M, 'maxIterCluster', opts.maxIterCluster ?? 20, 1, 1000, true);
   const epsCluster = opts.epsilonCluster ?? 1e-5;
@@ -241,7 +266,12 @@ class HarmonyState {
 }
 
 /** Mixture-of-experts ridge correction: z_corr = z_orig − Σ_k R_k ∘ (batch-specific W_k). */
-function moeCorrectRidge(state: HarmonyState, zOrig: Float64Array, zCorr: Float64Array, lambda: number): void {
+function moeCorrectRidge(
+  state: HarmonyState,
+  zOrig: Float64Array,
+  zCorr: Float64Array,
+  lambda: number,
+): void {
   const { n, d, k, b, r, batch } = state;
   const p = b + 1;
   zCorr.set(zOrig);

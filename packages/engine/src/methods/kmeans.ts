@@ -4,7 +4,13 @@ import { Random } from './random';
  * k-means (k-means++ seeding, then Lloyd iterations) on row-major n × d points, as used to
  * initialise Harmony's cluster centroids. Returns the k × d centroids, row-major.
  */
-export function kmeans(points: Float64Array, n: number, d: number, k: number, opts: { maxIter?: number; seed?: number } = {}): Float64Array {
+export function kmeans(
+  points: Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  opts: { maxIter?: number; seed?: number } = {},
+): Float64Array {
   const rng = new Random(opts.seed ?? 0);
   const maxIter = opts.maxIter ?? 25;
   const centers = new Float64Array(k * d);

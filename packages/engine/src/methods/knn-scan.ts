@@ -28,7 +28,8 @@ export interface ScanInput {
 
 /** Counts, for the stored points qp in [from, to), the marked points among their k nearest candidates. */
 export function scanQueries(s: ScanInput, from: number, to: number): void {
-  const { d, k, nList, nNear, want, firstMarked, coords, centers, near, listStart, sorted, origin, counts } = s;
+  const { d, k, nList, nNear, want, firstMarked, coords, centers, near, listStart, sorted, origin, counts } =
+    s;
   let maxList = 0;
   for (let c = 0; c < nList; c++) maxList = Math.max(maxList, listStart[c + 1] - listStart[c]);
   // candidates kept: at most 2k (then cut back to the k nearest) plus one list
@@ -85,7 +86,14 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
 }
 
 /** Squared distance between row `ao` of `a` and row `bo` of `b`; stops early once above `bound`. */
-export function sqDist32(a: Float32Array, ao: number, b: Float32Array, bo: number, d: number, bound: number): number {
+export function sqDist32(
+  a: Float32Array,
+  ao: number,
+  b: Float32Array,
+  bo: number,
+  d: number,
+  bound: number,
+): number {
   let s = 0;
   let j = 0;
   for (; j + 4 <= d; j += 4) {

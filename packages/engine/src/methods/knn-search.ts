@@ -13,13 +13,22 @@ export const EXACT_KNN_LIMIT = 8000;
  * force for small inputs, scran.js Annoy (as Scrublet's default `use_approx_neighbors`) above
  * EXACT_KNN_LIMIT points. WebAssembly memory is freed before returning.
  */
-export async function knnSearch(coords: ArrayLike<number>, n: number, d: number, k: number): Promise<{ indices: Int32Array; distances: Float64Array }> {
+export async function knnSearch(
+  coords: ArrayLike<number>,
+  n: number,
+  d: number,
+  k: number,
+): Promise<{ indices: Int32Array; distances: Float64Array }> {
   if (n <= EXACT_KNN_LIMIT) return knnExact(coords, n, d, k);
   const scran = await initScran();
   let index: ReturnType<typeof scran.buildNeighborSearchIndex> | undefined;
   let results: ReturnType<typeof scran.findNearestNeighbors> | undefined;
   try {
-    index = scran.buildNeighborSearchIndex(Float64Array.from(coords), { numberOfDims: d, numberOfCells: n, approximate: true });
+    index = scran.buildNeighborSearchIndex(Float64Array.from(coords), {
+      numberOfDims: d,
+      numberOfCells: n,
+      approximate: true,
+    });
     results = scran.findNearestNeighbors(index, k);
     const { runs, indices, distances } = results.serialize();
     for (let i = 0; i < n; i++) {
@@ -63,16 +72,20 @@ export async function countMarkedNeighbors(
   firstMarked: number,
   opts: MarkedNeighborOptions = {},
 ): Promise<Int32Array> {
-  if (k >= n) throw new Error(`countMarkedNeighbors: asked for ${k} neighbours but there are only ${n} points`);
+  if (k >= n)
+    throw new Error(`countMarkedNeighbors: asked for ${k} neighbours but there are only ${n} points`);
   const counts = new Int32Array(n);
   if (n <= EXACT_KNN_LIMIT) {
     const { indices } = knnExact(coords, n, d, k);
-    for (let i = 0; i < n; i++) for (let t = 0; t < k; t++) if (indices[i * k + t] >= firstMarked) counts[i]++;
+    for (let i = 0; i < n; i++)
+      for (let t = 0; t < k; t++) if (indices[i * k + t] >= firstMarked) counts[i]++;
     return counts;
   }
   const nList = Math.max(2, Math.round(Math.sqrt(n)));
-  const shared = <T extends Float32Array | Int32Array>(Kind: new (b: SharedArrayBuffer) => T, length: number): T =>
-    new Kind(new SharedArrayBuffer(length * 4));
+  const shared = <T extends Float32Array | Int32Array>(
+    Kind: new (b: SharedArrayBuffer) => T,
+    length: number,
+  ): T => new Kind(new SharedArrayBuffer(length * 4));
   const centers = fitCentroids(coords, n, d, nList, opts.seed ?? 0, shared(Float32Array, nList * d));
   // Each point's NEAR_LISTS nearest centroids, in order (the first is its list).
   const nNear = Math.min(nList, NEAR_LISTS);
@@ -163,7 +176,14 @@ async function scanInTwo(input: ScanInput, threads: number): Promise<void> {
 }
 
 /** k-means centroids (k-means++ seeding, 8 Lloyd iterations) fitted on a seeded sample of ≤ 20 points per list. */
-function fitCentroids(coords: Float32Array, n: number, d: number, nList: number, seed: number, out: Float32Array): Float32Array {
+function fitCentroids(
+  coords: Float32Array,
+  n: number,
+  d: number,
+  nList: number,
+  seed: number,
+  out: Float32Array,
+): Float32Array {
   const rng = new Random(seed);
   const m = Math.min(n, nList * 20);
   const pick = Int32Array.from({ length: n }, (_, i) => i);

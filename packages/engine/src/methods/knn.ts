@@ -3,8 +3,14 @@
  * Brute force with a bounded insertion list per query: O(n² d); fine up to a few ten thousand
  * points. Returns neighbour indices and distances, row-major n × k, nearest first.
  */
-export function knnExact(coords: ArrayLike<number>, n: number, d: number, k: number): { indices: Int32Array; distances: Float64Array } {
-  if (k >= n) throw new Error(`knn: asked for ${k} neighbours but there are only ${n} points; use fewer neighbours`);
+export function knnExact(
+  coords: ArrayLike<number>,
+  n: number,
+  d: number,
+  k: number,
+): { indices: Int32Array; distances: Float64Array } {
+  if (k >= n)
+    throw new Error(`knn: asked for ${k} neighbours but there are only ${n} points; use fewer neighbours`);
   const x = coords instanceof Float64Array ? coords : Float64Array.from(coords);
   const norms = new Float64Array(n);
   for (let i = 0; i < n; i++) {

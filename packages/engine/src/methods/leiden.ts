@@ -11,7 +11,15 @@
  * (scanpy's n_iterations = 2), each starting from the previous result. Deterministic for a seed.
  */
 import type { WeightedGraph } from './fuzzy-graph';
-import { aggregate, bestCommunity, communityOptions, degrees, moveNodes, renumberFirstSeen, type CommunityOptions } from './louvain';
+import {
+  aggregate,
+  bestCommunity,
+  communityOptions,
+  degrees,
+  moveNodes,
+  renumberFirstSeen,
+  type CommunityOptions,
+} from './louvain';
 import { Random } from './random';
 
 export interface LeidenOptions extends CommunityOptions {
@@ -21,9 +29,12 @@ export interface LeidenOptions extends CommunityOptions {
 
 /** Community of every node, numbered 0.. in order of first appearance. */
 export function leiden(graph: WeightedGraph, opts: LeidenOptions = {}): Int32Array {
-  const { resolution, seed } = communityOptions('leiden', opts as LeidenOptions & Record<string, unknown>, ['iterations']);
+  const { resolution, seed } = communityOptions('leiden', opts as LeidenOptions & Record<string, unknown>, [
+    'iterations',
+  ]);
   const iterations = opts.iterations ?? 2;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new Error(`leiden: iterations must be a positive integer (got ${iterations})`);
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new Error(`leiden: iterations must be a positive integer (got ${iterations})`);
   const rng = new Random(seed);
   let result: Int32Array = Int32Array.from({ length: graph.nNodes }, (_, i) => i);
   for (let it = 0; it < iterations; it++) {
@@ -89,7 +100,15 @@ function refine(g: WeightedGraph, membership: Int32Array, resolution: number, rn
     }
     const dv = deg[v];
     // Staying a singleton gains 0; merging must gain more than rounding noise.
-    const best = bestCommunity(touched, nt, neighW, refDeg, scale * dv, own, 1e-12 * Math.max(1, dv)).community;
+    const best = bestCommunity(
+      touched,
+      nt,
+      neighW,
+      refDeg,
+      scale * dv,
+      own,
+      1e-12 * Math.max(1, dv),
+    ).community;
     if (best === own) continue;
     refined[v] = best;
     size[own] = 0;

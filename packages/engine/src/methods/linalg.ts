@@ -8,7 +8,10 @@
  * Eigen-decomposition of a symmetric n × n matrix (row-major). Returns eigenvalues in
  * decreasing order and the matching eigenvectors as the columns of a row-major n × n matrix.
  */
-export function symmetricEigen(matrix: Float64Array, n: number): { values: Float64Array; vectors: Float64Array } {
+export function symmetricEigen(
+  matrix: Float64Array,
+  n: number,
+): { values: Float64Array; vectors: Float64Array } {
   const a = Float64Array.from(matrix);
   const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) v[i * n + i] = 1;

@@ -7,7 +7,13 @@ import { checkLength, denseLabels } from './validate';
  * given perplexity, then 1 / Σ_label p_label². With batch labels (iLISI) higher = better mixed;
  * with cell-type labels (cLISI) values near 1 = types kept apart.
  */
-export function lisi(coords: ArrayLike<number>, nCells: number, dims: number, labels: ArrayLike<number>, opts: { perplexity?: number } = {}): Float64Array {
+export function lisi(
+  coords: ArrayLike<number>,
+  nCells: number,
+  dims: number,
+  labels: ArrayLike<number>,
+  opts: { perplexity?: number } = {},
+): Float64Array {
   checkLength('lisi', 'labels', labels.length, nCells);
   const perplexity = opts.perplexity ?? 30;
   const k = Math.min(nCells - 1, Math.floor(perplexity * 3));

@@ -22,18 +22,26 @@ export interface CommunityOptions {
 }
 
 /** Validates the options shared by louvain() and leiden(). */
-export function communityOptions(fn: string, opts: CommunityOptions & Record<string, unknown>, extra: string[] = []): Required<CommunityOptions> {
+export function communityOptions(
+  fn: string,
+  opts: CommunityOptions & Record<string, unknown>,
+  extra: string[] = [],
+): Required<CommunityOptions> {
   const { resolution = 1, seed = 0 } = opts;
   const unknown = Object.keys(opts).filter((k) => k !== 'resolution' && k !== 'seed' && !extra.includes(k));
   if (unknown.length) throw new Error(`${fn}: unknown option(s) ${unknown.join(', ')}`);
-  if (!(resolution > 0) || !Number.isFinite(resolution)) throw new Error(`${fn}: resolution must be a positive number (got ${resolution})`);
+  if (!(resolution > 0) || !Number.isFinite(resolution))
+    throw new Error(`${fn}: resolution must be a positive number (got ${resolution})`);
   if (!Number.isInteger(seed)) throw new Error(`${fn}: seed must be an integer (got ${seed})`);
   return { resolution, seed };
 }
 
 /** Community of every node, numbered 0.. in order of first appearance. */
 export function louvain(graph: WeightedGraph, opts: CommunityOptions = {}): Int32Array {
-  const { resolution, seed } = communityOptions('louvain', opts as CommunityOptions & Record<string, unknown>);
+  const { resolution, seed } = communityOptions(
+    'louvain',
+    opts as CommunityOptions & Record<string, unknown>,
+  );
   const rng = new Random(seed);
   const nodeOf = Int32Array.from({ length: graph.nNodes }, (_, i) => i);
   let g = graph;
@@ -52,7 +60,8 @@ export function louvain(graph: WeightedGraph, opts: CommunityOptions = {}): Int3
 /** Weighted degree (row sum, self-loops once) of every node. */
 export function degrees(g: WeightedGraph): Float64Array {
   const deg = new Float64Array(g.nNodes);
-  for (let i = 0; i < g.nNodes; i++) for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++) deg[i] += g.weights[p];
+  for (let i = 0; i < g.nNodes; i++)
+    for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++) deg[i] += g.weights[p];
   return deg;
 }
 
@@ -60,7 +69,12 @@ export function degrees(g: WeightedGraph): Float64Array {
  * Local moving phase from the partition in `membership` (updated in place; community ids must be
  * < nNodes). Returns whether any node changed community.
  */
-export function moveNodes(g: WeightedGraph, membership: Int32Array, resolution: number, rng: Random): boolean {
+export function moveNodes(
+  g: WeightedGraph,
+  membership: Int32Array,
+  resolution: number,
+  rng: Random,
+): boolean {
   const n = g.nNodes;
   const { indptr, indices, weights } = g;
   const deg = degrees(g);

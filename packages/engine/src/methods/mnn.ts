@@ -5,7 +5,15 @@ declare module 'scran.js' {
   export function mnnCorrect(
     x: Float64Array,
     block: Int32Array,
-    options: { numberOfDims: number; numberOfCells: number; k?: number; steps?: number; mergePolicy?: 'input' | 'size' | 'variance' | 'rss'; approximate?: boolean; asTypedArray?: true },
+    options: {
+      numberOfDims: number;
+      numberOfCells: number;
+      k?: number;
+      steps?: number;
+      mergePolicy?: 'input' | 'size' | 'variance' | 'rss';
+      approximate?: boolean;
+      asTypedArray?: true;
+    },
   ): Float64Array;
 }
 
@@ -27,7 +35,13 @@ const KEYS = ['k', 'steps', 'mergePolicy', 'approximate'] as const;
  * embedding through scran.js's `mnnCorrect` (libscran mnncorrect). Row-major nCells × nPcs in and
  * out (the layout scran.js calls column-major dims × cells, so no transposition is needed).
  */
-export async function mnnCorrect(pcs: Float32Array | Float64Array, nCells: number, nPcs: number, batch: Int32Array, opts: MnnOptions = {}): Promise<Float32Array> {
+export async function mnnCorrect(
+  pcs: Float32Array | Float64Array,
+  nCells: number,
+  nPcs: number,
+  batch: Int32Array,
+  opts: MnnOptions = {},
+): Promise<Float32Array> {
   const M = 'mnnCorrect';
   rejectUnknownOptions(M, opts, KEYS);
   checkLength(M, 'pcs', pcs.length, nCells * nPcs);

@@ -18,7 +18,12 @@ export interface PearsonHvgResult {
  * Works on the sparse raw counts; the residuals of the zeros are accumulated per gene without
  * building the dense matrix (O(nGenes·distinct cell totals + nnz) arithmetic, O(nGenes + nCells) memory).
  */
-export function pearsonResidualHvg(counts: CountMatrix, nTop: number, theta = 100, clip?: number): PearsonHvgResult {
+export function pearsonResidualHvg(
+  counts: CountMatrix,
+  nTop: number,
+  theta = 100,
+  clip?: number,
+): PearsonHvgResult {
   const M = 'pearsonResidualHvg';
   const { nGenes, nCells, indptr, indices, data } = counts;
   checkRange(M, 'nTop', nTop, 1, Math.max(1, nGenes), true);
@@ -36,7 +41,10 @@ export function pearsonResidualHvg(counts: CountMatrix, nTop: number, theta = 10
   }
   let total = 0;
   for (let g = 0; g < nGenes; g++) total += geneSum[g];
-  if (total <= 0) throw new Error(`${M}: the matrix has no counts; check that raw counts (not an empty selection) were passed`);
+  if (total <= 0)
+    throw new Error(
+      `${M}: the matrix has no counts; check that raw counts (not an empty selection) were passed`,
+    );
 
   const sum = new Float64Array(nGenes);
   const sumSq = new Float64Array(nGenes);

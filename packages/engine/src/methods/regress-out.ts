@@ -7,7 +7,12 @@ import { checkLength } from './validate';
  * features contiguous (cells × features row-major = column-major features × cells).
  * Collinear covariates are handled (least-squares projection on the design's column space).
  */
-export function regressOut(values: Float32Array, nCells: number, nFeatures: number, covariates: readonly ArrayLike<number>[]): Float32Array {
+export function regressOut(
+  values: Float32Array,
+  nCells: number,
+  nFeatures: number,
+  covariates: readonly ArrayLike<number>[],
+): Float32Array {
   checkLength('regressOut', 'values', values.length, nCells * nFeatures);
   covariates.forEach((cov, i) => checkLength('regressOut', `covariates[${i}]`, cov.length, nCells));
   const p = covariates.length + 1;

@@ -15,13 +15,18 @@ export interface ScoreGenesOptions {
  * control genes drawn (without the set's own genes) from the same average-expression bins.
  * `logNorm` is the log-normalised matrix (cells as columns); `genes` are gene row indices.
  */
-export function scoreGenes(logNorm: CountMatrix, genes: readonly number[], opts: ScoreGenesOptions = {}): Float32Array {
+export function scoreGenes(
+  logNorm: CountMatrix,
+  genes: readonly number[],
+  opts: ScoreGenesOptions = {},
+): Float32Array {
   const M = 'scoreGenes';
   const { nGenes, nCells, indptr, indices, data } = logNorm;
   const ctrlSize = checkRange(M, 'ctrlSize', opts.ctrlSize ?? 50, 1, 1e6, true);
   const nBins = checkRange(M, 'nBins', opts.nBins ?? 25, 2, 1e4, true);
   const geneSet = new Set(genes);
-  if (geneSet.size === 0) throw new Error(`${M}: the gene list is empty after matching; check the gene symbols and the species`);
+  if (geneSet.size === 0)
+    throw new Error(`${M}: the gene list is empty after matching; check the gene symbols and the species`);
   const mean = new Float64Array(nGenes);
   for (let t = 0; t < data.length; t++) mean[indices[t]] += data[t] / nCells;
   // obs_cut = rank(method="min") // n_items

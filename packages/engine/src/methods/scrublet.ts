@@ -39,7 +39,16 @@ export interface ScrubletResult {
   thresholdFound: boolean;
 }
 
-const KEYS = ['expectedDoubletRate', 'simDoubletRatio', 'nNeighbors', 'nPcs', 'seed', 'fallback', 'cells', 'onProgress'] as const;
+const KEYS = [
+  'expectedDoubletRate',
+  'simDoubletRatio',
+  'nNeighbors',
+  'nPcs',
+  'seed',
+  'fallback',
+  'cells',
+  'onProgress',
+] as const;
 
 /**
  * Scrublet doublet detection (Wolock et al. 2019) as scanpy's `pp.scrublet` runs it on one sample
@@ -56,7 +65,11 @@ export async function scrublet(counts: CountMatrix, opts: ScrubletOptions = {}):
   return scrubletOnce(counts, opts, 0.25);
 }
 
-async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: number): Promise<ScrubletResult> {
+async function scrubletOnce(
+  counts: CountMatrix,
+  opts: ScrubletOptions,
+  rate: number,
+): Promise<ScrubletResult> {
   const M = 'scrublet';
   checkRange(M, 'expectedDoubletRate', rate, 1e-6, 0.999);
   const ratio = checkRange(M, 'simDoubletRatio', opts.simDoubletRatio ?? 2, 0.1, 100);
@@ -69,7 +82,8 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   const detected = new Int32Array(counts.nGenes);
   for (let i = 0; i < given.length; i++) {
     const c = given[i];
-    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (counts.data[t] > 0) detected[counts.indices[t]]++;
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++)
+      if (counts.data[t] > 0) detected[counts.indices[t]]++;
   }
   const geneOk = Uint8Array.from(detected, (n) => (n >= 3 ? 1 : 0));
   const cells: number[] = [];
@@ -77,22 +91,36 @@ async function scrubletOnce(counts: CountMatrix, opts: ScrubletOptions, rate: nu
   for (let i = 0; i < given.length; i++) {
     const c = given[i];
     let n = 0;
-    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (geneOk[counts.indices[t]] && counts.data[t] > 0) n++;
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++)
+      if (geneOk[counts.indices[t]] && counts.data[t] > 0) n++;
     if (n >= 3) {
       cells.push(c);
       position.push(i);
     }
   }
   const nObs = cells.length;
-  if (nObs < 30) throw new Error(`scrublet: only ${nObs} cells have 3 or more detected genes; doublet detection needs at least 30 cells per sample`);
-  const k = checkRange(M, 'nNeighbors', opts.nNeighbors ?? Math.round(0.5 * Math.sqrt(nObs)), 1, nObs - 1, true);
+  if (nObs < 30)
+    throw new Error(
+      `scrublet: only ${nObs} cells have 3 or more detected genes; doublet detection needs at least 30 cells per sample`,
+    );
+  const k = checkRange(
+    M,
+    'nNeighbors',
+    opts.nNeighbors ?? Math.round(0.5 * Math.sqrt(nObs)),
+    1,
+    nObs - 1,
+    true,
+  );
 
   progress(0.05, 'scrublet: highly variable genes');
   const hvg = hvgMask(counts, cells, geneOk);
   const hvgIndex = new Int32Array(counts.nGenes).fill(-1);
   let nHvg = 0;
   for (let g = 0; g < counts.nGenes; g++) if (hvg[g]) hvgIndex[g] = nHvg++;
-  if (nHvg < 2) throw new Error('scrublet: fewer than 2 highly variable genes were found; the sample is too small or too uniform for doublet detection');
+  if (nHvg < 2)
+    throw new Error(
+      'scrublet: fewer than 2 highly variable genes were found; the sample is too small or too uniform for doublet detection',
+    );
   const obsRaw = restrict(counts, cells, hvgIndex, nHvg);
 
   progress(0.2, 'scrublet: simulating doublets');
@@ -156,7 +184,8 @@ function hvgMask(counts: CountMatrix, cells: number[], geneOk: Uint8Array): Uint
   // place (no restricted copy, no log1p → expm1 round trip: dispersionHvgFromSums takes them as is)
   const totals = new Float64Array(cells.length);
   cells.forEach((c, i) => {
-    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++) if (geneOk[counts.indices[t]]) totals[i] += counts.data[t];
+    for (let t = counts.indptr[c]; t < counts.indptr[c + 1]; t++)
+      if (geneOk[counts.indices[t]]) totals[i] += counts.data[t];
   });
   const target = medianOf(totals);
   const sum = new Float64Array(counts.nGenes);
@@ -187,7 +216,9 @@ function hvgMask(counts: CountMatrix, cells: number[], geneOk: Uint8Array): Uint
 function restrict(m: CountMatrix, cells: number[], geneIndex: Int32Array, nGenes: number): CountMatrix {
   // two passes (count, then fill) so that only the kept entries are ever allocated
   let nnz = 0;
-  for (const c of cells) for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) if (geneIndex[m.indices[t]] >= 0 && m.data[t] !== 0) nnz++;
+  for (const c of cells)
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++)
+      if (geneIndex[m.indices[t]] >= 0 && m.data[t] !== 0) nnz++;
   const indptr = new Float64Array(cells.length + 1);
   const indices = new Uint32Array(nnz);
   const data = new Float32Array(nnz);
@@ -241,7 +272,13 @@ function simulateDoublets(obs: CountMatrix, nSim: number, rng: Random): CountMat
     indptr[s + 1] = p;
   }
   // views, not copies: the unused tail (genes shared by both cells) lives only as long as the matrix
-  return { nGenes: obs.nGenes, nCells: nSim, indptr, indices: indices.subarray(0, p), data: data.subarray(0, p) };
+  return {
+    nGenes: obs.nGenes,
+    nCells: nSim,
+    indptr,
+    indices: indices.subarray(0, p),
+    data: data.subarray(0, p),
+  };
 }
 
 /** Scales each cell to `target` total in place (the matrix is one of Scrublet's own temporaries) and returns it. */
@@ -272,7 +309,8 @@ function zStats(m: CountMatrix): { mean: Float64Array; invSd: Float64Array } {
 
 function cellTotals(m: CountMatrix): Float64Array {
   const totals = new Float64Array(m.nCells);
-  for (let c = 0; c < m.nCells; c++) for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) totals[c] += m.data[t];
+  for (let c = 0; c < m.nCells; c++)
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) totals[c] += m.data[t];
   return totals;
 }
 

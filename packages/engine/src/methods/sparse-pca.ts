@@ -39,7 +39,12 @@ export interface SparsePcaOptions {
 /** Power iterations done by the last sparsePca call (for logs and benchmarks). */
 export let lastPowerIterations = 0;
 
-export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts: SparsePcaOptions = {}): SparsePcaFit {
+export function sparsePca(
+  m: CountMatrix,
+  genes: Int32Array,
+  nPcs: number,
+  opts: SparsePcaOptions = {},
+): SparsePcaFit {
   const p = genes.length;
   const n = m.nCells;
   const k = Math.min(nPcs, p, n);
@@ -78,10 +83,13 @@ export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts:
           for (let b = 0; b < l; b++) h[a * l + b] += za * t[r * l + b];
         }
       }
-      for (let a = 0; a < l; a++) for (let b = 0; b < a; b++) h[a * l + b] = h[b * l + a] = (h[a * l + b] + h[b * l + a]) / 2;
+      for (let a = 0; a < l; a++)
+        for (let b = 0; b < a; b++) h[a * l + b] = h[b * l + a] = (h[a * l + b] + h[b * l + a]) / 2;
       const values = symmetricEigen(h, l).values;
       let change = 0;
-      if (ritz) for (let c = 0; c < watch; c++) change = Math.max(change, Math.abs(values[c] - ritz[c]) / Math.max(1e-300, Math.abs(values[c])));
+      if (ritz)
+        for (let c = 0; c < watch; c++)
+          change = Math.max(change, Math.abs(values[c] - ritz[c]) / Math.max(1e-300, Math.abs(values[c])));
       const converged = ritz !== undefined && change < (opts.tolerance ?? 1e-7);
       ritz = values;
       if (converged) {
@@ -122,11 +130,13 @@ export function sparsePca(m: CountMatrix, genes: Int32Array, nPcs: number, opts:
     }
     // deterministic sign: the largest-magnitude loading is positive
     let best = 0;
-    for (let r = 1; r < p; r++) if (Math.abs(rotation[r * k + c]) > Math.abs(rotation[best * k + c])) best = r;
+    for (let r = 1; r < p; r++)
+      if (Math.abs(rotation[r * k + c]) > Math.abs(rotation[best * k + c])) best = r;
     if (rotation[best * k + c] < 0) for (let r = 0; r < p; r++) rotation[r * k + c] = -rotation[r * k + c];
   }
   const project = (other: CountMatrix): Float32Array => {
-    if (other.nGenes !== m.nGenes) throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
+    if (other.nGenes !== m.nGenes)
+      throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
     return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
   };
   return { pcs: project(m), rotation, variance, nPcs: k, project };
@@ -186,7 +196,14 @@ class ImplicitMatrix {
 }
 
 /** dst[d0 … d0+w) += v · src[s0 … s0+w): the inner loop of both sparse × dense products, unrolled by 4. */
-function addScaledRow(dst: Float64Array, d0: number, src: Float64Array, s0: number, v: number, w: number): void {
+function addScaledRow(
+  dst: Float64Array,
+  d0: number,
+  src: Float64Array,
+  s0: number,
+  v: number,
+  w: number,
+): void {
   let c = 0;
   for (; c + 4 <= w; c += 4) {
     dst[d0 + c] += v * src[s0 + c];

@@ -7,7 +7,9 @@ export function digamma(x: number): number {
     x += 1;
   }
   const f = 1 / (x * x);
-  return result + Math.log(x) - 0.5 / x - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))));
+  return (
+    result + Math.log(x) - 0.5 / x - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))))
+  );
 }
 
 export function trigamma(x: number): number {
@@ -32,7 +34,12 @@ export function inverseDigamma(x: number): number {
  * matrix), Minka's fixed-point iteration from a method-of-moments start, as
  * MCMCprecision::fit_dirichlet (used by celda's decontX to update delta).
  */
-export function fitDirichlet(x: Float64Array, n: number, k: number, opts: { maxIter?: number; tol?: number } = {}): Float64Array {
+export function fitDirichlet(
+  x: Float64Array,
+  n: number,
+  k: number,
+  opts: { maxIter?: number; tol?: number } = {},
+): Float64Array {
   const eps = 1e-10;
   const meanLog = new Float64Array(k);
   const mean = new Float64Array(k);

@@ -5,7 +5,11 @@
  * until at most two local maxima remain; the threshold is the centre of the lowest bin between
  * them. Returns `undefined` when the histogram never shows exactly two maxima.
  */
-export function thresholdMinimum(values: ArrayLike<number>, nBins = 256, maxIter = 10000): number | undefined {
+export function thresholdMinimum(
+  values: ArrayLike<number>,
+  nBins = 256,
+  maxIter = 10000,
+): number | undefined {
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < values.length; i++) {

@@ -2,7 +2,11 @@
  * Option checks shared by the methods: unknown keys are rejected (like a strict zod schema) and
  * numeric ranges are checked, with messages that name the method, the option and what to do.
  */
-export function rejectUnknownOptions(method: string, opts: object | undefined, allowed: readonly string[]): void {
+export function rejectUnknownOptions(
+  method: string,
+  opts: object | undefined,
+  allowed: readonly string[],
+): void {
   if (!opts) return;
   for (const key of Object.keys(opts)) {
     if (!allowed.includes(key)) {
@@ -11,7 +15,14 @@ export function rejectUnknownOptions(method: string, opts: object | undefined, a
   }
 }
 
-export function checkRange(method: string, name: string, value: number, min: number, max: number, integer = false): number {
+export function checkRange(
+  method: string,
+  name: string,
+  value: number,
+  min: number,
+  max: number,
+  integer = false,
+): number {
   if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
     const kind = integer ? 'an integer' : 'a number';
     throw new Error(`${method}: option '${name}' must be ${kind} in [${min}, ${max}], got ${value}`);
@@ -21,7 +32,9 @@ export function checkRange(method: string, name: string, value: number, min: num
 
 export function checkLength(method: string, name: string, actual: number, expected: number): void {
   if (actual !== expected) {
-    throw new Error(`${method}: '${name}' has length ${actual} but ${expected} was expected; pass one value per cell`);
+    throw new Error(
+      `${method}: '${name}' has length ${actual} but ${expected} was expected; pass one value per cell`,
+    );
   }
 }
 

@@ -33,7 +33,12 @@ export function dispersionHvg(norm: CountMatrix, nTop: number): DispersionHvg {
  * over nCells cells: callers that still hold the normalized values (Scrublet's HVG step) skip the
  * log1p → expm1 round trip over every stored value.
  */
-export function dispersionHvgFromSums(sum: Float64Array, sumSq: Float64Array, nCells: number, nTop: number): DispersionHvg {
+export function dispersionHvgFromSums(
+  sum: Float64Array,
+  sumSq: Float64Array,
+  nCells: number,
+  nTop: number,
+): DispersionHvg {
   const nGenes = sum.length;
   const means = new Float64Array(nGenes);
   const dispersions = new Float64Array(nGenes);

@@ -30,7 +30,9 @@ export function seuratV3Hvg(counts: CountMatrix, nTop: number): SeuratV3Hvg {
     sumSq[counts.indices[k]] += v * v;
   }
   const means = sum.map((s) => s / nCells);
-  const variances = sumSq.map((q, g) => Math.max(0, (q - nCells * means[g] * means[g]) / Math.max(1, nCells - 1)));
+  const variances = sumSq.map((q, g) =>
+    Math.max(0, (q - nCells * means[g] * means[g]) / Math.max(1, nCells - 1)),
+  );
   const genes: number[] = [];
   for (let g = 0; g < nGenes; g++) if (variances[g] > 0) genes.push(g);
   genes.sort((a, b) => means[a] - means[b]);
@@ -56,7 +58,9 @@ export function seuratV3Hvg(counts: CountMatrix, nTop: number): SeuratV3Hvg {
     const m = means[g];
     variancesNorm[g] = (nCells * m * m + cSq[g] - 2 * cSum[g] * m) / ((nCells - 1) * expectedVar[g]);
   }
-  const order = Array.from({ length: nGenes }, (_, g) => g).sort((a, b) => variancesNorm[b] - variancesNorm[a] || a - b);
+  const order = Array.from({ length: nGenes }, (_, g) => g).sort(
+    (a, b) => variancesNorm[b] - variancesNorm[a] || a - b,
+  );
   const selected = new Uint8Array(nGenes);
   for (let r = 0; r < Math.min(nTop, genes.length); r++) selected[order[r]] = 1;
   return { selected, means, variancesNorm };
@@ -77,7 +81,14 @@ export function loessQuadratic(x: Float64Array, y: Float64Array, span: number): 
     while (lo + q < n && x[lo + q] - x0 < x0 - x[lo]) lo++;
     const h = Math.max(x0 - x[lo], x[lo + q - 1] - x0) * (q === n ? 1.0001 : 1);
     // Weighted moments of u = x − x0 (the window [lo, lo + q) plus ties at distance h get weight 0).
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, t0 = 0, t1 = 0, t2 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0,
+      s4 = 0,
+      t0 = 0,
+      t1 = 0,
+      t2 = 0;
     for (let j = lo; j < lo + q; j++) {
       const u = x[j] - x0;
       const r = h > 0 ? Math.abs(u) / h : 0;

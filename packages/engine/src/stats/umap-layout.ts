@@ -21,14 +21,30 @@ export interface UmapLayoutOptions {
  * at 4 (the SGD loop is in stats/umap-sgd.ts). Runs on the calling thread; `UmapLayoutJob` runs
  * the same computation in a worker thread, with the same result.
  */
-export function umapLayout(g: WeightedGraph, opts: UmapLayoutOptions, onProgress?: (fraction: number) => void): Float32Array {
+export function umapLayout(
+  g: WeightedGraph,
+  opts: UmapLayoutOptions,
+  onProgress?: (fraction: number) => void,
+): Float32Array {
   const input = sgdInput(g, opts);
-  return optimizeLayout(input, new Random(opts.seed), onProgress && ((done) => onProgress(done / input.epochs)));
+  return optimizeLayout(
+    input,
+    new Random(opts.seed),
+    onProgress && ((done) => onProgress(done / input.epochs)),
+  );
 }
 
 function sgdInput(g: WeightedGraph, opts: UmapLayoutOptions): SgdInput {
   const [a, b] = fitAB(opts.minDist);
-  return { nNodes: g.nNodes, dims: opts.dims, epochs: opts.epochs, a, b, seed: opts.seed, ...edgeList(g, opts.epochs) };
+  return {
+    nNodes: g.nNodes,
+    dims: opts.dims,
+    epochs: opts.epochs,
+    a,
+    b,
+    seed: opts.seed,
+    ...edgeList(g, opts.epochs),
+  };
 }
 
 /**
@@ -53,7 +69,9 @@ export class UmapLayoutJob {
     this.input = input;
     let worker: Worker | undefined;
     try {
-      worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), { workerData: { task: 'umap-sgd', input } });
+      worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), {
+        workerData: { task: 'umap-sgd', input },
+      });
     } catch {
       worker = undefined;
     }
@@ -111,7 +129,10 @@ export class UmapLayoutJob {
 }
 
 /** The graph's edges in both directions as COO (shared arrays), without those below max weight / epochs (umap-learn). */
-function edgeList(g: WeightedGraph, epochs: number): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
+function edgeList(
+  g: WeightedGraph,
+  epochs: number,
+): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
   let wMax = 0;
   for (const w of g.weights) if (w > wMax) wMax = w;
   const floor = wMax / Math.max(1, epochs);

@@ -32,7 +32,12 @@ export type SgdMessage = { type: 'progress'; epochs: number } | { type: 'done'; 
  * its weight, 5 negative samples per positive one, learning rate 1 decaying linearly, gradients
  * clipped at 4. `onEpochs(done)` is called every `every` epochs (and after the last).
  */
-export function optimizeLayout(s: SgdInput, rng: LayoutRandom, onEpochs?: (done: number) => void, every = 10): Float32Array {
+export function optimizeLayout(
+  s: SgdInput,
+  rng: LayoutRandom,
+  onEpochs?: (done: number) => void,
+  every = 10,
+): Float32Array {
   const { nNodes: n, dims, epochs, a, b, rows, cols, weights } = s;
   const y = new Float32Array(n * dims);
   for (let i = 0; i < y.length; i++) y[i] = 20 * rng.uniform() - 10;
@@ -76,7 +81,8 @@ export function optimizeLayout(s: SgdInput, rng: LayoutRandom, onEpochs?: (done:
           dn += diff * diff;
         }
         const coef = dn > 0 ? (2 * b) / ((0.001 + dn) * (a * Math.pow(dn, b) + 1)) : 0;
-        for (let t = 0; t < dims; t++) y[i + t] += (coef > 0 ? clip(coef * (y[i + t] - y[kIdx + t])) : 4) * alpha;
+        for (let t = 0; t < dims; t++)
+          y[i + t] += (coef > 0 ? clip(coef * (y[i + t] - y[kIdx + t])) : 4) * alpha;
       }
       nextNeg[e] += nNeg * perNeg[e];
     }
@@ -92,6 +98,8 @@ if (!isMainThread && workerData?.task === 'umap-sgd') {
   const { Random: Seeded } = (await import(randomUrl)) as { Random: typeof Random };
   const input = workerData.input as SgdInput;
   const post = (m: SgdMessage, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(m, transfer);
-  const values = optimizeLayout(input, new Seeded(input.seed), (epochs) => post({ type: 'progress', epochs }));
+  const values = optimizeLayout(input, new Seeded(input.seed), (epochs) =>
+    post({ type: 'progress', epochs }),
+  );
   post({ type: 'done', values }, [values.buffer as ArrayBuffer]);
 }

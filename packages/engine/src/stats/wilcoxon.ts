@@ -38,7 +38,15 @@ export function wilcoxonByGroup(
     }
   }
   const mk = () => Array.from({ length: nGroups }, () => new Float64Array(nGenes));
-  const res: GroupTestResult = { z: mk(), pval: mk(), padj: mk(), log2fc: mk(), meanGroup: mk(), pct1: mk(), pct2: mk() };
+  const res: GroupTestResult = {
+    z: mk(),
+    pval: mk(),
+    padj: mk(),
+    log2fc: mk(),
+    meanGroup: mk(),
+    pct1: mk(),
+    pct2: mk(),
+  };
 
   const rankSum = new Float64Array(nGroups);
   const nzCount = new Float64Array(nGroups);
@@ -116,7 +124,8 @@ function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: n
   for (let c = 0; c < norm.nCells; c++) {
     if (labels[c] < 0) continue;
     const end = norm.indptr[c + 1];
-    for (let k = cursor[c]; k < end && norm.indices[k] < g1; k++) if (norm.data[k] > 0) ptr[norm.indices[k] - g0 + 1]++;
+    for (let k = cursor[c]; k < end && norm.indices[k] < g1; k++)
+      if (norm.data[k] > 0) ptr[norm.indices[k] - g0 + 1]++;
   }
   for (let i = 0; i < width; i++) ptr[i + 1] += ptr[i];
   const bits = new Uint32Array(ptr[width]);
@@ -149,7 +158,12 @@ class RadixSorter {
   private gb = new Int32Array(0);
   private readonly count = new Uint32Array(2048);
 
-  sort(keys: Uint32Array, groups: Int32Array, s: number, e: number): { bits: Uint32Array; groups: Int32Array } {
+  sort(
+    keys: Uint32Array,
+    groups: Int32Array,
+    s: number,
+    e: number,
+  ): { bits: Uint32Array; groups: Int32Array } {
     const n = e - s;
     if (this.a.length < n) {
       const size = Math.max(n, this.a.length * 2);

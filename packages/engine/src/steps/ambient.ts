@@ -42,13 +42,19 @@ export class AmbientStep extends Step<AmbientParams, AmbientResult> {
     return { ambientRnaRemoval: { enabled: false, mode: 'default', samples: [] }, seed: 42 };
   }
 
-  protected async run(params: AmbientParams, progress: (f: number, m: string) => void): Promise<AmbientResult> {
+  protected async run(
+    params: AmbientParams,
+    progress: (f: number, m: string) => void,
+  ): Promise<AmbientResult> {
     const data = this.source.value;
     const cfg = params.ambientRnaRemoval;
     if (!cfg.enabled) return { ...data, ambient: [] };
     const counts = data.counts;
     const contamination = new Float32Array(counts.nCells);
-    const replaced = new Map<number, { cells: Int32Array; m: import('@cellcloud/formats/matrix').CountMatrix }>();
+    const replaced = new Map<
+      number,
+      { cells: Int32Array; m: import('@cellcloud/formats/matrix').CountMatrix }
+    >();
     const ambient: SampleAmbient[] = [];
     const names = data.summary.map((s) => s.sample);
     for (let s = 0; s < names.length; s++) {

@@ -53,7 +53,11 @@ export class BatchStep extends Step<BatchParams, ReducedResult> {
   }
 
   static defaults(): BatchParams {
-    return { batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' }, seed: 42, pcValue: 'auto' };
+    return {
+      batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' },
+      seed: 42,
+      pcValue: 'auto',
+    };
   }
 
   protected async run(params: BatchParams, progress: (f: number, m: string) => void): Promise<ReducedResult> {

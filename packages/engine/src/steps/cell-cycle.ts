@@ -64,6 +64,9 @@ export class CellCycleStep extends Step<CellCycleParams, CellCycleResult> {
         if (j >= 0) dense[c * nHvg + j] = norm.data[k];
       }
     }
-    return { scores, regressed: { nGenes: nHvg, values: regressOut(dense, norm.nCells, nHvg, [cc.sScore, cc.g2mScore]) } };
+    return {
+      scores,
+      regressed: { nGenes: nHvg, values: regressOut(dense, norm.nCells, nHvg, [cc.sScore, cc.g2mScore]) },
+    };
   }
 }

@@ -28,7 +28,9 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
     size.set(raw[i], (size.get(raw[i]) ?? 0) + 1);
     if (!first.has(raw[i])) first.set(raw[i], i);
   }
-  const order = [...size.keys()].sort((a, b) => (size.get(b) ?? 0) - (size.get(a) ?? 0) || (first.get(a) ?? 0) - (first.get(b) ?? 0));
+  const order = [...size.keys()].sort(
+    (a, b) => (size.get(b) ?? 0) - (size.get(a) ?? 0) || (first.get(a) ?? 0) - (first.get(b) ?? 0),
+  );
   const code = new Map(order.map((k, i) => [k, i]));
   return { codes: Int32Array.from(raw, (r) => code.get(r) ?? 0), labels: order.map((_, i) => String(i + 1)) };
 }
@@ -39,7 +41,10 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
  * Leiden (`tl.leiden`) with the RB configuration quality at `resolution` (methods/louvain.ts,
  * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph). Raw memberships.
  */
-export function clusterNeighbors(nn: NeighborResults, opts: { resolution: number; algorithm: AnalysisParams['algorithm'] }): Int32Array {
+export function clusterNeighbors(
+  nn: NeighborResults,
+  opts: { resolution: number; algorithm: AnalysisParams['algorithm'] },
+): Int32Array {
   const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS });
   const options = { resolution: opts.resolution, seed: CLUSTER_SEED };
   return opts.algorithm === 'leiden' ? leiden(graph, options) : louvain(graph, options);
@@ -58,6 +63,11 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
   }
 
   protected run(params: ClusterParams): ClusterResult {
-    return renumberBySize(clusterNeighbors(this.neighbors.value.nn, { resolution: params.clusterResolution, algorithm: params.algorithm }));
+    return renumberBySize(
+      clusterNeighbors(this.neighbors.value.nn, {
+        resolution: params.clusterResolution,
+        algorithm: params.algorithm,
+      }),
+    );
   }
 }

@@ -58,7 +58,10 @@ export class DoubletStep extends Step<DoubletParams, DoubletResult> {
     return { doubletDetectionAndRemoval: true, seed: 42 };
   }
 
-  protected async run(params: DoubletParams, progress: (f: number, m: string) => void): Promise<DoubletResult> {
+  protected async run(
+    params: DoubletParams,
+    progress: (f: number, m: string) => void,
+  ): Promise<DoubletResult> {
     const data = this.source.value;
     if (!params.doubletDetectionAndRemoval) return { ...data, doublets: [] };
     const nSamples = data.summary.length;
@@ -90,6 +93,10 @@ export class DoubletStep extends Step<DoubletParams, DoubletResult> {
       });
     }
     const keep = indicesWhere(keepFlag);
-    return { ...keepCells(data, keep, this.inPlace), doubletScore: Float32Array.from(keep, (c) => score[c]), doublets };
+    return {
+      ...keepCells(data, keep, this.inPlace),
+      doubletScore: Float32Array.from(keep, (c) => score[c]),
+      doublets,
+    };
   }
 }

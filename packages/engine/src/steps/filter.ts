@@ -108,7 +108,12 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
     }
     const cellIndex = indicesWhere(keep);
     const sampleOfCell = Int32Array.from(cellIndex, (c) => input.sampleOfCell[c]);
-    const keptGenes = genesExpressedInSomeSample(input.counts, cellIndex, sampleOfCell, input.sampleNames.length);
+    const keptGenes = genesExpressedInSomeSample(
+      input.counts,
+      cellIndex,
+      sampleOfCell,
+      input.sampleNames.length,
+    );
     const pick = (a: Float64Array) => Float64Array.from(cellIndex, (c) => a[c]);
     // cells and genes in one pass; in place (no copy) when the runner hands over the merged input
     const counts = selectCellsAndGenes(input.counts, cellIndex, keptGenes, this.inPlace);
@@ -120,14 +125,24 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
       barcodes: Array.from(cellIndex, (c) => input.barcodes[c]),
       sampleOfCell,
       cellIndex,
-      qc: { nGenes: pick(qc.nGenes), nUmi: pick(qc.nUmi), pctMito: pick(qc.pctMito), pctRibo: pick(qc.pctRibo) },
+      qc: {
+        nGenes: pick(qc.nGenes),
+        nUmi: pick(qc.nUmi),
+        pctMito: pick(qc.pctMito),
+        pctRibo: pick(qc.pctRibo),
+      },
       summary,
     };
   }
 }
 
 /** Genes with ≥ MIN_CELLS_PER_GENE expressing cells (of those listed) in some sample; sampleOfCell follows `cells`. */
-function genesExpressedInSomeSample(m: CountMatrix, cells: Int32Array, sampleOfCell: Int32Array, nSamples: number): Uint8Array {
+function genesExpressedInSomeSample(
+  m: CountMatrix,
+  cells: Int32Array,
+  sampleOfCell: Int32Array,
+  nSamples: number,
+): Uint8Array {
   const counts = new Uint32Array(m.nGenes * nSamples);
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];

@@ -59,7 +59,8 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
   let p = 0;
   samples.forEach(({ name, dataset }, s) => {
     const m = dataset.counts;
-    const same = dataset.genes.ids === first.ids || dataset.genes.ids.every((id, g) => geneIndex.get(id) === g);
+    const same =
+      dataset.genes.ids === first.ids || dataset.genes.ids.every((id, g) => geneIndex.get(id) === g);
     const remap = same ? undefined : Uint32Array.from(dataset.genes.ids, (id) => geneIndex.get(id) ?? 0);
     for (let c = 0; c < m.nCells; c++) {
       const s0 = m.indptr[c];
@@ -83,7 +84,13 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
     }
     c0 += m.nCells;
     if (releaseSamples) {
-      dataset.counts = { nGenes: m.nGenes, nCells: 0, indptr: new Float64Array(1), indices: new Uint32Array(0), data: new Float32Array(0) };
+      dataset.counts = {
+        nGenes: m.nGenes,
+        nCells: 0,
+        indptr: new Float64Array(1),
+        indices: new Uint32Array(0),
+        data: new Float32Array(0),
+      };
     }
   });
   return {
@@ -174,6 +181,13 @@ export class InputsStep extends Step<Record<string, never>, MergedInput> {
 
   /** Drops the merged counts once the filter step has consumed them in place (one-shot runs). */
   releaseCounts(): void {
-    if (this.result) this.result.counts = { nGenes: this.result.counts.nGenes, nCells: 0, indptr: new Float64Array(1), indices: new Uint32Array(0), data: new Float32Array(0) };
+    if (this.result)
+      this.result.counts = {
+        nGenes: this.result.counts.nGenes,
+        nCells: 0,
+        indptr: new Float64Array(1),
+        indices: new Uint32Array(0),
+        data: new Float32Array(0),
+      };
   }
 }

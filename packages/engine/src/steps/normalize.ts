@@ -18,7 +18,13 @@ export function logNormalize(counts: CountMatrix): CountMatrix {
     const f = total > 0 ? TARGET_SUM / total : 0;
     for (let k = s; k < e; k++) data[k] = Math.log1p(counts.data[k] * f);
   }
-  return { nGenes: counts.nGenes, nCells: counts.nCells, indptr: counts.indptr, indices: counts.indices, data };
+  return {
+    nGenes: counts.nGenes,
+    nCells: counts.nCells,
+    indptr: counts.indptr,
+    indices: counts.indices,
+    data,
+  };
 }
 
 export class NormalizeStep extends Step<Record<string, never>, CountMatrix> {

@@ -61,7 +61,11 @@ export function modeLargest(values: number[]): number {
  * per-sample int(P98)+1 computed after the minimum filters; the mito cutoff is the cross-sample
  * mode of the per-sample picks (computed after the gene and UMI filters).
  */
-export function recommendThresholds(qc: QcMetrics, cellsOfSample: number[][], params: FilterParams): SampleThresholds[] {
+export function recommendThresholds(
+  qc: QcMetrics,
+  cellsOfSample: number[][],
+  params: FilterParams,
+): SampleThresholds[] {
   const geneRec = params.expressedGeneRange.state === 'recommended';
   const umiRec = params.expressedUmiRange.state === 'recommended';
   const perSample = cellsOfSample.map((cells) => {

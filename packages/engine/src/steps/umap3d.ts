@@ -75,6 +75,11 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
     const n = nn.numberOfCells();
     // scanpy/umap-learn n_neighbors = 15 counts the cell itself: the cell + its 14 nearest.
     const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: Math.min(N_NEIGHBORS, n) });
-    return new UmapLayoutJob(graph, { dims: 3, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: params.seed });
+    return new UmapLayoutJob(graph, {
+      dims: 3,
+      minDist: umapMinDist(n),
+      epochs: umapEpochs(n),
+      seed: params.seed,
+    });
   }
 }

@@ -49,7 +49,9 @@ export function csvToTable(text: string): TaskTable {
   return {
     columns: header,
     rows: body.map((r) =>
-      r.map((v) => (v === '' ? null : num.test(v) ? Number(v) : v === 'Inf' ? Infinity : v === '-Inf' ? -Infinity : v)),
+      r.map((v) =>
+        v === '' ? null : num.test(v) ? Number(v) : v === 'Inf' ? Infinity : v === '-Inf' ? -Infinity : v,
+      ),
     ),
   };
 }

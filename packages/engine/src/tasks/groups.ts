@@ -5,7 +5,8 @@ import type { ResultHandle } from './types';
 /** The categorical annotation level `key` as per-cell labels, or a TaskError naming it. */
 export function categoricalLevel(result: ResultHandle, key: string): string[] {
   const col = result.obs(key);
-  if (!col) throw new TaskError('common.groupByMissing', `The annotation level "${key}" does not exist.`, { key });
+  if (!col)
+    throw new TaskError('common.groupByMissing', `The annotation level "${key}" does not exist.`, { key });
   if (col.kind === 'categorical') return col.values;
   return Array.from(col.values, (v) => String(v));
 }
@@ -30,7 +31,10 @@ export function selectCells(result: ResultHandle, spec: GroupSpec): Uint32Array 
     const present = new Set(labels);
     for (const v of cond.values) {
       if (!present.has(v)) {
-        throw new TaskError('common.groupValueMissing', `"${cond.key}" has no group "${v}".`, { key: cond.key, value: v });
+        throw new TaskError('common.groupValueMissing', `"${cond.key}" has no group "${v}".`, {
+          key: cond.key,
+          value: v,
+        });
       }
     }
     const want = new Set(cond.values);

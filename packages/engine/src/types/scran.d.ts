@@ -45,13 +45,22 @@ declare module 'scran.js' {
   ): ScranMatrix;
   export function runPca(
     x: ScranMatrix,
-    options?: { features?: Uint8Array | null; numberOfPCs?: number; scale?: boolean; numberOfThreads?: number },
+    options?: {
+      features?: Uint8Array | null;
+      numberOfPCs?: number;
+      scale?: boolean;
+      numberOfThreads?: number;
+    },
   ): RunPcaResults;
   export function buildNeighborSearchIndex(
     x: Float64Array,
     options: { numberOfDims: number; numberOfCells: number; approximate?: boolean },
   ): NeighborIndex;
-  export function findNearestNeighbors(index: NeighborIndex, k: number, options?: { numberOfThreads?: number }): NeighborResults;
+  export function findNearestNeighbors(
+    index: NeighborIndex,
+    k: number,
+    options?: { numberOfThreads?: number },
+  ): NeighborResults;
   export function buildSnnGraph(
     x: NeighborIndex | NeighborResults,
     options?: { scheme?: 'rank' | 'number' | 'jaccard'; neighbors?: number; numberOfThreads?: number },

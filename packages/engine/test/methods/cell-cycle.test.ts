@@ -21,7 +21,10 @@ describe.skipIf(!hasSharedData(CC_FILE))('cell-cycle gene lists', () => {
 
 describe('parseCellCycleGenes', () => {
   it('reads the s.genes / g2m.genes row format and rejects garbage', () => {
-    expect(parseCellCycleGenes('s.genes\tMcm5,Pcna\ng2m.genes\tHmgb2,Cdk1\n')).toEqual({ s: ['Mcm5', 'Pcna'], g2m: ['Hmgb2', 'Cdk1'] });
+    expect(parseCellCycleGenes('s.genes\tMcm5,Pcna\ng2m.genes\tHmgb2,Cdk1\n')).toEqual({
+      s: ['Mcm5', 'Pcna'],
+      g2m: ['Hmgb2', 'Cdk1'],
+    });
     expect(() => parseCellCycleGenes('hello\nworld')).toThrow(/unrecognised line/);
   });
 });
@@ -50,7 +53,10 @@ describe('scoreCellCycle', () => {
       columns.push(col);
     }
     const logNorm = fromDenseColumns(columns, nGenes);
-    const genes = { s: symbols.filter((x) => x.startsWith('S')).map((x) => x.toLowerCase()), g2m: symbols.filter((x) => x.startsWith('G')).concat(['NOT_THERE']) };
+    const genes = {
+      s: symbols.filter((x) => x.startsWith('S')).map((x) => x.toLowerCase()),
+      g2m: symbols.filter((x) => x.startsWith('G')).concat(['NOT_THERE']),
+    };
     const res = scoreCellCycle(logNorm, symbols, genes, { seed: 0 });
     expect(res.sGenesFound).toBe(30);
     expect(res.g2mGenesFound).toBe(30);
@@ -60,7 +66,9 @@ describe('scoreCellCycle', () => {
     res.phase.forEach((p, c) => (confusion[`${truth[c]}->${p}`] = (confusion[`${truth[c]}->${p}`] ?? 0) + 1));
     console.log(`[cell cycle synthetic] ${correct}/300 phases correct`, JSON.stringify(confusion));
     expect(correct).toBeGreaterThan(280);
-    expect(() => scoreCellCycle(logNorm, symbols, { s: ['MCM5'], g2m: ['CDK1'] })).toThrow(/found 0 S and 0 G2M genes/);
+    expect(() => scoreCellCycle(logNorm, symbols, { s: ['MCM5'], g2m: ['CDK1'] })).toThrow(
+      /found 0 S and 0 G2M genes/,
+    );
   });
 });
 

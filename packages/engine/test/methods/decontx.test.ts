@@ -37,7 +37,8 @@ function simulate(seed: number, C = 600, G = 200, K = 4) {
     markers.forEach((g) => (p[g] = max));
     phi.push(p);
   }
-  for (let k = 0; k < K; k++) for (let j = 0; j < K; j++) if (j !== k) for (let m = 0; m < 5; m++) phi[j][k * 5 + m] = 0;
+  for (let k = 0; k < K; k++)
+    for (let j = 0; j < K; j++) if (j !== k) for (let m = 0; m < 5; m++) phi[j][k * 5 + m] = 0;
   phi.forEach((p) => {
     const s = p.reduce((a, b) => a + b, 0);
     p.forEach((v, i) => (p[i] = v / s));
@@ -92,7 +93,8 @@ describe('decontx', () => {
     const sim = simulate(7);
     const res = decontx(sim.counts, sim.z, { seed: 1 });
     let mae = 0;
-    for (let c = 0; c < sim.counts.nCells; c++) mae += Math.abs(res.contamination[c] - sim.trueCont[c]) / sim.counts.nCells;
+    for (let c = 0; c < sim.counts.nCells; c++)
+      mae += Math.abs(res.contamination[c] - sim.trueCont[c]) / sim.counts.nCells;
     const r = pearson(res.contamination, sim.trueCont);
     const trueMedian = Float64Array.from(sim.trueCont).sort()[sim.counts.nCells / 2];
     console.log(
@@ -109,7 +111,8 @@ describe('decontx', () => {
     let after = 0;
     for (let c = 0; c < d.nCells; c++) {
       const obs = new Float64Array(d.nGenes);
-      for (let t = sim.counts.indptr[c]; t < sim.counts.indptr[c + 1]; t++) obs[sim.counts.indices[t]] = sim.counts.data[t];
+      for (let t = sim.counts.indptr[c]; t < sim.counts.indptr[c + 1]; t++)
+        obs[sim.counts.indices[t]] = sim.counts.data[t];
       const clean = new Float64Array(d.nGenes);
       for (let t = d.indptr[c]; t < d.indptr[c + 1]; t++) {
         expect(Number.isInteger(d.data[t])).toBe(true);
@@ -170,24 +173,30 @@ describe('fitDirichlet', () => {
   });
 });
 
-describe.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz', 'pbmc3k/pbmc3k_seurat_metadata.csv'))('decontx on pbmc3k', () => {
-  it('reports a low median contamination for the Seurat clusters of a clean PBMC sample', async () => {
-    const ds = await load10x(sharedData('pbmc3k/10x')!);
-    const rows = readFileSync(sharedData('pbmc3k/pbmc3k_seurat_metadata.csv')!, 'utf8').trim().split('\n').slice(1);
-    const clusterOf = new Map(rows.map((r) => [r.split(',')[0], Number(r.split(',')[4])]));
-    const clusters = Int32Array.from(ds.cells.barcodes, (b) => clusterOf.get(b) ?? -1);
-    expect(clusters.includes(-1)).toBe(false);
-    const res = decontx(ds.counts, clusters, { seed: 1 });
-    const q = Float64Array.from(res.contamination).sort();
-    console.log(
-      `[decontx pbmc3k] median contamination ${res.median.toFixed(4)} (10th–90th percentile ${q[Math.floor(0.1 * q.length)].toFixed(4)}–${q[Math.floor(0.9 * q.length)].toFixed(4)}), ${res.iterations} iterations`,
-    );
-    expect(res.median).toBeGreaterThan(0);
-    expect(res.median).toBeLessThan(0.25);
-    let removed = 0;
-    let total = 0;
-    for (const v of ds.counts.data) total += v;
-    for (const v of res.decontaminated.data) removed += v;
-    expect(removed).toBeLessThan(total);
-  });
-});
+describe.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz', 'pbmc3k/pbmc3k_seurat_metadata.csv'))(
+  'decontx on pbmc3k',
+  () => {
+    it('reports a low median contamination for the Seurat clusters of a clean PBMC sample', async () => {
+      const ds = await load10x(sharedData('pbmc3k/10x')!);
+      const rows = readFileSync(sharedData('pbmc3k/pbmc3k_seurat_metadata.csv')!, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1);
+      const clusterOf = new Map(rows.map((r) => [r.split(',')[0], Number(r.split(',')[4])]));
+      const clusters = Int32Array.from(ds.cells.barcodes, (b) => clusterOf.get(b) ?? -1);
+      expect(clusters.includes(-1)).toBe(false);
+      const res = decontx(ds.counts, clusters, { seed: 1 });
+      const q = Float64Array.from(res.contamination).sort();
+      console.log(
+        `[decontx pbmc3k] median contamination ${res.median.toFixed(4)} (10th–90th percentile ${q[Math.floor(0.1 * q.length)].toFixed(4)}–${q[Math.floor(0.9 * q.length)].toFixed(4)}), ${res.iterations} iterations`,
+      );
+      expect(res.median).toBeGreaterThan(0);
+      expect(res.median).toBeLessThan(0.25);
+      let removed = 0;
+      let total = 0;
+      for (const v of ds.counts.data) total += v;
+      for (const v of res.decontaminated.data) removed += v;
+      expect(removed).toBeLessThan(total);
+    });
+  },
+);

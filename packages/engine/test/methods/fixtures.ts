@@ -68,7 +68,13 @@ export function fromDenseColumns(columns: Float64Array[], nGenes: number): Count
     }
     indptr[c + 1] = idx.length;
   });
-  return { nGenes, nCells: columns.length, indptr, indices: Uint32Array.from(idx), data: Float32Array.from(val) };
+  return {
+    nGenes,
+    nCells: columns.length,
+    indptr,
+    indices: Uint32Array.from(idx),
+    data: Float32Array.from(val),
+  };
 }
 
 /**
@@ -76,7 +82,15 @@ export function fromDenseColumns(columns: Float64Array[], nGenes: number): Count
  * `markersPerType` up-regulated genes (×`fold`), Poisson counts with lognormal library sizes.
  * Returns the dense per-cell columns and the type of each cell.
  */
-export function synthClusters(opts: { nCells: number; nGenes: number; nTypes: number; markersPerType: number; fold: number; meanLib: number; seed: number }) {
+export function synthClusters(opts: {
+  nCells: number;
+  nGenes: number;
+  nTypes: number;
+  markersPerType: number;
+  fold: number;
+  meanLib: number;
+  seed: number;
+}) {
   const rng = new Random(opts.seed);
   const base = new Float64Array(opts.nGenes);
   for (let g = 0; g < opts.nGenes; g++) base[g] = Math.exp(rng.normal() * 1.2);

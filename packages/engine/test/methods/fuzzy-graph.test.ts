@@ -23,7 +23,8 @@ function denseReference(knn: KnnLists, nNeighbors: number): Float64Array[] {
   for (let i = 0; i < n; i++) {
     const d = Array.from(knn.distances.subarray(i * k, i * k + m));
     const rho = d.find((x) => x > 0) ?? 0;
-    const f = (s: number) => d.reduce((acc, x) => acc + (x - rho > 0 ? Math.exp(-(x - rho) / s) : 1), 0) - Math.log2(nNeighbors);
+    const f = (s: number) =>
+      d.reduce((acc, x) => acc + (x - rho > 0 ? Math.exp(-(x - rho) / s) : 1), 0) - Math.log2(nNeighbors);
     let lo = -30;
     let hi = 30;
     for (let it = 0; it < 200; it++) {
@@ -47,7 +48,8 @@ describe('fuzzyConnectivities (scanpy pp.neighbors / umap-learn fuzzy_simplicial
     expect(g.indices.length).toBe(nonZero);
     let maxErr = 0;
     for (let i = 0; i < g.nNodes; i++) {
-      for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++) maxErr = Math.max(maxErr, Math.abs(g.weights[p] - ref[i][g.indices[p]]));
+      for (let p = g.indptr[i]; p < g.indptr[i + 1]; p++)
+        maxErr = Math.max(maxErr, Math.abs(g.weights[p] - ref[i][g.indices[p]]));
     }
     expect(maxErr).toBeLessThan(1e-4);
   });
@@ -112,6 +114,8 @@ describe('fuzzyConnectivities (scanpy pp.neighbors / umap-learn fuzzy_simplicial
     const knn = randomKnn(20, 2, 5, 1);
     expect(() => fuzzyConnectivities(knn, { nNeighbors: 1 })).toThrow(/nNeighbors/);
     expect(() => fuzzyConnectivities(knn, { k: 3 } as never)).toThrow(/unknown option/);
-    expect(() => fuzzyConnectivities({ ...knn, distances: knn.distances.subarray(1) })).toThrow(/do not match/);
+    expect(() => fuzzyConnectivities({ ...knn, distances: knn.distances.subarray(1) })).toThrow(
+      /do not match/,
+    );
   });
 });

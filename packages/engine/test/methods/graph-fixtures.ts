@@ -13,30 +13,50 @@ export function graphFromEdges(n: number, edges: [number, number, number?][]): W
   rows.forEach((r, i) => (indptr[i + 1] = indptr[i] + r.size));
   const indices = new Int32Array(indptr[n]);
   const weights = new Float64Array(indptr[n]);
-  rows.forEach((r, i) => [...r.entries()].sort((x, y) => x[0] - y[0]).forEach(([j, w], t) => {
-    indices[indptr[i] + t] = j;
-    weights[indptr[i] + t] = w;
-  }));
+  rows.forEach((r, i) =>
+    [...r.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .forEach(([j, w], t) => {
+        indices[indptr[i] + t] = j;
+        weights[indptr[i] + t] = w;
+      }),
+  );
   return { nNodes: n, indptr, indices, weights };
 }
 
 /** `groups` cliques of `size` nodes; clique g's last node is joined to clique g+1's first (a ring when `ring`). */
-export function cliques(groups: number, size: number, ring = false): { graph: WeightedGraph; truth: Int32Array } {
+export function cliques(
+  groups: number,
+  size: number,
+  ring = false,
+): { graph: WeightedGraph; truth: Int32Array } {
   const edges: [number, number][] = [];
   for (let g = 0; g < groups; g++) {
-    for (let a = 0; a < size; a++) for (let b = a + 1; b < size; b++) edges.push([g * size + a, g * size + b]);
+    for (let a = 0; a < size; a++)
+      for (let b = a + 1; b < size; b++) edges.push([g * size + a, g * size + b]);
     if (g + 1 < groups || (ring && groups > 2)) edges.push([g * size + size - 1, ((g + 1) % groups) * size]);
   }
-  return { graph: graphFromEdges(groups * size, edges), truth: Int32Array.from({ length: groups * size }, (_, i) => Math.floor(i / size)) };
+  return {
+    graph: graphFromEdges(groups * size, edges),
+    truth: Int32Array.from({ length: groups * size }, (_, i) => Math.floor(i / size)),
+  };
 }
 
 /** Planted partition: `groups` groups of `size` nodes, edge probability pIn inside a group and pOut across. */
-export function plantedPartition(groups: number, size: number, pIn: number, pOut: number, seed: number): { graph: WeightedGraph; truth: Int32Array } {
+export function plantedPartition(
+  groups: number,
+  size: number,
+  pIn: number,
+  pOut: number,
+  seed: number,
+): { graph: WeightedGraph; truth: Int32Array } {
   const rng = new Random(seed);
   const n = groups * size;
   const truth = Int32Array.from({ length: n }, (_, i) => Math.floor(i / size));
   const edges: [number, number][] = [];
-  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (rng.uniform() < (truth[a] === truth[b] ? pIn : pOut)) edges.push([a, b]);
+  for (let a = 0; a < n; a++)
+    for (let b = a + 1; b < n; b++)
+      if (rng.uniform() < (truth[a] === truth[b] ? pIn : pOut)) edges.push([a, b]);
   return { graph: graphFromEdges(n, edges), truth };
 }
 

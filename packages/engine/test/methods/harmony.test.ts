@@ -24,7 +24,8 @@ function knnPurity(coords: Float32Array, dims: number, labels: Int32Array): numb
   const k = 15;
   const { indices } = knnExact(coords, labels.length, dims, k);
   let same = 0;
-  for (let i = 0; i < labels.length; i++) for (let t = 0; t < k; t++) if (labels[indices[i * k + t]] === labels[i]) same++;
+  for (let i = 0; i < labels.length; i++)
+    for (let t = 0; t < k; t++) if (labels[indices[i * k + t]] === labels[i]) same++;
   return same / (labels.length * k);
 }
 
@@ -80,49 +81,54 @@ function mixing(p: Prepared, coords: Float32Array) {
 const fmt = (m: ReturnType<typeof mixing>) =>
   `iLISI ${m.iLisi.toFixed(3)}, monocyte iLISI ${m.monoILisi.toFixed(3)}, cLISI ${m.cLisi.toFixed(3)}, kNN purity ${m.purity.toFixed(3)}`;
 
-describe.skipIf(!hasSharedData('ifnb_kang2018_subset/matrix.mtx.gz'))('batch correction on ifnb_kang2018_subset (ctrl vs stim)', () => {
-  let p: Prepared;
-  let before: ReturnType<typeof mixing>;
-  beforeAll(async () => {
-    p = await prepare();
-    before = mixing(p, p.pcs);
-  });
+describe.skipIf(!hasSharedData('ifnb_kang2018_subset/matrix.mtx.gz'))(
+  'batch correction on ifnb_kang2018_subset (ctrl vs stim)',
+  () => {
+    let p: Prepared;
+    let before: ReturnType<typeof mixing>;
+    beforeAll(async () => {
+      p = await prepare();
+      before = mixing(p, p.pcs);
+    });
 
-  it('has two batches of 1000 cells and enough marker-labelled monocytes and T cells', () => {
-    expect(p.batch.reduce((a, b) => a + b, 0)).toBe(1000);
-    const nMono = p.labels.filter((l) => l === 0).length;
-    expect(nMono).toBeGreaterThan(100);
-    expect(p.labels.length - nMono).toBeGreaterThan(100);
-  });
+    it('has two batches of 1000 cells and enough marker-labelled monocytes and T cells', () => {
+      expect(p.batch.reduce((a, b) => a + b, 0)).toBe(1000);
+      const nMono = p.labels.filter((l) => l === 0).length;
+      expect(nMono).toBeGreaterThan(100);
+      expect(p.labels.length - nMono).toBeGreaterThan(100);
+    });
 
-  it('harmony mixes the two batches while monocytes and T cells stay apart', () => {
-    const corrected = harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 });
-    expect(corrected.length).toBe(p.pcs.length);
-    expect(harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 })).toEqual(corrected); // deterministic
-    const after = mixing(p, corrected);
-    console.log(`[harmony ifnb] before: ${fmt(before)}\n[harmony ifnb] after:  ${fmt(after)}`);
-    expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.2);
-    expect(after.iLisi).toBeGreaterThan(1.5);
-    expect(after.monoILisi).toBeGreaterThan(before.monoILisi);
-    expect(after.cLisi).toBeLessThan(1.1);
-    expect(after.purity).toBeGreaterThan(0.95);
-  });
+    it('harmony mixes the two batches while monocytes and T cells stay apart', () => {
+      const corrected = harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 });
+      expect(corrected.length).toBe(p.pcs.length);
+      expect(harmony(p.pcs, p.nCells, DIMS, p.batch, { seed: 0 })).toEqual(corrected); // deterministic
+      const after = mixing(p, corrected);
+      console.log(`[harmony ifnb] before: ${fmt(before)}\n[harmony ifnb] after:  ${fmt(after)}`);
+      expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.2);
+      expect(after.iLisi).toBeGreaterThan(1.5);
+      expect(after.monoILisi).toBeGreaterThan(before.monoILisi);
+      expect(after.cLisi).toBeLessThan(1.1);
+      expect(after.purity).toBeGreaterThan(0.95);
+    });
 
-  it('MNN (scran.js) also improves mixing and keeps the cell types apart', async () => {
-    const corrected = await mnnCorrect(p.pcs, p.nCells, DIMS, p.batch);
-    const after = mixing(p, corrected);
-    console.log(`[mnn ifnb] after: ${fmt(after)}`);
-    expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.1);
-    expect(after.cLisi).toBeLessThan(1.1);
-    expect(after.purity).toBeGreaterThan(0.95);
-  });
-});
+    it('MNN (scran.js) also improves mixing and keeps the cell types apart', async () => {
+      const corrected = await mnnCorrect(p.pcs, p.nCells, DIMS, p.batch);
+      const after = mixing(p, corrected);
+      console.log(`[mnn ifnb] after: ${fmt(after)}`);
+      expect(after.iLisi).toBeGreaterThan(before.iLisi + 0.1);
+      expect(after.cLisi).toBeLessThan(1.1);
+      expect(after.purity).toBeGreaterThan(0.95);
+    });
+  },
+);
 
 describe('harmony input checks', () => {
   it('rejects unknown options and wrong lengths with a clear message', () => {
     const pcs = new Float32Array(6);
     expect(() => harmony(pcs, 3, 2, new Int32Array(2))).toThrow(/batch.*length 2 but 3/);
-    expect(() => harmony(pcs, 3, 2, new Int32Array(3), { thetta: 2 } as never)).toThrow(/unknown option 'thetta'/);
+    expect(() => harmony(pcs, 3, 2, new Int32Array(3), { thetta: 2 } as never)).toThrow(
+      /unknown option 'thetta'/,
+    );
   });
   it('returns the input unchanged for a single batch', () => {
     const pcs = Float32Array.from([1, 2, 3, 4, 5, 6]);
@@ -143,7 +149,8 @@ describe('harmony on synthetic batches', () => {
     for (let i = 0; i < n; i++) {
       type[i] = i % 3;
       batch[i] = i % 2 === 0 ? 7 : 3; // arbitrary label values
-      for (let j = 0; j < d; j++) pcs[i * d + j] = types[type[i]][j] + (batch[i] === 3 ? shift[j] : 0) + rng.normal();
+      for (let j = 0; j < d; j++)
+        pcs[i * d + j] = types[type[i]][j] + (batch[i] === 3 ? shift[j] : 0) + rng.normal();
     }
     const out = harmony(pcs, n, d, batch, { seed: 2 });
     /** Distance between the two batches' centroids within each type, averaged over types. */
@@ -167,7 +174,9 @@ describe('harmony on synthetic batches', () => {
     const before = batchGap(pcs);
     const after = batchGap(out);
     const purity = knnPurity(out, d, type);
-    console.log(`[harmony synthetic] within-type batch gap ${before.toFixed(2)} -> ${after.toFixed(2)}, type kNN purity ${purity.toFixed(3)}`);
+    console.log(
+      `[harmony synthetic] within-type batch gap ${before.toFixed(2)} -> ${after.toFixed(2)}, type kNN purity ${purity.toFixed(3)}`,
+    );
     expect(after).toBeLessThan(before / 4);
     expect(purity).toBeGreaterThan(0.99);
   });

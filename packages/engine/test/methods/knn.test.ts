@@ -70,7 +70,9 @@ describe('knn', () => {
     // below the exact limit: identical to brute force
     const small = 3000;
     const exactSmall = await countMarkedNeighbors(pts.subarray(0, small * d), small, d, k, 1000);
-    expect(Array.from(exactSmall.subarray(0, 50))).toEqual(Array.from({ length: 50 }, (_, q) => exactCount(q, small, 1000)));
+    expect(Array.from(exactSmall.subarray(0, 50))).toEqual(
+      Array.from({ length: 50 }, (_, q) => exactCount(q, small, 1000)),
+    );
     // above the limit: approximate, close to the exact counts and deterministic for a seed
     expect(n).toBeGreaterThan(EXACT_KNN_LIMIT);
     const approx = await countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 });
@@ -78,7 +80,9 @@ describe('knn', () => {
     const sample = Array.from({ length: 300 }, (_, i) => i * 49);
     for (const q of sample) absErr += Math.abs(approx[q] - exactCount(q, n, nObs)) / k;
     const meanErr = absErr / sample.length;
-    console.log(`[knn] inverted-list marked-neighbour fraction, mean |error| vs exact: ${meanErr.toFixed(4)}`);
+    console.log(
+      `[knn] inverted-list marked-neighbour fraction, mean |error| vs exact: ${meanErr.toFixed(4)}`,
+    );
     // Two equally local sets of k neighbours already differ by ~sqrt(p(1−p)/k) ≈ 0.05 in the
     // fraction (p ≈ 0.8 in clusters 0–2); a scan of the wrong lists would miss by ~0.8.
     expect(meanErr).toBeLessThan(0.04);

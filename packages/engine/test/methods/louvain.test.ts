@@ -72,7 +72,8 @@ describe('leiden vs louvain', () => {
 
   it('leiden (refinement + a second iteration) does better than louvain near the detectability limit', () => {
     const { graph } = plantedPartition(8, 30, 0.2, 0.04, 2);
-    const mean = (f: (s: number) => Int32Array) => seeds.reduce((a, s) => a + rbQuality(graph, f(s), 1), 0) / seeds.length;
+    const mean = (f: (s: number) => Int32Array) =>
+      seeds.reduce((a, s) => a + rbQuality(graph, f(s), 1), 0) / seeds.length;
     expect(mean((seed) => leiden(graph, { seed }))).toBeGreaterThan(mean((seed) => louvain(graph, { seed })));
   });
 });

@@ -27,7 +27,9 @@ describe('pearsonResidualHvg', () => {
     console.log(`[pearson hvg] ${hits}/20 planted genes in the top 20`);
     expect(hits).toBeGreaterThanOrEqual(18);
     // the non-planted genes behave like Poisson noise: residual variance near 1
-    const others = Array.from({ length: nGenes }, (_, g) => g).filter((g) => !planted.includes(g) && res.variances[g] > 0);
+    const others = Array.from({ length: nGenes }, (_, g) => g).filter(
+      (g) => !planted.includes(g) && res.variances[g] > 0,
+    );
     const meanVar = others.reduce((a, g) => a + res.variances[g], 0) / others.length;
     expect(meanVar).toBeGreaterThan(0.8);
     expect(meanVar).toBeLessThan(1.2);

@@ -22,7 +22,15 @@ function auc(scores: Float32Array, truth: Uint8Array): number {
 
 describe('scrublet', () => {
   it('finds planted heterotypic doublets in synthetic data', async () => {
-    const { columns, types } = synthClusters({ nCells: 1200, nGenes: 800, nTypes: 6, markersPerType: 40, fold: 10, meanLib: 2000, seed: 3 });
+    const { columns, types } = synthClusters({
+      nCells: 1200,
+      nGenes: 800,
+      nTypes: 6,
+      markersPerType: 40,
+      fold: 10,
+      meanLib: 2000,
+      seed: 3,
+    });
     const rng = new Random(9);
     const nDoublets = 60;
     const truth = new Uint8Array(columns.length + nDoublets);
@@ -47,7 +55,9 @@ describe('scrublet', () => {
     }
     const recall = tp / nDoublets;
     const a = auc(res.scores, truth);
-    console.log(`[scrublet synthetic] threshold ${res.threshold.toFixed(3)}, predicted ${tp + fp} (tp ${tp}, fp ${fp}), recall ${recall.toFixed(2)}, AUC ${a.toFixed(3)}, rate ${(100 * res.doubletRate).toFixed(1)}%`);
+    console.log(
+      `[scrublet synthetic] threshold ${res.threshold.toFixed(3)}, predicted ${tp + fp} (tp ${tp}, fp ${fp}), recall ${recall.toFixed(2)}, AUC ${a.toFixed(3)}, rate ${(100 * res.doubletRate).toFixed(1)}%`,
+    );
     expect(a).toBeGreaterThan(0.95);
     expect(recall).toBeGreaterThan(0.6); // chance level would be the predicted fraction (~5%)
     expect(fp).toBeLessThan(2 * nDoublets);
@@ -56,20 +66,33 @@ describe('scrublet', () => {
     expect(again.scores).toEqual(res.scores);
   });
 
-  it.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz'))('gives a plausible doublet rate on pbmc3k', async () => {
-    const ds = await load10x(sharedData('pbmc3k/10x')!);
-    const res = await scrublet(ds.counts, { seed: 0 });
-    console.log(
-      `[scrublet pbmc3k] expected rate ${res.expectedDoubletRate}, threshold ${res.threshold.toFixed(3)}, predicted ${(100 * res.doubletRate).toFixed(2)}% of ${ds.counts.nCells} cells`,
-    );
-    expect(res.thresholdFound).toBe(true);
-    expect(res.doubletRate).toBeGreaterThan(0.002);
-    expect(res.doubletRate).toBeLessThan(0.12);
-  });
+  it.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz'))(
+    'gives a plausible doublet rate on pbmc3k',
+    async () => {
+      const ds = await load10x(sharedData('pbmc3k/10x')!);
+      const res = await scrublet(ds.counts, { seed: 0 });
+      console.log(
+        `[scrublet pbmc3k] expected rate ${res.expectedDoubletRate}, threshold ${res.threshold.toFixed(3)}, predicted ${(100 * res.doubletRate).toFixed(2)}% of ${ds.counts.nCells} cells`,
+      );
+      expect(res.thresholdFound).toBe(true);
+      expect(res.doubletRate).toBeGreaterThan(0.002);
+      expect(res.doubletRate).toBeLessThan(0.12);
+    },
+  );
 
   it('rejects unknown options', async () => {
-    const { columns } = synthClusters({ nCells: 60, nGenes: 50, nTypes: 2, markersPerType: 5, fold: 5, meanLib: 500, seed: 1 });
-    await expect(scrublet(fromDenseColumns(columns, 50), { rate: 0.1 } as never)).rejects.toThrow(/unknown option 'rate'/);
+    const { columns } = synthClusters({
+      nCells: 60,
+      nGenes: 50,
+      nTypes: 2,
+      markersPerType: 5,
+      fold: 5,
+      meanLib: 500,
+      seed: 1,
+    });
+    await expect(scrublet(fromDenseColumns(columns, 50), { rate: 0.1 } as never)).rejects.toThrow(
+      /unknown option 'rate'/,
+    );
   });
 });
 

@@ -32,7 +32,11 @@ export const contentRepo = {
   async faq(q: Queryable): Promise<FaqRow[]> {
     return q.query<FaqRow>('SELECT * FROM faq_entries ORDER BY sort, id');
   },
-  async updateLog(q: Queryable, limit: number, offset: number): Promise<{ total: number; rows: { logdate: string; info_en: string; info_zh: string }[] }> {
+  async updateLog(
+    q: Queryable,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; rows: { logdate: string; info_en: string; info_zh: string }[] }> {
     const [c] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM update_log');
     const rows = await q.query<{ logdate: string; info_en: string; info_zh: string }>(
       `SELECT to_char(logdate, 'YYYY-MM-DD') AS logdate, info_en, info_zh FROM update_log ORDER BY logdate DESC, id DESC LIMIT $1 OFFSET $2`,

@@ -2,8 +2,17 @@ import type { Queryable } from '../client';
 
 /** SQL of `user_drawings` (one scene per user and app). */
 export const drawingsRepo = {
-  async get(q: Queryable, userId: string, app: string): Promise<{ scene: Record<string, unknown>; updated_at: Date } | undefined> {
-    return (await q.query<{ scene: Record<string, unknown>; updated_at: Date }>('SELECT scene, updated_at FROM user_drawings WHERE user_id = $1 AND app = $2', [userId, app]))[0];
+  async get(
+    q: Queryable,
+    userId: string,
+    app: string,
+  ): Promise<{ scene: Record<string, unknown>; updated_at: Date } | undefined> {
+    return (
+      await q.query<{ scene: Record<string, unknown>; updated_at: Date }>(
+        'SELECT scene, updated_at FROM user_drawings WHERE user_id = $1 AND app = $2',
+        [userId, app],
+      )
+    )[0];
   },
   async put(q: Queryable, userId: string, app: string, scene: object): Promise<Date> {
     const [row] = await q.query<{ updated_at: Date }>(

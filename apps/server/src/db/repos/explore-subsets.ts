@@ -27,47 +27,82 @@ export interface SubsetFields {
 const touch = 'updated_at = clock_timestamp()';
 
 export const exploreSubsetsRepo = {
-  async insert(q: Queryable, s: { datasetId: string; userId: string; name: string; sourceKey: string | null } & SubsetFields): Promise<SubsetRow> {
+  async insert(
+    q: Queryable,
+    s: { datasetId: string; userId: string; name: string; sourceKey: string | null } & SubsetFields,
+  ): Promise<SubsetRow> {
     const [row] = await q.query<SubsetRow>(
       `INSERT INTO explore_subsets (dataset_id, user_id, name, source_key, labels, colours, counts, n_cells)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-      [s.datasetId, s.userId, s.name, s.sourceKey, JSON.stringify(s.labels), JSON.stringify(s.colours), JSON.stringify(s.counts), s.nCells],
+      [
+        s.datasetId,
+        s.userId,
+        s.name,
+        s.sourceKey,
+        JSON.stringify(s.labels),
+        JSON.stringify(s.colours),
+        JSON.stringify(s.counts),
+        s.nCells,
+      ],
     );
     return row!;
   },
 
   async list(q: Queryable, datasetId: string): Promise<SubsetRow[]> {
-    return q.query<SubsetRow>('SELECT * FROM explore_subsets WHERE dataset_id = $1 ORDER BY created_at, name', [datasetId]);
+    return q.query<SubsetRow>(
+      'SELECT * FROM explore_subsets WHERE dataset_id = $1 ORDER BY created_at, name',
+      [datasetId],
+    );
   },
 
   async get(q: Queryable, datasetId: string, id: string): Promise<SubsetRow | undefined> {
-    return (await q.query<SubsetRow>('SELECT * FROM explore_subsets WHERE dataset_id = $1 AND id = $2', [datasetId, id]))[0];
-  },
-
-  async nameTaken(q: Queryable, datasetId: string, name: string, exceptId?: string): Promise<boolean> {
-    const rows = await q.query('SELECT 1 FROM explore_subsets WHERE dataset_id = $1 AND lower(name) = lower($2) AND id <> $3', [datasetId, name, exceptId ?? '']);
-    return rows.length > 0;
-  },
-
-  async rename(q: Queryable, id: string, name: string): Promise<SubsetRow | undefined> {
-    return (await q.query<SubsetRow>(`UPDATE explore_subsets SET name = $2, ${touch} WHERE id = $1 RETURNING *`, [id, name]))[0];
-  },
-
-  /** New labels (after rename / merge / mapping); cluster genes must be recalculated when `stale`. */
-  async relabel(q: Queryable, id: string, f: Omit<SubsetFields, 'nCells'>, clusterGenes: SubsetRow['cluster_genes']): Promise<SubsetRow | undefined> {
     return (
-      await q.query<SubsetRow>(`UPDATE explore_subsets SET labels = $2, colours = $3, counts = $4, cluster_genes = $5, ${touch} WHERE id = $1 RETURNING *`, [
+      await q.query<SubsetRow>('SELECT * FROM explore_subsets WHERE dataset_id = $1 AND id = $2', [
+        datasetId,
         id,
-        JSON.stringify(f.labels),
-        JSON.stringify(f.colours),
-        JSON.stringify(f.counts),
-        clusterGenes,
       ])
     )[0];
   },
 
+  async nameTaken(q: Queryable, datasetId: string, name: string, exceptId?: string): Promise<boolean> {
+    const rows = await q.query(
+      'SELECT 1 FROM explore_subsets WHERE dataset_id = $1 AND lower(name) = lower($2) AND id <> $3',
+      [datasetId, name, exceptId ?? ''],
+    );
+    return rows.length > 0;
+  },
+
+  async rename(q: Queryable, id: string, name: string): Promise<SubsetRow | undefined> {
+    return (
+      await q.query<SubsetRow>(`UPDATE explore_subsets SET name = $2, ${touch} WHERE id = $1 RETURNING *`, [
+        id,
+        name,
+      ])
+    )[0];
+  },
+
+  /** New labels (after rename / merge / mapping); cluster genes must be recalculated when `stale`. */
+  async relabel(
+    q: Queryable,
+    id: string,
+    f: Omit<SubsetFields, 'nCells'>,
+    clusterGenes: SubsetRow['cluster_genes'],
+  ): Promise<SubsetRow | undefined> {
+    return (
+      await q.query<SubsetRow>(
+        `UPDATE explore_subsets SET labels = $2, colours = $3, counts = $4, cluster_genes = $5, ${touch} WHERE id = $1 RETURNING *`,
+        [id, JSON.stringify(f.labels), JSON.stringify(f.colours), JSON.stringify(f.counts), clusterGenes],
+      )
+    )[0];
+  },
+
   async setColours(q: Queryable, id: string, colours: (string | null)[]): Promise<SubsetRow | undefined> {
-    return (await q.query<SubsetRow>(`UPDATE explore_subsets SET colours = $2, ${touch} WHERE id = $1 RETURNING *`, [id, JSON.stringify(colours)]))[0];
+    return (
+      await q.query<SubsetRow>(
+        `UPDATE explore_subsets SET colours = $2, ${touch} WHERE id = $1 RETURNING *`,
+        [id, JSON.stringify(colours)],
+      )
+    )[0];
   },
 
   async delete(q: Queryable, id: string): Promise<void> {

@@ -31,7 +31,10 @@ export interface PlanGrant {
 
 /** SQL of `privileges`, `plans` and `plan_privileges`. */
 export const plansRepo = {
-  async upsertPrivilege(q: Queryable, p: Omit<PrivilegeRow, 'parent_id' | 'name_key'> & { parentId: number | null; nameKey: string }) {
+  async upsertPrivilege(
+    q: Queryable,
+    p: Omit<PrivilegeRow, 'parent_id' | 'name_key'> & { parentId: number | null; nameKey: string },
+  ) {
     await q.query(
       `INSERT INTO privileges (id, parent_id, permission, name_key, url, type, sort) VALUES ($1,$2,$3,$4,$5,$6,$7)
        ON CONFLICT (id) DO UPDATE SET parent_id = $2, permission = $3, name_key = $4, url = $5, type = $6, sort = $7`,
@@ -45,10 +48,23 @@ export const plansRepo = {
     return (await q.query<PlanRow>('SELECT * FROM plans WHERE is_default LIMIT 1'))[0];
   },
   async list(q: Queryable): Promise<(PlanRow & { users: number })[]> {
-    return q.query(`SELECT p.*, (SELECT count(*)::int FROM users u WHERE u.plan_id = p.id) AS users FROM plans p ORDER BY p.id`);
+    return q.query(
+      `SELECT p.*, (SELECT count(*)::int FROM users u WHERE u.plan_id = p.id) AS users FROM plans p ORDER BY p.id`,
+    );
   },
   /** Creates the plan if missing (`replace` = overwrite name, quota, switches and grants). */
-  async save(q: Queryable, p: { id: string; name: string; quotaBytes: number | null; switches: object; isDefault: boolean; grants: PlanGrant[] }, replace: boolean): Promise<boolean> {
+  async save(
+    q: Queryable,
+    p: {
+      id: string;
+      name: string;
+      quotaBytes: number | null;
+      switches: object;
+      isDefault: boolean;
+      grants: PlanGrant[];
+    },
+    replace: boolean,
+  ): Promise<boolean> {
     const inserted = await q.query(
       `INSERT INTO plans (id, name, storage_quota_bytes, switches, is_default) VALUES ($1,$2,$3,$4::text::jsonb,$5)
        ON CONFLICT (id) DO NOTHING RETURNING id`,
@@ -56,11 +72,17 @@ export const plansRepo = {
     );
     if (!inserted.length && !replace) return false;
     if (!inserted.length) {
-      await q.query('UPDATE plans SET name = $2, storage_quota_bytes = $3, switches = $4::text::jsonb WHERE id = $1', [p.id, p.name, p.quotaBytes, JSON.stringify(p.switches)]);
+      await q.query(
+        'UPDATE plans SET name = $2, storage_quota_bytes = $3, switches = $4::text::jsonb WHERE id = $1',
+        [p.id, p.name, p.quotaBytes, JSON.stringify(p.switches)],
+      );
       await q.query('DELETE FROM plan_privileges WHERE plan_id = $1', [p.id]);
     }
     for (const g of p.grants) {
-      await q.query('INSERT INTO plan_privileges (plan_id, permission, disabled, hidden) VALUES ($1,$2,$3,$4)', [p.id, g.permission, g.disabled, g.hidden]);
+      await q.query(
+        'INSERT INTO plan_privileges (plan_id, permission, disabled, hidden) VALUES ($1,$2,$3,$4)',
+        [p.id, g.permission, g.disabled, g.hidden],
+      );
     }
     return true;
   },

@@ -11,11 +11,19 @@ export const rateLimitsRepo = {
     return Number(row!.hits);
   },
   async hits(q: Queryable, bucket: string, key: string, windowStart: Date): Promise<number> {
-    const rows = await q.query<{ hits: number }>('SELECT hits FROM rate_limits WHERE bucket = $1 AND key = $2 AND window_start = $3', [bucket, key, windowStart]);
+    const rows = await q.query<{ hits: number }>(
+      'SELECT hits FROM rate_limits WHERE bucket = $1 AND key = $2 AND window_start = $3',
+      [bucket, key, windowStart],
+    );
     return Number(rows[0]?.hits ?? 0);
   },
   /** Hit counts of the slots that started after `since`, newest first (sliding windows). */
-  async slotsSince(q: Queryable, bucket: string, key: string, since: Date): Promise<{ start: Date; hits: number }[]> {
+  async slotsSince(
+    q: Queryable,
+    bucket: string,
+    key: string,
+    since: Date,
+  ): Promise<{ start: Date; hits: number }[]> {
     const rows = await q.query<{ window_start: Date | string; hits: number }>(
       'SELECT window_start, hits FROM rate_limits WHERE bucket = $1 AND key = $2 AND window_start > $3 ORDER BY window_start DESC',
       [bucket, key, since],

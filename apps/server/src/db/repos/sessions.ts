@@ -12,14 +12,14 @@ export interface SessionUserRow {
 
 /** SQL of `sessions`: one row per issued token, keyed by the token's sha256. */
 export const sessionsRepo = {
-  async insert(q: Queryable, s: { tokenHash: string; userId: string; expiresAt: Date; ip: string; userAgent: string }) {
-    await q.query('INSERT INTO sessions (token_hash, user_id, expires_at, ip, user_agent) VALUES ($1,$2,$3,$4,$5)', [
-      s.tokenHash,
-      s.userId,
-      s.expiresAt,
-      s.ip,
-      s.userAgent,
-    ]);
+  async insert(
+    q: Queryable,
+    s: { tokenHash: string; userId: string; expiresAt: Date; ip: string; userAgent: string },
+  ) {
+    await q.query(
+      'INSERT INTO sessions (token_hash, user_id, expires_at, ip, user_agent) VALUES ($1,$2,$3,$4,$5)',
+      [s.tokenHash, s.userId, s.expiresAt, s.ip, s.userAgent],
+    );
   },
   async withUser(q: Queryable, tokenHash: string): Promise<SessionUserRow | undefined> {
     const rows = await q.query<SessionUserRow>(
@@ -30,10 +30,16 @@ export const sessionsRepo = {
     return rows[0];
   },
   async revoke(q: Queryable, tokenHash: string, at: Date): Promise<void> {
-    await q.query('UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash, at]);
+    await q.query('UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [
+      tokenHash,
+      at,
+    ]);
   },
   /** Revokes every open session of a user, optionally keeping one (the caller's). */
   async revokeAllOf(q: Queryable, userId: string, at: Date, keepHash?: string): Promise<void> {
-    await q.query('UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND token_hash <> $3', [userId, at, keepHash ?? '']);
+    await q.query(
+      'UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND token_hash <> $3',
+      [userId, at, keepHash ?? ''],
+    );
   },
 };

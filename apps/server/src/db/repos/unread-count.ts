@@ -10,8 +10,17 @@ export async function unreadNotificationCount(q: Queryable, userId: string): Pro
   );
   const names = new Set(cols.map((c) => c.column_name));
   if (!names.has('user_id')) return 0;
-  const unread = names.has('read_at') ? 'read_at IS NULL' : names.has('is_read') ? 'NOT is_read' : names.has('read') ? 'NOT read' : null;
+  const unread = names.has('read_at')
+    ? 'read_at IS NULL'
+    : names.has('is_read')
+      ? 'NOT is_read'
+      : names.has('read')
+        ? 'NOT read'
+        : null;
   if (!unread) return 0;
-  const [row] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND ${unread}`, [userId]);
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND ${unread}`,
+    [userId],
+  );
   return Number(row?.n ?? 0);
 }

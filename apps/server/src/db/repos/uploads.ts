@@ -77,7 +77,10 @@ function toFile(r: Row): UploadFileRecord {
 async function withFiles(q: Queryable, rows: Row[]): Promise<UploadRecord[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => String(r.id));
-  const files = await q.query('SELECT * FROM upload_files WHERE upload_id = ANY($1::text[]) ORDER BY upload_id, idx', [ids]);
+  const files = await q.query(
+    'SELECT * FROM upload_files WHERE upload_id = ANY($1::text[]) ORDER BY upload_id, idx',
+    [ids],
+  );
   const byUpload = new Map<string, UploadFileRecord[]>();
   for (const f of files) {
     const list = byUpload.get(String(f.upload_id)) ?? [];
@@ -106,13 +109,23 @@ export async function insertUpload(q: Queryable, u: NewUpload): Promise<string |
   const id = rows[0]?.id;
   if (!id) return null;
   for (const [i, f] of u.files.entries()) {
-    await q.query('INSERT INTO upload_files (upload_id, idx, name, size, role) VALUES ($1, $2, $3, $4, $5)', [id, i, f.name, f.size, f.role]);
+    await q.query('INSERT INTO upload_files (upload_id, idx, name, size, role) VALUES ($1, $2, $3, $4, $5)', [
+      id,
+      i,
+      f.name,
+      f.size,
+      f.role,
+    ]);
   }
   return id;
 }
 
 /** One upload of one user (undefined for another user's id: callers answer 404). */
-export async function findUpload(q: Queryable, id: string, userId?: string): Promise<UploadRecord | undefined> {
+export async function findUpload(
+  q: Queryable,
+  id: string,
+  userId?: string,
+): Promise<UploadRecord | undefined> {
   const rows = userId
     ? await q.query(`SELECT ${COLS} FROM uploads WHERE id = $1 AND user_id = $2`, [id, userId])
     : await q.query(`SELECT ${COLS} FROM uploads WHERE id = $1`, [id]);
@@ -128,12 +141,18 @@ export interface ListOptions {
   state?: string;
 }
 
-export async function listUploads(q: Queryable, userId: string, o: ListOptions): Promise<{ total: number; rows: UploadRecord[] }> {
+export async function listUploads(
+  q: Queryable,
+  userId: string,
+  o: ListOptions,
+): Promise<{ total: number; rows: UploadRecord[] }> {
   const where = ['user_id = $1'];
   const params: unknown[] = [userId];
   if (o.search) {
     params.push(`%${o.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`(sample_name ILIKE $${params.length} OR EXISTS (SELECT 1 FROM upload_files f WHERE f.upload_id = uploads.id AND f.name ILIKE $${params.length}))`);
+    where.push(
+      `(sample_name ILIKE $${params.length} OR EXISTS (SELECT 1 FROM upload_files f WHERE f.upload_id = uploads.id AND f.name ILIKE $${params.length}))`,
+    );
   }
   if (o.state) {
     params.push(o.state);
@@ -141,7 +160,10 @@ export async function listUploads(q: Queryable, userId: string, o: ListOptions):
   }
   const order = o.sortBy === 'fileName' ? 'lower(sample_name)' : 'created_at';
   const dir = o.order === 'asc' ? 'ASC' : 'DESC';
-  const countRows = await q.query<{ n: string | number }>(`SELECT count(*) AS n FROM uploads WHERE ${where.join(' AND ')}`, params);
+  const countRows = await q.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM uploads WHERE ${where.join(' AND ')}`,
+    params,
+  );
   params.push(o.pageSize, (o.pageNum - 1) * o.pageSize);
   const rows = await q.query(
     `SELECT ${COLS} FROM uploads WHERE ${where.join(' AND ')} ORDER BY ${order} ${dir}, id ${dir}
@@ -151,8 +173,17 @@ export async function listUploads(q: Queryable, userId: string, o: ListOptions):
   return { total: Number(countRows[0]?.n ?? 0), rows: await withFiles(q, rows) };
 }
 
-export async function sampleNameTaken(q: Queryable, userId: string, name: string, exceptId?: string): Promise<boolean> {
-  const rows = await q.query('SELECT 1 FROM uploads WHERE user_id = $1 AND sample_name = $2 AND id <> $3', [userId, name, exceptId ?? '']);
+export async function sampleNameTaken(
+  q: Queryable,
+  userId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM uploads WHERE user_id = $1 AND sample_name = $2 AND id <> $3', [
+    userId,
+    name,
+    exceptId ?? '',
+  ]);
   return rows.length > 0;
 }
 
@@ -167,20 +198,33 @@ export async function renameUpload(q: Queryable, id: string, userId: string, nam
 }
 
 export async function deleteUpload(q: Queryable, id: string, userId: string): Promise<boolean> {
-  return (await q.query('DELETE FROM uploads WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length > 0;
+  return (
+    (await q.query('DELETE FROM uploads WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length >
+    0
+  );
 }
 
-export async function setFileProgress(q: Queryable, uploadId: string, idx: number, received: number, complete: boolean): Promise<void> {
-  await q.query('UPDATE upload_files SET received = GREATEST(received, $3), complete = complete OR $4 WHERE upload_id = $1 AND idx = $2', [
-    uploadId,
-    idx,
-    received,
-    complete,
-  ]);
-  const files = await q.query<{ size: string | number; received: string | number }>('SELECT size, received FROM upload_files WHERE upload_id = $1', [uploadId]);
+export async function setFileProgress(
+  q: Queryable,
+  uploadId: string,
+  idx: number,
+  received: number,
+  complete: boolean,
+): Promise<void> {
+  await q.query(
+    'UPDATE upload_files SET received = GREATEST(received, $3), complete = complete OR $4 WHERE upload_id = $1 AND idx = $2',
+    [uploadId, idx, received, complete],
+  );
+  const files = await q.query<{ size: string | number; received: string | number }>(
+    'SELECT size, received FROM upload_files WHERE upload_id = $1',
+    [uploadId],
+  );
   const size = files.reduce((s, f) => s + Number(f.size), 0);
   const got = files.reduce((s, f) => s + Number(f.received), 0);
-  await q.query(`UPDATE uploads SET progress = $2, updated_at = now() WHERE id = $1 AND state = 'uploading'`, [uploadId, size ? got / size : 1]);
+  await q.query(
+    `UPDATE uploads SET progress = $2, updated_at = now() WHERE id = $1 AND state = 'uploading'`,
+    [uploadId, size ? got / size : 1],
+  );
 }
 
 /** uploading → parsing once every file is complete (exactly one caller wins). */
@@ -205,7 +249,10 @@ export async function restartParsing(q: Queryable, id: string, userId: string): 
 }
 
 export async function setParseProgress(q: Queryable, id: string, progress: number): Promise<void> {
-  await q.query(`UPDATE uploads SET progress = $2, updated_at = now() WHERE id = $1 AND state = 'parsing'`, [id, progress]);
+  await q.query(`UPDATE uploads SET progress = $2, updated_at = now() WHERE id = $1 AND state = 'parsing'`, [
+    id,
+    progress,
+  ]);
 }
 
 export async function beginAttempt(q: Queryable, id: string): Promise<void> {
@@ -224,7 +271,13 @@ export async function markCompleted(
   );
 }
 
-export async function markFailed(q: Queryable, id: string, code: string, params: Record<string, string | number>, retryable: boolean): Promise<void> {
+export async function markFailed(
+  q: Queryable,
+  id: string,
+  code: string,
+  params: Record<string, string | number>,
+  retryable: boolean,
+): Promise<void> {
   await q.query(
     `UPDATE uploads SET state = 'failed', failure_code = $2, failure_params = $3::jsonb, retryable = $4, updated_at = now() WHERE id = $1`,
     [id, code, JSON.stringify(params), retryable],
@@ -233,13 +286,19 @@ export async function markFailed(q: Queryable, id: string, code: string, params:
 
 /** Bytes a user's uploads occupy: originals plus the canonical stored datasets. */
 export async function uploadBytesOfUser(q: Queryable, userId: string): Promise<number> {
-  const rows = await q.query<{ n: string | number | null }>('SELECT COALESCE(sum(total_size + dataset_size), 0) AS n FROM uploads WHERE user_id = $1', [userId]);
+  const rows = await q.query<{ n: string | number | null }>(
+    'SELECT COALESCE(sum(total_size + dataset_size), 0) AS n FROM uploads WHERE user_id = $1',
+    [userId],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 /** Completed, usable uploads of a user (what the analysis wizard may select). */
 export async function listCompletedUsable(q: Queryable, userId: string): Promise<UploadRecord[]> {
-  const rows = await q.query(`SELECT ${COLS} FROM uploads WHERE user_id = $1 AND state = 'completed' AND usable ORDER BY created_at DESC`, [userId]);
+  const rows = await q.query(
+    `SELECT ${COLS} FROM uploads WHERE user_id = $1 AND state = 'completed' AND usable ORDER BY created_at DESC`,
+    [userId],
+  );
   return withFiles(q, rows);
 }
 

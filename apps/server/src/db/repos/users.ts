@@ -40,7 +40,19 @@ export const usersRepo = {
       `INSERT INTO users (username, email, phone, first_name, last_name, institution, research_interest,
          marketing_consent, password_hash, is_admin, plan_id)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING *`,
-      [u.username, u.email, u.phone, u.firstName, u.lastName, u.institution, u.researchInterest, u.marketingConsent, u.passwordHash, u.isAdmin, u.planId],
+      [
+        u.username,
+        u.email,
+        u.phone,
+        u.firstName,
+        u.lastName,
+        u.institution,
+        u.researchInterest,
+        u.marketingConsent,
+        u.passwordHash,
+        u.isAdmin,
+        u.planId,
+      ],
     );
     return row!;
   },
@@ -60,7 +72,10 @@ export const usersRepo = {
   },
   async phoneTaken(q: Queryable, phone: string): Promise<boolean> {
     const digits = phone.replace(/[^0-9+]/g, '');
-    const rows = await q.query(`SELECT 1 FROM users WHERE regexp_replace(phone, '[^0-9+]', '', 'g') = $1 LIMIT 1`, [digits]);
+    const rows = await q.query(
+      `SELECT 1 FROM users WHERE regexp_replace(phone, '[^0-9+]', '', 'g') = $1 LIMIT 1`,
+      [digits],
+    );
     return rows.length > 0;
   },
   async setPassword(q: Queryable, id: string, hash: string): Promise<void> {
@@ -73,7 +88,10 @@ export const usersRepo = {
     await q.query('UPDATE users SET plan_id = $2, updated_at = now() WHERE id = $1', [id, planId]);
   },
   async setDisabled(q: Queryable, id: string, disabled: boolean): Promise<void> {
-    await q.query(`UPDATE users SET disabled_at = CASE WHEN $2 THEN now() ELSE NULL END, updated_at = now() WHERE id = $1`, [id, disabled]);
+    await q.query(
+      `UPDATE users SET disabled_at = CASE WHEN $2 THEN now() ELSE NULL END, updated_at = now() WHERE id = $1`,
+      [id, disabled],
+    );
   },
   async setAdmin(q: Queryable, id: string, admin: boolean): Promise<void> {
     await q.query('UPDATE users SET is_admin = $2, updated_at = now() WHERE id = $1', [id, admin]);

@@ -1,4 +1,10 @@
-import { accountInfo, accountPaths, changeEmailRequest, changePasswordRequest, loginLogResponse } from '@cellcloud/contracts';
+import {
+  accountInfo,
+  accountPaths,
+  changeEmailRequest,
+  changePasswordRequest,
+  loginLogResponse,
+} from '@cellcloud/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import '../../i18n/accounts';
@@ -22,21 +28,66 @@ const auth = { auth: true };
 export default async function accountSessionRoutes(app: ZodApp, ctx: AppContext) {
   const d = () => accountsOf(ctx);
 
-  app.get(accountPaths.info, { config: auth, schema: { tags, security, summary: 'The signed-in user, its privileges and switches', response: okSchema(accountInfo) } }, async (req) => {
-    return ok(await infoOf(d(), userOf(req).id));
-  });
+  app.get(
+    accountPaths.info,
+    {
+      config: auth,
+      schema: {
+        tags,
+        security,
+        summary: 'The signed-in user, its privileges and switches',
+        response: okSchema(accountInfo),
+      },
+    },
+    async (req) => {
+      return ok(await infoOf(d(), userOf(req).id));
+    },
+  );
 
-  app.post(accountPaths.changePassword, { config: auth, schema: { tags, security, summary: 'Change password', body: changePasswordRequest, response: okSchema(empty) } }, async (req) => {
-    await changePassword(d(), userOf(req).id, tokenOf(req) ?? '', req.body);
-    return ok(null, translate(metaOf(req).locale, 'account.password.updated'));
-  });
+  app.post(
+    accountPaths.changePassword,
+    {
+      config: auth,
+      schema: {
+        tags,
+        security,
+        summary: 'Change password',
+        body: changePasswordRequest,
+        response: okSchema(empty),
+      },
+    },
+    async (req) => {
+      await changePassword(d(), userOf(req).id, tokenOf(req) ?? '', req.body);
+      return ok(null, translate(metaOf(req).locale, 'account.password.updated'));
+    },
+  );
 
-  app.post(accountPaths.changeEmail, { config: auth, schema: { tags, security, summary: 'Change e-mail (code of purpose changeEmail sent to the new address)', body: changeEmailRequest, response: okSchema(empty) } }, async (req) => {
-    await changeEmail(d(), userOf(req).id, req.body);
-    return ok(null, translate(metaOf(req).locale, 'account.email.updated'));
-  });
+  app.post(
+    accountPaths.changeEmail,
+    {
+      config: auth,
+      schema: {
+        tags,
+        security,
+        summary: 'Change e-mail (code of purpose changeEmail sent to the new address)',
+        body: changeEmailRequest,
+        response: okSchema(empty),
+      },
+    },
+    async (req) => {
+      await changeEmail(d(), userOf(req).id, req.body);
+      return ok(null, translate(metaOf(req).locale, 'account.email.updated'));
+    },
+  );
 
-  app.get(accountPaths.loginLog, { config: auth, schema: { tags, security, summary: 'The last 10 logins', response: okSchema(loginLogResponse) } }, async (req) => {
-    return ok(await loginLog(d(), userOf(req).id));
-  });
+  app.get(
+    accountPaths.loginLog,
+    {
+      config: auth,
+      schema: { tags, security, summary: 'The last 10 logins', response: okSchema(loginLogResponse) },
+    },
+    async (req) => {
+      return ok(await loginLog(d(), userOf(req).id));
+    },
+  );
 }

@@ -35,7 +35,8 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: {
         tags,
-        summary: 'Samples that may be analysed (Completed uploads; with ?source=public|both also public datasets)',
+        summary:
+          'Samples that may be analysed (Completed uploads; with ?source=public|both also public datasets)',
         querystring: z.object({ source: z.enum(['local', 'public', 'both']).default('local') }),
         response: okSchema(z.array(sample)),
       },

@@ -15,9 +15,22 @@ const config = { privilege: 'tools' };
 
 /** GET/PUT /api/user/drawings/:app — the signed-in user's whiteboard scene. */
 export default async function drawingRoutes(app: ZodApp, ctx: AppContext) {
-  app.get('/api/user/drawings/:app', { config, schema: { tags, security, params, response: okSchema(drawing) } }, async (req) => ok(await getDrawing(ctx.db, userOf(req).id, req.params.app)));
+  app.get(
+    '/api/user/drawings/:app',
+    { config, schema: { tags, security, params, response: okSchema(drawing) } },
+    async (req) => ok(await getDrawing(ctx.db, userOf(req).id, req.params.app)),
+  );
 
-  app.put('/api/user/drawings/:app', { config, schema: { tags, security, params, body: drawingSave, response: okSchema(drawing) } }, async (req) =>
-    ok(await saveDrawing(ctx.db, userOf(req).id, req.params.app, { elements: req.body.elements, appState: req.body.appState, files: req.body.files })),
+  app.put(
+    '/api/user/drawings/:app',
+    { config, schema: { tags, security, params, body: drawingSave, response: okSchema(drawing) } },
+    async (req) =>
+      ok(
+        await saveDrawing(ctx.db, userOf(req).id, req.params.app, {
+          elements: req.body.elements,
+          appState: req.body.appState,
+          files: req.body.files,
+        }),
+      ),
   );
 }

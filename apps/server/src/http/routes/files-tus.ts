@@ -30,8 +30,20 @@ export default async function filesTusRoutes(app: ZodApp, ctx: AppContext) {
       if (req.method === 'PATCH') await recordTusOffset(ctx, tus, slot);
     };
     const schema = { hide: true };
-    sub.route({ method: [...METHODS], url: FILES_API.tus, config: { auth: true, privilege: 'importData' }, schema, handler: handle });
-    sub.route({ method: [...METHODS], url: `${FILES_API.tus}/:slot`, config: { auth: true, privilege: 'importData' }, schema, handler: handle });
+    sub.route({
+      method: [...METHODS],
+      url: FILES_API.tus,
+      config: { auth: true, privilege: 'importData' },
+      schema,
+      handler: handle,
+    });
+    sub.route({
+      method: [...METHODS],
+      url: `${FILES_API.tus}/:slot`,
+      config: { auth: true, privilege: 'importData' },
+      schema,
+      handler: handle,
+    });
     const preflight = async (req: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       await filesDeps(ctx).tus.handle(req.raw, reply.raw);

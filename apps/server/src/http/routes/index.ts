@@ -22,4 +22,22 @@ import myFilesRoutes from './my-files';
  * Every route module of the API, registered in this order. A feature area adds one line here.
  * Each module: `export default async function (app: ZodApp, ctx: AppContext)`.
  */
-export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [healthRoutes, accountRoutes, accountSessionRoutes, contentRoutes, drawingRoutes, filesRoutes, filesTusRoutes, jobRoutes, notificationRoutes, draftRoutes, exploreRoutes, preferenceRoutes, taskRoutes, downloadRoutes, publicDatasetRoutes, adminRoutes, myFilesRoutes];
+export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] = [
+  healthRoutes,
+  accountRoutes,
+  accountSessionRoutes,
+  contentRoutes,
+  drawingRoutes,
+  filesRoutes,
+  filesTusRoutes,
+  jobRoutes,
+  notificationRoutes,
+  draftRoutes,
+  exploreRoutes,
+  preferenceRoutes,
+  taskRoutes,
+  downloadRoutes,
+  publicDatasetRoutes,
+  adminRoutes,
+  myFilesRoutes,
+];

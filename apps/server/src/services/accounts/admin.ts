@@ -22,10 +22,13 @@ const adminInput = z.object({
 export async function createAdmin(db: Db, raw: Record<string, unknown>): Promise<UserRow> {
   const parsed = adminInput.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en-US', i.message)}`).join('\n'));
+    throw new Error(
+      parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en-US', i.message)}`).join('\n'),
+    );
   }
   const a = parsed.data;
-  if (await usersRepo.byUsername(db, a.username)) throw new Error(`user name "${a.username}" is already registered`);
+  if (await usersRepo.byUsername(db, a.username))
+    throw new Error(`user name "${a.username}" is already registered`);
   if (await usersRepo.byEmail(db, a.email)) throw new Error(`e-mail "${a.email}" is already registered`);
   const plan = (await plansRepo.plan(db, 'synecosys')) ?? (await plansRepo.defaultPlan(db));
   return usersRepo.insert(db, {
@@ -60,7 +63,12 @@ export async function assignPlan(db: Db, login: string, planId: string): Promise
 }
 
 /** Disabling revokes every session: the user's tokens stop working at once. */
-export async function setUserDisabled(db: Db, login: string, disabled: boolean, now = new Date()): Promise<UserRow> {
+export async function setUserDisabled(
+  db: Db,
+  login: string,
+  disabled: boolean,
+  now = new Date(),
+): Promise<UserRow> {
   const u = await userByLogin(db, login);
   await db.tx(async (q) => {
     await usersRepo.setDisabled(q, u.id, disabled);

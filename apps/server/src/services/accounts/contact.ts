@@ -9,7 +9,13 @@ import type { AccountDeps, RequestMeta } from './deps';
  * also mailed to the support address (reply-to = the sender). A mail failure is logged, the
  * message stays stored.
  */
-export async function contactUs(d: AccountDeps, input: ContactUsRequest, userId: string | null, meta: RequestMeta, log: (msg: string) => void): Promise<{ id: string }> {
+export async function contactUs(
+  d: AccountDeps,
+  input: ContactUsRequest,
+  userId: string | null,
+  meta: RequestMeta,
+  log: (msg: string) => void,
+): Promise<{ id: string }> {
   await d.limiter.consume('contact-ip', meta.ip, ACCOUNT_LIMITS.contactPerIp);
   const id = await mailRepo.insertContact(d.db, { userId, ...input, ip: meta.ip });
   const support = d.config.supportEmail;

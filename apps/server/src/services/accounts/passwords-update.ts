@@ -14,7 +14,10 @@ import { hashToken } from './tokens';
  * the address, then the new password. Every open session of the user is revoked and the
  * account's failed-login lock is lifted.
  */
-export async function resetPassword(d: AccountDeps, input: { email: string; code: string; password: string }): Promise<void> {
+export async function resetPassword(
+  d: AccountDeps,
+  input: { email: string; code: string; password: string },
+): Promise<void> {
   const user = await usersRepo.byEmail(d.db, input.email);
   // An unknown address fails like a wrong code (sendCode stores an unusable code for it), so the
   // answer does not tell whether an account uses the address.
@@ -22,7 +25,8 @@ export async function resetPassword(d: AccountDeps, input: { email: string; code
   if (!user) throw new AppError('VALIDATION_FAILED', {}, 'account.code.wrong');
   const hash = await hashPassword(input.password);
   await d.db.tx(async (q) => {
-    if (!(await emailCodesRepo.consume(q, codeId, d.now()))) throw new AppError('VALIDATION_FAILED', {}, 'account.code.used');
+    if (!(await emailCodesRepo.consume(q, codeId, d.now())))
+      throw new AppError('VALIDATION_FAILED', {}, 'account.code.used');
     await usersRepo.setPassword(q, user.id, hash);
     await sessionsRepo.revokeAllOf(q, user.id, d.now());
   });
@@ -33,7 +37,12 @@ export async function resetPassword(d: AccountDeps, input: { email: string; code
  * POST /account/password/update (signed in): checks the current password (wrong guesses count
  * towards the account lock), sets the new one and revokes the user's other sessions.
  */
-export async function changePassword(d: AccountDeps, userId: string, token: string, input: { oldPassword: string; password: string }): Promise<void> {
+export async function changePassword(
+  d: AccountDeps,
+  userId: string,
+  token: string,
+  input: { oldPassword: string; password: string },
+): Promise<void> {
   await d.limiter.check(LOGIN_FAIL_BUCKET, userId, ACCOUNT_LIMITS.loginFailuresPerAccount);
   const user = await usersRepo.byId(d.db, userId);
   if (!user) throw new AppError('UNAUTHENTICATED');

@@ -11,10 +11,16 @@ import { hashPassword } from './passwords';
 export type RegisterInput = z.output<typeof registerRequest>;
 
 /** Throws NAME_EXISTS when the user name, e-mail or phone is already registered. */
-export async function assertAvailable(d: AccountDeps, u: { username?: string; email?: string; phone?: string | null }) {
-  if (u.username && (await usersRepo.byUsername(d.db, u.username))) throw new AppError('NAME_EXISTS', {}, 'account.username.taken');
-  if (u.email && (await usersRepo.byEmail(d.db, u.email))) throw new AppError('NAME_EXISTS', {}, 'account.email.taken');
-  if (u.phone && (await usersRepo.phoneTaken(d.db, u.phone))) throw new AppError('NAME_EXISTS', {}, 'account.phone.taken');
+export async function assertAvailable(
+  d: AccountDeps,
+  u: { username?: string; email?: string; phone?: string | null },
+) {
+  if (u.username && (await usersRepo.byUsername(d.db, u.username)))
+    throw new AppError('NAME_EXISTS', {}, 'account.username.taken');
+  if (u.email && (await usersRepo.byEmail(d.db, u.email)))
+    throw new AppError('NAME_EXISTS', {}, 'account.email.taken');
+  if (u.phone && (await usersRepo.phoneTaken(d.db, u.phone)))
+    throw new AppError('NAME_EXISTS', {}, 'account.phone.taken');
 }
 
 /**
@@ -28,7 +34,8 @@ export async function register(d: AccountDeps, input: RegisterInput): Promise<{ 
   const passwordHash = await hashPassword(input.password);
   try {
     const user = await d.db.tx(async (q) => {
-      if (!(await emailCodesRepo.consume(q, codeId, d.now()))) throw new AppError('VALIDATION_FAILED', {}, 'account.code.used');
+      if (!(await emailCodesRepo.consume(q, codeId, d.now())))
+        throw new AppError('VALIDATION_FAILED', {}, 'account.code.used');
       const plan = await plansRepo.defaultPlan(q);
       return usersRepo.insert(q, {
         username: input.username,
@@ -46,8 +53,10 @@ export async function register(d: AccountDeps, input: RegisterInput): Promise<{ 
     });
     return { username: user.username };
   } catch (e) {
-    if (isUniqueViolation(e, 'users_username_lower')) throw new AppError('NAME_EXISTS', {}, 'account.username.taken');
-    if (isUniqueViolation(e, 'users_email_lower')) throw new AppError('NAME_EXISTS', {}, 'account.email.taken');
+    if (isUniqueViolation(e, 'users_username_lower'))
+      throw new AppError('NAME_EXISTS', {}, 'account.username.taken');
+    if (isUniqueViolation(e, 'users_email_lower'))
+      throw new AppError('NAME_EXISTS', {}, 'account.email.taken');
     throw e;
   }
 }

@@ -7,9 +7,18 @@ import { privilegesOfPlan } from '../plans/user-privileges';
 /** Tokens are opaque random strings; only their sha256 is stored. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function issueToken(q: Queryable, s: { userId: string; now: Date; ttlMs: number; ip: string; userAgent: string }): Promise<string> {
+export async function issueToken(
+  q: Queryable,
+  s: { userId: string; now: Date; ttlMs: number; ip: string; userAgent: string },
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await sessionsRepo.insert(q, { tokenHash: hashToken(token), userId: s.userId, expiresAt: new Date(s.now.getTime() + s.ttlMs), ip: s.ip, userAgent: s.userAgent });
+  await sessionsRepo.insert(q, {
+    tokenHash: hashToken(token),
+    userId: s.userId,
+    expiresAt: new Date(s.now.getTime() + s.ttlMs),
+    ip: s.ip,
+    userAgent: s.userAgent,
+  });
   return token;
 }
 
@@ -27,9 +36,16 @@ export function createAuthResolver(db: Db, now: () => Date): AuthResolver {
     async resolve(token) {
       const s = await sessionsRepo.withUser(db, hashToken(token));
       if (!s) return null;
-      if (s.revoked_at || s.disabled_at || new Date(s.expires_at).getTime() <= now().getTime()) return 'expired';
+      if (s.revoked_at || s.disabled_at || new Date(s.expires_at).getTime() <= now().getTime())
+        return 'expired';
       const p = await privilegesOfPlan(db, s.plan_id);
-      return { id: s.user_id, username: s.username, isAdmin: s.is_admin, privileges: p.allowed, blockedPrivileges: p.blocked };
+      return {
+        id: s.user_id,
+        username: s.username,
+        isAdmin: s.is_admin,
+        privileges: p.allowed,
+        blockedPrivileges: p.blocked,
+      };
     },
   };
 }

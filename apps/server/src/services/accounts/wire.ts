@@ -19,7 +19,13 @@ export async function wireAccounts(ctx: AppContext, opts: { now?: () => Date } =
   const now = opts.now ?? (() => new Date());
   await syncPrivilegesAndPlans(ctx.db);
   const mailer = createMailer(ctx.config, ctx.db);
-  const deps: AccountDeps = { db: ctx.db, config: ctx.config, mailer, limiter: new RateLimiter(ctx.db, now), now };
+  const deps: AccountDeps = {
+    db: ctx.db,
+    config: ctx.config,
+    mailer,
+    limiter: new RateLimiter(ctx.db, now),
+    now,
+  };
   // The notifications area may register `ctx.services.notifications.unreadCount` (looked up per
   // call, so the wiring order does not matter); without it the table is read directly.
   deps.unreadCount = async (id) => {

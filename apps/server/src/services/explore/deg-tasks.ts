@@ -1,7 +1,11 @@
 import type { CalculateDegBody, DegGroup, DegTaskView } from '@cellcloud/contracts/explore-deg';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import type { AppContext, AuthUser } from '../../context';
-import { exploreDegTasksRepo, setSubsetClusterGenes, type DegTaskRow } from '../../db/repos/explore-deg-tasks';
+import {
+  exploreDegTasksRepo,
+  setSubsetClusterGenes,
+  type DegTaskRow,
+} from '../../db/repos/explore-deg-tasks';
 import { AppError } from '../../errors';
 import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix } from './results';
@@ -42,20 +46,33 @@ interface Resolved {
 }
 
 /** Cells of one compare group as a membership mask. */
-async function groupMask(ctx: AppContext, prefix: string, datasetId: string, nCells: number, g: DegGroup, other?: Uint8Array): Promise<Uint8Array> {
+async function groupMask(
+  ctx: AppContext,
+  prefix: string,
+  datasetId: string,
+  nCells: number,
+  g: DegGroup,
+  other?: Uint8Array,
+): Promise<Uint8Array> {
   const mask = new Uint8Array(nCells);
   if (g.from === 'rest') {
     if (!other) throw new AppError('VALIDATION_FAILED', {}, 'explore.deg.restFirst');
     for (let c = 0; c < nCells; c++) mask[c] = other[c] ? 0 : 1;
   } else if (g.from === 'cells') {
     for (const c of g.cells) {
-      if (c >= nCells) throw new AppError('VALIDATION_FAILED', { cell: c, nCells }, 'explore.cells.outOfRange');
+      if (c >= nCells)
+        throw new AppError('VALIDATION_FAILED', { cell: c, nCells }, 'explore.cells.outOfRange');
       mask[c] = 1;
     }
   } else {
     const src = await groupingOf(ctx, prefix, datasetId, g.key);
     const unknown = g.labels.filter((l) => !src.labels.includes(l));
-    if (unknown.length) throw new AppError('VALIDATION_FAILED', { key: g.key, labels: unknown.join(', ') }, 'explore.labels.unknown');
+    if (unknown.length)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        { key: g.key, labels: unknown.join(', ') },
+        'explore.labels.unknown',
+      );
     const want = new Set(g.labels.map((l) => src.labels.indexOf(l)));
     for (let c = 0; c < nCells; c++) mask[c] = want.has(src.codes[c]!) ? 1 : 0;
   }
@@ -68,7 +85,12 @@ function groupName(g: DegGroup, fallback: string): string {
   return fallback;
 }
 
-async function resolve(ctx: AppContext, prefix: string, datasetId: string, body: CalculateDegBody): Promise<Resolved> {
+async function resolve(
+  ctx: AppContext,
+  prefix: string,
+  datasetId: string,
+  body: CalculateDegBody,
+): Promise<Resolved> {
   const { nCells } = await manifestOf(ctx, prefix);
   if (body.mode === 'cluster-markers') {
     const src = await groupingOf(ctx, prefix, datasetId, body.grouping);
@@ -82,8 +104,14 @@ async function resolve(ctx: AppContext, prefix: string, datasetId: string, body:
       }
     }
     const small = src.labels.findIndex((_, k) => counts[k]! < LIMITS.degMinCells);
-    if (small >= 0) throw new AppError('VALIDATION_FAILED', { group: src.labels[small], cells: counts[small], min: LIMITS.degMinCells }, 'explore.deg.tooFewCells');
-    if (src.labels.length < 2) throw new AppError('VALIDATION_FAILED', { key: body.grouping }, 'explore.deg.oneGroup');
+    if (small >= 0)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        { group: src.labels[small], cells: counts[small], min: LIMITS.degMinCells },
+        'explore.deg.tooFewCells',
+      );
+    if (src.labels.length < 2)
+      throw new AppError('VALIDATION_FAILED', { key: body.grouping }, 'explore.deg.oneGroup');
     return { grouping: body.grouping, labels: src.labels, codes, cellsA: null, cellsB: null };
   }
   if (body.groupA.from === 'rest') throw new AppError('VALIDATION_FAILED', {}, 'explore.deg.restFirst');
@@ -102,23 +130,50 @@ async function resolve(ctx: AppContext, prefix: string, datasetId: string, body:
       nB++;
     }
   }
-  const names = [groupName(body.groupA, 'A'), groupName(body.groupB, body.groupB.from === 'rest' ? 'rest' : 'B')];
+  const names = [
+    groupName(body.groupA, 'A'),
+    groupName(body.groupB, body.groupB.from === 'rest' ? 'rest' : 'B'),
+  ];
   for (const [i, n] of [nA, nB].entries()) {
-    if (n < LIMITS.degMinCells) throw new AppError('VALIDATION_FAILED', { group: names[i], cells: n, min: LIMITS.degMinCells }, 'explore.deg.tooFewCells');
+    if (n < LIMITS.degMinCells)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        { group: names[i], cells: n, min: LIMITS.degMinCells },
+        'explore.deg.tooFewCells',
+      );
   }
   return { grouping: null, labels: names, codes, cellsA: nA, cellsB: nB };
 }
 
-export async function calculateDeg(ctx: AppContext, user: AuthUser, datasetId: string, body: CalculateDegBody): Promise<DegTaskView> {
+export async function calculateDeg(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  body: CalculateDegBody,
+): Promise<DegTaskView> {
   const prefix = await artifactPrefix(ctx, user, datasetId);
   const r = await resolve(ctx, prefix, datasetId, body);
   await exploreDegTasksRepo.expireStale(ctx.db, user.id, ctx.config.jobTimeoutSeconds + 60);
-  const row = await exploreDegTasksRepo.insertRunning(ctx.db, { datasetId, userId: user.id, mode: body.mode, grouping: r.grouping, labels: r.labels, cellsA: r.cellsA, cellsB: r.cellsB });
+  const row = await exploreDegTasksRepo.insertRunning(ctx.db, {
+    datasetId,
+    userId: user.id,
+    mode: body.mode,
+    grouping: r.grouping,
+    labels: r.labels,
+    cellsA: r.cellsA,
+    cellsB: r.cellsB,
+  });
   if (!row) throw new AppError('CONFLICT', {}, 'explore.deg.busy');
   await ctx.storage.put(degCodesKey(datasetId, row.id), new Uint8Array(r.codes.buffer));
-  if (r.grouping?.startsWith('subset:')) await setSubsetClusterGenes(ctx.db, datasetId, r.grouping.slice(7), 'running');
+  if (r.grouping?.startsWith('subset:'))
+    await setSubsetClusterGenes(ctx.db, datasetId, r.grouping.slice(7), 'running');
   try {
-    await jobsDeps(ctx).queue.send('analysis.deg', { taskId: row.id, datasetId, mode: row.mode, grouping: row.grouping });
+    await jobsDeps(ctx).queue.send('analysis.deg', {
+      taskId: row.id,
+      datasetId,
+      mode: row.mode,
+      grouping: row.grouping,
+    });
   } catch (e) {
     await finishDegTask(ctx, row, 'failed', `could not queue: ${e instanceof Error ? e.message : String(e)}`);
     throw e;
@@ -127,18 +182,38 @@ export async function calculateDeg(ctx: AppContext, user: AuthUser, datasetId: s
 }
 
 /** Ends a task (and the cluster-gene state of its subset). Used by the job handler too. */
-export async function finishDegTask(ctx: AppContext, row: DegTaskRow, status: 'completed' | 'failed', message: string | null): Promise<void> {
+export async function finishDegTask(
+  ctx: AppContext,
+  row: DegTaskRow,
+  status: 'completed' | 'failed',
+  message: string | null,
+): Promise<void> {
   const done = await exploreDegTasksRepo.finish(ctx.db, row.id, status, message);
-  if (done?.grouping?.startsWith('subset:')) await setSubsetClusterGenes(ctx.db, row.dataset_id, done.grouping.slice(7), status === 'completed' ? 'done' : 'failed');
+  if (done?.grouping?.startsWith('subset:'))
+    await setSubsetClusterGenes(
+      ctx.db,
+      row.dataset_id,
+      done.grouping.slice(7),
+      status === 'completed' ? 'done' : 'failed',
+    );
 }
 
-export async function listDegTasks(ctx: AppContext, user: AuthUser, datasetId: string): Promise<DegTaskView[]> {
+export async function listDegTasks(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+): Promise<DegTaskView[]> {
   await artifactPrefix(ctx, user, datasetId);
   return (await exploreDegTasksRepo.list(ctx.db, datasetId)).map(toDegView);
 }
 
 /** The DEG rows of a completed task as stored JSON bytes. */
-export async function degTaskResult(ctx: AppContext, user: AuthUser, datasetId: string, taskId: string): Promise<Uint8Array> {
+export async function degTaskResult(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  taskId: string,
+): Promise<Uint8Array> {
   await artifactPrefix(ctx, user, datasetId);
   const row = await exploreDegTasksRepo.get(ctx.db, datasetId, taskId);
   if (!row) throw new AppError('NOT_FOUND', {}, 'explore.deg.notFound');

@@ -3,7 +3,8 @@ import { registerMessages } from '../../i18n/translate';
 /** Messages of the explore area (SPEC §8 wording where the SPEC gives one). */
 registerMessages({
   'en-US': {
-    'explore.notReady': 'This analysis has not finished yet (status: {status}). Open it again when it is completed.',
+    'explore.notReady':
+      'This analysis has not finished yet (status: {status}). Open it again when it is completed.',
     'explore.noArtifacts': 'This analysis has no explorer results. Re-run the analysis to produce them.',
     'explore.badRange': 'The requested byte range {range} is outside the file ({size} bytes).',
     'explore.badPath': 'Invalid artifact path "{path}".',
@@ -12,14 +13,18 @@ registerMessages({
     'explore.subset.nameExists': 'The name "{name}" exists, please type another.',
     'explore.annotation.notFound': 'The annotation "{key}" is not part of this analysis.',
     'explore.gene.notFound': 'The gene "{key}" is not part of this analysis.',
-    'explore.annotation.notCategorical': 'The annotation "{key}" holds numbers, not groups; choose a grouping.',
+    'explore.annotation.notCategorical':
+      'The annotation "{key}" holds numbers, not groups; choose a grouping.',
     'explore.labels.unknown': 'These groups do not exist in "{key}": {labels}.',
-    'explore.cells.outOfRange': 'The selection names cell {cell}, but the dataset has {nCells} cells. Refresh the page and select again.',
+    'explore.cells.outOfRange':
+      'The selection names cell {cell}, but the dataset has {nCells} cells. Refresh the page and select again.',
     'explore.colour.invalid': 'Colours must be written as #RRGGBB, for example #1f77b4.',
-    'explore.colour.duplicate': 'Clusters in one subset cannot share a colour: {a} and {b} would both be {colour}.',
+    'explore.colour.duplicate':
+      'Clusters in one subset cannot share a colour: {a} and {b} would both be {colour}.',
     'explore.name.required': 'Please enter a name.',
     'explore.name.tooLong': 'The name is too long (at most 100 characters).',
-    'explore.name.invalid': 'Invalid name: use letters, digits, underscores, dots or spaces, starting with a letter or underscore (no special symbols or Chinese characters).',
+    'explore.name.invalid':
+      'Invalid name: use letters, digits, underscores, dots or spaces, starting with a letter or underscore (no special symbols or Chinese characters).',
     'explore.clusterName.invalid': 'Cluster names cannot contain special characters.',
   },
   'zh-CN': {
@@ -34,12 +39,14 @@ registerMessages({
     'explore.gene.notFound': '基因“{key}”不属于该分析。',
     'explore.annotation.notCategorical': '注释“{key}”是数值而非分组，请选择一个分组。',
     'explore.labels.unknown': '“{key}”中不存在这些分组：{labels}。',
-    'explore.cells.outOfRange': '所选内容包含细胞 {cell}，但数据集只有 {nCells} 个细胞。请刷新页面后重新选择。',
+    'explore.cells.outOfRange':
+      '所选内容包含细胞 {cell}，但数据集只有 {nCells} 个细胞。请刷新页面后重新选择。',
     'explore.colour.invalid': '颜色须为 #RRGGBB 格式，例如 #1f77b4。',
     'explore.colour.duplicate': '同一子集中的簇不能使用相同颜色：{a} 和 {b} 都将是 {colour}。',
     'explore.name.required': '请输入名称。',
     'explore.name.tooLong': '名称过长（最多 100 个字符）。',
-    'explore.name.invalid': '名称无效：只能使用字母、数字、下划线、点或空格，并以字母或下划线开头（不能含特殊符号或中文）。',
+    'explore.name.invalid':
+      '名称无效：只能使用字母、数字、下划线、点或空格，并以字母或下划线开头（不能含特殊符号或中文）。',
     'explore.clusterName.invalid': '簇名称不能包含特殊字符。',
   },
 });

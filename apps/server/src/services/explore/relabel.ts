@@ -10,7 +10,10 @@ export interface Labelled {
   codes: Uint32Array;
 }
 
-export function relabel(src: Labelled, newName: (label: string) => string): Labelled & { counts: number[]; merged: boolean } {
+export function relabel(
+  src: Labelled,
+  newName: (label: string) => string,
+): Labelled & { counts: number[]; merged: boolean } {
   const labels: string[] = [];
   const colours: (string | null)[] = [];
   const map = new Uint32Array(src.labels.length);
@@ -50,11 +53,19 @@ export function restrict(src: Labelled, keep: Set<string>): Labelled & { counts:
     codes[c] = n;
     if (n !== NOT_IN_SUBSET) counts[n]! += 1;
   }
-  return { labels, colours: src.labels.flatMap((l, i) => (keep.has(l) ? [src.colours[i] ?? null] : [])), codes, counts };
+  return {
+    labels,
+    colours: src.labels.flatMap((l, i) => (keep.has(l) ? [src.colours[i] ?? null] : [])),
+    codes,
+    counts,
+  };
 }
 
 /** First pair of labels sharing a colour (case-insensitive), if any. */
-export function duplicateColour(labels: string[], colours: (string | null)[]): { a: string; b: string; colour: string } | null {
+export function duplicateColour(
+  labels: string[],
+  colours: (string | null)[],
+): { a: string; b: string; colour: string } | null {
   const seen = new Map<string, string>();
   for (let i = 0; i < labels.length; i += 1) {
     const c = colours[i]?.toLowerCase();

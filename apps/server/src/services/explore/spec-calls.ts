@@ -43,7 +43,12 @@ export async function embeddingOf(
   const bytes = await ctx.storage.getBytes(prefix + e.file);
   return {
     bytes,
-    answer: () => ({ name: e.name, dims: e.dims, nCells: manifest.nCells, coordinates: Array.from(decodeFloat32(bytes)) }),
+    answer: () => ({
+      name: e.name,
+      dims: e.dims,
+      nCells: manifest.nCells,
+      coordinates: Array.from(decodeFloat32(bytes)),
+    }),
   };
 }
 
@@ -57,7 +62,10 @@ export async function observationGene(
   const { prefix, manifest } = await opened(ctx, user, id);
   const layer = manifest.layers.find((l) => l.name === layerName);
   if (!layer) throw new AppError('NOT_FOUND', { key: layerName }, 'explore.annotation.notFound');
-  const genes = json(await ctx.storage.getBytes(prefix + manifest.genes.file)) as { ids: string[]; symbols: string[] };
+  const genes = json(await ctx.storage.getBytes(prefix + manifest.genes.file)) as {
+    ids: string[];
+    symbols: string[];
+  };
   let g = genes.symbols.indexOf(gene);
   if (g < 0) g = genes.ids.indexOf(gene);
   if (g < 0) {
@@ -69,7 +77,11 @@ export async function observationGene(
   const r = geneByteRange(index, g);
   const chunk =
     r.length > 0
-      ? decodeGeneChunk(await toBytes(await ctx.storage.get(prefix + layer.data, { start: r.offset, end: r.offset + r.length - 1 })))
+      ? decodeGeneChunk(
+          await toBytes(
+            await ctx.storage.get(prefix + layer.data, { start: r.offset, end: r.offset + r.length - 1 }),
+          ),
+        )
       : { cells: new Uint32Array(0), values: new Float32Array(0) };
   return {
     gene,
@@ -99,11 +111,16 @@ export async function observationDisplay(
     if (o.kind === 'numeric') levels.push({ kind: 'numeric' as const, key: o.key, min: o.min, max: o.max });
     else {
       const counts = new Array<number>(o.labels.length).fill(0);
-      for (const c of decodeCodes(await ctx.storage.getBytes(prefix + o.file), o.dtype)) counts[c] = (counts[c] ?? 0) + 1;
+      for (const c of decodeCodes(await ctx.storage.getBytes(prefix + o.file), o.dtype))
+        counts[c] = (counts[c] ?? 0) + 1;
       levels.push({ kind: 'categorical' as const, key: o.key, labels: o.labels, counts });
     }
   }
-  return { nCells: manifest.nCells, levels, embeddings: manifest.embeddings.map((e) => ({ name: e.name, dims: e.dims })) };
+  return {
+    nCells: manifest.nCells,
+    levels,
+    embeddings: manifest.embeddings.map((e) => ({ name: e.name, dims: e.dims })),
+  };
 }
 
 export async function observationAnnotation(

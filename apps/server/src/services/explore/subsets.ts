@@ -35,7 +35,9 @@ export function toView(r: SubsetRow): SubsetView {
 }
 
 export async function manifestOf(ctx: AppContext, prefix: string): Promise<ArtifactManifest> {
-  return artifactManifest.parse(JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(`${prefix}manifest.json`))));
+  return artifactManifest.parse(
+    JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(`${prefix}manifest.json`))),
+  );
 }
 
 async function subsetOf(ctx: AppContext, datasetId: string, id: string): Promise<SubsetRow> {
@@ -52,17 +54,28 @@ async function subsetCodes(ctx: AppContext, row: SubsetRow): Promise<Labelled> {
 }
 
 /** Codes of an annotation artifact (`cluster`, `annot_full`, …) or of a subset (`subset:<id>`). */
-export async function groupingOf(ctx: AppContext, prefix: string, datasetId: string, key: string): Promise<Labelled> {
+export async function groupingOf(
+  ctx: AppContext,
+  prefix: string,
+  datasetId: string,
+  key: string,
+): Promise<Labelled> {
   if (key.startsWith('subset:')) return subsetCodes(ctx, await subsetOf(ctx, datasetId, key.slice(7)));
   const m = await manifestOf(ctx, prefix);
   const o = m.obs.find((x) => x.key === key);
   if (!o) throw new AppError('NOT_FOUND', { key }, 'explore.annotation.notFound');
-  if (o.kind !== 'categorical') throw new AppError('VALIDATION_FAILED', { key }, 'explore.annotation.notCategorical');
-  return { labels: o.labels, colours: o.labels.map(() => null), codes: Uint32Array.from(decodeCodes(await ctx.storage.getBytes(prefix + o.file), o.dtype)) };
+  if (o.kind !== 'categorical')
+    throw new AppError('VALIDATION_FAILED', { key }, 'explore.annotation.notCategorical');
+  return {
+    labels: o.labels,
+    colours: o.labels.map(() => null),
+    codes: Uint32Array.from(decodeCodes(await ctx.storage.getBytes(prefix + o.file), o.dtype)),
+  };
 }
 
 async function assertFreeName(ctx: AppContext, datasetId: string, name: string, exceptId?: string) {
-  if (await exploreSubsetsRepo.nameTaken(ctx.db, datasetId, name, exceptId)) throw new AppError('NAME_EXISTS', { name }, 'explore.subset.nameExists');
+  if (await exploreSubsetsRepo.nameTaken(ctx.db, datasetId, name, exceptId))
+    throw new AppError('NAME_EXISTS', { name }, 'explore.subset.nameExists');
 }
 
 export async function listSubsets(ctx: AppContext, user: AuthUser, datasetId: string): Promise<SubsetView[]> {
@@ -70,7 +83,12 @@ export async function listSubsets(ctx: AppContext, user: AuthUser, datasetId: st
   return (await exploreSubsetsRepo.list(ctx.db, datasetId)).map(toView);
 }
 
-export async function createSubset(ctx: AppContext, user: AuthUser, datasetId: string, body: CreateSubsetBody): Promise<SubsetView> {
+export async function createSubset(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  body: CreateSubsetBody,
+): Promise<SubsetView> {
   const prefix = await artifactPrefix(ctx, user, datasetId);
   await assertFreeName(ctx, datasetId, body.name);
   let result: Labelled & { counts: number[] };
@@ -79,7 +97,8 @@ export async function createSubset(ctx: AppContext, user: AuthUser, datasetId: s
     const { nCells } = await manifestOf(ctx, prefix);
     const codes = new Uint32Array(nCells).fill(NOT_IN_SUBSET);
     for (const c of body.cells) {
-      if (c >= nCells) throw new AppError('VALIDATION_FAILED', { cell: c, nCells }, 'explore.cells.outOfRange');
+      if (c >= nCells)
+        throw new AppError('VALIDATION_FAILED', { cell: c, nCells }, 'explore.cells.outOfRange');
       codes[c] = 0;
     }
     const n = codes.reduce((a, c) => a + (c === 0 ? 1 : 0), 0);
@@ -89,29 +108,58 @@ export async function createSubset(ctx: AppContext, user: AuthUser, datasetId: s
     const src = await groupingOf(ctx, prefix, datasetId, body.key);
     if (body.from === 'labels') {
       const unknown = body.labels.filter((l) => !src.labels.includes(l));
-      if (unknown.length) throw new AppError('VALIDATION_FAILED', { key: body.key, labels: unknown.join(', ') }, 'explore.labels.unknown');
+      if (unknown.length)
+        throw new AppError(
+          'VALIDATION_FAILED',
+          { key: body.key, labels: unknown.join(', ') },
+          'explore.labels.unknown',
+        );
       result = restrict(src, new Set(body.labels));
     } else {
       result = relabel(src, (l) => l);
     }
   }
-  const row = await exploreSubsetsRepo.insert(ctx.db, { datasetId, userId: user.id, name: body.name, sourceKey, labels: result.labels, colours: result.colours, counts: result.counts, nCells: result.counts.reduce((a, b) => a + b, 0) });
+  const row = await exploreSubsetsRepo.insert(ctx.db, {
+    datasetId,
+    userId: user.id,
+    name: body.name,
+    sourceKey,
+    labels: result.labels,
+    colours: result.colours,
+    counts: result.counts,
+    nCells: result.counts.reduce((a, b) => a + b, 0),
+  });
   await ctx.storage.put(codesKey(datasetId, row.id), bytes(result.codes));
   return toView(row);
 }
 
-export async function getSubset(ctx: AppContext, user: AuthUser, datasetId: string, id: string): Promise<SubsetView> {
+export async function getSubset(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  id: string,
+): Promise<SubsetView> {
   await artifactPrefix(ctx, user, datasetId);
   return toView(await subsetOf(ctx, datasetId, id));
 }
 
-export async function subsetCodesBytes(ctx: AppContext, user: AuthUser, datasetId: string, id: string): Promise<Uint8Array> {
+export async function subsetCodesBytes(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  id: string,
+): Promise<Uint8Array> {
   await artifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, id);
   return ctx.storage.getBytes(codesKey(datasetId, row.id));
 }
 
-export async function deleteSubset(ctx: AppContext, user: AuthUser, datasetId: string, id: string): Promise<void> {
+export async function deleteSubset(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  id: string,
+): Promise<void> {
   await artifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, id);
   if (row.child_tasks > 0) throw new AppError('CONFLICT', {}, 'explore.subset.hasChildren');
@@ -120,14 +168,28 @@ export async function deleteSubset(ctx: AppContext, user: AuthUser, datasetId: s
 }
 
 /** Renames clusters (equal new names merge them) and/or the subset. Merges make cluster genes stale. */
-async function applyRelabel(ctx: AppContext, row: SubsetRow, newName: (l: string) => string): Promise<SubsetRow> {
+async function applyRelabel(
+  ctx: AppContext,
+  row: SubsetRow,
+  newName: (l: string) => string,
+): Promise<SubsetRow> {
   const r = relabel(await subsetCodes(ctx, row), newName);
   await ctx.storage.put(codesKey(row.dataset_id, row.id), bytes(r.codes));
   const state = r.merged ? 'stale' : row.cluster_genes;
-  return (await exploreSubsetsRepo.relabel(ctx.db, row.id, { labels: r.labels, colours: r.colours, counts: r.counts }, state))!;
+  return (await exploreSubsetsRepo.relabel(
+    ctx.db,
+    row.id,
+    { labels: r.labels, colours: r.colours, counts: r.counts },
+    state,
+  ))!;
 }
 
-export async function editSubset(ctx: AppContext, user: AuthUser, datasetId: string, body: { subsetId: string; name?: string; renames?: Record<string, string> }): Promise<SubsetView> {
+export async function editSubset(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  body: { subsetId: string; name?: string; renames?: Record<string, string> },
+): Promise<SubsetView> {
   await artifactPrefix(ctx, user, datasetId);
   let row = await subsetOf(ctx, datasetId, body.subsetId);
   if (body.name !== undefined && body.name !== row.name) {
@@ -137,7 +199,12 @@ export async function editSubset(ctx: AppContext, user: AuthUser, datasetId: str
   }
   if (body.renames && Object.keys(body.renames).length > 0) {
     const unknown = Object.keys(body.renames).filter((l) => !row.labels.includes(l));
-    if (unknown.length) throw new AppError('VALIDATION_FAILED', { key: row.name, labels: unknown.join(', ') }, 'explore.labels.unknown');
+    if (unknown.length)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        { key: row.name, labels: unknown.join(', ') },
+        'explore.labels.unknown',
+      );
     const renames = body.renames;
     row = await applyRelabel(ctx, row, (l) => renames[l] ?? l);
   }
@@ -145,15 +212,33 @@ export async function editSubset(ctx: AppContext, user: AuthUser, datasetId: str
 }
 
 /** Merges clusters into one (a new cluster: cluster genes become stale and must be re-run). */
-export async function mergeClusters(ctx: AppContext, user: AuthUser, datasetId: string, body: { subsetId: string; labels: string[]; into: string }): Promise<SubsetView> {
-  return editSubset(ctx, user, datasetId, { subsetId: body.subsetId, renames: Object.fromEntries(body.labels.map((l) => [l, body.into])) });
+export async function mergeClusters(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  body: { subsetId: string; labels: string[]; into: string },
+): Promise<SubsetView> {
+  return editSubset(ctx, user, datasetId, {
+    subsetId: body.subsetId,
+    renames: Object.fromEntries(body.labels.map((l) => [l, body.into])),
+  });
 }
 
-export async function setColours(ctx: AppContext, user: AuthUser, datasetId: string, body: { subsetId: string; colours: Record<string, string> }): Promise<SubsetView> {
+export async function setColours(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  body: { subsetId: string; colours: Record<string, string> },
+): Promise<SubsetView> {
   await artifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, body.subsetId);
   const unknown = Object.keys(body.colours).filter((l) => !row.labels.includes(l));
-  if (unknown.length) throw new AppError('VALIDATION_FAILED', { key: row.name, labels: unknown.join(', ') }, 'explore.labels.unknown');
+  if (unknown.length)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      { key: row.name, labels: unknown.join(', ') },
+      'explore.labels.unknown',
+    );
   const colours = row.labels.map((l, i) => body.colours[l]?.toLowerCase() ?? row.colours[i] ?? null);
   const dup = duplicateColour(row.labels, colours);
   if (dup) throw new AppError('VALIDATION_FAILED', dup, 'explore.colour.duplicate');

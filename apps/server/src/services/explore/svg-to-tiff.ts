@@ -59,11 +59,19 @@ function spawn(): Worker {
 function convertIn(worker: Worker, svg: string): Promise<Buffer> {
   const id = ++seq;
   return new Promise((resolve, reject) => {
-    const onMessage = (m: { id: number; ok: boolean; tiff?: Uint8Array; code?: string; params?: Record<string, unknown>; message?: string }) => {
+    const onMessage = (m: {
+      id: number;
+      ok: boolean;
+      tiff?: Uint8Array;
+      code?: string;
+      params?: Record<string, unknown>;
+      message?: string;
+    }) => {
       if (m.id !== id) return;
       cleanup();
       if (m.ok && m.tiff) return resolve(Buffer.from(m.tiff.buffer, m.tiff.byteOffset, m.tiff.byteLength));
-      if (m.code === 'tooLarge') return reject(new AppError('VALIDATION_FAILED', m.params ?? {}, 'tiff.tooLarge'));
+      if (m.code === 'tooLarge')
+        return reject(new AppError('VALIDATION_FAILED', m.params ?? {}, 'tiff.tooLarge'));
       reject(new AppError('VALIDATION_FAILED', { detail: m.message ?? '' }, 'explore.tiff.invalidSvg'));
     };
     const onError = (e: Error) => {

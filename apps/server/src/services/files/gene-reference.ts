@@ -80,7 +80,10 @@ export interface ReferenceMatch {
  * matching; this adds the Ensembl release number of the 10x reference.
  */
 export function matchReference(d: Dataset, refs: GeneReference[]): ReferenceMatch {
-  const p = fileProperties(d, refs.map((r) => r.genes));
+  const p = fileProperties(
+    d,
+    refs.map((r) => r.genes),
+  );
   const best = p.release ? refs.find((r) => r.genes.name === p.release!.name) : undefined;
   return {
     species: p.species.species === 'unknown' ? (best?.genes.species ?? null) : p.species.species,

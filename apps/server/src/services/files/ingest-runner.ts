@@ -10,7 +10,10 @@ export interface JobRunner {
   idle(): Promise<void>;
 }
 
-export function inProcessRunner(handlers: { [N in JobName]?: (payload: JobPayload<N>) => Promise<void> }, onError: (e: unknown) => void): JobRunner {
+export function inProcessRunner(
+  handlers: { [N in JobName]?: (payload: JobPayload<N>) => Promise<void> },
+  onError: (e: unknown) => void,
+): JobRunner {
   let tail: Promise<void> = Promise.resolve();
   return {
     async enqueue(name, payload) {

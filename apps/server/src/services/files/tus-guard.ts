@@ -17,7 +17,8 @@ export function parseTusMetadata(header: string | undefined): Record<string, str
     const [key, value] = tokens;
     const keyOk = !!key && /^[\x21-\x7e]+$/.test(key) && !key.includes(',');
     const valueOk = value === undefined || (value.length % 4 === 0 && /^[\d+/A-Za-z]*={0,2}$/.test(value));
-    if (tokens.length > 2 || !keyOk || !valueOk || Object.hasOwn(out, key!)) throw new AppError('VALIDATION_FAILED', { detail: 'Upload-Metadata' });
+    if (tokens.length > 2 || !keyOk || !valueOk || Object.hasOwn(out, key!))
+      throw new AppError('VALIDATION_FAILED', { detail: 'Upload-Metadata' });
     out[key!] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
   }
   return out;
@@ -55,11 +56,17 @@ export async function guardTusRequest(
   const file = upload?.files.find((f) => f.idx === slot.index);
   if (!upload || !file) throw new AppError('NOT_FOUND');
   if (req.method === 'HEAD' || req.method === 'GET') return;
-  if (upload.state !== 'uploading') throw new AppError('CONFLICT', { state: upload.state }, 'files.upload.closed');
+  if (upload.state !== 'uploading')
+    throw new AppError('CONFLICT', { state: upload.state }, 'files.upload.closed');
   if (req.method !== 'POST') return;
-  if (meta.filename !== undefined && meta.filename !== file.name) throw new AppError('VALIDATION_FAILED', { name: meta.filename }, 'files.fileName.notAnnounced');
+  if (meta.filename !== undefined && meta.filename !== file.name)
+    throw new AppError('VALIDATION_FAILED', { name: meta.filename }, 'files.fileName.notAnnounced');
   const length = Number(header('upload-length'));
   if (!Number.isFinite(length) || length !== file.size) {
-    throw new AppError('VALIDATION_FAILED', { name: file.name, actual: header('upload-length') ?? '?', expected: file.size }, 'files.fileSize.mismatch');
+    throw new AppError(
+      'VALIDATION_FAILED',
+      { name: file.name, actual: header('upload-length') ?? '?', expected: file.size },
+      'files.fileSize.mismatch',
+    );
   }
 }

@@ -9,7 +9,11 @@ import { parseRawKey, parseTusSlot, rawFileKey, tusSlotFromUrl, tusSlotOf } from
  * slot form `<uploadId>.<i>`. Authentication and ownership are checked by the route before a
  * request reaches this server (see http/routes/files-tus.ts + tus-guard.ts).
  */
-export function createTusServer(ctx: AppContext, datastore: DataStore, enqueueIngest: (uploadId: string) => Promise<void>): Server {
+export function createTusServer(
+  ctx: AppContext,
+  datastore: DataStore,
+  enqueueIngest: (uploadId: string) => Promise<void>,
+): Server {
   const tus = new Server({
     path: FILES_API.tus,
     datastore,
@@ -46,7 +50,12 @@ export async function recordTusOffset(ctx: AppContext, tus: Server, slot: string
 }
 
 /** Marks one file complete; when it was the last one the upload moves to 'parsing' and is queued. */
-export async function fileFinished(ctx: AppContext, key: string, size: number, enqueueIngest: (uploadId: string) => Promise<void>): Promise<void> {
+export async function fileFinished(
+  ctx: AppContext,
+  key: string,
+  size: number,
+  enqueueIngest: (uploadId: string) => Promise<void>,
+): Promise<void> {
   const k = parseRawKey(key);
   if (!k) return;
   await setFileProgress(ctx.db, k.uploadId, k.index, size, true);

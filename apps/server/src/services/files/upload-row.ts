@@ -4,7 +4,12 @@ import { tusSlotOf } from '../../storage/tus-store';
 import { translate } from '../../i18n/translate';
 
 /** The failure reason in the reader's language; bad input ends with "re-initiate from upload". */
-export function failureMessage(locale: Locale, code: string, params: Record<string, string | number>, retryable: boolean): string {
+export function failureMessage(
+  locale: Locale,
+  code: string,
+  params: Record<string, string | number>,
+  retryable: boolean,
+): string {
   const text = translate(locale, code, params);
   return retryable ? text : `${text} ${translate(locale, 'files.reinitiate')}`;
 }
@@ -34,7 +39,11 @@ export function toUploadRow(r: UploadRecord, locale: Locale): UploadRow {
     progress: r.progress,
     failure:
       r.state === 'failed' && r.failureCode
-        ? { code: r.failureCode, message: failureMessage(locale, r.failureCode, r.failureParams ?? {}, r.retryable), retryable: r.retryable }
+        ? {
+            code: r.failureCode,
+            message: failureMessage(locale, r.failureCode, r.failureParams ?? {}, r.retryable),
+            retryable: r.retryable,
+          }
         : null,
     properties: storedProperties(r.properties),
     files: r.files.map((f) => ({

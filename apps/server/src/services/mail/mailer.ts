@@ -23,7 +23,11 @@ export interface Mailer {
  * default) they are recorded in the `mail_outbox` table and a line is printed to stdout so a
  * person on a fresh machine (and the browser tests) can read codes.
  */
-export function createMailer(config: Pick<Config, 'smtp' | 'mailFrom'>, db: Db, print: (line: string) => void = (l) => console.log(l)): Mailer {
+export function createMailer(
+  config: Pick<Config, 'smtp' | 'mailFrom'>,
+  db: Db,
+  print: (line: string) => void = (l) => console.log(l),
+): Mailer {
   const smtp = config.smtp;
   let transporter: Transporter | undefined;
   if (smtp) {
@@ -45,10 +49,22 @@ export function createMailer(config: Pick<Config, 'smtp' | 'mailFrom'>, db: Db, 
         return;
       }
       try {
-        await transporter.sendMail({ from: config.mailFrom, to: m.to, subject: m.subject, text: m.text, replyTo: m.replyTo });
+        await transporter.sendMail({
+          from: config.mailFrom,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          replyTo: m.replyTo,
+        });
         await mailRepo.record(db, { to: m.to, subject: m.subject, body: m.text, transport: 'smtp' });
       } catch (e) {
-        await mailRepo.record(db, { to: m.to, subject: m.subject, body: m.text, transport: 'smtp', error: (e as Error).message });
+        await mailRepo.record(db, {
+          to: m.to,
+          subject: m.subject,
+          body: m.text,
+          transport: 'smtp',
+          error: (e as Error).message,
+        });
         throw e;
       }
     },

@@ -1,4 +1,9 @@
-import { DEFAULT_DISPLAY_SWITCHES, PRIVILEGES, type DisplaySwitches, type PermissionKey } from '@cellcloud/contracts';
+import {
+  DEFAULT_DISPLAY_SWITCHES,
+  PRIVILEGES,
+  type DisplaySwitches,
+  type PermissionKey,
+} from '@cellcloud/contracts';
 import type { PlanGrant } from '../../db/repos/plans';
 
 export interface PlanDefinition {
@@ -14,8 +19,15 @@ export interface PlanDefinition {
 /** The public SynEcoSys database is a subscription feature (SPEC §2 integrate menu). */
 const SYNECOSYS: PermissionKey[] = ['integrateSynEcoSysData', 'integrateLocalAndSynEcoSys'];
 
-const grant = (disabled: (p: PermissionKey) => boolean, hidden: (p: PermissionKey) => boolean = () => false): PlanGrant[] =>
-  PRIVILEGES.map((p) => ({ permission: p.permission, disabled: disabled(p.permission), hidden: hidden(p.permission) }));
+const grant = (
+  disabled: (p: PermissionKey) => boolean,
+  hidden: (p: PermissionKey) => boolean = () => false,
+): PlanGrant[] =>
+  PRIVILEGES.map((p) => ({
+    permission: p.permission,
+    disabled: disabled(p.permission),
+    hidden: hidden(p.permission),
+  }));
 
 /**
  * Plans created on first start (existing rows are never overwritten, so an operator's changes

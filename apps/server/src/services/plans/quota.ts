@@ -7,7 +7,11 @@ import { plansRepo } from '../../db/repos/plans';
  * else the instance default STORAGE_QUOTA_GB. Unknown user → the instance default.
  * (Used by uploads and analyses to refuse work when storage is full.)
  */
-export async function quotaFor(db: Db, config: Pick<Config, 'storageQuotaBytes'>, userId: string): Promise<number> {
+export async function quotaFor(
+  db: Db,
+  config: Pick<Config, 'storageQuotaBytes'>,
+  userId: string,
+): Promise<number> {
   const r = await plansRepo.quotaOfUser(db, userId);
   return r.quota ?? config.storageQuotaBytes;
 }

@@ -1,4 +1,9 @@
-import { DEFAULT_DISPLAY_SWITCHES, displaySwitches, type DisplaySwitches, type PrivilegeEntry } from '@cellcloud/contracts';
+import {
+  DEFAULT_DISPLAY_SWITCHES,
+  displaySwitches,
+  type DisplaySwitches,
+  type PrivilegeEntry,
+} from '@cellcloud/contracts';
 import type { Queryable } from '../../db/client';
 import { plansRepo } from '../../db/repos/plans';
 
@@ -15,7 +20,14 @@ export interface UserPrivileges {
 /** The privileges and display switches of a plan (a user without a plan gets the default plan). */
 export async function privilegesOfPlan(q: Queryable, planId: string | null): Promise<UserPrivileges> {
   const plan = planId ? await plansRepo.plan(q, planId) : await plansRepo.defaultPlan(q);
-  if (!plan) return { planId: null, entries: [], switches: DEFAULT_DISPLAY_SWITCHES, allowed: new Set(), blocked: new Set() };
+  if (!plan)
+    return {
+      planId: null,
+      entries: [],
+      switches: DEFAULT_DISPLAY_SWITCHES,
+      allowed: new Set(),
+      blocked: new Set(),
+    };
   const rows = await plansRepo.grants(q, plan.id);
   const entries: PrivilegeEntry[] = rows.map((r) => ({
     id: Number(r.id),

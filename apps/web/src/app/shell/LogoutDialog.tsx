@@ -34,7 +34,14 @@ export function LogoutDialog({ open, onCancel }: { open: boolean; onCancel: () =
         <Button key="cancel" onClick={onCancel} disabled={exiting}>
           {t('common:cancel')}
         </Button>,
-        <Button key="ok" type="primary" danger loading={exiting} onClick={() => void confirm()} data-testid="logout-confirm">
+        <Button
+          key="ok"
+          type="primary"
+          danger
+          loading={exiting}
+          onClick={() => void confirm()}
+          data-testid="logout-confirm"
+        >
           {exiting ? t('logout.exiting') : t('logout.confirm')}
         </Button>,
       ]}

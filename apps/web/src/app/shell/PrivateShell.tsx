@@ -21,7 +21,9 @@ export default function PrivateShell() {
   const { t } = useTranslation('shell');
   if (!session) return <Navigate to={loginRedirectPath(location.pathname + location.search)} replace />;
   // 401 / network / 5xx: the expired or maintenance alert is up and the session ends next
-  const endsSession = info.error instanceof ApiError && (info.error.status === 401 || info.error.status === 0 || info.error.status >= 500);
+  const endsSession =
+    info.error instanceof ApiError &&
+    (info.error.status === 401 || info.error.status === 0 || info.error.status >= 500);
   if (info.isError && !info.data && !endsSession) {
     return (
       <Result

@@ -7,7 +7,13 @@ import type { PrivilegeEntry } from '@cellcloud/contracts/privileges';
 import { buildMenuItems, LOGOUT_KEY, TUTORIAL_KEY } from './menuItems';
 
 /** The privilege-driven top menu; below the md breakpoint a collapsed menu in a drawer. */
-export function TopMenu({ privileges, onLogout }: { privileges: readonly PrivilegeEntry[]; onLogout: () => void }) {
+export function TopMenu({
+  privileges,
+  onLogout,
+}: {
+  privileges: readonly PrivilegeEntry[];
+  onLogout: () => void;
+}) {
   const { t } = useTranslation(['shell', 'menu']);
   const navigate = useNavigate();
   const location = useLocation();
@@ -25,9 +31,20 @@ export function TopMenu({ privileges, onLogout }: { privileges: readonly Privile
   if (screens.md === false) {
     return (
       <>
-        <Button type="text" icon={<MenuOutlined />} aria-label={t('nav.openMenu')} onClick={() => setOpen(true)} />
+        <Button
+          type="text"
+          icon={<MenuOutlined />}
+          aria-label={t('nav.openMenu')}
+          onClick={() => setOpen(true)}
+        />
         <Drawer open={open} onClose={() => setOpen(false)} placement="left" size={280} title={t('nav.menu')}>
-          <Menu mode="inline" items={items} selectedKeys={selected} onClick={onClick} data-testid="top-menu" />
+          <Menu
+            mode="inline"
+            items={items}
+            selectedKeys={selected}
+            onClick={onClick}
+            data-testid="top-menu"
+          />
         </Drawer>
       </>
     );

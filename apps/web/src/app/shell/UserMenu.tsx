@@ -4,7 +4,15 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
 /** The user-name menu: account settings and logout (SPEC §2). */
-export function UserMenu({ userName, isAdmin = false, onLogout }: { userName: string; isAdmin?: boolean; onLogout: () => void }) {
+export function UserMenu({
+  userName,
+  isAdmin = false,
+  onLogout,
+}: {
+  userName: string;
+  isAdmin?: boolean;
+  onLogout: () => void;
+}) {
   const { t } = useTranslation(['shell', 'menu']);
   const navigate = useNavigate();
   return (

@@ -37,11 +37,15 @@ export default function AccountSettingsPage() {
       <Card title={t('security.title')}>
         <Descriptions column={{ xs: 1, md: 2 }} size="small">
           <Descriptions.Item label={t('security.username')}>{user.username}</Descriptions.Item>
-          <Descriptions.Item label={t('security.name')}>{`${user.firstName} ${user.lastName}`}</Descriptions.Item>
+          <Descriptions.Item
+            label={t('security.name')}
+          >{`${user.firstName} ${user.lastName}`}</Descriptions.Item>
           <Descriptions.Item label={t('security.email')}>{user.email}</Descriptions.Item>
           <Descriptions.Item label={t('security.phone')}>{user.phone || '—'}</Descriptions.Item>
           <Descriptions.Item label={t('security.institution')}>{user.institution}</Descriptions.Item>
-          <Descriptions.Item label={t('security.memberSince')}>{dayjs(user.createdAt).format('YYYY-MM-DD')}</Descriptions.Item>
+          <Descriptions.Item label={t('security.memberSince')}>
+            {dayjs(user.createdAt).format('YYYY-MM-DD')}
+          </Descriptions.Item>
         </Descriptions>
         <Typography.Text type="secondary">{t('security.usernameFixed')}</Typography.Text>
       </Card>

@@ -25,7 +25,9 @@ export function ChangeEmailForm() {
     });
   return (
     <Form form={form} layout="vertical" onFinish={onFinish} style={{ maxWidth: 420 }} requiredMark={false}>
-      {change.error && <Alert type="error" showIcon title={change.error.message} style={{ marginBottom: 12 }} />}
+      {change.error && (
+        <Alert type="error" showIcon title={change.error.message} style={{ marginBottom: 12 }} />
+      )}
       <Form.Item name="email" label={t('changeEmail.newEmail')} rules={[req, zodRule(emailField)]}>
         <Input autoComplete="email" />
       </Form.Item>

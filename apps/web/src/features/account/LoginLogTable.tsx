@@ -17,13 +17,18 @@ export function LoginLogTable() {
       pagination={false}
       scroll={{ x: true }}
       columns={[
-        { title: t('loginLog.time'), dataIndex: 'loginAt', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+        {
+          title: t('loginLog.time'),
+          dataIndex: 'loginAt',
+          render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss'),
+        },
         { title: t('loginLog.ip'), dataIndex: 'ip' },
         { title: t('loginLog.browser'), dataIndex: 'userAgent', ellipsis: true },
         {
           title: t('loginLog.result'),
           dataIndex: 'success',
-          render: (ok: boolean) => (ok ? <Tag color="green">{t('loginLog.ok')}</Tag> : <Tag color="red">{t('loginLog.failed')}</Tag>),
+          render: (ok: boolean) =>
+            ok ? <Tag color="green">{t('loginLog.ok')}</Tag> : <Tag color="red">{t('loginLog.failed')}</Tag>,
         },
       ]}
     />

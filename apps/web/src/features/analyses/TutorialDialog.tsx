@@ -45,7 +45,15 @@ export function TutorialDialog() {
       title={t('tutorial.title')}
       data-testid="tutorial"
       footer={
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 8 }}>
+        <div
+          style={{
+            display: 'flex',
+            justifyContent: 'space-between',
+            alignItems: 'center',
+            flexWrap: 'wrap',
+            gap: 8,
+          }}
+        >
           <Checkbox checked={never} onChange={(e) => setNever(e.target.checked)} data-testid="tutorial-never">
             {t('tutorial.never')}
           </Checkbox>

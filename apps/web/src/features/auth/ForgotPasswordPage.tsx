@@ -1,7 +1,12 @@
 import { Alert, Button, Card, Form, Input, Result, Space, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { emailCodeField, emailField, newPasswordField, type ForgotPasswordRequest } from '@cellcloud/contracts/account';
+import {
+  emailCodeField,
+  emailField,
+  newPasswordField,
+  type ForgotPasswordRequest,
+} from '@cellcloud/contracts/account';
 import { useForgotPassword } from '../../api/account';
 import { PublicLayout } from '../../shared/PublicLayout';
 import { useZodRule } from '../../shared/useFieldError';
@@ -24,17 +29,35 @@ export default function ForgotPasswordPage() {
         <Result
           status="success"
           title={t('forgot.success')}
-          extra={<Link to={`/login${query}`}><Button type="primary">{t('signUp.toLogin')}</Button></Link>}
+          extra={
+            <Link to={`/login${query}`}>
+              <Button type="primary">{t('signUp.toLogin')}</Button>
+            </Link>
+          }
         />
       </PublicLayout>
     );
   }
   return (
     <PublicLayout>
-      <Card className="cc-auth-card" title={<Typography.Title level={3} style={{ margin: 0 }}>{t('forgot.title')}</Typography.Title>}>
+      <Card
+        className="cc-auth-card"
+        title={
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('forgot.title')}
+          </Typography.Title>
+        }
+      >
         <Typography.Paragraph type="secondary">{t('forgot.subtitle')}</Typography.Paragraph>
-        {reset.error && <Alert type="error" showIcon title={reset.error.message} style={{ marginBottom: 16 }} />}
-        <Form<ForgotPasswordRequest> form={form} layout="vertical" onFinish={(v) => reset.mutate(v)} requiredMark={false}>
+        {reset.error && (
+          <Alert type="error" showIcon title={reset.error.message} style={{ marginBottom: 16 }} />
+        )}
+        <Form<ForgotPasswordRequest>
+          form={form}
+          layout="vertical"
+          onFinish={(v) => reset.mutate(v)}
+          requiredMark={false}
+        >
           <Form.Item name="email" label={t('signUp.email')} rules={[req, zodRule(emailField)]}>
             <Input autoComplete="email" />
           </Form.Item>
@@ -46,10 +69,20 @@ export default function ForgotPasswordPage() {
               <SendCodeButton form={form} purpose="reset" />
             </Space.Compact>
           </Form.Item>
-          <Form.Item name="password" label={t('forgot.newPassword')} extra={t('signUp.passwordHelp')} rules={[req, zodRule(newPasswordField)]}>
+          <Form.Item
+            name="password"
+            label={t('forgot.newPassword')}
+            extra={t('signUp.passwordHelp')}
+            rules={[req, zodRule(newPasswordField)]}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="repeatPassword" label={t('signUp.repeatPassword')} dependencies={['password']} rules={[req, repeatRule(t)]}>
+          <Form.Item
+            name="repeatPassword"
+            label={t('signUp.repeatPassword')}
+            dependencies={['password']}
+            rules={[req, repeatRule(t)]}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={reset.isPending}>

@@ -34,10 +34,26 @@ export default function LoginPage() {
       <section className="cc-auth-card cc-panel">
         <h1 className="cc-panel-title">{t('login.title')}</h1>
         <p className="cc-muted">{t('login.subtitle')}</p>
-        {login.error && <Alert type="error" showIcon title={login.error.message} style={{ marginBottom: 16 }} data-testid="login-error" />}
+        {login.error && (
+          <Alert
+            type="error"
+            showIcon
+            title={login.error.message}
+            style={{ marginBottom: 16 }}
+            data-testid="login-error"
+          />
+        )}
         <Form<LoginRequest> layout="vertical" onFinish={onFinish} requiredMark={false}>
-          <Form.Item name="username" label={t('login.username')} rules={[{ required: true, message: t('validation:login.required') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('login.usernamePlaceholder')} />
+          <Form.Item
+            name="username"
+            label={t('login.username')}
+            rules={[{ required: true, message: t('validation:login.required') }]}
+          >
+            <Input
+              prefix={<UserOutlined />}
+              autoComplete="username"
+              placeholder={t('login.usernamePlaceholder')}
+            />
           </Form.Item>
           <Form.Item
             name="password"

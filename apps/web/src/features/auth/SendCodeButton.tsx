@@ -31,7 +31,12 @@ export function SendCodeButton({ form, purpose }: { form: FormInstance; purpose:
     );
   };
   return (
-    <Button onClick={() => void onClick()} disabled={left > 0} loading={send.isPending} data-testid="send-code">
+    <Button
+      onClick={() => void onClick()}
+      disabled={left > 0}
+      loading={send.isPending}
+      data-testid="send-code"
+    >
       {left > 0 ? t('code.resendIn', { seconds: left }) : t('code.send')}
     </Button>
   );

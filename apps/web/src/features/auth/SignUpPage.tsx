@@ -2,7 +2,14 @@ import { Alert, Button, Card, Checkbox, Col, Form, Input, Result, Row, Space, Ty
 import type { FormRule } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { emailCodeField, emailField, newPasswordField, phoneField, usernameField, type RegisterRequest } from '@cellcloud/contracts/account';
+import {
+  emailCodeField,
+  emailField,
+  newPasswordField,
+  phoneField,
+  usernameField,
+  type RegisterRequest,
+} from '@cellcloud/contracts/account';
 import { checkAvailability, useRegister, type AvailabilityField } from '../../api/account';
 import { PublicLayout } from '../../shared/PublicLayout';
 import { useZodRule } from '../../shared/useFieldError';
@@ -37,7 +44,13 @@ export default function SignUpPage() {
           status="success"
           title={t('signUp.success')}
           subTitle={t('signUp.successBody')}
-          extra={<Link to={`/login${query}`}><Button type="primary" data-testid="to-login">{t('signUp.toLogin')}</Button></Link>}
+          extra={
+            <Link to={`/login${query}`}>
+              <Button type="primary" data-testid="to-login">
+                {t('signUp.toLogin')}
+              </Button>
+            </Link>
+          }
         />
       </PublicLayout>
     );
@@ -45,12 +58,37 @@ export default function SignUpPage() {
 
   return (
     <PublicLayout>
-      <Card className="cc-auth-card wide" title={<Typography.Title level={3} style={{ margin: 0 }}>{t('signUp.title')}</Typography.Title>}>
+      <Card
+        className="cc-auth-card wide"
+        title={
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('signUp.title')}
+          </Typography.Title>
+        }
+      >
         {register.error && (
-          <Alert type="error" showIcon title={t('signUp.failed')} description={register.error.message} style={{ marginBottom: 16 }} />
+          <Alert
+            type="error"
+            showIcon
+            title={t('signUp.failed')}
+            description={register.error.message}
+            style={{ marginBottom: 16 }}
+          />
         )}
-        <Form<Values> form={form} layout="vertical" onFinish={(v) => register.mutate(v)} validateTrigger="onBlur" requiredMark="optional">
-          <Form.Item name="username" label={t('signUp.username')} extra={t('signUp.usernameHelp')} hasFeedback rules={[req, zodRule(usernameField), available('username')]}>
+        <Form<Values>
+          form={form}
+          layout="vertical"
+          onFinish={(v) => register.mutate(v)}
+          validateTrigger="onBlur"
+          requiredMark="optional"
+        >
+          <Form.Item
+            name="username"
+            label={t('signUp.username')}
+            extra={t('signUp.usernameHelp')}
+            hasFeedback
+            rules={[req, zodRule(usernameField), available('username')]}
+          >
             <Input autoComplete="username" />
           </Form.Item>
           <Row gutter={12}>
@@ -65,7 +103,13 @@ export default function SignUpPage() {
               </Form.Item>
             </Col>
           </Row>
-          <Form.Item name="email" label={t('signUp.email')} extra={t('signUp.emailHelp')} hasFeedback rules={[req, zodRule(emailField), available('email')]}>
+          <Form.Item
+            name="email"
+            label={t('signUp.email')}
+            extra={t('signUp.emailHelp')}
+            hasFeedback
+            rules={[req, zodRule(emailField), available('email')]}
+          >
             <Input autoComplete="email" />
           </Form.Item>
           <Form.Item label={t('signUp.emailCode')} required>
@@ -76,12 +120,22 @@ export default function SignUpPage() {
               <SendCodeButton form={form} purpose="register" />
             </Space.Compact>
           </Form.Item>
-          <Form.Item name="phone" label={t('signUp.phone')} hasFeedback rules={[zodRule(phoneField), available('phone')]}>
+          <Form.Item
+            name="phone"
+            label={t('signUp.phone')}
+            hasFeedback
+            rules={[zodRule(phoneField), available('phone')]}
+          >
             <Input autoComplete="tel" />
           </Form.Item>
           <Row gutter={12}>
             <Col xs={24} sm={12}>
-              <Form.Item name="password" label={t('signUp.password')} extra={t('signUp.passwordHelp')} rules={[req, zodRule(newPasswordField)]}>
+              <Form.Item
+                name="password"
+                label={t('signUp.password')}
+                extra={t('signUp.passwordHelp')}
+                rules={[req, zodRule(newPasswordField)]}
+              >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
             </Col>
@@ -90,10 +144,7 @@ export default function SignUpPage() {
                 name="repeatPassword"
                 label={t('signUp.repeatPassword')}
                 dependencies={['password']}
-                rules={[
-                  req,
-                  repeatRule(t),
-                ]}
+                rules={[req, repeatRule(t)]}
               >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
@@ -112,14 +163,32 @@ export default function SignUpPage() {
             name="termsAgreed"
             valuePropName="checked"
             initialValue={false}
-            rules={[{ validator: async (_r, v: unknown) => { if (!v) throw new Error(t('validation:terms.required')); } }]}
+            rules={[
+              {
+                validator: async (_r, v: unknown) => {
+                  if (!v) throw new Error(t('validation:terms.required'));
+                },
+              },
+            ]}
           >
             <Checkbox data-testid="terms">
-              {t('signUp.termsPrefix')} <a href={CONTACT.legal.terms} target="_blank" rel="noreferrer">{t('common:footer.terms')}</a>{' '}
-              {t('signUp.and')} <a href={CONTACT.legal.privacy} target="_blank" rel="noreferrer">{t('common:footer.privacy')}</a>
+              {t('signUp.termsPrefix')}{' '}
+              <a href={CONTACT.legal.terms} target="_blank" rel="noreferrer">
+                {t('common:footer.terms')}
+              </a>{' '}
+              {t('signUp.and')}{' '}
+              <a href={CONTACT.legal.privacy} target="_blank" rel="noreferrer">
+                {t('common:footer.privacy')}
+              </a>
             </Checkbox>
           </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={register.isPending} data-testid="signup-submit">
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            loading={register.isPending}
+            data-testid="signup-submit"
+          >
             {t('signUp.submit')}
           </Button>
         </Form>

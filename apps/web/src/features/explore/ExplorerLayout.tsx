@@ -53,7 +53,12 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
       ) : state.status === 'error' ? (
         <LoadError error={state.error} />
       ) : (
-        <ExplorerWorkspace datasetId={datasetId} client={state.client} manifest={state.manifest} access={access} />
+        <ExplorerWorkspace
+          datasetId={datasetId}
+          client={state.client}
+          manifest={state.manifest}
+          access={access}
+        />
       )}
     </div>
   );

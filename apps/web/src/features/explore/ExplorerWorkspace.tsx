@@ -54,7 +54,15 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
             <span data-testid={`tab-label-${tab.key}`}>{title}</span>
           ),
         children: (() => {
-          const props = { client, datasetId, subsets: subsets.data ?? [], manifest, symbols, selection, canonicalMarkers: access.canonicalMarkers };
+          const props = {
+            client,
+            datasetId,
+            subsets: subsets.data ?? [],
+            manifest,
+            symbols,
+            selection,
+            canonicalMarkers: access.canonicalMarkers,
+          };
           const own = Component && tab.available(manifest) ? <Component {...props} /> : null;
           // Analysis tasks feeding this tab (issue 11): their run panel and results, instead of the empty state.
           const tasks = tasksOfTab(tab.key).length > 0 ? <TaskPanel tabKey={tab.key} {...props} /> : null;
@@ -72,7 +80,15 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-      <ViewerPanel client={client} manifest={manifest} datasetId={datasetId} subsets={subsets.data ?? []} symbols={symbols} onSelection={setSelection} onDrawn={onDrawn} />
+      <ViewerPanel
+        client={client}
+        manifest={manifest}
+        datasetId={datasetId}
+        subsets={subsets.data ?? []}
+        symbols={symbols}
+        onSelection={setSelection}
+        onDrawn={onDrawn}
+      />
       <Tabs destroyOnHidden items={items} className="cc-wrap-tabs" data-testid="explore-tabs" />
     </div>
   );

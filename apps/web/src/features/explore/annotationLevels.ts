@@ -2,7 +2,16 @@ import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { LEVEL_KEYS } from './i18nKeys';
 
 /** SPEC §3 annotation levels in display order; other categorical columns follow alphabetically. */
-export const ANNOTATION_LEVELS = ['annot_full', 'annot_sub', 'annot_sub2', 'annot_article', 'annot_auto', 'cluster', 'seurat_clusters', 'Sample ID'] as const;
+export const ANNOTATION_LEVELS = [
+  'annot_full',
+  'annot_sub',
+  'annot_sub2',
+  'annot_article',
+  'annot_auto',
+  'cluster',
+  'seurat_clusters',
+  'Sample ID',
+] as const;
 
 /** i18n key (explore namespace) of a known level, or null to show the raw column name. */
 export function levelLabelKey(key: string): string | null {

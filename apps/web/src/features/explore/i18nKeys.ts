@@ -13,7 +13,10 @@ export const LEVEL_KEYS: Record<string, string> = {
   'Sample ID': 'explore:levels.sampleId',
 };
 
-export const LAYER_KEYS = { counts: 'explore:layers.counts', normalized: 'explore:layers.normalized' } as const;
+export const LAYER_KEYS = {
+  counts: 'explore:layers.counts',
+  normalized: 'explore:layers.normalized',
+} as const;
 
 export const TAB_TITLE_KEYS: Record<string, string> = {
   cellQuality: 'explore:tabs.title.cellQuality',
@@ -50,7 +53,12 @@ export const QC_METRIC_KEYS: Record<string, string> = {
   ribo: 'explore:quality.metric.ribo',
 };
 
-export const PLOT_KEYS = { feature: 'explore:gene.plot.feature', violin: 'explore:gene.plot.violin', dot: 'explore:gene.plot.dot', heatmap: 'explore:gene.plot.heatmap' } as const;
+export const PLOT_KEYS = {
+  feature: 'explore:gene.plot.feature',
+  violin: 'explore:gene.plot.violin',
+  dot: 'explore:gene.plot.dot',
+  heatmap: 'explore:gene.plot.heatmap',
+} as const;
 
 export const DEG_COLUMN_KEYS: Record<string, string> = {
   cluster: 'explore:deg.col.cluster',

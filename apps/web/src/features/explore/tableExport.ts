@@ -12,7 +12,8 @@ export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function colName(i: number): string {
   let s = '';
@@ -26,7 +27,9 @@ function sheetXml(rows: Cell[][]): string {
       const cells = r
         .map((v, ci) => {
           const ref = `${colName(ci)}${ri + 1}`;
-          return typeof v === 'number' && Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${xml(String(v))}</t></is></c>`;
+          return typeof v === 'number' && Number.isFinite(v)
+            ? `<c r="${ref}"><v>${v}</v></c>`
+            : `<c r="${ref}" t="inlineStr"><is><t>${xml(String(v))}</t></is></c>`;
         })
         .join('');
       return `<row r="${ri + 1}">${cells}</row>`;

@@ -16,7 +16,13 @@ export default function ImportDataPage() {
   const usage = useStorageUsage();
   const body = (k: (typeof TABS)[number]) => (
     <>
-      <Alert type="info" showIcon title={t(`import.${k}.formats`)} description={t(`import.${k}.rules`)} style={{ marginBottom: 16 }} />
+      <Alert
+        type="info"
+        showIcon
+        title={t(`import.${k}.formats`)}
+        description={t(`import.${k}.rules`)}
+        style={{ marginBottom: 16 }}
+      />
       <Card style={{ marginBottom: 16 }}>
         <UploadForm kind={k} />
       </Card>
@@ -27,7 +33,10 @@ export default function ImportDataPage() {
       <Typography.Title level={2}>{t('import.title')}</Typography.Title>
       {usage.data && (
         <Typography.Paragraph type="secondary" data-testid="storage-usage">
-          {t('import.storage', { used: formatBytes(usage.data.usedBytes), quota: formatBytes(usage.data.quotaBytes) })}
+          {t('import.storage', {
+            used: formatBytes(usage.data.usedBytes),
+            quota: formatBytes(usage.data.quotaBytes),
+          })}
         </Typography.Paragraph>
       )}
       <Tabs

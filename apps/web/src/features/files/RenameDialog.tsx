@@ -25,7 +25,13 @@ export function RenameDialog({ row, onClose }: { row: UploadRow | null; onClose:
       onOk={() => form.submit()}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" onFinish={(v) => row && rename.mutate({ id: row.id, sampleName: v.sampleName.trim() }, { onSuccess: onClose })}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(v) =>
+          row && rename.mutate({ id: row.id, sampleName: v.sampleName.trim() }, { onSuccess: onClose })
+        }
+      >
         <Form.Item name="sampleName" label={t('import.sampleName')} rules={rules} validateDebounce={300}>
           <Input maxLength={100} data-testid="rename-input" />
         </Form.Item>

@@ -20,7 +20,10 @@ export function ResumeUpload({ row }: { row: UploadRow }) {
 
   const resume = async (chosen: File[]) => {
     setError(null);
-    const pairs = missing.map((f) => ({ f, file: chosen.find((c) => c.name === f.name.split('/').pop() && c.size === f.size) }));
+    const pairs = missing.map((f) => ({
+      f,
+      file: chosen.find((c) => c.name === f.name.split('/').pop() && c.size === f.size),
+    }));
     const absent = pairs.filter((p) => !p.file).map((p) => p.f.name);
     if (absent.length) {
       setError(t('uploads.resumeMissing', { names: absent.join(', ') }));
@@ -43,7 +46,13 @@ export function ResumeUpload({ row }: { row: UploadRow }) {
 
   return (
     <>
-      <input ref={input} type="file" multiple hidden onChange={(e) => void resume([...(e.target.files ?? [])])} />
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        onChange={(e) => void resume([...(e.target.files ?? [])])}
+      />
       {sent === null ? (
         <Button size="small" onClick={() => input.current?.click()}>
           {t('uploads.resume')}

@@ -30,7 +30,13 @@ export function UploadForm({ kind }: { kind: UploadKind }) {
   const [done, setDone] = useState<string | null>(null);
 
   const add = (role: Picked['role']) => (file: File) => {
-    setPicked((p) => [...p.filter((x) => !(x.file.name === file.name && x.role === role) && !(role === 'metadata' && x.role === 'metadata')), { file, role, sent: 0 }]);
+    setPicked((p) => [
+      ...p.filter(
+        (x) =>
+          !(x.file.name === file.name && x.role === role) && !(role === 'metadata' && x.role === 'metadata'),
+      ),
+      { file, role, sent: 0 },
+    ]);
     setDone(null);
     return false; // keep the file here; it is sent with tus on submit
   };
@@ -52,7 +58,9 @@ export function UploadForm({ kind }: { kind: UploadKind }) {
       });
       await qc.invalidateQueries({ queryKey: filesKeys.all });
       for (const [i, p] of picked.entries()) {
-        await sendFile(row.files[i]!.slot, p.file, (sent) => setPicked((all) => all.map((x) => (x === p ? { ...x, sent } : x))));
+        await sendFile(row.files[i]!.slot, p.file, (sent) =>
+          setPicked((all) => all.map((x) => (x === p ? { ...x, sent } : x))),
+        );
       }
       setDone(sampleName.trim());
       setPicked([]);
@@ -80,17 +88,32 @@ export function UploadForm({ kind }: { kind: UploadKind }) {
               </Button>
             )}
           </Space>
-          <Progress percent={p.file.size ? Math.floor((100 * p.sent) / p.file.size) : 100} size="small" status={busy ? 'active' : 'normal'} />
+          <Progress
+            percent={p.file.size ? Math.floor((100 * p.sent) / p.file.size) : 100}
+            size="small"
+            status={busy ? 'active' : 'normal'}
+          />
         </div>
       ));
 
   return (
     <Form form={form} layout="vertical" onFinish={submit} disabled={busy} data-testid={`upload-form-${kind}`}>
-      <Form.Item name="sampleName" label={t('import.sampleName')} rules={rules} validateDebounce={300} hasFeedback>
+      <Form.Item
+        name="sampleName"
+        label={t('import.sampleName')}
+        rules={rules}
+        validateDebounce={300}
+        hasFeedback
+      >
         <Input placeholder={t('import.sampleNamePlaceholder')} maxLength={100} data-testid="sample-name" />
       </Form.Item>
       <Form.Item label={t('import.dataFiles')} extra={t(`import.${kind}.hint`)}>
-        <Upload.Dragger multiple showUploadList={false} beforeUpload={add('data')} data-testid="data-dropzone">
+        <Upload.Dragger
+          multiple
+          showUploadList={false}
+          beforeUpload={add('data')}
+          data-testid="data-dropzone"
+        >
           <p className="ant-upload-drag-icon">
             <InboxOutlined />
           </p>
@@ -104,8 +127,17 @@ export function UploadForm({ kind }: { kind: UploadKind }) {
         </Upload>
         {list('metadata')}
       </Form.Item>
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="upload-error" />}
-      {done && <Alert type="success" showIcon title={t('import.sent', { name: done })} style={{ marginBottom: 16 }} />}
+      {error && (
+        <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="upload-error" />
+      )}
+      {done && (
+        <Alert
+          type="success"
+          showIcon
+          title={t('import.sent', { name: done })}
+          style={{ marginBottom: 16 }}
+        />
+      )}
       <Button type="primary" htmlType="submit" loading={busy} data-testid="upload-submit">
         {busy ? t('import.uploading') : t('import.submit')}
       </Button>

@@ -4,7 +4,12 @@ import type { UploadRow } from '@cellcloud/contracts/files';
 import { isSending, useRetryUpload } from '../../api/files';
 import { ResumeUpload } from './ResumeUpload';
 
-const COLORS = { uploading: 'processing', parsing: 'processing', completed: 'success', failed: 'error' } as const;
+const COLORS = {
+  uploading: 'processing',
+  parsing: 'processing',
+  completed: 'success',
+  failed: 'error',
+} as const;
 
 /** SPEC §4 upload state: progress while uploading/parsing, the reason and Retry when failed. */
 export function UploadStateCell({ row }: { row: UploadRow }) {
@@ -14,7 +19,9 @@ export function UploadStateCell({ row }: { row: UploadRow }) {
   return (
     <Space orientation="vertical" size={2} style={{ minWidth: 160 }} data-testid="upload-state">
       <Tag color={COLORS[row.state]}>{t(`state.${row.state}`)}</Tag>
-      {(row.state === 'uploading' || row.state === 'parsing') && <Progress percent={Math.floor(row.progress * 100)} size="small" status="active" />}
+      {(row.state === 'uploading' || row.state === 'parsing') && (
+        <Progress percent={Math.floor(row.progress * 100)} size="small" status="active" />
+      )}
       {row.state === 'uploading' && !row.files.some((f) => isSending(f.slot)) && <ResumeUpload row={row} />}
       {row.failure && (
         <>

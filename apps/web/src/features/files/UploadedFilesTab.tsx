@@ -19,7 +19,6 @@ export const FORMAT_KEYS: Record<string, string> = {
   celescope: 'formats.celescope',
 };
 
-
 /**
  * My Analyses → uploaded files (SPEC §3): fileName and uploadedOn sortable, size, format, state
  * (with progress, failure reason and retry), species with Ensembl overlap; search, paging,
@@ -33,10 +32,22 @@ export default function UploadedFilesTab() {
   const del = useDeleteUpload();
   const [renaming, setRenaming] = useState<UploadRow | null>(null);
 
-  const sortOrder = (field: UploadsQuery['sortBy']) => (q.sortBy === field ? (q.order === 'asc' ? 'ascend' : 'descend') : null);
+  const sortOrder = (field: UploadsQuery['sortBy']) =>
+    q.sortBy === field ? (q.order === 'asc' ? 'ascend' : 'descend') : null;
   const columns: TableProps<UploadRow>['columns'] = [
-    { key: 'fileName', dataIndex: 'fileName', title: t('columns.fileName'), sorter: true, sortOrder: sortOrder('fileName') },
-    { key: 'fileSize', dataIndex: 'fileSize', title: t('columns.fileSize'), render: (v: number) => formatBytes(v) },
+    {
+      key: 'fileName',
+      dataIndex: 'fileName',
+      title: t('columns.fileName'),
+      sorter: true,
+      sortOrder: sortOrder('fileName'),
+    },
+    {
+      key: 'fileSize',
+      dataIndex: 'fileSize',
+      title: t('columns.fileSize'),
+      render: (v: number) => formatBytes(v),
+    },
     {
       key: 'format',
       dataIndex: 'format',
@@ -48,7 +59,14 @@ export default function UploadedFilesTab() {
           ? t(FORMAT_KEYS[v])
           : t(row.state === 'uploading' || row.state === 'parsing' ? 'formats.auto' : 'formats.unknown'),
     },
-    { key: 'uploadedOn', dataIndex: 'uploadedOn', title: t('columns.uploadedOn'), sorter: true, sortOrder: sortOrder('uploadedOn'), render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm') },
+    {
+      key: 'uploadedOn',
+      dataIndex: 'uploadedOn',
+      title: t('columns.uploadedOn'),
+      sorter: true,
+      sortOrder: sortOrder('uploadedOn'),
+      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+    },
     { key: 'state', title: t('columns.state'), render: (_: unknown, row) => <UploadStateCell row={row} /> },
     {
       key: 'species',
@@ -58,9 +76,19 @@ export default function UploadedFilesTab() {
           <Space orientation="vertical" size={0} data-testid="upload-properties">
             <Typography.Text>{row.properties.species ?? t('uploads.unknownSpecies')}</Typography.Text>
             {row.properties.ensemblRelease !== null && (
-              <Typography.Text type="secondary">{t('uploads.ensembl', { release: row.properties.ensemblRelease, overlap: row.properties.overlapPercent })}</Typography.Text>
+              <Typography.Text type="secondary">
+                {t('uploads.ensembl', {
+                  release: row.properties.ensemblRelease,
+                  overlap: row.properties.overlapPercent,
+                })}
+              </Typography.Text>
             )}
-            <Typography.Text type="secondary">{t('uploads.cellsGenes', { cells: row.properties.cells.toLocaleString(), genes: row.properties.genes.toLocaleString() })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('uploads.cellsGenes', {
+                cells: row.properties.cells.toLocaleString(),
+                genes: row.properties.genes.toLocaleString(),
+              })}
+            </Typography.Text>
           </Space>
         ) : null,
     },
@@ -72,7 +100,11 @@ export default function UploadedFilesTab() {
           <Button size="small" type="link" onClick={() => setRenaming(row)}>
             {t('uploads.rename')}
           </Button>
-          <Popconfirm title={t('uploads.deleteConfirm', { name: row.fileName })} okText={t('uploads.delete')} onConfirm={() => del.mutateAsync(row.id)}>
+          <Popconfirm
+            title={t('uploads.deleteConfirm', { name: row.fileName })}
+            okText={t('uploads.delete')}
+            onConfirm={() => del.mutateAsync(row.id)}
+          >
             <Button size="small" type="link" danger>
               {t('uploads.delete')}
             </Button>
@@ -99,11 +131,22 @@ export default function UploadedFilesTab() {
         dataSource={data?.rows ?? []}
         columns={columns}
         scroll={{ x: true }}
-        pagination={{ current: q.pageNum, pageSize: q.pageSize, total: data?.total ?? 0, showSizeChanger: true }}
+        pagination={{
+          current: q.pageNum,
+          pageSize: q.pageSize,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+        }}
         onChange={(p, _f, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = s?.order ? (s.columnKey as UploadsQuery['sortBy']) : 'uploadedOn';
-          setQ((prev) => ({ ...prev, pageNum: p.current ?? 1, pageSize: p.pageSize ?? 10, sortBy: field, order: s?.order === 'ascend' ? 'asc' : 'desc' }));
+          setQ((prev) => ({
+            ...prev,
+            pageNum: p.current ?? 1,
+            pageSize: p.pageSize ?? 10,
+            sortBy: field,
+            order: s?.order === 'ascend' ? 'asc' : 'desc',
+          }));
         }}
         locale={{
           emptyText: (

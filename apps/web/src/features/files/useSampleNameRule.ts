@@ -16,7 +16,8 @@ export function useSampleNameRules(exceptCurrent?: string): FormRule[] {
       validator: async (_rule, value: unknown) => {
         if (typeof value !== 'string' || value === '') return;
         const r = sampleNameField.safeParse(value);
-        if (!r.success) throw new Error(t(filesKey(r.error.issues[0]?.message ?? 'files.sampleName.invalid')));
+        if (!r.success)
+          throw new Error(t(filesKey(r.error.issues[0]?.message ?? 'files.sampleName.invalid')));
         if (value.trim() === exceptCurrent) return;
         const free = await checkSampleName(value.trim()).catch(() => ({ available: true }));
         if (!free.available) throw new Error(t('sampleName.exists'));

@@ -18,7 +18,9 @@ export default function DomainPage() {
           domains && (
             <Space wrap>
               <Button href={`https://${domains.cn}`}>{t('domain.cn', { domain: domains.cn })}</Button>
-              <Button href={`https://${domains.global}`}>{t('domain.global', { domain: domains.global })}</Button>
+              <Button href={`https://${domains.global}`}>
+                {t('domain.global', { domain: domains.global })}
+              </Button>
             </Space>
           )
         }

@@ -1,5 +1,10 @@
 import { Button, Card, Col, Row, Space, Typography } from 'antd';
-import { CloudUploadOutlined, ClusterOutlined, DotChartOutlined, ExperimentOutlined } from '@ant-design/icons';
+import {
+  CloudUploadOutlined,
+  ClusterOutlined,
+  DotChartOutlined,
+  ExperimentOutlined,
+} from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
@@ -22,7 +27,9 @@ export default function HomePage() {
       <div style={{ maxWidth: 1080, width: '100%' }}>
         <div style={{ textAlign: 'center', padding: '48px 0 32px' }}>
           <Typography.Title>{t('hero.title')}</Typography.Title>
-          <Typography.Paragraph style={{ fontSize: 17, maxWidth: 720, margin: '0 auto 24px' }}>{t('hero.body')}</Typography.Paragraph>
+          <Typography.Paragraph style={{ fontSize: 17, maxWidth: 720, margin: '0 auto 24px' }}>
+            {t('hero.body')}
+          </Typography.Paragraph>
           <Space wrap>
             {session ? (
               <Button type="primary" size="large" onClick={() => navigate('/my_analyzes')}>
@@ -30,7 +37,12 @@ export default function HomePage() {
               </Button>
             ) : (
               <>
-                <Button type="primary" size="large" onClick={() => navigate('/login')} data-testid="home-login">
+                <Button
+                  type="primary"
+                  size="large"
+                  onClick={() => navigate('/login')}
+                  data-testid="home-login"
+                >
                   {t('hero.login')}
                 </Button>
                 <Button size="large" onClick={() => navigate('/signup')}>

@@ -31,17 +31,31 @@ export default function ContactPage() {
               <Result
                 status="success"
                 title={t('contact.sent')}
-                extra={<Button onClick={() => { send.reset(); form.resetFields(); }}>{t('contact.another')}</Button>}
+                extra={
+                  <Button
+                    onClick={() => {
+                      send.reset();
+                      form.resetFields();
+                    }}
+                  >
+                    {t('contact.another')}
+                  </Button>
+                }
               />
             ) : (
               <Form<ContactUsRequest>
                 form={form}
                 layout="vertical"
                 requiredMark={false}
-                initialValues={{ name: user ? `${user.firstName} ${user.lastName}` : '', email: user?.email ?? '' }}
+                initialValues={{
+                  name: user ? `${user.firstName} ${user.lastName}` : '',
+                  email: user?.email ?? '',
+                }}
                 onFinish={(v) => send.mutate(v)}
               >
-                {send.error && <Alert type="error" showIcon title={send.error.message} style={{ marginBottom: 12 }} />}
+                {send.error && (
+                  <Alert type="error" showIcon title={send.error.message} style={{ marginBottom: 12 }} />
+                )}
                 <Form.Item name="name" label={t('contact.name')} rules={[req]}>
                   <Input />
                 </Form.Item>

@@ -23,7 +23,10 @@ export default function DocumentationPage() {
       >
         <Row gutter={24}>
           <Col xs={0} md={6}>
-            <Anchor offsetTop={72} items={entries.map((e) => ({ key: e.id, href: `#doc-${e.id}`, title: pick(e.title) }))} />
+            <Anchor
+              offsetTop={72}
+              items={entries.map((e) => ({ key: e.id, href: `#doc-${e.id}`, title: pick(e.title) }))}
+            />
           </Col>
           <Col xs={24} md={18}>
             {entries.map((e) => (

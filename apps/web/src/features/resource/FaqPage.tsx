@@ -21,7 +21,11 @@ export default function FaqPage() {
         onRetry={() => void faq.refetch()}
       >
         <Collapse
-          items={(faq.data ?? []).map((f) => ({ key: f.id, label: pick(f.question), children: <HtmlBlock html={pick(f.answer)} /> }))}
+          items={(faq.data ?? []).map((f) => ({
+            key: f.id,
+            label: pick(f.question),
+            children: <HtmlBlock html={pick(f.answer)} />,
+          }))}
         />
       </QueryState>
     </>

@@ -22,9 +22,12 @@ export default function Whiteboard() {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastJson = useRef<string>('');
 
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const initialData = useMemo(() => {
     if (!drawing.data) return null;
@@ -51,7 +54,10 @@ export default function Whiteboard() {
 
   return (
     <div style={{ display: 'flex', flex: 1 }}>
-      <aside style={{ width: 200, padding: 16, borderRight: '1px solid #e5e7eb', background: '#fff' }} className="cc-hide-mobile">
+      <aside
+        style={{ width: 200, padding: 16, borderRight: '1px solid #e5e7eb', background: '#fff' }}
+        className="cc-hide-mobile"
+      >
         <Typography.Title level={5}>{t('title')}</Typography.Title>
         <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
         <div data-testid="drawing-status">
@@ -65,12 +71,21 @@ export default function Whiteboard() {
             <Tag>{t('notSaved')}</Tag>
           )}
         </div>
-        <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => navigate('/my_analyzes')} style={{ paddingLeft: 0 }}>
+        <Button
+          type="link"
+          icon={<ArrowLeftOutlined />}
+          onClick={() => navigate('/my_analyzes')}
+          style={{ paddingLeft: 0 }}
+        >
           {t('back')}
         </Button>
       </aside>
       <div style={{ flex: 1, position: 'relative' }} data-testid="whiteboard">
-        <Excalidraw initialData={initialData} onChange={onChange} langCode={i18n.language === 'zh-CN' ? 'zh-CN' : 'en'} />
+        <Excalidraw
+          initialData={initialData}
+          onChange={onChange}
+          langCode={i18n.language === 'zh-CN' ? 'zh-CN' : 'en'}
+        />
       </div>
     </div>
   );

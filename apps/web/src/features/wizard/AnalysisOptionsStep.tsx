@@ -33,7 +33,10 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
         <Radio.Group
           value={p.algorithm}
           onChange={(e) => w.setParam({ algorithm: e.target.value as 'louvain' | 'leiden' })}
-          options={(['louvain', 'leiden'] as const).map((v) => ({ value: v, label: t(`options.algorithms.${v}`) }))}
+          options={(['louvain', 'leiden'] as const).map((v) => ({
+            value: v,
+            label: t(`options.algorithms.${v}`),
+          }))}
         />
       </Form.Item>
       <Form.Item label={t('options.hvg')} extra={hint(t('options.hvgHint'))}>

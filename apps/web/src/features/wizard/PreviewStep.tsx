@@ -28,7 +28,8 @@ export function PreviewStep({ w, samples }: { w: WizardState; samples: Analysabl
     if (state !== 'recommended') return manual;
     if (evaluated.length === 0) return t('preview.recommendedAtRun');
     const lines = evaluated.map((s) => ({ name: s.name, value: pick(effectiveThresholds(p, s)) }));
-    if (new Set(lines.map((l) => l.value)).size === 1) return t('preview.recommendedValue', { value: lines[0]!.value });
+    if (new Set(lines.map((l) => l.value)).size === 1)
+      return t('preview.recommendedValue', { value: lines[0]!.value });
     return lines.map((l) => (
       <div key={l.name}>{`${l.name}: ${t('preview.recommendedValue', { value: l.value })}`}</div>
     ));
@@ -56,7 +57,9 @@ export function PreviewStep({ w, samples }: { w: WizardState; samples: Analysabl
           {applied(p.mitochondrialState, `${p.mitochondrial} %`, (th) => `${th.mitochondrial} %`)}
         </Descriptions.Item>
         <Descriptions.Item label={t('filters.ribo')}>{`${p.ribosomal} %`}</Descriptions.Item>
-        <Descriptions.Item label={t('options.cluster')}>{`${p.cluster} (${t(`options.algorithms.${p.algorithm}`)})`}</Descriptions.Item>
+        <Descriptions.Item
+          label={t('options.cluster')}
+        >{`${p.cluster} (${t(`options.algorithms.${p.algorithm}`)})`}</Descriptions.Item>
         <Descriptions.Item
           label={t('options.hvg')}
         >{`${p.numberOfHighlyVariableGenes} (${t(`options.hvgMethods.${p.hvgMethod}`)})`}</Descriptions.Item>
@@ -68,7 +71,9 @@ export function PreviewStep({ w, samples }: { w: WizardState; samples: Analysabl
         <Descriptions.Item label={t('options.cellCycle')}>{yes(p.removeCellCycleEffects)}</Descriptions.Item>
         <Descriptions.Item label={t('options.scale')}>{yes(p.scaleLargeData)}</Descriptions.Item>
         <Descriptions.Item label={t('options.batch')}>
-          {p.batchRemoveMethod === 'none' ? t('options.batchNone') : t(`options.batchMethods.${p.batchRemoveMethod}`)}
+          {p.batchRemoveMethod === 'none'
+            ? t('options.batchNone')
+            : t(`options.batchMethods.${p.batchRemoveMethod}`)}
         </Descriptions.Item>
       </Descriptions>
       <Table

@@ -30,7 +30,8 @@ export default async function artifactRoutes(app: ZodApp, ctx: AppContext) {
       const key = artifactKey(prefix, req.params['*']);
       const st = await ctx.storage.stat(key);
       if (!st) {
-        if (!(await ctx.storage.stat(`${prefix}manifest.json`))) throw new AppError('NOT_FOUND', {}, 'explore.noArtifacts');
+        if (!(await ctx.storage.stat(`${prefix}manifest.json`)))
+          throw new AppError('NOT_FOUND', {}, 'explore.noArtifacts');
         throw new AppError('FILE_NOT_FOUND');
       }
       const ext = key.slice(key.lastIndexOf('.') + 1);
@@ -47,7 +48,11 @@ export default async function artifactRoutes(app: ZodApp, ctx: AppContext) {
       const range = parseRange(req.headers.range, st.size);
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${st.size}`);
-        throw new AppError('VALIDATION_FAILED', { range: req.headers.range, size: st.size }, 'explore.badRange');
+        throw new AppError(
+          'VALIDATION_FAILED',
+          { range: req.headers.range, size: st.size },
+          'explore.badRange',
+        );
       }
       if (range) {
         reply.code(206);

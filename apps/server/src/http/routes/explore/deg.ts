@@ -19,7 +19,8 @@ export default async function degRoutes(app: ZodApp, ctx: AppContext) {
       bodyLimit: 64 * 1024 * 1024,
       schema: {
         tags,
-        summary: 'Start cluster genes of a grouping or a comparison of two groups (≥ 3 cells each) as a background job; one calculation at a time per user',
+        summary:
+          'Start cluster genes of a grouping or a comparison of two groups (≥ 3 cells each) as a background job; one calculation at a time per user',
         params: datasetIdParams,
         body: calculateDegBody,
         response: okSchema(degTaskView),
@@ -29,12 +30,27 @@ export default async function degRoutes(app: ZodApp, ctx: AppContext) {
   );
   app.get(
     `${base}/deg_tasks`,
-    { config: { auth: true }, schema: { tags, summary: 'DE calculations of the dataset, newest first', params: datasetIdParams, response: okSchema(z.array(degTaskView)) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'DE calculations of the dataset, newest first',
+        params: datasetIdParams,
+        response: okSchema(z.array(degTaskView)),
+      },
+    },
     async (req) => ok(await listDegTasks(ctx, userOf(req), req.params.id)),
   );
   app.get(
     `${base}/deg_tasks/:taskId/result`,
-    { config: { auth: true }, schema: { tags, summary: 'DEG rows (SPEC §3 columns, unfiltered) of a completed calculation, as a JSON array', params: degTaskParams } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'DEG rows (SPEC §3 columns, unfiltered) of a completed calculation, as a JSON array',
+        params: degTaskParams,
+      },
+    },
     async (req, reply) => {
       const b = await degTaskResult(ctx, userOf(req), req.params.id, req.params.taskId);
       reply.type('application/json').header('cache-control', 'no-store');

@@ -36,7 +36,15 @@ const binary = 'application/octet-stream';
 export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
     `${base}/embedding`,
-    { config, schema: { tags, summary: 'Coordinates of one embedding (SPEC §7 POST embedding)', params: datasetIdParams, body: embeddingRequest } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Coordinates of one embedding (SPEC §7 POST embedding)',
+        params: datasetIdParams,
+        body: embeddingRequest,
+      },
+    },
     async (req, reply) => {
       const e = await embeddingOf(ctx, userOf(req), req.params.id, req.body.name);
       if (req.body.format === 'binary') return reply.type(binary).send(Buffer.from(e.bytes));
@@ -45,7 +53,15 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
   );
   app.get(
     `${base}/embedding_view2`,
-    { config, schema: { tags, summary: 'Coordinates of one embedding (SPEC §7 GET embedding_view2)', params: datasetIdParams, querystring: embeddingRequest } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Coordinates of one embedding (SPEC §7 GET embedding_view2)',
+        params: datasetIdParams,
+        querystring: embeddingRequest,
+      },
+    },
     async (req, reply) => {
       const e = await embeddingOf(ctx, userOf(req), req.params.id, req.query.name);
       if (req.query.format === 'binary') return reply.type(binary).send(Buffer.from(e.bytes));
@@ -54,17 +70,43 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
   );
   app.post(
     `${base}/observation_gene`,
-    { config, schema: { tags, summary: "One gene's non-zero values per cell (SPEC §7 POST observation_gene, form or JSON)", params: datasetIdParams, body: observationGeneRequest, response: okSchema(observationGeneAnswer) } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "One gene's non-zero values per cell (SPEC §7 POST observation_gene, form or JSON)",
+        params: datasetIdParams,
+        body: observationGeneRequest,
+        response: okSchema(observationGeneAnswer),
+      },
+    },
     async (req) => ok(await observationGene(ctx, userOf(req), req.params.id, req.body.gene, req.body.layer)),
   );
   app.get(
     `${base}/observation_display`,
-    { config, schema: { tags, summary: 'Annotation levels (labels, counts) and continuous values (range) of the dataset (SPEC §7 observation_display)', params: datasetIdParams, response: okSchema(observationDisplayAnswer) } },
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Annotation levels (labels, counts) and continuous values (range) of the dataset (SPEC §7 observation_display)',
+        params: datasetIdParams,
+        response: okSchema(observationDisplayAnswer),
+      },
+    },
     async (req) => ok(await observationDisplay(ctx, userOf(req), req.params.id)),
   );
   app.get(
     `${base}/observation_annotation_view2`,
-    { config, schema: { tags, summary: 'Per-cell labels or values of one level (SPEC §7 observation_annotation_view2)', params: datasetIdParams, querystring: observationAnnotationRequest } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Per-cell labels or values of one level (SPEC §7 observation_annotation_view2)',
+        params: datasetIdParams,
+        querystring: observationAnnotationRequest,
+      },
+    },
     async (req, reply) => {
       const a = await observationAnnotation(ctx, userOf(req), req.params.id, req.query.key);
       if (req.query.format === 'binary') return reply.type(binary).send(Buffer.from(a.bytes));
@@ -73,7 +115,17 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
   );
   app.get(
     `${base}/differential_expression`,
-    { config, schema: { tags, summary: 'Stored marker table of a grouping, unfiltered SPEC §3 DEG rows (SPEC §7 differential_expression)', params: datasetIdParams, querystring: differentialExpressionRequest, response: okSchema(differentialExpressionAnswer) } },
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Stored marker table of a grouping, unfiltered SPEC §3 DEG rows (SPEC §7 differential_expression)',
+        params: datasetIdParams,
+        querystring: differentialExpressionRequest,
+        response: okSchema(differentialExpressionAnswer),
+      },
+    },
     async (req) => ok(await differentialExpression(ctx, userOf(req), req.params.id, req.query.groupBy)),
   );
 }

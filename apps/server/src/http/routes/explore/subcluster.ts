@@ -17,7 +17,8 @@ export default async function subclusterRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: {
         tags,
-        summary: 'Re-cluster cells of a subset (labels, ≥ 100 cells) as a child analysis with the SPEC §3 child parameters; opens at /userSubCelltypeDatasetAnalysis?id=<childId>&parent=<id>',
+        summary:
+          'Re-cluster cells of a subset (labels, ≥ 100 cells) as a child analysis with the SPEC §3 child parameters; opens at /userSubCelltypeDatasetAnalysis?id=<childId>&parent=<id>',
         params: datasetIdParams,
         body: subclusterBody,
         response: okSchema(childTaskView),
@@ -27,7 +28,15 @@ export default async function subclusterRoutes(app: ZodApp, ctx: AppContext) {
   );
   app.get(
     '/api/user_datasets/:id/child_tasks',
-    { config: { auth: true }, schema: { tags, summary: 'Sub-celltype (child) analyses of the dataset, newest first', params: datasetIdParams, response: okSchema(z.array(childTaskView)) } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary: 'Sub-celltype (child) analyses of the dataset, newest first',
+        params: datasetIdParams,
+        response: okSchema(z.array(childTaskView)),
+      },
+    },
     async (req) => ok(await listChildTasks(ctx, userOf(req), req.params.id)),
   );
 }

@@ -15,7 +15,8 @@ export default async function svgToTiffRoutes(app: ZodApp, ctx: AppContext) {
       bodyLimit: 64 * 1024 * 1024,
       schema: {
         tags: ['explore'],
-        summary: 'Convert an exported SVG chart to TIFF (height ≥ 4200 px); token in the query, returns image/tiff',
+        summary:
+          'Convert an exported SVG chart to TIFF (height ≥ 4200 px); token in the query, returns image/tiff',
         querystring: z.object({ token: z.string().optional() }),
         body: svgToTiffBody,
       },

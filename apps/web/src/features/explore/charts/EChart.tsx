@@ -50,13 +50,22 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
   const exportPng = async () => {
     const c = chart.current;
     if (!c) return;
-    const url = c.getDataURL({ type: 'png', pixelRatio: exportScale(c.getHeight()), backgroundColor: '#fff' });
+    const url = c.getDataURL({
+      type: 'png',
+      pixelRatio: exportScale(c.getHeight()),
+      backgroundColor: '#fff',
+    });
     downloadBlob(await (await fetch(url)).blob(), `${fileName}.png`);
   };
   const svgText = (): string | null => {
     const c = chart.current;
     if (!c) return null;
-    const ssr = echarts.init(null, null, { renderer: 'svg', ssr: true, width: c.getWidth(), height: c.getHeight() });
+    const ssr = echarts.init(null, null, {
+      renderer: 'svg',
+      ssr: true,
+      width: c.getWidth(),
+      height: c.getHeight(),
+    });
     ssr.setOption({ ...option, animation: false });
     const svg = ssr.renderToSVGString();
     ssr.dispose();
@@ -89,7 +98,12 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
         <Button size="small" onClick={exportSvg}>
           {t('export.svg')}
         </Button>
-        <Button size="small" data-testid={testId ? `${testId}-tiff` : 'chart-export-tiff'} loading={tiffBusy} onClick={() => void exportTiff()}>
+        <Button
+          size="small"
+          data-testid={testId ? `${testId}-tiff` : 'chart-export-tiff'}
+          loading={tiffBusy}
+          onClick={() => void exportTiff()}
+        >
           {t('export.tiff')}
         </Button>
       </Space>

@@ -1,5 +1,13 @@
 import * as echarts from 'echarts/core';
-import { BarChart, BoxplotChart, CustomChart, GraphChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
+import {
+  BarChart,
+  BoxplotChart,
+  CustomChart,
+  GraphChart,
+  HeatmapChart,
+  LineChart,
+  ScatterChart,
+} from 'echarts/charts';
 import type {
   BarSeriesOption,
   BoxplotSeriesOption,
@@ -9,7 +17,14 @@ import type {
   LineSeriesOption,
   ScatterSeriesOption,
 } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import type {
   DataZoomComponentOption,
   GridComponentOption,

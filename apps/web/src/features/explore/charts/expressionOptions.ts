@@ -1,7 +1,13 @@
 import type { ChartOption } from './echarts';
 
 /** Dot plot: genes × groups, dot size = fraction expressing, colour = mean expression. */
-export function dotPlotOption(genes: string[], groups: string[], mean: number[][], pct: number[][], labels: { mean: string; pct: string }): ChartOption {
+export function dotPlotOption(
+  genes: string[],
+  groups: string[],
+  mean: number[][],
+  pct: number[][],
+  labels: { mean: string; pct: string },
+): ChartOption {
   const data: number[][] = [];
   let max = 0;
   genes.forEach((_, gi) =>
@@ -21,13 +27,27 @@ export function dotPlotOption(genes: string[], groups: string[], mean: number[][
     grid: { left: 90, right: 100, top: 20, bottom: 90 },
     xAxis: { type: 'category', data: groups, axisLabel: { rotate: 40 } },
     yAxis: { type: 'category', data: genes },
-    visualMap: { min: 0, max: max || 1, dimension: 2, orient: 'vertical', right: 0, top: 'middle', text: [labels.mean, ''], inRange: { color: ['#dcdcdc', '#ef6548', '#4a0000'] } },
+    visualMap: {
+      min: 0,
+      max: max || 1,
+      dimension: 2,
+      orient: 'vertical',
+      right: 0,
+      top: 'middle',
+      text: [labels.mean, ''],
+      inRange: { color: ['#dcdcdc', '#ef6548', '#4a0000'] },
+    },
     series: [{ type: 'scatter', data, symbolSize: (v: number[]) => 4 + 22 * Math.sqrt(v[3]!) }],
   };
 }
 
 /** Heatmap of mean expression per group, z-scored per gene (rows). */
-export function heatmapOption(genes: string[], groups: string[], mean: number[][], zLabel: string): ChartOption {
+export function heatmapOption(
+  genes: string[],
+  groups: string[],
+  mean: number[][],
+  zLabel: string,
+): ChartOption {
   const data: number[][] = [];
   genes.forEach((_, gi) => {
     const row = mean[gi]!;
@@ -41,7 +61,16 @@ export function heatmapOption(genes: string[], groups: string[], mean: number[][
     grid: { left: 90, right: 100, top: 20, bottom: 90 },
     xAxis: { type: 'category', data: groups, axisLabel: { rotate: 40 } },
     yAxis: { type: 'category', data: genes },
-    visualMap: { min: -2, max: 2, calculable: true, orient: 'vertical', right: 0, top: 'middle', text: [zLabel, ''], inRange: { color: ['#2166ac', '#f7f7f7', '#b2182b'] } },
+    visualMap: {
+      min: -2,
+      max: 2,
+      calculable: true,
+      orient: 'vertical',
+      right: 0,
+      top: 'middle',
+      text: [zLabel, ''],
+      inRange: { color: ['#2166ac', '#f7f7f7', '#b2182b'] },
+    },
     series: [{ type: 'heatmap', data }],
   };
 }

@@ -5,13 +5,19 @@ import { boxStats, violinDensity } from '../stats/groupStats';
  * Violin + box per group as an ECharts option: a custom series draws each group's mirrored KDE as
  * a polygon; a boxplot series overlays quartiles.
  */
-export function violinOption(groups: string[], values: Float64Array[], colours: string[], yName: string): ChartOption {
+export function violinOption(
+  groups: string[],
+  values: Float64Array[],
+  colours: string[],
+  yName: string,
+): ChartOption {
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of values) for (let i = 0; i < v.length; i += 1) {
-    if (v[i]! < lo) lo = v[i]!;
-    if (v[i]! > hi) hi = v[i]!;
-  }
+  for (const v of values)
+    for (let i = 0; i < v.length; i += 1) {
+      if (v[i]! < lo) lo = v[i]!;
+      if (v[i]! > hi) hi = v[i]!;
+    }
   if (!Number.isFinite(lo)) {
     lo = 0;
     hi = 1;
@@ -37,7 +43,11 @@ export function violinOption(groups: string[], values: Float64Array[], colours: 
           const halfWidth = Math.min(70, (api.size?.([1, 0]) as number[])[0]! * 0.4);
           const left = grid.map((y, k) => [centre[0]! - d[k]! * halfWidth, api.coord([i, y])[1]!]);
           const right = grid.map((y, k) => [centre[0]! + d[k]! * halfWidth, api.coord([i, y])[1]!]).reverse();
-          return { type: 'polygon', shape: { points: [...left, ...right] }, style: { fill: colours[i % colours.length], opacity: 0.55 } };
+          return {
+            type: 'polygon',
+            shape: { points: [...left, ...right] },
+            style: { fill: colours[i % colours.length], opacity: 0.55 },
+          };
         },
       },
       {

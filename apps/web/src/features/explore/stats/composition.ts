@@ -9,7 +9,12 @@ export function columnProportions(counts: number[][]): number[][] {
 }
 
 /** Group of each sample = the group label most of its cells carry. */
-export function sampleGroups(sampleCodes: ArrayLike<number>, nSamples: number, groupCodes: ArrayLike<number>, nGroups: number): number[] {
+export function sampleGroups(
+  sampleCodes: ArrayLike<number>,
+  nSamples: number,
+  groupCodes: ArrayLike<number>,
+  nGroups: number,
+): number[] {
   const tally = Array.from({ length: nSamples }, () => new Array<number>(nGroups).fill(0));
   for (let i = 0; i < sampleCodes.length; i += 1) tally[sampleCodes[i]!]![groupCodes[i]!]! += 1;
   return tally.map((row) => row.indexOf(Math.max(...row)));
@@ -20,9 +25,18 @@ export type GroupBoxes =
   | { ok: false; groupsTooSmall: string[] };
 
 /** Sample proportions per cell type and group, or the groups with too few samples. */
-export function groupProportionBoxes(props: number[][], groupOfSample: number[], groupLabels: string[], min: number = MIN_SAMPLES_PER_GROUP): GroupBoxes {
+export function groupProportionBoxes(
+  props: number[][],
+  groupOfSample: number[],
+  groupLabels: string[],
+  min: number = MIN_SAMPLES_PER_GROUP,
+): GroupBoxes {
   const perGroup = groupLabels.map((_, g) => groupOfSample.filter((x) => x === g).length);
   const small = groupLabels.filter((_, g) => perGroup[g]! > 0 && perGroup[g]! < min);
-  if (small.length > 0 || perGroup.every((n) => n === 0)) return { ok: false, groupsTooSmall: small.length ? small : groupLabels };
-  return { ok: true, boxes: props.map((row) => groupLabels.map((_, g) => row.filter((_v, s) => groupOfSample[s] === g))) };
+  if (small.length > 0 || perGroup.every((n) => n === 0))
+    return { ok: false, groupsTooSmall: small.length ? small : groupLabels };
+  return {
+    ok: true,
+    boxes: props.map((row) => groupLabels.map((_, g) => row.filter((_v, s) => groupOfSample[s] === g))),
+  };
 }

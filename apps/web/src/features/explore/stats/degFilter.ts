@@ -2,7 +2,10 @@ import { LIMITS } from '@cellcloud/contracts/constants';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 
 /** SPEC §5: the shown DEG table keeps Log2FC ≥ 0.25, adjusted p ≤ 0.05 and (Pct1 or Pct2) ≥ 0.1. */
-export function passesDegFilter(r: DegRow, f: { log2fc: number; padj: number; pct: number } = LIMITS.degFilter): boolean {
+export function passesDegFilter(
+  r: DegRow,
+  f: { log2fc: number; padj: number; pct: number } = LIMITS.degFilter,
+): boolean {
   return r.log2fc >= f.log2fc && r.padj <= f.padj && (r.pct1 >= f.pct || r.pct2 >= f.pct);
 }
 
@@ -26,6 +29,8 @@ export function sortDegRows(rows: DegRow[], key: DegSortKey, dir: 'asc' | 'desc'
   return [...rows].sort((a, b) => {
     const x = a[key];
     const y = b[key];
-    return typeof x === 'number' && typeof y === 'number' ? (x - y) * s : String(x).localeCompare(String(y)) * s;
+    return typeof x === 'number' && typeof y === 'number'
+      ? (x - y) * s
+      : String(x).localeCompare(String(y)) * s;
   });
 }

@@ -18,7 +18,12 @@ function quantileSorted(s: Float64Array, q: number): number {
 }
 
 /** Splits `values` by category code; `mask` (optional) keeps only cells with mask[i] = 1. */
-export function splitByGroup(values: ArrayLike<number>, codes: ArrayLike<number>, nGroups: number, mask?: ArrayLike<number>): Float64Array[] {
+export function splitByGroup(
+  values: ArrayLike<number>,
+  codes: ArrayLike<number>,
+  nGroups: number,
+  mask?: ArrayLike<number>,
+): Float64Array[] {
   const counts = new Uint32Array(nGroups);
   for (let i = 0; i < codes.length; i += 1) if (!mask || mask[i]) counts[codes[i]!]! += 1;
   const out = Array.from({ length: nGroups }, (_, g) => new Float64Array(counts[g]!));
@@ -34,7 +39,14 @@ export function splitByGroup(values: ArrayLike<number>, codes: ArrayLike<number>
 
 export function boxStats(values: Float64Array): BoxStats {
   const s = Float64Array.from(values).sort();
-  return { min: s[0] ?? Number.NaN, q1: quantileSorted(s, 0.25), median: quantileSorted(s, 0.5), q3: quantileSorted(s, 0.75), max: s[s.length - 1] ?? Number.NaN, n: s.length };
+  return {
+    min: s[0] ?? Number.NaN,
+    q1: quantileSorted(s, 0.25),
+    median: quantileSorted(s, 0.5),
+    q3: quantileSorted(s, 0.75),
+    max: s[s.length - 1] ?? Number.NaN,
+    n: s.length,
+  };
 }
 
 /** Gaussian KDE on `points` grid positions (Silverman bandwidth), scaled so the peak is 1. */
@@ -64,7 +76,11 @@ export function violinDensity(values: Float64Array, points: number[]): number[] 
 }
 
 /** Dot plot cell: mean expression and fraction of cells with value > 0 per group. */
-export function meanAndPct(values: ArrayLike<number>, codes: ArrayLike<number>, nGroups: number): { mean: number[]; pct: number[] } {
+export function meanAndPct(
+  values: ArrayLike<number>,
+  codes: ArrayLike<number>,
+  nGroups: number,
+): { mean: number[]; pct: number[] } {
   const sum = new Float64Array(nGroups);
   const nz = new Float64Array(nGroups);
   const n = new Float64Array(nGroups);
@@ -75,7 +91,10 @@ export function meanAndPct(values: ArrayLike<number>, codes: ArrayLike<number>, 
     sum[g]! += v;
     if (v > 0) nz[g]! += 1;
   }
-  return { mean: Array.from(sum, (s, g) => (n[g]! > 0 ? s / n[g]! : 0)), pct: Array.from(nz, (z, g) => (n[g]! > 0 ? z / n[g]! : 0)) };
+  return {
+    mean: Array.from(sum, (s, g) => (n[g]! > 0 ? s / n[g]! : 0)),
+    pct: Array.from(nz, (z, g) => (n[g]! > 0 ? z / n[g]! : 0)),
+  };
 }
 
 /** Contingency table counts[row = label of `a`][col = label of `b`]. */

@@ -5,7 +5,14 @@ import type { ChildTaskView } from '@cellcloud/contracts/explore-deg';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import { useChildTasks } from '../../../api/exploreJobs';
 
-const STATUS_COLOUR: Record<string, string> = { completed: 'success', error: 'error', running: 'processing', queued: 'processing', submitted: 'default', suspended: 'warning' };
+const STATUS_COLOUR: Record<string, string> = {
+  completed: 'success',
+  error: 'error',
+  running: 'processing',
+  queued: 'processing',
+  submitted: 'default',
+  suspended: 'warning',
+};
 const STATUS_KEYS: Record<string, string> = {
   completed: 'subsets.childState.completed',
   error: 'subsets.childState.error',
@@ -38,12 +45,22 @@ export function ChildTasksList({ datasetId, subsets }: { datasetId: string; subs
           { title: t('subcluster.jobName'), dataIndex: 'jobName' },
           { title: t('subsets.title'), render: (_: unknown, c: ChildTaskView) => subsetName(c.subsetId) },
           { title: t('subsets.cells'), dataIndex: 'nCells' },
-          { title: t('subcluster.status'), render: (_: unknown, c: ChildTaskView) => <Tag color={STATUS_COLOUR[c.status] ?? 'default'}>{t(STATUS_KEYS[c.status] ?? 'subsets.childState.error')}</Tag> },
+          {
+            title: t('subcluster.status'),
+            render: (_: unknown, c: ChildTaskView) => (
+              <Tag color={STATUS_COLOUR[c.status] ?? 'default'}>
+                {t(STATUS_KEYS[c.status] ?? 'subsets.childState.error')}
+              </Tag>
+            ),
+          },
           {
             title: t('subsets.actions'),
             render: (_: unknown, c: ChildTaskView) =>
               c.status === 'completed' ? (
-                <Link data-testid={`child-open-${c.childId}`} to={`/userSubCelltypeDatasetAnalysis?id=${encodeURIComponent(c.childId)}&parent=${encodeURIComponent(c.parentId)}`}>
+                <Link
+                  data-testid={`child-open-${c.childId}`}
+                  to={`/userSubCelltypeDatasetAnalysis?id=${encodeURIComponent(c.childId)}&parent=${encodeURIComponent(c.parentId)}`}
+                >
                   {t('subcluster.open')}
                 </Link>
               ) : null,

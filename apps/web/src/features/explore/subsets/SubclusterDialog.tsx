@@ -11,7 +11,12 @@ interface Props {
   onClose: () => void;
 }
 
-type Values = { labels?: string[]; clusteringResolution: number; reDimensionalityReduction: boolean; onlyScaleHighlyVariableGenes: boolean };
+type Values = {
+  labels?: string[];
+  clusteringResolution: number;
+  reDimensionalityReduction: boolean;
+  onlyScaleHighlyVariableGenes: boolean;
+};
 
 /** Sub-celltype analysis of a subset's clusters (≥ 100 cells) as a child task with the SPEC §3 child parameters. */
 export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
@@ -19,7 +24,10 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
   const [form] = Form.useForm<Values>();
   const start = useStartSubcluster(datasetId);
   const chosen: string[] = Form.useWatch('labels', form) ?? [];
-  const cells = (chosen.length ? chosen : subset.labels).reduce((a, l) => a + (subset.counts[subset.labels.indexOf(l)] ?? 0), 0);
+  const cells = (chosen.length ? chosen : subset.labels).reduce(
+    (a, l) => a + (subset.counts[subset.labels.indexOf(l)] ?? 0),
+    0,
+  );
   const tooFew = cells < LIMITS.subclusterMinCells;
   const submit = async () => {
     const v = await form.validateFields();
@@ -27,7 +35,11 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
       {
         key: `subset:${subset.id}`,
         labels: v.labels ?? [],
-        params: { clusteringResolution: v.clusteringResolution, reDimensionalityReduction: v.reDimensionalityReduction, onlyScaleHighlyVariableGenes: v.onlyScaleHighlyVariableGenes },
+        params: {
+          clusteringResolution: v.clusteringResolution,
+          reDimensionalityReduction: v.reDimensionalityReduction,
+          onlyScaleHighlyVariableGenes: v.onlyScaleHighlyVariableGenes,
+        },
       },
       {
         onSuccess: () => {
@@ -47,9 +59,23 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
       confirmLoading={start.isPending}
       okButtonProps={{ disabled: tooFew, 'data-testid': 'subcluster-ok' }}
     >
-      <Form form={form} layout="vertical" data-testid="subcluster-form" initialValues={{ clusteringResolution: 0.8, reDimensionalityReduction: true, onlyScaleHighlyVariableGenes: true }}>
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid="subcluster-form"
+        initialValues={{
+          clusteringResolution: 0.8,
+          reDimensionalityReduction: true,
+          onlyScaleHighlyVariableGenes: true,
+        }}
+      >
         <Form.Item name="labels" label={t('subcluster.labels')}>
-          <Select data-testid="subcluster-labels" mode="multiple" placeholder={t('subcluster.allLabels')} options={subset.labels.map((l) => ({ value: l, label: l }))} />
+          <Select
+            data-testid="subcluster-labels"
+            mode="multiple"
+            placeholder={t('subcluster.allLabels')}
+            options={subset.labels.map((l) => ({ value: l, label: l }))}
+          />
         </Form.Item>
         <Form.Item name="clusteringResolution" label={t('subcluster.resolution')}>
           <InputNumber min={RESOLUTION_BOUNDS.min} max={RESOLUTION_BOUNDS.max} step={0.1} />
@@ -57,11 +83,17 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
         <Form.Item name="reDimensionalityReduction" label={t('subcluster.reReduce')} valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Form.Item name="onlyScaleHighlyVariableGenes" label={t('subcluster.onlyHvg')} valuePropName="checked">
+        <Form.Item
+          name="onlyScaleHighlyVariableGenes"
+          label={t('subcluster.onlyHvg')}
+          valuePropName="checked"
+        >
           <Switch />
         </Form.Item>
         <Typography.Text data-testid="subcluster-cells" type={tooFew ? 'danger' : undefined}>
-          {tooFew ? t('subcluster.tooFew', { cells, min: LIMITS.subclusterMinCells }) : t('subcluster.cells', { cells })}
+          {tooFew
+            ? t('subcluster.tooFew', { cells, min: LIMITS.subclusterMinCells })
+            : t('subcluster.cells', { cells })}
         </Typography.Text>
       </Form>
     </Modal>

@@ -16,8 +16,20 @@ interface Props {
   onShow: (s: SubsetView) => void;
 }
 
-const STATE_COLOUR = { none: 'default', stale: 'warning', running: 'processing', failed: 'error', done: 'success' } as const;
-const STATE_KEYS = { none: 'subsets.genes.none', stale: 'subsets.genes.stale', running: 'subsets.genes.running', failed: 'subsets.genes.failed', done: 'subsets.genes.done' } as const;
+const STATE_COLOUR = {
+  none: 'default',
+  stale: 'warning',
+  running: 'processing',
+  failed: 'error',
+  done: 'success',
+} as const;
+const STATE_KEYS = {
+  none: 'subsets.genes.none',
+  stale: 'subsets.genes.stale',
+  running: 'subsets.genes.running',
+  failed: 'subsets.genes.failed',
+  done: 'subsets.genes.done',
+} as const;
 
 /** Subsets of the dataset (SPEC §4): create from the selection, copy a group, rename, merge, map labels, delete. */
 export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }: Props) {
@@ -26,13 +38,24 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
   const [subclustering, setSubclustering] = useState<SubsetView | null>(null);
   const action = useSubsetAction(datasetId);
   const remove = (s: SubsetView) =>
-    action.mutate({ kind: 'delete', subsetId: s.id }, { onSuccess: () => void message.success(t('subsets.deleted')), onError: (e) => void message.error(e.message) });
+    action.mutate(
+      { kind: 'delete', subsetId: s.id },
+      {
+        onSuccess: () => void message.success(t('subsets.deleted')),
+        onError: (e) => void message.error(e.message),
+      },
+    );
 
   return (
     <div data-testid="subset-panel" style={{ marginTop: 12 }}>
       <Space style={{ marginBottom: 8 }} wrap>
         <Typography.Text strong>{t('subsets.title')}</Typography.Text>
-        <Button size="small" data-testid="subset-from-selection" disabled={selection.length === 0} onClick={() => setDialog({ kind: 'fromSelection' })}>
+        <Button
+          size="small"
+          data-testid="subset-from-selection"
+          disabled={selection.length === 0}
+          onClick={() => setDialog({ kind: 'fromSelection' })}
+        >
           {t('subsets.fromSelection')}
         </Button>
         <Button size="small" data-testid="subset-copy" onClick={() => setDialog({ kind: 'copy' })}>
@@ -49,24 +72,44 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
           { title: t('subsets.name'), dataIndex: 'name' },
           { title: t('subsets.cells'), dataIndex: 'nCells' },
           { title: t('subsets.clusters'), render: (_: unknown, s: SubsetView) => s.labels.length },
-          { title: t('subsets.clusterGenes'), render: (_: unknown, s: SubsetView) => <Tag color={STATE_COLOUR[s.clusterGenes]}>{t(STATE_KEYS[s.clusterGenes])}</Tag> },
+          {
+            title: t('subsets.clusterGenes'),
+            render: (_: unknown, s: SubsetView) => (
+              <Tag color={STATE_COLOUR[s.clusterGenes]}>{t(STATE_KEYS[s.clusterGenes])}</Tag>
+            ),
+          },
           {
             title: t('subsets.actions'),
             render: (_: unknown, s: SubsetView) => (
               <Space size={4} wrap>
-                <Button size="small" type="link" data-testid={`subset-show-${s.name}`} onClick={() => onShow(s)}>
+                <Button
+                  size="small"
+                  type="link"
+                  data-testid={`subset-show-${s.name}`}
+                  onClick={() => onShow(s)}
+                >
                   {t('subsets.show')}
                 </Button>
                 <Button size="small" type="link" onClick={() => setDialog({ kind: 'rename', subset: s })}>
                   {t('subsets.rename')}
                 </Button>
-                <Button size="small" type="link" disabled={s.labels.length < 2} onClick={() => setDialog({ kind: 'merge', subset: s })}>
+                <Button
+                  size="small"
+                  type="link"
+                  disabled={s.labels.length < 2}
+                  onClick={() => setDialog({ kind: 'merge', subset: s })}
+                >
                   {t('subsets.merge')}
                 </Button>
                 <Button size="small" type="link" onClick={() => setDialog({ kind: 'map', subset: s })}>
                   {t('subsets.map')}
                 </Button>
-                <Button size="small" type="link" data-testid={`subset-subcluster-${s.name}`} onClick={() => setSubclustering(s)}>
+                <Button
+                  size="small"
+                  type="link"
+                  data-testid={`subset-subcluster-${s.name}`}
+                  onClick={() => setSubclustering(s)}
+                >
                   {t('subcluster.action')}
                 </Button>
                 <Popconfirm title={t('subsets.confirmDelete', { name: s.name })} onConfirm={() => remove(s)}>
@@ -80,8 +123,23 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
         ]}
       />
       <ChildTasksList datasetId={datasetId} subsets={subsets} />
-      {subclustering && <SubclusterDialog datasetId={datasetId} subset={subclustering} onClose={() => setSubclustering(null)} />}
-      {dialog && <SubsetDialog datasetId={datasetId} manifest={manifest} subsets={subsets} selection={selection} dialog={dialog} onClose={() => setDialog(null)} />}
+      {subclustering && (
+        <SubclusterDialog
+          datasetId={datasetId}
+          subset={subclustering}
+          onClose={() => setSubclustering(null)}
+        />
+      )}
+      {dialog && (
+        <SubsetDialog
+          datasetId={datasetId}
+          manifest={manifest}
+          subsets={subsets}
+          selection={selection}
+          dialog={dialog}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </div>
   );
 }

@@ -35,7 +35,10 @@ export function CellQualityTab({ client, manifest }: TabProps) {
       const metrics = await Promise.all(
         cols.map(async (c) => {
           const col = await client.obs(c.key);
-          return { ...c, values: col.kind === 'numeric' ? splitByGroup(col.values, codes, groups.length) : [] };
+          return {
+            ...c,
+            values: col.kind === 'numeric' ? splitByGroup(col.values, codes, groups.length) : [],
+          };
         }),
       );
       const qc = manifest.qc ? parseQcSummary(await client.json(manifest.qc)) : null;
@@ -74,7 +77,11 @@ export function CellQualityTab({ client, manifest }: TabProps) {
         {data.metrics.map((m) => (
           <div key={m.id}>
             <Typography.Title level={5}>{t(QC_METRIC_KEYS[m.id]!)}</Typography.Title>
-            <EChart option={violinOption(data.groups, m.values, colours, m.key)} fileName={`qc-${m.id}`} height={300} />
+            <EChart
+              option={violinOption(data.groups, m.values, colours, m.key)}
+              fileName={`qc-${m.id}`}
+              height={300}
+            />
           </div>
         ))}
       </div>
@@ -110,9 +117,17 @@ export function CellQualityTab({ client, manifest }: TabProps) {
         </>
       )}
       <Typography.Title level={5}>{t('quality.doublets')}</Typography.Title>
-      {data.qc?.doublets.length ? <RowsTable rows={data.qc.doublets} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
+      {data.qc?.doublets.length ? (
+        <RowsTable rows={data.qc.doublets} />
+      ) : (
+        <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>
+      )}
       <Typography.Title level={5}>{t('quality.ambient')}</Typography.Title>
-      {data.qc?.ambient.length ? <RowsTable rows={data.qc.ambient} /> : <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>}
+      {data.qc?.ambient.length ? (
+        <RowsTable rows={data.qc.ambient} />
+      ) : (
+        <Typography.Text type="secondary">{t('quality.notRun')}</Typography.Text>
+      )}
     </Space>
   );
 }
@@ -138,7 +153,11 @@ function RowsTable({ rows }: { rows: Array<Record<string, unknown>> }) {
       pagination={false}
       rowKey={(_, i) => String(i)}
       dataSource={rows}
-      columns={keys.map((k) => ({ title: qcKey(t, k), dataIndex: k, render: k === 'sample' ? String : show }))}
+      columns={keys.map((k) => ({
+        title: qcKey(t, k),
+        dataIndex: k,
+        render: k === 'sample' ? String : show,
+      }))}
     />
   );
 }

@@ -22,9 +22,13 @@ export function CompareDialog({ datasetId, groupings, selection, onClose }: Prop
   const calc = useCalculateDeg(datasetId);
   const aKey = Form.useWatch('aKey', form);
   const bKey = Form.useWatch('bKey', form);
-  const labelsOf = (key?: string) => (groupings.find((g) => g.value === key)?.labels ?? []).map((l) => ({ value: l, label: l }));
+  const labelsOf = (key?: string) =>
+    (groupings.find((g) => g.value === key)?.labels ?? []).map((l) => ({ value: l, label: l }));
   const sources = groupings.map((g) => ({ value: g.value, label: g.label }));
-  const aSources = selection.length > 0 ? [{ value: SELECTION, label: t('deg.jobs.selection', { count: selection.length }) }, ...sources] : sources;
+  const aSources =
+    selection.length > 0
+      ? [{ value: SELECTION, label: t('deg.jobs.selection', { count: selection.length }) }, ...sources]
+      : sources;
   const bSources = [{ value: REST, label: t('deg.jobs.rest') }, ...sources];
   const toGroup = (key: string, labels: string[] | undefined): DegGroup => {
     if (key === SELECTION) return { from: 'cells', cells: selection, name: t('deg.jobs.selectionName') };
@@ -46,7 +50,14 @@ export function CompareDialog({ datasetId, groupings, selection, onClose }: Prop
   };
   const req = [{ required: true, message: t('subsets.required') }];
   return (
-    <Modal open title={t('deg.jobs.compare')} onOk={() => void submit()} onCancel={onClose} confirmLoading={calc.isPending} okButtonProps={{ 'data-testid': 'compare-ok' }}>
+    <Modal
+      open
+      title={t('deg.jobs.compare')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={calc.isPending}
+      okButtonProps={{ 'data-testid': 'compare-ok' }}
+    >
       <Form form={form} layout="vertical" data-testid="compare-form">
         <Form.Item name="aKey" label={t('deg.jobs.groupA')} rules={req}>
           <Select data-testid="compare-a" options={aSources} />

@@ -19,7 +19,9 @@ export function CompositionTab({ client, manifest }: TabProps) {
   const cats = categoricalColumns(manifest);
   const label = (k: string) => (levelLabelKey(k) ? t(levelLabelKey(k)!) : k);
   const [typeKey, setTypeKey] = useState(defaultGroupColumn(manifest)?.key ?? '');
-  const [byKey, setByKey] = useState(sampleColumn(manifest)?.key ?? cats.find((c) => c.key !== typeKey)?.key ?? typeKey);
+  const [byKey, setByKey] = useState(
+    sampleColumn(manifest)?.key ?? cats.find((c) => c.key !== typeKey)?.key ?? typeKey,
+  );
   const [groupKey, setGroupKey] = useState<string | null>(null);
   const [cols, setCols] = useState<Record<string, Cat>>({});
 
@@ -29,7 +31,12 @@ export function CompositionTab({ client, manifest }: TabProps) {
     if (keys.length === 0) return undefined;
     void Promise.all(keys.map((k) => client.obs(k))).then((loaded) => {
       if (!live) return;
-      setCols((c) => ({ ...c, ...Object.fromEntries(loaded.filter((o): o is Cat => o.kind === 'categorical').map((o) => [o.key, o])) }));
+      setCols((c) => ({
+        ...c,
+        ...Object.fromEntries(
+          loaded.filter((o): o is Cat => o.kind === 'categorical').map((o) => [o.key, o]),
+        ),
+      }));
     });
     return () => {
       live = false;
@@ -54,31 +61,72 @@ export function CompositionTab({ client, manifest }: TabProps) {
     grid: { left: 60, right: 20, top: 20, bottom: 80 },
     xAxis: { type: 'category', data: by.labels, axisLabel: { rotate: by.labels.length > 8 ? 40 : 0 } },
     yAxis: { type: 'value', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
-    series: type.labels.map((l, i) => ({ type: 'bar', stack: 'p', name: l, data: result.props[i], itemStyle: { color: colours[i % colours.length] } })),
+    series: type.labels.map((l, i) => ({
+      type: 'bar',
+      stack: 'p',
+      name: l,
+      data: result.props[i],
+      itemStyle: { color: colours[i % colours.length] },
+    })),
   };
   const roeData: number[][] = [];
-  result.roe.roe.forEach((row, i) => row.forEach((v, j) => roeData.push([j, i, Number.isFinite(v) ? Number(v.toFixed(2)) : 0])));
+  result.roe.roe.forEach((row, i) =>
+    row.forEach((v, j) => roeData.push([j, i, Number.isFinite(v) ? Number(v.toFixed(2)) : 0])),
+  );
   const roeChart: ChartOption = {
     animation: false,
     tooltip: { position: 'top' },
     grid: { left: 140, right: 90, top: 10, bottom: 70 },
     xAxis: { type: 'category', data: by.labels, axisLabel: { rotate: 40 } },
     yAxis: { type: 'category', data: type.labels },
-    visualMap: { min: 0, max: 2, calculable: true, orient: 'vertical', right: 0, top: 'middle', inRange: { color: ['#2166ac', '#f7f7f7', '#b2182b'] } },
-    series: [{ type: 'heatmap', data: roeData, label: { show: type.labels.length * by.labels.length <= 200 } }],
+    visualMap: {
+      min: 0,
+      max: 2,
+      calculable: true,
+      orient: 'vertical',
+      right: 0,
+      top: 'middle',
+      inRange: { color: ['#2166ac', '#f7f7f7', '#b2182b'] },
+    },
+    series: [
+      { type: 'heatmap', data: roeData, label: { show: type.labels.length * by.labels.length <= 200 } },
+    ],
   };
-  const boxes = group ? groupProportionBoxes(result.props, sampleGroups(by.codes, by.labels.length, group.codes, group.labels.length), group.labels) : null;
+  const boxes = group
+    ? groupProportionBoxes(
+        result.props,
+        sampleGroups(by.codes, by.labels.length, group.codes, group.labels.length),
+        group.labels,
+      )
+    : null;
   const pText = result.roe.pValue.toExponential(2);
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellularComposition">
       <Space wrap>
         <span>{t('composition.cellTypes')}</span>
-        <Select value={typeKey} style={{ width: 180 }} onChange={setTypeKey} options={cats.map((c) => ({ value: c.key, label: label(c.key) }))} />
+        <Select
+          value={typeKey}
+          style={{ width: 180 }}
+          onChange={setTypeKey}
+          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
+        />
         <span>{t('composition.by')}</span>
-        <Select value={byKey} style={{ width: 180 }} onChange={setByKey} options={cats.map((c) => ({ value: c.key, label: label(c.key) }))} />
+        <Select
+          value={byKey}
+          style={{ width: 180 }}
+          onChange={setByKey}
+          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
+        />
         <span>{t('composition.groups')}</span>
-        <Select allowClear value={groupKey} placeholder={t('composition.noGroups')} style={{ width: 180 }} onChange={(v?: string) => setGroupKey(v ?? null)} options={cats.map((c) => ({ value: c.key, label: label(c.key) }))} />
+        <Select
+          allowClear
+          value={groupKey}
+          placeholder={t('composition.noGroups')}
+          style={{ width: 180 }}
+          onChange={(v?: string) => setGroupKey(v ?? null)}
+          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
+        />
       </Space>
       <EChart option={bars} fileName="composition" height={360} testId="composition-bars" />
       <Table
@@ -86,17 +134,40 @@ export function CompositionTab({ client, manifest }: TabProps) {
         rowKey="label"
         pagination={false}
         scroll={{ x: true }}
-        dataSource={type.labels.map((l, i) => ({ label: l, ...Object.fromEntries(by.labels.map((b, j) => [b, result.props[i]![j]!])) }))}
-        columns={[{ title: label(typeKey), dataIndex: 'label', fixed: 'left' as const }, ...by.labels.map((b) => ({ title: b, dataIndex: b, render: (v: number) => `${(v * 100).toFixed(1)}%` }))]}
+        dataSource={type.labels.map((l, i) => ({
+          label: l,
+          ...Object.fromEntries(by.labels.map((b, j) => [b, result.props[i]![j]!])),
+        }))}
+        columns={[
+          { title: label(typeKey), dataIndex: 'label', fixed: 'left' as const },
+          ...by.labels.map((b) => ({
+            title: b,
+            dataIndex: b,
+            render: (v: number) => `${(v * 100).toFixed(1)}%`,
+          })),
+        ]}
       />
       <Typography.Title level={5}>{t('composition.roe')}</Typography.Title>
       {result.roe.significant ? (
-        <Typography.Text data-testid="roe-p">{t('composition.roeP', { p: pText, chi: result.roe.chiSquare.toFixed(2), df: result.roe.df })}</Typography.Text>
+        <Typography.Text data-testid="roe-p">
+          {t('composition.roeP', { p: pText, chi: result.roe.chiSquare.toFixed(2), df: result.roe.df })}
+        </Typography.Text>
       ) : (
-        <Alert data-testid="roe-failed" type="warning" showIcon title={t('composition.roeFailed', { p: pText })} />
+        <Alert
+          data-testid="roe-failed"
+          type="warning"
+          showIcon
+          title={t('composition.roeFailed', { p: pText })}
+        />
       )}
       <EChart option={roeChart} fileName="roe" height={Math.max(240, 60 + 22 * type.labels.length)} />
-      {boxes && !boxes.ok && <Alert type="info" showIcon title={t('composition.needThreeSamples', { groups: boxes.groupsTooSmall.join(', ') })} />}
+      {boxes && !boxes.ok && (
+        <Alert
+          type="info"
+          showIcon
+          title={t('composition.needThreeSamples', { groups: boxes.groupsTooSmall.join(', ') })}
+        />
+      )}
       {boxes?.ok && group && (
         <EChart
           fileName="composition-groups"

@@ -18,7 +18,17 @@ import { useSubsets } from '../../../api/explore';
 import { DegJobsBar } from './DegJobsBar';
 import { degGroupings } from './degGroupings';
 
-const COLS: Array<keyof DegRow> = ['cluster', 'gene', 'avgExpr', 'log2fc', 'pct1', 'zscore', 'pval', 'padj', 'pct2'];
+const COLS: Array<keyof DegRow> = [
+  'cluster',
+  'gene',
+  'avgExpr',
+  'log2fc',
+  'pct1',
+  'zscore',
+  'pval',
+  'padj',
+  'pct2',
+];
 const fmt = (v: number) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(3) : v.toExponential(2));
 
 /**
@@ -33,20 +43,39 @@ function WithJobs(props: TabProps & { datasetId: string }) {
   const { t } = useTranslation('explore');
   const tasks = useDegTasks(props.datasetId);
   const subsets = useSubsets(props.datasetId);
-  const groupings = useMemo(() => degGroupings(props.manifest, props.subsets, t), [props.manifest, props.subsets, t]);
+  const groupings = useMemo(
+    () => degGroupings(props.manifest, props.subsets, t),
+    [props.manifest, props.subsets, t],
+  );
   const refresh = () => {
     void tasks.refetch();
     void subsets.refetch();
   };
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      <DegJobsBar datasetId={props.datasetId} groupings={groupings} selection={props.selection} tasks={tasks.data ?? []} onRefresh={refresh} />
-      <DegTable {...props} tasks={tasks.data ?? []} groupingName={(g) => groupings.find((x) => x.value === g)?.label ?? g} />
+      <DegJobsBar
+        datasetId={props.datasetId}
+        groupings={groupings}
+        selection={props.selection}
+        tasks={tasks.data ?? []}
+        onRefresh={refresh}
+      />
+      <DegTable
+        {...props}
+        tasks={tasks.data ?? []}
+        groupingName={(g) => groupings.find((x) => x.value === g)?.label ?? g}
+      />
     </Space>
   );
 }
 
-function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) => g }: TabProps & { tasks?: DegTaskView[]; groupingName?: (g: string) => string }) {
+function DegTable({
+  client,
+  manifest,
+  datasetId,
+  tasks = [],
+  groupingName = (g) => g,
+}: TabProps & { tasks?: DegTaskView[]; groupingName?: (g: string) => string }) {
   const { t } = useTranslation('explore');
   const [source, setSource] = useState(`m:${manifest.markers[0]?.groupBy ?? ''}`);
   const groupBy = source.slice(2);
@@ -58,7 +87,12 @@ function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) 
 
   useEffect(() => {
     const file = manifest.markers.find((m) => m.groupBy === groupBy)?.file;
-    const load = source.startsWith('t:') && datasetId ? fetchDegResult(datasetId, groupBy) : file ? client.json<DegRow[]>(file) : null;
+    const load =
+      source.startsWith('t:') && datasetId
+        ? fetchDegResult(datasetId, groupBy)
+        : file
+          ? client.json<DegRow[]>(file)
+          : null;
     if (!load) return undefined;
     let live = true;
     setRows(null);
@@ -73,7 +107,10 @@ function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) 
   }, [client, manifest, groupBy, source, datasetId]);
 
   const clusters = useMemo(() => [...new Set((rows ?? []).map((r) => r.cluster))], [rows]);
-  const shown = useMemo(() => filterDegRows(rows ?? [], { applySpecFilter: specFilter, search, cluster }), [rows, specFilter, search, cluster]);
+  const shown = useMemo(
+    () => filterDegRows(rows ?? [], { applySpecFilter: specFilter, search, cluster }),
+    [rows, specFilter, search, cluster],
+  );
   if (error) return <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: error })} />;
   if (!rows) return <Spin />;
 
@@ -82,7 +119,10 @@ function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) 
   const columns: ColumnsType<DegRow> = COLS.map((c) => ({
     title: t(DEG_COLUMN_KEYS[c]!),
     dataIndex: c,
-    sorter: (a: DegRow, b: DegRow) => (typeof a[c] === 'number' ? (a[c] as number) - (b[c] as number) : String(a[c]).localeCompare(String(b[c]))),
+    sorter: (a: DegRow, b: DegRow) =>
+      typeof a[c] === 'number'
+        ? (a[c] as number) - (b[c] as number)
+        : String(a[c]).localeCompare(String(b[c])),
     render: (v: string | number) => (typeof v === 'number' ? fmt(v) : v),
   }));
   const volcanoRows = rows.filter((r) => cluster === null || r.cluster === cluster).slice(0, 60_000);
@@ -95,8 +135,20 @@ function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) 
     xAxis: { type: 'value', name: 'log2FC', nameLocation: 'middle', nameGap: 28 },
     yAxis: { type: 'value', name: '-log10(padj)' },
     series: [
-      { type: 'scatter', name: t('deg.significant'), symbolSize: 5, itemStyle: { color: '#d62728' }, data: volcanoRows.filter((r) => passesDegFilter(r)).map(point) },
-      { type: 'scatter', name: t('deg.notSignificant'), symbolSize: 3, itemStyle: { color: '#bbbbbb' }, data: volcanoRows.filter((r) => !passesDegFilter(r)).map(point) },
+      {
+        type: 'scatter',
+        name: t('deg.significant'),
+        symbolSize: 5,
+        itemStyle: { color: '#d62728' },
+        data: volcanoRows.filter((r) => passesDegFilter(r)).map(point),
+      },
+      {
+        type: 'scatter',
+        name: t('deg.notSignificant'),
+        symbolSize: 3,
+        itemStyle: { color: '#bbbbbb' },
+        data: volcanoRows.filter((r) => !passesDegFilter(r)).map(point),
+      },
     ],
   };
 
@@ -109,32 +161,76 @@ function DegTable({ client, manifest, datasetId, tasks = [], groupingName = (g) 
           style={{ width: 240 }}
           onChange={setSource}
           options={[
-            ...manifest.markers.map((m) => ({ value: `m:${m.groupBy}`, label: levelLabelKey(m.groupBy) ? t(levelLabelKey(m.groupBy)!) : m.groupBy })),
+            ...manifest.markers.map((m) => ({
+              value: `m:${m.groupBy}`,
+              label: levelLabelKey(m.groupBy) ? t(levelLabelKey(m.groupBy)!) : m.groupBy,
+            })),
             ...tasks
               .filter((x) => x.status === 'completed')
               .map((x) => ({
                 value: `t:${x.id}`,
-                label: x.mode === 'compare' ? t('deg.jobs.versus', { a: x.groupA, b: x.groupB }) : t('deg.jobs.clusterGenesOf', { name: groupingName(x.grouping ?? '') }),
+                label:
+                  x.mode === 'compare'
+                    ? t('deg.jobs.versus', { a: x.groupA, b: x.groupB })
+                    : t('deg.jobs.clusterGenesOf', { name: groupingName(x.grouping ?? '') }),
               })),
           ]}
         />
-        <Select allowClear placeholder={t('deg.allClusters')} value={cluster} style={{ width: 160 }} onChange={(v?: string) => setCluster(v ?? null)} options={clusters.map((c) => ({ value: c, label: c }))} />
-        <Input.Search data-testid="deg-search" allowClear placeholder={t('deg.search')} style={{ width: 180 }} onSearch={setSearch} onChange={(e) => setSearch(e.target.value)} />
+        <Select
+          allowClear
+          placeholder={t('deg.allClusters')}
+          value={cluster}
+          style={{ width: 160 }}
+          onChange={(v?: string) => setCluster(v ?? null)}
+          options={clusters.map((c) => ({ value: c, label: c }))}
+        />
+        <Input.Search
+          data-testid="deg-search"
+          allowClear
+          placeholder={t('deg.search')}
+          style={{ width: 180 }}
+          onSearch={setSearch}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <Space size={4}>
           <Switch data-testid="deg-filter" checked={specFilter} onChange={setSpecFilter} />
-          {t('deg.filter', { log2fc: LIMITS.degFilter.log2fc, padj: LIMITS.degFilter.padj, pct: LIMITS.degFilter.pct })}
+          {t('deg.filter', {
+            log2fc: LIMITS.degFilter.log2fc,
+            padj: LIMITS.degFilter.padj,
+            pct: LIMITS.degFilter.pct,
+          })}
         </Space>
-        <Button onClick={() => downloadBlob(new Blob([toCsv(header, asCells())], { type: 'text/csv' }), `deg-${groupBy}.csv`)}>{t('export.csv')}</Button>
         <Button
           onClick={() =>
-            downloadBlob(new Blob([toXlsx('DEG', header, asCells()) as BlobPart], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), `deg-${groupBy}.xlsx`)
+            downloadBlob(new Blob([toCsv(header, asCells())], { type: 'text/csv' }), `deg-${groupBy}.csv`)
+          }
+        >
+          {t('export.csv')}
+        </Button>
+        <Button
+          onClick={() =>
+            downloadBlob(
+              new Blob([toXlsx('DEG', header, asCells()) as BlobPart], {
+                type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+              }),
+              `deg-${groupBy}.xlsx`,
+            )
           }
         >
           {t('export.xlsx')}
         </Button>
       </Space>
-      <Typography.Text data-testid="deg-count" data-shown={shown.length} data-total={rows.length}>{t('deg.count', { shown: shown.length, total: rows.length })}</Typography.Text>
-      <Table size="small" rowKey={(r) => `${r.cluster}|${r.gene}`} dataSource={shown} columns={columns} pagination={{ pageSize: 20, showSizeChanger: false }} scroll={{ x: true }} />
+      <Typography.Text data-testid="deg-count" data-shown={shown.length} data-total={rows.length}>
+        {t('deg.count', { shown: shown.length, total: rows.length })}
+      </Typography.Text>
+      <Table
+        size="small"
+        rowKey={(r) => `${r.cluster}|${r.gene}`}
+        dataSource={shown}
+        columns={columns}
+        pagination={{ pageSize: 20, showSizeChanger: false }}
+        scroll={{ x: true }}
+      />
       <Typography.Title level={5}>{t('deg.volcano')}</Typography.Title>
       <EChart option={volcano} fileName={`volcano-${groupBy}`} height={380} />
     </Space>

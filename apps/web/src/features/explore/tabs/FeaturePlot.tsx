@@ -31,7 +31,15 @@ export function FeaturePlot({ client, embedding, gene, layer }: Props) {
   }, [client, gene.index, layer]);
   return (
     <Card size="small" title={gene.symbol} data-testid={`feature-${gene.symbol}`}>
-      {colouring && <EmbeddingViewer x={embedding.x} y={embedding.y} colouring={colouring} mouseMode="panZoom" height={260} />}
+      {colouring && (
+        <EmbeddingViewer
+          x={embedding.x}
+          y={embedding.y}
+          colouring={colouring}
+          mouseMode="panZoom"
+          height={260}
+        />
+      )}
       {colouring && max === 0 && <Typography.Text type="warning">{t('gene.notExpressed')}</Typography.Text>}
     </Card>
   );

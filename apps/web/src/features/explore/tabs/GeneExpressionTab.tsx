@@ -27,7 +27,9 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
   const { t } = useTranslation('explore');
   const [genes, setGenes] = useState<GeneOption[]>([]);
   const [groupKey, setGroupKey] = useState(defaultGroupColumn(manifest)?.key ?? '');
-  const [layer, setLayer] = useState<'counts' | 'normalized'>(manifest.layers.some((l) => l.name === 'normalized') ? 'normalized' : 'counts');
+  const [layer, setLayer] = useState<'counts' | 'normalized'>(
+    manifest.layers.some((l) => l.name === 'normalized') ? 'normalized' : 'counts',
+  );
   const [kind, setKind] = useState<PlotKind>('feature');
   const [showMarkers, setShowMarkers] = useState(canonicalMarkers);
   const [group, setGroup] = useState<ObsColumn | null>(null);
@@ -45,13 +47,16 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
   }, [client, groupKey]);
   useEffect(() => {
     let live = true;
-    void Promise.all(genes.map(async (gene) => ({ gene, ...(await client.gene(layer, gene.index)) }))).then((d) => live && setLoaded(d));
+    void Promise.all(genes.map(async (gene) => ({ gene, ...(await client.gene(layer, gene.index)) }))).then(
+      (d) => live && setLoaded(d),
+    );
     return () => {
       live = false;
     };
   }, [client, genes, layer]);
 
-  const add = (g: GeneOption) => setGenes((gs) => (gs.some((x) => x.index === g.index) ? gs : [...gs, g].slice(-12)));
+  const add = (g: GeneOption) =>
+    setGenes((gs) => (gs.some((x) => x.index === g.index) ? gs : [...gs, g].slice(-12)));
   const addMarker = async (human: string) => {
     const sym = markerSymbol(human, manifest.species);
     const idx = lookup.get(sym.toUpperCase());
@@ -80,9 +85,17 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
           value={groupKey}
           style={{ width: 180 }}
           onChange={setGroupKey}
-          options={categoricalColumns(manifest).map((o) => ({ value: o.key, label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key }))}
+          options={categoricalColumns(manifest).map((o) => ({
+            value: o.key,
+            label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key,
+          }))}
         />
-        <Select value={layer} style={{ width: 130 }} onChange={setLayer} options={manifest.layers.map((l) => ({ value: l.name, label: t(LAYER_KEYS[l.name]) }))} />
+        <Select
+          value={layer}
+          style={{ width: 130 }}
+          onChange={setLayer}
+          options={manifest.layers.map((l) => ({ value: l.name, label: t(LAYER_KEYS[l.name]) }))}
+        />
         <Radio.Group value={kind} onChange={(e) => setKind(e.target.value as PlotKind)}>
           {(['feature', 'violin', 'dot', 'heatmap'] as const).map((k) => (
             <Radio.Button key={k} value={k}>
@@ -101,7 +114,9 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
         <div>
           {CANONICAL_MARKERS.map((m) => (
             <span key={m.cellType} style={{ marginRight: 12 }}>
-              <Typography.Text type="secondary">{t(`gene.markerTypes.${m.key}`, { defaultValue: m.cellType })}: </Typography.Text>
+              <Typography.Text type="secondary">
+                {t(`gene.markerTypes.${m.key}`, { defaultValue: m.cellType })}:{' '}
+              </Typography.Text>
               {m.genes.map((g) => (
                 <Tag key={g} style={{ cursor: 'pointer' }} onClick={() => void addMarker(g)}>
                   {markerSymbol(g, manifest.species)}
@@ -111,7 +126,15 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
           ))}
         </div>
       )}
-      {missing && <Alert type="warning" showIcon title={`${missing}: ${t('gene.notExpressed')}`} closable onClose={() => setMissing(null)} />}
+      {missing && (
+        <Alert
+          type="warning"
+          showIcon
+          title={`${missing}: ${t('gene.notExpressed')}`}
+          closable
+          onClose={() => setMissing(null)}
+        />
+      )}
       <div>
         {genes.map((g) => (
           <Tag key={g.index} closable onClose={() => setGenes((gs) => gs.filter((x) => x.index !== g.index))}>
@@ -121,24 +144,50 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
       </div>
       {genes.length === 0 && <Empty description={t('gene.pickGenes')} />}
       {kind === 'feature' && emb && (
-        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', gap: 8 }}>
+        <div
+          style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))', gap: 8 }}
+        >
           {genes.slice(0, 8).map((g) => (
             <FeaturePlot key={`${g.index}-${layer}`} client={client} embedding={emb} gene={g} layer={layer} />
           ))}
         </div>
       )}
-      {kind === 'violin' && cat &&
+      {kind === 'violin' &&
+        cat &&
         loaded.map((g) => (
           <div key={g.gene.index}>
             <Typography.Title level={5}>{g.gene.symbol}</Typography.Title>
             {g.max === 0 && <Typography.Text type="warning">{t('gene.notExpressed')}</Typography.Text>}
-            <EChart option={violinOption(cat.labels, splitByGroup(g.values, cat.codes, cat.labels.length), [...palette('Default')], t(LAYER_KEYS[layer]))} fileName={`violin-${g.gene.symbol}`} height={300} />
+            <EChart
+              option={violinOption(
+                cat.labels,
+                splitByGroup(g.values, cat.codes, cat.labels.length),
+                [...palette('Default')],
+                t(LAYER_KEYS[layer]),
+              )}
+              fileName={`violin-${g.gene.symbol}`}
+              height={300}
+            />
           </div>
         ))}
       {kind === 'dot' && cat && summary && (
-        <EChart option={dotPlotOption(names, cat.labels, summary.mean, summary.pct, { mean: t('gene.meanExpr'), pct: t('gene.pctExpr') })} fileName="dotplot" height={120 + 36 * names.length} testId="dotplot" />
+        <EChart
+          option={dotPlotOption(names, cat.labels, summary.mean, summary.pct, {
+            mean: t('gene.meanExpr'),
+            pct: t('gene.pctExpr'),
+          })}
+          fileName="dotplot"
+          height={120 + 36 * names.length}
+          testId="dotplot"
+        />
       )}
-      {kind === 'heatmap' && cat && summary && <EChart option={heatmapOption(names, cat.labels, summary.mean, t('gene.zscore'))} fileName="heatmap" height={120 + 30 * names.length} />}
+      {kind === 'heatmap' && cat && summary && (
+        <EChart
+          option={heatmapOption(names, cat.labels, summary.mean, t('gene.zscore'))}
+          fileName="heatmap"
+          height={120 + 30 * names.length}
+        />
+      )}
     </Space>
   );
 }

@@ -9,9 +9,17 @@ export interface Grouping {
 }
 
 /** Groupings a DE calculation can use: categorical annotation levels and subsets (`subset:<id>`). */
-export function degGroupings(manifest: ArtifactManifest, subsets: SubsetView[], t: (k: string) => string): Grouping[] {
+export function degGroupings(
+  manifest: ArtifactManifest,
+  subsets: SubsetView[],
+  t: (k: string) => string,
+): Grouping[] {
   return [
-    ...categoricalColumns(manifest).map((o) => ({ value: o.key, label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key, labels: o.labels })),
+    ...categoricalColumns(manifest).map((o) => ({
+      value: o.key,
+      label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key,
+      labels: o.labels,
+    })),
     ...subsets.map((s) => ({ value: `subset:${s.id}`, label: s.name, labels: s.labels })),
   ];
 }

@@ -21,7 +21,12 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 
 function numbers(o: unknown): Record<string, number> {
   if (!o || typeof o !== 'object') return {};
-  return Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([, v]) => typeof v === 'number') as [string, number][]);
+  return Object.fromEntries(
+    Object.entries(o as Record<string, unknown>).filter(([, v]) => typeof v === 'number') as [
+      string,
+      number,
+    ][],
+  );
 }
 
 function objectOrNull(v: unknown): Record<string, unknown> | null {
@@ -60,7 +65,10 @@ export function parseQcSummary(json: unknown): QcSummary {
 export const QC_METRICS: ReadonlyArray<{ id: 'genes' | 'umis' | 'mito' | 'ribo'; pattern: RegExp }> = [
   { id: 'genes', pattern: /^(n_genes(_by_counts)?|nFeature_RNA|nGenes|n_features)$/i },
   { id: 'umis', pattern: /^(total_counts|nCount_RNA|n_counts|nUmi|n_umi)$/i },
-  { id: 'mito', pattern: /^(pct_counts_mt|pct_counts_mito|percent[._]mt|percent[._]mito|pctMito|pct_mito)$/i },
+  {
+    id: 'mito',
+    pattern: /^(pct_counts_mt|pct_counts_mito|percent[._]mt|percent[._]mito|pctMito|pct_mito)$/i,
+  },
   { id: 'ribo', pattern: /^(pct_counts_ribo|percent[._]ribo|pctRibo|pct_ribo)$/i },
 ];
 

@@ -35,17 +35,42 @@ export interface ExploreTab {
 const never = () => false;
 
 export const EXPLORE_TABS: readonly ExploreTab[] = [
-  { key: 'cellQuality', permission: 'exploreCellQuality', available: (m) => m.obs.some((o) => o.kind === 'numeric') || Boolean(m.qc), component: CellQualityTab },
-  { key: 'geneExpression', permission: 'exploreGeneExpression', available: (m) => m.layers.length > 0, component: GeneExpressionTab },
-  { key: 'cellularComposition', permission: 'exploreCellularComposition', available: (m) => m.obs.some((o) => o.kind === 'categorical'), component: CompositionTab },
-  { key: 'differentialExpression', permission: 'exploreDifferentialExpression', available: (m) => m.markers.length > 0, component: DifferentialExpressionTab },
+  {
+    key: 'cellQuality',
+    permission: 'exploreCellQuality',
+    available: (m) => m.obs.some((o) => o.kind === 'numeric') || Boolean(m.qc),
+    component: CellQualityTab,
+  },
+  {
+    key: 'geneExpression',
+    permission: 'exploreGeneExpression',
+    available: (m) => m.layers.length > 0,
+    component: GeneExpressionTab,
+  },
+  {
+    key: 'cellularComposition',
+    permission: 'exploreCellularComposition',
+    available: (m) => m.obs.some((o) => o.kind === 'categorical'),
+    component: CompositionTab,
+  },
+  {
+    key: 'differentialExpression',
+    permission: 'exploreDifferentialExpression',
+    available: (m) => m.markers.length > 0,
+    component: DifferentialExpressionTab,
+  },
   { key: 'cellInteractions', permission: 'exploreCellInteraction', available: never, component: null },
   { key: 'trajectory', permission: 'exploreTrajectory', available: never, component: null },
   { key: 'cnv', permission: 'exploreCnv', available: never, component: null },
   { key: 'ith', permission: 'exploreCnv', available: never, component: null },
   { key: 'vdj', permission: 'exploreVdj', available: never, component: null },
   { key: 'tfRegulation', permission: 'exploreTfRegulation', available: never, component: null },
-  { key: 'cellAnnotations', permission: 'exploreCellAnnotations', available: (m) => m.obs.some((o) => o.kind === 'categorical'), component: CellAnnotationsTab },
+  {
+    key: 'cellAnnotations',
+    permission: 'exploreCellAnnotations',
+    available: (m) => m.obs.some((o) => o.kind === 'categorical'),
+    component: CellAnnotationsTab,
+  },
 ];
 
 export type TabAccess = 'enabled' | 'disabled' | 'hidden';

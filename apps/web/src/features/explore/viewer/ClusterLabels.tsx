@@ -12,7 +12,10 @@ interface Props {
 
 /** "Labels on cluster": each category's name at its centroid, following pan and zoom. */
 export function ClusterLabels({ x, y, codes, labels, view }: Props) {
-  const centroids = useMemo(() => categoryCentroids(x, y, codes, labels.length), [x, y, codes, labels.length]);
+  const centroids = useMemo(
+    () => categoryCentroids(x, y, codes, labels.length),
+    [x, y, codes, labels.length],
+  );
   if (!view) return null;
   return (
     <div style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
@@ -24,7 +27,17 @@ export function ClusterLabels({ x, y, codes, labels, view }: Props) {
           <span
             key={labels[i]}
             data-testid="cluster-label"
-            style={{ position: 'absolute', left: px, top: py, transform: 'translate(-50%, -50%)', fontSize: 12, fontWeight: 600, color: '#222', textShadow: '0 0 3px #fff, 0 0 3px #fff', whiteSpace: 'nowrap' }}
+            style={{
+              position: 'absolute',
+              left: px,
+              top: py,
+              transform: 'translate(-50%, -50%)',
+              fontSize: 12,
+              fontWeight: 600,
+              color: '#222',
+              textShadow: '0 0 3px #fff, 0 0 3px #fff',
+              whiteSpace: 'nowrap',
+            }}
           >
             {labels[i]}
           </span>

@@ -13,7 +13,17 @@ interface Props {
   onColour: (labelIndex: number, colour: string) => void;
 }
 
-function ColourEditor({ label, index, legend, onColour }: { label: string; index: number; legend: Extract<LegendModel, { kind: 'categorical' }>; onColour: Props['onColour'] }) {
+function ColourEditor({
+  label,
+  index,
+  legend,
+  onColour,
+}: {
+  label: string;
+  index: number;
+  legend: Extract<LegendModel, { kind: 'categorical' }>;
+  onColour: Props['onColour'];
+}) {
   const { t } = useTranslation('explore');
   const [value, setValue] = useState(legend.colours[index]!);
   const apply = () => {
@@ -25,7 +35,13 @@ function ColourEditor({ label, index, legend, onColour }: { label: string; index
   };
   return (
     <Space.Compact>
-      <Input data-testid="colour-input" value={value} onChange={(e) => setValue(e.target.value)} onPressEnter={apply} style={{ width: 110 }} />
+      <Input
+        data-testid="colour-input"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onPressEnter={apply}
+        style={{ width: 110 }}
+      />
       <Button type="primary" onClick={apply}>
         {t('colours.apply')}
       </Button>
@@ -41,7 +57,14 @@ export function Legend({ legend, customize, onColour }: Props) {
     return (
       <div data-testid="legend">
         <Typography.Text strong>{legend.title}</Typography.Text>
-        <div style={{ height: 12, width: 160, background: `linear-gradient(to right, ${RAMP.join(',')})`, marginTop: 4 }} />
+        <div
+          style={{
+            height: 12,
+            width: 160,
+            background: `linear-gradient(to right, ${RAMP.join(',')})`,
+            marginTop: 4,
+          }}
+        />
         <div style={{ display: 'flex', justifyContent: 'space-between', width: 160, fontSize: 12 }}>
           <span>0</span>
           <span>{legend.max.toPrecision(3)}</span>
@@ -53,11 +76,30 @@ export function Legend({ legend, customize, onColour }: Props) {
   return (
     <div data-testid="legend" style={{ maxHeight: 520, overflowY: 'auto', fontSize: 12 }}>
       {legend.labels.map((label, i) => {
-        const swatch = <span style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, background: legend.colours[i], marginRight: 6, cursor: customize ? 'pointer' : 'default' }} />;
+        const swatch = (
+          <span
+            style={{
+              display: 'inline-block',
+              width: 12,
+              height: 12,
+              borderRadius: 6,
+              background: legend.colours[i],
+              marginRight: 6,
+              cursor: customize ? 'pointer' : 'default',
+            }}
+          />
+        );
         return (
-          <div key={label} data-testid="legend-item" style={{ display: 'flex', alignItems: 'center', padding: '1px 0' }}>
+          <div
+            key={label}
+            data-testid="legend-item"
+            style={{ display: 'flex', alignItems: 'center', padding: '1px 0' }}
+          >
             {customize ? (
-              <Popover trigger="click" content={<ColourEditor label={label} index={i} legend={legend} onColour={onColour} />}>
+              <Popover
+                trigger="click"
+                content={<ColourEditor label={label} index={i} legend={legend} onColour={onColour} />}
+              >
                 <span data-testid={`swatch-${label}`}>{swatch}</span>
               </Popover>
             ) : (

@@ -10,7 +10,12 @@ import type { NormalizedEmbedding } from '../data/decode';
 import type { ObsColumn } from '../data/protocol';
 import { defaultGroupColumn, embeddingChoices } from '../annotationLevels';
 import { ClusterLabels } from './ClusterLabels';
-import { EmbeddingViewer, type DrawTiming, type EmbeddingViewerHandle, type ViewState } from './EmbeddingViewer';
+import {
+  EmbeddingViewer,
+  type DrawTiming,
+  type EmbeddingViewerHandle,
+  type ViewState,
+} from './EmbeddingViewer';
 import { downloadBlob, exportScale, imageDataToPng } from './exportImage';
 import { Legend } from './Legend';
 import { project3D } from './scatterPoints';
@@ -65,22 +70,43 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
   }, [client, settings.embedding]);
 
   const action = useSubsetAction(datasetId ?? '');
-  const loadSubset = useMemo(() => (datasetId ? (id: string) => fetchSubsetCodes(datasetId, id) : null), [datasetId]);
+  const loadSubset = useMemo(
+    () => (datasetId ? (id: string) => fetchSubsetCodes(datasetId, id) : null),
+    [datasetId],
+  );
   // keep a subset colouring in step with the list (recolour, rename, merge refresh it)
   useEffect(() => {
     const by = settings.colourBy;
     if (by.kind !== 'subset') return;
     const fresh = subsets.find((x) => x.id === by.subset.id);
-    if (!fresh) setSettings((st) => ({ ...st, colourBy: { kind: 'obs', key: defaultGroupColumn(manifest)?.key ?? '' } }));
-    else if (fresh.updatedAt !== by.subset.updatedAt) setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset: fresh } }));
+    if (!fresh)
+      setSettings((st) => ({
+        ...st,
+        colourBy: { kind: 'obs', key: defaultGroupColumn(manifest)?.key ?? '' },
+      }));
+    else if (fresh.updatedAt !== by.subset.updatedAt)
+      setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset: fresh } }));
   }, [subsets, settings.colourBy, manifest]);
-  const overrides = settings.colourBy.kind === 'obs' && settings.colourMode === 'customize' ? (custom[settings.colourBy.key] ?? EMPTY) : EMPTY;
-  const colour = useColouring(client, settings.colourBy, settings.palette, overrides, loadSubset, t('subsets.outside'));
+  const overrides =
+    settings.colourBy.kind === 'obs' && settings.colourMode === 'customize'
+      ? (custom[settings.colourBy.key] ?? EMPTY)
+      : EMPTY;
+  const colour = useColouring(
+    client,
+    settings.colourBy,
+    settings.palette,
+    overrides,
+    loadSubset,
+    t('subsets.outside'),
+  );
   const recolour = (i: number, c: string) => {
     const by = settings.colourBy;
     if (by.kind === 'obs') setCustom((m) => ({ ...m, [by.key]: new Map(m[by.key] ?? []).set(i, c) }));
     else if (by.kind === 'subset' && i < by.subset.labels.length) {
-      action.mutate({ kind: 'colours', body: { subsetId: by.subset.id, colours: { [by.subset.labels[i]!]: c } } }, { onError: (e) => void message.error(e.message) });
+      action.mutate(
+        { kind: 'colours', body: { subsetId: by.subset.id, colours: { [by.subset.labels[i]!]: c } } },
+        { onError: (e) => void message.error(e.message) },
+      );
     }
   };
   // labels on cluster: the colouring's groups, or the default grouping when colouring by a gene
@@ -94,7 +120,12 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
       live = false;
     };
   }, [client, manifest, settings.labelPosition]);
-  const labelCol = colour.column?.kind === 'categorical' ? colour.column : groupCol?.kind === 'categorical' ? groupCol : null;
+  const labelCol =
+    colour.column?.kind === 'categorical'
+      ? colour.column
+      : groupCol?.kind === 'categorical'
+        ? groupCol
+        : null;
   const xy = useMemo(() => {
     if (!emb) return null;
     return emb.z ? project3D(emb.x, emb.y, emb.z, settings.yaw, settings.pitch) : { x: emb.x, y: emb.y };
@@ -117,7 +148,10 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
   };
   const legend = colour.legend;
   const hoverText = (() => {
-    if (!hover || !colour.column) return hover && colour.colouring.kind === 'continuous' ? colour.colouring.values[hover.index]?.toFixed(3) : null;
+    if (!hover || !colour.column)
+      return hover && colour.colouring.kind === 'continuous'
+        ? colour.colouring.values[hover.index]?.toFixed(3)
+        : null;
     const c = colour.column;
     return c.kind === 'categorical' ? c.labels[c.codes[hover.index]!] : c.values[hover.index]?.toFixed(3);
   })();
@@ -134,7 +168,9 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
         onExport={() => void exportPng()}
       />
       {embError && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: embError })} />}
-      {colour.error && <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: colour.error })} />}
+      {colour.error && (
+        <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: colour.error })} />
+      )}
       {/* the legend wraps under the embedding on narrow screens, so the embedding keeps the panel's width */}
       <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
         <div style={{ position: 'relative', flex: '1 1 280px', minWidth: 0 }}>
@@ -153,32 +189,55 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
           ) : (
             <Spin style={{ display: 'block', padding: 120 }} />
           )}
-          {xy && settings.labelPosition === 'onCluster' && labelCol && <ClusterLabels x={xy.x} y={xy.y} codes={labelCol.codes} labels={labelCol.labels} view={view} />}
+          {xy && settings.labelPosition === 'onCluster' && labelCol && (
+            <ClusterLabels x={xy.x} y={xy.y} codes={labelCol.codes} labels={labelCol.labels} view={view} />
+          )}
           {hover && hoverText != null && (
-            <div data-testid="hover-tip" style={{ position: 'absolute', left: hover.px + 10, top: hover.py + 10, background: 'rgba(0,0,0,.75)', color: '#fff', padding: '2px 6px', borderRadius: 4, fontSize: 12, pointerEvents: 'none' }}>
+            <div
+              data-testid="hover-tip"
+              style={{
+                position: 'absolute',
+                left: hover.px + 10,
+                top: hover.py + 10,
+                background: 'rgba(0,0,0,.75)',
+                color: '#fff',
+                padding: '2px 6px',
+                borderRadius: 4,
+                fontSize: 12,
+                pointerEvents: 'none',
+              }}
+            >
               {t('viewer.cell', { index: hover.index })}: {hoverText}
             </div>
           )}
         </div>
-        {(settings.labelPosition === 'onSide' || settings.colourMode === 'customize' || legend?.kind === 'continuous') && (
+        {(settings.labelPosition === 'onSide' ||
+          settings.colourMode === 'customize' ||
+          legend?.kind === 'continuous') && (
           <div style={{ flex: '0 1 200px', minWidth: 160 }}>
-            <Legend
-              legend={legend}
-              customize={settings.colourMode === 'customize'}
-              onColour={recolour}
-            />
+            <Legend legend={legend} customize={settings.colourMode === 'customize'} onColour={recolour} />
           </div>
         )}
       </div>
       <Space style={{ marginTop: 8 }}>
-        <Typography.Text data-testid="selection-count">{t('viewer.selected', { count: selected.length })}</Typography.Text>
+        <Typography.Text data-testid="selection-count">
+          {t('viewer.selected', { count: selected.length })}
+        </Typography.Text>
         {selected.length > 0 && (
           <Button size="small" onClick={() => viewer.current?.select([])}>
             {t('viewer.clearSelection')}
           </Button>
         )}
       </Space>
-      {datasetId && <SubsetPanel datasetId={datasetId} manifest={manifest} subsets={subsets} selection={selected} onShow={(subset) => setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset } }))} />}
+      {datasetId && (
+        <SubsetPanel
+          datasetId={datasetId}
+          manifest={manifest}
+          subsets={subsets}
+          selection={selected}
+          onShow={(subset) => setSettings((st) => ({ ...st, colourBy: { kind: 'subset', subset } }))}
+        />
+      )}
     </Card>
   );
 }

@@ -40,7 +40,12 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
     }),
     ...subsets.map((sub) => ({ value: `subset:${sub.id}`, label: t('subsets.option', { name: sub.name }) })),
   ];
-  const colourValue = settings.colourBy.kind === 'obs' ? settings.colourBy.key : settings.colourBy.kind === 'subset' ? `subset:${settings.colourBy.subset.id}` : undefined;
+  const colourValue =
+    settings.colourBy.kind === 'obs'
+      ? settings.colourBy.key
+      : settings.colourBy.kind === 'subset'
+        ? `subset:${settings.colourBy.subset.id}`
+        : undefined;
   const layers = manifest.layers.map((l) => ({ value: l.name, label: t(LAYER_KEYS[l.name]) }));
   return (
     <Space wrap size="small" style={{ marginBottom: 8 }}>
@@ -62,7 +67,13 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
           onChange({ colourBy: sub ? { kind: 'subset', subset: sub } : { kind: 'obs', key } });
         }}
       />
-      <GeneSearch symbols={symbols} width={150} onPick={(g) => onChange({ colourBy: { kind: 'gene', gene: g.index, symbol: g.symbol, layer: settings.layer } })} />
+      <GeneSearch
+        symbols={symbols}
+        width={150}
+        onPick={(g) =>
+          onChange({ colourBy: { kind: 'gene', gene: g.index, symbol: g.symbol, layer: settings.layer } })
+        }
+      />
       {layers.length > 0 && (
         <Select
           data-testid="layer-select"
@@ -70,7 +81,10 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
           style={{ width: 130 }}
           options={layers}
           onChange={(layer: 'counts' | 'normalized') =>
-            onChange({ layer, ...(settings.colourBy.kind === 'gene' ? { colourBy: { ...settings.colourBy, layer } } : {}) })
+            onChange({
+              layer,
+              ...(settings.colourBy.kind === 'gene' ? { colourBy: { ...settings.colourBy, layer } } : {}),
+            })
           }
         />
       )}
@@ -78,14 +92,25 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
         data-testid="palette-select"
         value={settings.palette}
         style={{ width: 100 }}
-        options={paletteNames.map((p) => ({ value: p, label: p === 'Default' ? t('viewer.paletteDefault') : p }))}
+        options={paletteNames.map((p) => ({
+          value: p,
+          label: p === 'Default' ? t('viewer.paletteDefault') : p,
+        }))}
         onChange={(palette: PaletteName) => onChange({ palette })}
       />
-      <Radio.Group size="small" value={settings.labelPosition} onChange={(e) => onChange({ labelPosition: e.target.value as ViewerSettings['labelPosition'] })}>
+      <Radio.Group
+        size="small"
+        value={settings.labelPosition}
+        onChange={(e) => onChange({ labelPosition: e.target.value as ViewerSettings['labelPosition'] })}
+      >
         <Radio.Button value="onCluster">{t('viewer.labelsOnCluster')}</Radio.Button>
         <Radio.Button value="onSide">{t('viewer.labelsOnSide')}</Radio.Button>
       </Radio.Group>
-      <Radio.Group size="small" value={settings.colourMode} onChange={(e) => onChange({ colourMode: e.target.value as ViewerSettings['colourMode'] })}>
+      <Radio.Group
+        size="small"
+        value={settings.colourMode}
+        onChange={(e) => onChange({ colourMode: e.target.value as ViewerSettings['colourMode'] })}
+      >
         <Radio.Button value="default">{t('viewer.colourDefault')}</Radio.Button>
         <Radio.Button value="customize" data-testid="colour-customize">
           {t('viewer.colourCustomize')}
@@ -106,8 +131,20 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
       {is3D && (
         <Space size="small">
           <span>{t('viewer.rotate')}</span>
-          <Slider style={{ width: 90 }} min={-180} max={180} value={settings.yaw} onChange={(yaw: number) => onChange({ yaw })} />
-          <Slider style={{ width: 90 }} min={-90} max={90} value={settings.pitch} onChange={(pitch: number) => onChange({ pitch })} />
+          <Slider
+            style={{ width: 90 }}
+            min={-180}
+            max={180}
+            value={settings.yaw}
+            onChange={(yaw: number) => onChange({ yaw })}
+          />
+          <Slider
+            style={{ width: 90 }}
+            min={-90}
+            max={90}
+            value={settings.pitch}
+            onChange={(pitch: number) => onChange({ pitch })}
+          />
         </Space>
       )}
     </Space>

@@ -1,6 +1,15 @@
 import type { ViewState } from './camera';
 import type { PointRenderer, RenderMode } from './renderer';
-import { createTarget, packColour, pixelTransform, reprojection, splat, valuePriority, type PixelTransform, type SplatTarget } from './splat';
+import {
+  createTarget,
+  packColour,
+  pixelTransform,
+  reprojection,
+  splat,
+  valuePriority,
+  type PixelTransform,
+  type SplatTarget,
+} from './splat';
 
 /**
  * The embedding viewer's renderer: points are splatted on the CPU (`splat.ts`) into an ImageData
@@ -27,7 +36,10 @@ export class CanvasRenderer implements PointRenderer {
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
-    if (!ctx) throw new Error('this browser cannot draw on a 2D canvas; use a current Chrome, Edge, Firefox or Safari');
+    if (!ctx)
+      throw new Error(
+        'this browser cannot draw on a 2D canvas; use a current Chrome, Edge, Firefox or Safari',
+      );
     this.ctx = ctx;
     this.snapshot = document.createElement('canvas');
   }
@@ -91,7 +103,12 @@ export class CanvasRenderer implements PointRenderer {
       this.image = new ImageData(width, height);
       this.target = createTarget(width, height, new Uint32Array(this.image.data.buffer));
     }
-    splat(this.target!, { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel }, tr, pointSize);
+    splat(
+      this.target!,
+      { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel },
+      tr,
+      pointSize,
+    );
     this.ctx.putImageData(this.image, 0, 0);
     if (this.snapshot.width !== width || this.snapshot.height !== height) {
       this.snapshot.width = width;
@@ -117,7 +134,12 @@ export class CanvasRenderer implements PointRenderer {
     const height = Math.round(view.height * k);
     const out = new ImageData(width, height);
     const target = createTarget(width, height, new Uint32Array(out.data.buffer));
-    splat(target, { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel }, pixelTransform(view, width, height), pointSize * k);
+    splat(
+      target,
+      { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel },
+      pixelTransform(view, width, height),
+      pointSize * k,
+    );
     return out;
   }
 

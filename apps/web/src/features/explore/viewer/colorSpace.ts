@@ -11,7 +11,10 @@ export function hexToRgb(hex: string): [number, number, number] {
 }
 
 export function rgbToHex(r: number, g: number, b: number): string {
-  const h = (v: number) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0');
+  const h = (v: number) =>
+    Math.round(Math.min(255, Math.max(0, v)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(r)}${h(g)}${h(b)}`;
 }
 
@@ -40,7 +43,11 @@ function oklabToLinear([L, a, b]: Lab): [number, number, number] {
 }
 
 export function oklabToHex(lab: Lab): string {
-  const [r, g, b] = oklabToLinear(lab).map((c) => toGamma(Math.min(1, Math.max(0, c))) * 255) as [number, number, number];
+  const [r, g, b] = oklabToLinear(lab).map((c) => toGamma(Math.min(1, Math.max(0, c))) * 255) as [
+    number,
+    number,
+    number,
+  ];
   return rgbToHex(r, g, b);
 }
 
@@ -49,7 +56,8 @@ export function oklchToHex(L: number, C: number, hueDeg: number): string {
   const h = (hueDeg * Math.PI) / 180;
   for (let c = C; c >= 0; c -= 0.005) {
     const lin = oklabToLinear([L, c * Math.cos(h), c * Math.sin(h)]);
-    if (lin.every((v) => v >= -1e-4 && v <= 1 + 1e-4)) return oklabToHex([L, c * Math.cos(h), c * Math.sin(h)]);
+    if (lin.every((v) => v >= -1e-4 && v <= 1 + 1e-4))
+      return oklabToHex([L, c * Math.cos(h), c * Math.sin(h)]);
   }
   return oklabToHex([L, 0, 0]);
 }

@@ -10,12 +10,17 @@ export type ColourCheck =
  * Checks a new colour for `label` against the colours currently shown for the other labels of the
  * same subset. Returns the normalized (lower-case) colour when accepted.
  */
-export function checkCustomColour(label: string, colour: string, current: ReadonlyMap<string, string>): ColourCheck {
+export function checkCustomColour(
+  label: string,
+  colour: string,
+  current: ReadonlyMap<string, string>,
+): ColourCheck {
   const c = colour.trim();
   if (!HEX_COLOUR.test(c)) return { ok: false, reason: 'invalidHex' };
   const lower = c.toLowerCase();
   for (const [other, col] of current) {
-    if (other !== label && col.toLowerCase() === lower) return { ok: false, reason: 'duplicate', conflictWith: other };
+    if (other !== label && col.toLowerCase() === lower)
+      return { ok: false, reason: 'duplicate', conflictWith: other };
   }
   return { ok: true, colour: lower };
 }

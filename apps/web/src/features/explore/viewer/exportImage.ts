@@ -10,7 +10,9 @@ export async function imageDataToPng(img: ImageData): Promise<Blob> {
   canvas.width = img.width;
   canvas.height = img.height;
   canvas.getContext('2d')!.putImageData(img, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
+  );
 }
 
 export function downloadBlob(blob: Blob, fileName: string): void {

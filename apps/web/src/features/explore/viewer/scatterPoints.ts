@@ -6,7 +6,13 @@ export type Colouring =
   | { kind: 'none' };
 
 /** Rotates a 3D embedding (yaw about y, then pitch about x) and keeps the screen x/y. */
-export function project3D(x: Float32Array, y: Float32Array, z: Float32Array, yawDeg: number, pitchDeg: number): { x: Float32Array; y: Float32Array } {
+export function project3D(
+  x: Float32Array,
+  y: Float32Array,
+  z: Float32Array,
+  yawDeg: number,
+  pitchDeg: number,
+): { x: Float32Array; y: Float32Array } {
   const a = (yawDeg * Math.PI) / 180;
   const b = (pitchDeg * Math.PI) / 180;
   const ca = Math.cos(a);
@@ -26,7 +32,12 @@ export function project3D(x: Float32Array, y: Float32Array, z: Float32Array, yaw
 }
 
 /** Mean position of each category (label anchor for "labels on cluster"). */
-export function categoryCentroids(x: Float32Array, y: Float32Array, codes: Uint32Array, nLabels: number): Array<{ x: number; y: number; n: number }> {
+export function categoryCentroids(
+  x: Float32Array,
+  y: Float32Array,
+  codes: Uint32Array,
+  nLabels: number,
+): Array<{ x: number; y: number; n: number }> {
   const sx = new Float64Array(nLabels);
   const sy = new Float64Array(nLabels);
   const n = new Float64Array(nLabels);

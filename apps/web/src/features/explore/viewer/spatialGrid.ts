@@ -27,7 +27,14 @@ export function buildGrid(x: Float32Array, y: Float32Array, res = 256): SpatialG
 }
 
 /** Index of the nearest point within `radius` (data units) of (px, py), or -1. */
-export function nearest(g: SpatialGrid, x: Float32Array, y: Float32Array, px: number, py: number, radius: number): number {
+export function nearest(
+  g: SpatialGrid,
+  x: Float32Array,
+  y: Float32Array,
+  px: number,
+  py: number,
+  radius: number,
+): number {
   const r = Math.max(1, Math.ceil((radius / 2) * g.res));
   const cx = cellOf(px, g.res);
   const cy = cellOf(py, g.res);

@@ -63,20 +63,33 @@ export function dimColour(c: number): number {
 /** Camera → pixel transform for a target of width × height device pixels. */
 export function pixelTransform(v: ViewState, width: number, height: number): PixelTransform {
   const unit = Math.min(width, height) / 2;
-  return { sx: v.scale * unit, sy: -v.scale * unit, bx: width / 2 + v.tx * unit, by: height / 2 - v.ty * unit };
+  return {
+    sx: v.scale * unit,
+    sy: -v.scale * unit,
+    bx: width / 2 + v.tx * unit,
+    by: height / 2 - v.ty * unit,
+  };
 }
 
 /**
  * Affine map (k, ox, oy) taking a frame rendered with `from` to where its pixels belong under `to`:
  * newPixel = k · oldPixel + o. Used to show the last full frame while the camera moves.
  */
-export function reprojection(from: PixelTransform, to: PixelTransform): { k: number; ox: number; oy: number } {
+export function reprojection(
+  from: PixelTransform,
+  to: PixelTransform,
+): { k: number; ox: number; oy: number } {
   const k = to.sx / from.sx;
   return { k, ox: to.bx - k * from.bx, oy: to.by - k * from.by };
 }
 
 export function createTarget(width: number, height: number, pixels?: Uint32Array): SplatTarget {
-  return { width, height, pixels: pixels ?? new Uint32Array(width * height), depth: new Uint8Array(width * height) };
+  return {
+    width,
+    height,
+    pixels: pixels ?? new Uint32Array(width * height),
+    depth: new Uint8Array(width * height),
+  };
 }
 
 /** Priority of a continuous value in [0, 1] (higher values draw on top). */

@@ -47,14 +47,26 @@ export function useColouring(
   loadSubset: SubsetCodesLoader | null,
   outsideLabel: string,
 ): ColouringState {
-  const [state, setState] = useState<ColouringState>({ colouring: { kind: 'none' }, legend: null, column: null, loading: true, error: null });
+  const [state, setState] = useState<ColouringState>({
+    colouring: { kind: 'none' },
+    legend: null,
+    column: null,
+    loading: true,
+    error: null,
+  });
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
     const load = async (): Promise<ColouringState> => {
       if (by.kind === 'gene') {
         const g = await client.gene(by.layer, by.gene);
-        return { colouring: { kind: 'continuous', values: g.values, max: g.max }, legend: { kind: 'continuous', title: by.symbol, max: g.max }, column: null, loading: false, error: null };
+        return {
+          colouring: { kind: 'continuous', values: g.values, max: g.max },
+          legend: { kind: 'continuous', title: by.symbol, max: g.max },
+          column: null,
+          loading: false,
+          error: null,
+        };
       }
       if (by.kind === 'subset') {
         if (!loadSubset) throw new Error('subsets need a dataset id');
@@ -66,16 +78,40 @@ export function useColouring(
         const colours = [...categoryColours(paletteName, n, own), ...(outside ? [OUTSIDE_COLOUR] : [])];
         const labels = [...by.subset.labels, ...(outside ? [outsideLabel] : [])];
         const column: ObsColumn = { kind: 'categorical', key: `subset:${by.subset.id}`, labels, codes };
-        return { colouring: { kind: 'categorical', codes, colours }, legend: { kind: 'categorical', key: column.key, labels, colours, counts: counts(codes, labels.length) }, column, loading: false, error: null };
+        return {
+          colouring: { kind: 'categorical', codes, colours },
+          legend: {
+            kind: 'categorical',
+            key: column.key,
+            labels,
+            colours,
+            counts: counts(codes, labels.length),
+          },
+          column,
+          loading: false,
+          error: null,
+        };
       }
       const col = await client.obs(by.key);
       if (col.kind === 'numeric') {
-        return { colouring: { kind: 'continuous', values: col.values, max: col.max }, legend: { kind: 'continuous', title: col.key, max: col.max }, column: col, loading: false, error: null };
+        return {
+          colouring: { kind: 'continuous', values: col.values, max: col.max },
+          legend: { kind: 'continuous', title: col.key, max: col.max },
+          column: col,
+          loading: false,
+          error: null,
+        };
       }
       const colours = categoryColours(paletteName, col.labels.length, overrides);
       return {
         colouring: { kind: 'categorical', codes: col.codes, colours },
-        legend: { kind: 'categorical', key: col.key, labels: col.labels, colours, counts: counts(col.codes, col.labels.length) },
+        legend: {
+          kind: 'categorical',
+          key: col.key,
+          labels: col.labels,
+          colours,
+          counts: counts(col.codes, col.labels.length),
+        },
         column: col,
         loading: false,
         error: null,
@@ -83,7 +119,9 @@ export function useColouring(
     };
     load().then(
       (s) => live && setState(s),
-      (e: unknown) => live && setState((s) => ({ ...s, loading: false, error: e instanceof Error ? e.message : String(e) })),
+      (e: unknown) =>
+        live &&
+        setState((s) => ({ ...s, loading: false, error: e instanceof Error ? e.message : String(e) })),
     );
     return () => {
       live = false;

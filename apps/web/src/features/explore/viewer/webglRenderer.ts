@@ -114,9 +114,15 @@ class PointSet {
   }
 }
 
-function gather<T extends Float32Array | Uint8Array>(src: T, idx: Uint32Array, width: number, make: (n: number) => T): T {
+function gather<T extends Float32Array | Uint8Array>(
+  src: T,
+  idx: Uint32Array,
+  width: number,
+  make: (n: number) => T,
+): T {
   const out = make(idx.length * width);
-  for (let k = 0; k < idx.length; k += 1) for (let c = 0; c < width; c += 1) out[k * width + c] = src[idx[k]! * width + c]!;
+  for (let k = 0; k < idx.length; k += 1)
+    for (let c = 0; c < width; c += 1) out[k * width + c] = src[idx[k]! * width + c]!;
   return out;
 }
 
@@ -144,7 +150,10 @@ export class WebglRenderer implements PointRenderer {
   private lodCount = 0;
 
   constructor(readonly canvas: HTMLCanvasElement) {
-    this.regl = createREGL({ canvas, attributes: { antialias: false, depth: true, preserveDrawingBuffer: false } });
+    this.regl = createREGL({
+      canvas,
+      attributes: { antialias: false, depth: true, preserveDrawingBuffer: false },
+    });
     this.full = new PointSet(this.regl);
     this.lod = new PointSet(this.regl);
   }
@@ -159,7 +168,10 @@ export class WebglRenderer implements PointRenderer {
       const size = Math.min(LOD_POINTS, x.length);
       this.lodIdx = randomSubset(x.length, size);
       this.lodCount = Math.min(size, 100_000);
-      this.lod.setPositions(gather(x, this.lodIdx, 1, (n) => new Float32Array(n)), gather(y, this.lodIdx, 1, (n) => new Float32Array(n)));
+      this.lod.setPositions(
+        gather(x, this.lodIdx, 1, (n) => new Float32Array(n)),
+        gather(y, this.lodIdx, 1, (n) => new Float32Array(n)),
+      );
     }
   }
 
@@ -186,7 +198,11 @@ export class WebglRenderer implements PointRenderer {
     this.full.col({ data: col, usage: 'dynamic', type: 'uint8' });
     this.full.depth({ data: depth, usage: 'dynamic' });
     if (this.lodIdx) {
-      this.lod.col({ data: gather(col, this.lodIdx, 4, (k) => new Uint8Array(k)), usage: 'dynamic', type: 'uint8' });
+      this.lod.col({
+        data: gather(col, this.lodIdx, 4, (k) => new Uint8Array(k)),
+        usage: 'dynamic',
+        type: 'uint8',
+      });
       this.lod.depth({ data: gather(depth, this.lodIdx, 1, (k) => new Float32Array(k)), usage: 'dynamic' });
     }
   }
@@ -195,7 +211,12 @@ export class WebglRenderer implements PointRenderer {
     this.hasSel = mask !== null && mask.length === this.full.count;
     if (!mask || !this.hasSel) return;
     this.full.sel({ data: mask, usage: 'dynamic', type: 'uint8' });
-    if (this.lodIdx) this.lod.sel({ data: gather(mask, this.lodIdx, 1, (k) => new Uint8Array(k)), usage: 'dynamic', type: 'uint8' });
+    if (this.lodIdx)
+      this.lod.sel({
+        data: gather(mask, this.lodIdx, 1, (k) => new Uint8Array(k)),
+        usage: 'dynamic',
+        type: 'uint8',
+      });
   }
 
   private props(view: ViewState, pointSize: number, count: number): Props {
@@ -237,7 +258,8 @@ export class WebglRenderer implements PointRenderer {
     fbo.destroy();
     const out = new ImageData(width, height);
     const row = width * 4;
-    for (let yy = 0; yy < height; yy += 1) out.data.set(pixels.subarray((height - 1 - yy) * row, (height - yy) * row), yy * row);
+    for (let yy = 0; yy < height; yy += 1)
+      out.data.set(pixels.subarray((height - 1 - yy) * row, (height - yy) * row), yy * row);
     return out;
   }
 
