@@ -40,7 +40,14 @@ describe('GET /api/user_datasets/{id}/artifacts/*', () => {
       layers: { name: string; index: string; data: string }[];
     };
     expect(manifest.nCells).toBe(4);
-    expect(r.headers['accept-ranges']).toBe('bytes');
+    // the manifest is assembled per request (it merges the completed tasks' per-cell columns), so
+    // it is not cached; the binary files are served with Range support
+    expect(r.headers['cache-control']).toBe('no-store');
+    const bin = await s.request('GET', `/api/user_datasets/${jobId}/artifacts/${manifest.layers[0]!.index}`, {
+      token: owner.token,
+    });
+    expect(bin.status).toBe(200);
+    expect(bin.headers['accept-ranges']).toBe('bytes');
   });
 
   it('answers a Range request for one gene chunk with 206 and exactly those bytes', async () => {

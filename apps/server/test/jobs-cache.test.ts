@@ -13,14 +13,14 @@ describe('result cache key', () => {
     const b = resultCacheKey(
       {
         samples,
-        params: { clusterResolution: 0.8, algorithm: 'louvain', numberOfHighlyVariableGenes: 2000 },
+        params: { clusterResolution: 0.5, algorithm: 'louvain', numberOfHighlyVariableGenes: 2000 },
       },
       '1.0.0',
     );
     const c = resultCacheKey(
       {
         samples,
-        params: { numberOfHighlyVariableGenes: 2000, algorithm: 'louvain', clusterResolution: 0.8 },
+        params: { numberOfHighlyVariableGenes: 2000, algorithm: 'louvain', clusterResolution: 0.5 },
       },
       '1.0.0',
     );
