@@ -35,7 +35,12 @@ describe('evaluateCellFiltering', () => {
     // 100 cells: genes 150..1140 step 10 (5 cells below 200); mito: 4 cells at 10% (> 5 and ≤ 10).
     const genes = Array.from({ length: 100 }, (_, i) => 150 + 10 * i);
     const mito = genes.map((n, i) => (i >= 10 && i < 14 ? Math.round(n * 0.1) : 0));
-    const ev = evaluateCellFiltering([{ name: 's1', dataset: sample(genes, mito) }], {});
+    // the recommended (METHODS §1.3) gene and UMI caps; the defaults are fixed ranges (issue 14)
+    const recommended = {
+      expressedGeneRange: { state: 'recommended' },
+      expressedUmiRange: { state: 'recommended' },
+    } as const;
+    const ev = evaluateCellFiltering([{ name: 's1', dataset: sample(genes, mito) }], recommended);
     const s = ev.samples[0];
     expect(s.cellsBefore).toBe(100);
     expect(s.thresholds.minGenes).toBe(200);
