@@ -1,4 +1,5 @@
 import type { ProgressEvent } from '@cellcloud/contracts/jobs';
+import type { TaskTable } from '@cellcloud/contracts/tasks/csv';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 
 /**
@@ -31,13 +32,8 @@ export interface ResultHandle {
   geneIndex(name: string): number;
 }
 
-export type TableValue = string | number | boolean | null;
-
-/** A column-oriented table: every column has the same length. Written as tables/<name>.csv. */
-export interface TaskTable {
-  columns: string[];
-  rows: TableValue[][];
-}
+/** Result tables (`tables/<name>.csv`): the shape and codec are defined with the output format. */
+export type { TableValue, TaskTable } from '@cellcloud/contracts/tasks/csv';
 
 /** Where a task writes its outputs (the CLI writes files under --out; the worker writes to storage). */
 export interface TaskSink {

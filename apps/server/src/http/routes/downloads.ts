@@ -19,10 +19,10 @@ import {
   requestDownload,
 } from '../../services/downloads/requests';
 import { checkLink } from '../../services/downloads/signing';
-import { parseRange } from '../../services/explore/range';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
+import { sendStored } from '../send-stored';
 
 const tags = ['downloads'];
 const security = [{ accessToken: [] }];
@@ -95,7 +95,6 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         throw new AppError('FORBIDDEN', {}, 'downloads.notAvailable');
       const st = await ctx.storage.stat(r.file_key);
       if (!st) throw new AppError('FORBIDDEN', {}, 'downloads.notAvailable');
-      reply.header('accept-ranges', 'bytes');
       reply.header(
         'content-type',
         r.kind === 'h5ad' ? 'application/x-hdf5' : r.kind === 'seurat' ? 'application/zip' : 'text/csv',
@@ -104,23 +103,7 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         'content-disposition',
         `attachment; filename="${r.file_name.replace(/[^A-Za-z0-9_.-]/g, '_')}"`,
       );
-      const range = parseRange(req.headers.range, st.size);
-      if (range === 'unsatisfiable') {
-        reply.header('content-range', `bytes */${st.size}`);
-        throw new AppError(
-          'VALIDATION_FAILED',
-          { range: req.headers.range, size: st.size },
-          'explore.badRange',
-        );
-      }
-      if (range) {
-        reply.code(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
-        reply.header('content-length', range.end - range.start + 1);
-        return reply.send(await ctx.storage.get(r.file_key, range));
-      }
-      reply.header('content-length', st.size);
-      return reply.send(await ctx.storage.get(r.file_key));
+      return sendStored(req, reply, ctx.storage, r.file_key, st.size);
     },
   );
   app.get(

@@ -11,7 +11,6 @@ import {
 } from '@cellcloud/contracts/tasks/api';
 import { datasetIdParams } from '@cellcloud/contracts/explore';
 import type { AppContext } from '../../context';
-import { parseRange } from '../../services/explore/range';
 import {
   createTask,
   deleteTask,
@@ -27,6 +26,7 @@ import { ok, okSchema } from '../envelope';
 import { AppError } from '../errors';
 import { localeOf } from '../error-handler';
 import type { ZodApp } from '../app';
+import { sendStored } from '../send-stored';
 
 const tags = ['tasks'];
 const TYPES: Record<string, string> = { json: 'application/json', csv: 'text/csv; charset=utf-8' };
@@ -162,26 +162,9 @@ export default async function taskRoutes(app: ZodApp, ctx: AppContext) {
         throw new AppError('VALIDATION_FAILED', { path: rel }, 'explore.badPath');
       }
       const f = await taskFile(ctx, userOf(req), req.params.id, req.params.taskId, rel, localeOf(req));
-      reply.header('accept-ranges', 'bytes');
       reply.header('cache-control', 'private, max-age=3600');
       reply.type(TYPES[rel.slice(rel.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
-      const range = parseRange(req.headers.range, f.size);
-      if (range === 'unsatisfiable') {
-        reply.header('content-range', `bytes */${f.size}`);
-        throw new AppError(
-          'VALIDATION_FAILED',
-          { range: req.headers.range, size: f.size },
-          'explore.badRange',
-        );
-      }
-      if (range) {
-        reply.code(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${f.size}`);
-        reply.header('content-length', range.end - range.start + 1);
-        return reply.send(await ctx.storage.get(f.key, range));
-      }
-      reply.header('content-length', f.size);
-      return reply.send(await ctx.storage.get(f.key));
+      return sendStored(req, reply, ctx.storage, f.key, f.size);
     },
   );
 }

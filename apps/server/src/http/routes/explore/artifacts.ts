@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { artifactKey, artifactPrefix } from '../../../services/explore/results';
-import { parseRange } from '../../../services/explore/range';
 import { manifestWithTaskObs } from '../../../services/tasks/explorer-obs';
 import { userOf } from '../../auth';
 import { AppError } from '../../errors';
 import type { ZodApp } from '../../app';
+import { sendStored } from '../../send-stored';
 
 const TYPES: Record<string, string> = { json: 'application/json' };
 
@@ -41,27 +41,10 @@ export default async function artifactRoutes(app: ZodApp, ctx: AppContext) {
         reply.header('cache-control', 'no-store').type(TYPES.json!);
         return reply.send(Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength));
       }
-      reply.header('accept-ranges', 'bytes');
       reply.header('cache-control', 'private, max-age=3600');
       reply.header('last-modified', st.mtime.toUTCString());
       reply.type(TYPES[ext] ?? 'application/octet-stream');
-      const range = parseRange(req.headers.range, st.size);
-      if (range === 'unsatisfiable') {
-        reply.header('content-range', `bytes */${st.size}`);
-        throw new AppError(
-          'VALIDATION_FAILED',
-          { range: req.headers.range, size: st.size },
-          'explore.badRange',
-        );
-      }
-      if (range) {
-        reply.code(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
-        reply.header('content-length', range.end - range.start + 1);
-        return reply.send(await ctx.storage.get(key, range));
-      }
-      reply.header('content-length', st.size);
-      return reply.send(await ctx.storage.get(key));
+      return sendStored(req, reply, ctx.storage, key, st.size);
     },
   );
 }
