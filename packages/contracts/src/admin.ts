@@ -16,7 +16,7 @@ import { displaySwitches } from './privileges';
  *   GET  /api/admin/audit?limit=                   → AdminAuditView[] (newest first)
  */
 export const ADMIN_API = {
-  /** 200 for an administrator, 403 for anyone else: how the web decides to show the console (the role is not in account info). */
+  /** `{ admin }` for the signed-in user: how the web decides to show the console (the role is not in account info). */
   probe: '/api/admin/probe',
   users: '/api/admin/users',
   disable: (id: string) => `/api/admin/users/${id}/disable`,

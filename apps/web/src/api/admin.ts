@@ -23,7 +23,7 @@ export const adminKeys = {
 
 /**
  * Whether the signed-in user is an administrator: the admin role is hidden (not in account
- * info), so the web asks an admin-only probe; 401/403 mean "no" and show no error.
+ * info), so the web asks the probe about the signed-in user; a failure means "no", shown to no one.
  */
 export function useIsAdmin(enabled = true): boolean | undefined {
   const q = useQuery({
@@ -31,8 +31,8 @@ export function useIsAdmin(enabled = true): boolean | undefined {
     enabled,
     staleTime: 5 * 60_000,
     queryFn: () =>
-      request(ADMIN_API.probe, { schema: z.literal(true), handle: [401, 403] }).then(
-        () => true,
+      request(ADMIN_API.probe, { schema: z.object({ admin: z.boolean() }), handle: [401, 403] }).then(
+        (r) => r.admin,
         () => false,
       ),
   });
