@@ -243,8 +243,9 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
       expect(total).toBeGreaterThan(0);
       expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
       await screenshot(page, 'explore-tab-deg');
-      await openTab(page, 'trajectory', 'empty-trajectory');
-      await screenshot(page, 'explore-tab-empty-trajectory');
+      // a downstream-analysis tab shows its run panel (the tasks have their own browser tests)
+      await openTab(page, 'trajectory', 'task-panel-monocle3');
+      await screenshot(page, 'explore-tab-trajectory');
     }
     expect(errors).toEqual([]);
     await context.close();

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
+import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
 import { registerAndLogIn } from './api-setup';
 import { ensureWebBuild } from './build';
 import { launchBrowser, openPage, screenshot, type TestPage } from './browser';
@@ -39,17 +39,20 @@ export async function wizardEnv(
   };
   try {
     browser = await launchBrowser();
-    await upload(server, await registerAndLogIn(server, user));
+    const token = await registerAndLogIn(server, user);
+    await upload(server, token);
+    // The first-visit tutorial (its own test) stays closed here: the choice is stored per user.
+    const dismissed = await fetch(`${server.url}${USER_PREFERENCES_PATH}`, {
+      method: 'PUT',
+      headers: { 'access-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ tutorialDismissed: true }),
+    });
+    if (!dismissed.ok) throw new Error(`could not dismiss the tutorial: ${dismissed.status}`);
     tp = await openPage(browser, {
       baseURL: server.url,
       locale: 'en-US',
       allowFailedRequests: [/\/api\/jobs\/events/],
     });
-    // The first-visit tutorial (its own test) stays closed here.
-    await tp.context.addInitScript(
-      (key) => window.localStorage.setItem(key, '1'),
-      `${STORAGE_PREFIX}tutorialDismissed`,
-    );
     await tp.page.goto('/login?redirect=%2Fmy_analyzes');
     try {
       await logInViaUi(tp.page, user.username, user.password);

@@ -4,11 +4,13 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
  * Content-Security-Policy of the web app (issue 12). The app loads its own scripts, module
  * workers and assets only; antd and Excalidraw inject styles at run time ('unsafe-inline' styles
  * only — never scripts); charts export through data:/blob: images; the API is same-origin
- * (fetch, EventSource). Nothing may frame the app.
+ * (fetch, EventSource). Nothing may frame the app. 'unsafe-eval': the WebGL scatter
+ * (regl-scatterplot → regl) compiles its draw commands with the Function constructor; without it
+ * the explorer's WebGL renderer cannot start (no inline scripts are allowed either way).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
