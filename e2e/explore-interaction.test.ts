@@ -57,8 +57,9 @@ describe.skipIf(!pbmc || !CPDB)('cell interaction task in the explorer', () => {
     await page.getByTestId('interaction-category').click();
     await page.locator('.ant-select-item-option', { hasText: 'Chemokines' }).click();
     await page.getByTestId('interaction-cell-pairs').click();
-    await page.locator('.ant-select-item-option[title="1|2"]').click();
-    await page.locator('.ant-select-item-option[title="2|1"]').click();
+    // options of a long virtual list can move while it renders: select them by event
+    await page.locator('.ant-select-item-option[title="1|2"]').dispatchEvent('click');
+    await page.locator('.ant-select-item-option[title="2|1"]').dispatchEvent('click');
     await page.keyboard.press('Escape');
     const rows = page.getByTestId('interaction-detail-table').locator('tbody tr.ant-table-row');
     await rows.first().waitFor();
