@@ -24,12 +24,8 @@ export function tableToCsv(t: TaskTable): string {
   return lines.join('\n') + '\n';
 }
 
-/**
- * Parses tableToCsv's output (and ordinary CSV): numeric-looking fields become numbers, Inf/-Inf
- * infinities, empty fields null; `booleans: true` also turns "true"/"false" into booleans. A
- * byte-order mark before the header is dropped.
- */
-export function csvToTable(text: string, opts: { booleans?: boolean } = {}): TaskTable {
+/** Splits CSV text (RFC 4180 quoting) into rows of raw strings. */
+export function parseCsvRows(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -59,6 +55,16 @@ export function csvToTable(text: string, opts: { booleans?: boolean } = {}): Tas
     row.push(field);
     rows.push(row);
   }
+  return rows;
+}
+
+/**
+ * Parses tableToCsv's output (and ordinary CSV): numeric-looking fields become numbers, Inf/-Inf
+ * infinities, empty fields null; `booleans: true` also turns "true"/"false" into booleans. A
+ * byte-order mark before the header is dropped.
+ */
+export function csvToTable(text: string, opts: { booleans?: boolean } = {}): TaskTable {
+  const rows = parseCsvRows(text);
   const [header = [], ...body] = rows;
   const num = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
   const value = (v: string): TableValue => {

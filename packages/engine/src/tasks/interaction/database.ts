@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipChunks } from '@cellcloud/formats/gzip';
 import { TaskError } from '../errors';
 import type { ResourceReader } from '../types';
+import { parseCsvRows } from '@cellcloud/contracts/tasks/csv';
 
 /**
  * The CellPhoneDB v5 database built in memory from its input tables (`cellphonedb_v5/
@@ -59,39 +60,8 @@ export interface CpdbDatabase {
 
 export const CPDB_DIR = 'cellphonedb_v5';
 
-/** Splits CSV text (RFC 4180 quoting) into rows of strings. */
-export function parseCsvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
+/** Raw CSV rows: the shared task-table splitter (contracts tasks/csv.ts). */
+export { parseCsvRows };
 
 /** Rows of a CSV as objects keyed by the header. */
 function records(text: string): Record<string, string>[] {
