@@ -8,7 +8,7 @@ import type { ArtifactClient } from './data/ArtifactClient';
 import { TAB_TITLE_KEYS } from './i18nKeys';
 import { EmptyAnalysisTab } from './tabs/EmptyAnalysisTab';
 import { EXPLORE_TABS, type TabAccess } from './tabs/registry';
-import { TaskPanel, tasksOfTab } from './tasks/TaskPanel';
+import { TaskPanel } from './tasks/TaskPanel';
 import type { DrawTiming } from './viewer/EmbeddingViewer';
 import { ViewerPanel } from './viewer/ViewerPanel';
 
@@ -40,7 +40,6 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
     const acc = access.tab(tab.permission);
     if (acc === 'hidden') return [];
     const title = t(TAB_TITLE_KEYS[tab.key]!);
-    const Component = tab.component;
     return [
       {
         key: tab.key,
@@ -63,9 +62,11 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
             selection,
             canonicalMarkers: access.canonicalMarkers,
           };
-          const own = Component && tab.available(manifest) ? <Component {...props} /> : null;
-          // Analysis tasks feeding this tab (issue 11): their run panel and results, instead of the empty state.
-          const tasks = tasksOfTab(tab.key).length > 0 ? <TaskPanel tabKey={tab.key} {...props} /> : null;
+          const Own = tab.own?.available(manifest) ? tab.own.component : null;
+          const own = Own ? <Own {...props} /> : null;
+          // The analysis tasks of this tab (issue 11): their run panel and results.
+          const tasks =
+            tab.tasks.length > 0 ? <TaskPanel tabKey={tab.key} tasks={tab.tasks} {...props} /> : null;
           if (!own && !tasks) return <EmptyAnalysisTab tabKey={tab.key} />;
           return (
             <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>

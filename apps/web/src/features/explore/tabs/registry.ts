@@ -2,6 +2,8 @@ import type { ComponentType } from 'react';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
+import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { TASKS } from '@cellcloud/contracts/tasks/registry';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import { CellAnnotationsTab } from '../annotation/CellAnnotationsTab';
 import { CellQualityTab } from './CellQualityTab';
@@ -21,56 +23,62 @@ export interface TabProps {
 }
 
 /**
- * The explore tabs of SPEC §2, in order. A tab whose analysis has not run shows the empty state
- * (`needsKey` explains what it needs); a later analysis plugs in by giving `component` and
- * `available` — nothing else changes.
+ * The explore tabs of SPEC §2, in order. A tab shows what exists for the dataset:
+ * - `own`: its view of the standard pipeline's artifacts (shown when `available`);
+ * - `tasks`: the analysis tasks that run and show their results here — every task whose contract
+ *   names this tab (`tab` in packages/contracts/src/tasks/<task>.ts). Adding a task to a tab needs
+ *   no edit here.
+ * A tab with neither (for this dataset) shows the empty state (`needsKey` explains what it needs).
  */
 export interface ExploreTab {
   key: string;
   permission: PermissionKey | null;
-  available: (m: ArtifactManifest) => boolean;
-  component: ComponentType<TabProps> | null;
+  own: { available: (m: ArtifactManifest) => boolean; component: ComponentType<TabProps> } | null;
+  tasks: readonly TaskDefinition[];
 }
 
-const never = () => false;
+const hasCategorical = (m: ArtifactManifest) => m.obs.some((o) => o.kind === 'categorical');
 
-export const EXPLORE_TABS: readonly ExploreTab[] = [
+const TABS: readonly Omit<ExploreTab, 'tasks'>[] = [
   {
     key: 'cellQuality',
     permission: 'exploreCellQuality',
-    available: (m) => m.obs.some((o) => o.kind === 'numeric') || Boolean(m.qc),
-    component: CellQualityTab,
+    own: {
+      available: (m) => m.obs.some((o) => o.kind === 'numeric') || Boolean(m.qc),
+      component: CellQualityTab,
+    },
   },
   {
     key: 'geneExpression',
     permission: 'exploreGeneExpression',
-    available: (m) => m.layers.length > 0,
-    component: GeneExpressionTab,
+    own: { available: (m) => m.layers.length > 0, component: GeneExpressionTab },
   },
   {
     key: 'cellularComposition',
     permission: 'exploreCellularComposition',
-    available: (m) => m.obs.some((o) => o.kind === 'categorical'),
-    component: CompositionTab,
+    own: { available: hasCategorical, component: CompositionTab },
   },
   {
     key: 'differentialExpression',
     permission: 'exploreDifferentialExpression',
-    available: (m) => m.markers.length > 0,
-    component: DifferentialExpressionTab,
+    own: { available: (m) => m.markers.length > 0, component: DifferentialExpressionTab },
   },
-  { key: 'cellInteractions', permission: 'exploreCellInteraction', available: never, component: null },
-  { key: 'trajectory', permission: 'exploreTrajectory', available: never, component: null },
-  { key: 'cnv', permission: 'exploreCnv', available: never, component: null },
-  { key: 'ith', permission: 'exploreCnv', available: never, component: null },
-  { key: 'vdj', permission: 'exploreVdj', available: never, component: null },
-  { key: 'tfRegulation', permission: 'exploreTfRegulation', available: never, component: null },
+  { key: 'cellInteractions', permission: 'exploreCellInteraction', own: null },
+  { key: 'trajectory', permission: 'exploreTrajectory', own: null },
+  { key: 'cnv', permission: 'exploreCnv', own: null },
+  { key: 'ith', permission: 'exploreCnv', own: null },
+  { key: 'vdj', permission: 'exploreVdj', own: null },
+  { key: 'tfRegulation', permission: 'exploreTfRegulation', own: null },
   {
     key: 'cellAnnotations',
     permission: 'exploreCellAnnotations',
-    available: (m) => m.obs.some((o) => o.kind === 'categorical'),
-    component: CellAnnotationsTab,
+    own: { available: hasCategorical, component: CellAnnotationsTab },
   },
 ];
+
+export const EXPLORE_TABS: readonly ExploreTab[] = TABS.map((tab) => ({
+  ...tab,
+  tasks: TASKS.filter((task) => task.tab === tab.key),
+}));
 
 export type TabAccess = 'enabled' | 'disabled' | 'hidden';

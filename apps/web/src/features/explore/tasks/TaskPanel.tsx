@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { TaskView } from '@cellcloud/contracts/tasks/api';
 import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
-import { TASKS } from '@cellcloud/contracts/tasks/registry';
 import { ApiError } from '../../../api/client';
 import {
   fetchTaskTableCsv,
@@ -19,11 +18,6 @@ import { downloadBlob } from '../viewer/exportImage';
 import { WEB_TASKS } from './registry';
 import { i18nPrefix, TaskForm } from './TaskForm';
 import type { WebTaskViewProps } from './types';
-
-/** Tasks that feed an explore tab (contracts TASKS, `tab`). */
-export function tasksOfTab(tabKey: string): TaskDefinition[] {
-  return TASKS.filter((t) => t.tab === tabKey);
-}
 
 /** SPEC §4 status of a task row: processing (with %), failed (reason), completed. */
 export function TaskStatus({ task }: { task: TaskView }) {
@@ -240,9 +234,12 @@ function describeParams(r: TaskView): string {
  * generated from its contract, the history of its runs with status and progress (polled while
  * one is processing) and the result view registered in `registry.ts`.
  */
-export function TaskPanel({ tabKey, ...props }: TabProps & { tabKey: string }) {
+export function TaskPanel({
+  tabKey,
+  tasks: defs,
+  ...props
+}: TabProps & { tabKey: string; tasks: readonly TaskDefinition[] }) {
   const { t } = useTranslation('tasks');
-  const defs = tasksOfTab(tabKey);
   if (!defs.length) return null;
   if (props.datasetId === null) return <Empty description={t('noServer')} />;
   const datasetId = props.datasetId;
