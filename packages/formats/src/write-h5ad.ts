@@ -196,6 +196,21 @@ class AnnWriter {
   }
 }
 
+/** One obs/var column element (categorical, string, boolean or numeric) into an open writer's group. */
+export async function writeH5adColumn(
+  h5: Hdf5Writer,
+  parent: GroupNode,
+  name: string,
+  col: CellColumn | VarColumn,
+  opts: { compression?: number; blockElements?: number } = {},
+): Promise<void> {
+  await new AnnWriter(h5, opts.compression ?? 4, Math.max(1, opts.blockElements ?? CHUNK)).column(
+    parent,
+    name,
+    col,
+  );
+}
+
 function validate(input: H5adInput): void {
   const { counts, genes, barcodes } = input;
   const bad = (detail: string) => new FormatError('write.invalid_input', { file: 'h5ad', detail });
