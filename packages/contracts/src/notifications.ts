@@ -10,6 +10,8 @@ export const notificationKind = z.enum([
   'download.ready',
   'download.declined',
   'download.expired',
+  /** From an administrator to every user (admin console); params titleEn/titleZh/bodyEn/bodyZh. */
+  'system',
 ]);
 export type NotificationKind = z.infer<typeof notificationKind>;
 

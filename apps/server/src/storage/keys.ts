@@ -13,6 +13,7 @@
  *   explore/<datasetId>/deg/<id>.codes|.json   a DE calculation's groups and rows
  *   explore/<parentId>/children/<childId>.u32  the parent cells of a sub-celltype analysis
  *   downloads/<requestId>/<file>               a prepared download
+ *   videos/<videoId>                           a tutorial video (admin console)
  */
 export const rawPrefix = (uploadId: string) => `raw/${uploadId}/`;
 export const rawFileKey = (uploadId: string, index: number) => `${rawPrefix(uploadId)}${index}`;
@@ -33,3 +34,4 @@ export const childCellsKey = (parentId: string, childId: string) =>
   `explore/${parentId}/children/${childId}.u32`;
 export const downloadPrefix = (requestId: string) => `downloads/${requestId}/`;
 export const downloadKey = (requestId: string, fileName: string) => `${downloadPrefix(requestId)}${fileName}`;
+export const videoKey = (videoId: string) => `videos/${videoId}`;

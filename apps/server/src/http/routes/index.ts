@@ -17,6 +17,7 @@ import taskRoutes from './tasks';
 import publicDatasetRoutes from './public-datasets';
 import adminRoutes from './admin';
 import myFilesRoutes from './my-files';
+import adminContentRoutes from './admin-content';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
@@ -40,4 +41,5 @@ export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] =
   publicDatasetRoutes,
   adminRoutes,
   myFilesRoutes,
+  adminContentRoutes,
 ];
