@@ -1,5 +1,6 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
+import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
 import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
@@ -8,7 +9,8 @@ import { loadSamples } from './runner-child-io';
 /** Child entry of `analysis.run`: the pipeline on the stored samples, outputs under `outPrefix`. */
 export interface AnalysisChildInput {
   species: string;
-  samples: { name: string; group: string; datasetKey: string }[];
+  /** `reference`: a public database dataset (its annotation levels are transferred onto the others). */
+  samples: { name: string; group: string; datasetKey: string; reference?: boolean }[];
   params: unknown;
   outPrefix: string;
 }
@@ -26,6 +28,11 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
     { releaseSamples: true },
   );
+  // issue 20: public datasets' annot_full / annot_sub transferred onto the user's cells (kNN majority)
+  const transfer = transferPublicLabels(
+    result,
+    input.samples.filter((s) => s.reference).map((s) => s.name),
+  );
   // wizard "Cell annotation: Automatic" (issue 13): annot_auto… levels join the result before writing
   let annotationArtifact: Uint8Array | undefined;
   if (result.params.chooseAnnotationType !== 'none') {
@@ -38,6 +45,11 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
   }
   io.progress(0.92, 'write');
   await writeOutputs(result, storageOutputSink(storage, input.outPrefix));
+  if (transfer)
+    await storage.put(
+      `${input.outPrefix}artifacts/label-transfer.json`,
+      new TextEncoder().encode(JSON.stringify(transfer)),
+    );
   if (annotationArtifact)
     await storage.put(`${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
   return undefined;

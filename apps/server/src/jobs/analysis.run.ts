@@ -19,7 +19,7 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   const draftSamples = (
     (row.draft as { datasets?: { id: string; name: string; group: string }[] }).datasets ?? []
   ).filter((d) => row.sample_ids.includes(d.id));
-  const samples: { name: string; group: string; datasetKey: string }[] = [];
+  const samples: AnalysisChildInput['samples'] = [];
   let cells = 0;
   let genes = 0;
   let nnz = 0;
@@ -38,7 +38,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
     const sampleNnz = Math.min(s.properties.cells * s.properties.genes, Math.ceil(s.properties.umi.total));
     nnz += sampleNnz;
     largestSampleNnz = Math.max(largestSampleNnz, sampleNnz);
-    samples.push({ name: d.name, group: d.group, datasetKey: s.datasetKey });
+    samples.push({
+      name: d.name,
+      group: d.group,
+      datasetKey: s.datasetKey,
+      reference: d.id.startsWith('public:'),
+    });
   }
   const params = row.params as AnalysisParams;
   // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.

@@ -31,19 +31,19 @@ export interface MergedInput {
  * the merge proceeds instead of holding every sample and the merged copy to the end).
  */
 export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): MergedInput {
-  const first = samples[0].dataset.genes;
   const geneIndex = new Map<string, number>();
   const geneIds: string[] = [];
   const geneSymbols: string[] = [];
-  for (const { dataset } of samples) {
-    dataset.genes.ids.forEach((id, g) => {
-      if (!geneIndex.has(id)) {
-        geneIndex.set(id, geneIds.length);
-        geneIds.push(id);
-        geneSymbols.push(dataset.genes.symbols[g] ?? id);
+  const keys = geneKeys(samples);
+  samples.forEach(({ dataset }, s) => {
+    keys[s].forEach((key, g) => {
+      if (!geneIndex.has(key)) {
+        geneIndex.set(key, geneIds.length);
+        geneIds.push(dataset.genes.ids[g]);
+        geneSymbols.push(dataset.genes.symbols[g] ?? dataset.genes.ids[g]);
       }
     });
-  }
+  });
   let nCells = 0;
   let nnz = 0;
   for (const { dataset } of samples) {
@@ -59,9 +59,8 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
   let p = 0;
   samples.forEach(({ name, dataset }, s) => {
     const m = dataset.counts;
-    const same =
-      dataset.genes.ids === first.ids || dataset.genes.ids.every((id, g) => geneIndex.get(id) === g);
-    const remap = same ? undefined : Uint32Array.from(dataset.genes.ids, (id) => geneIndex.get(id) ?? 0);
+    const same = keys[s] === keys[0] || keys[s].every((id, g) => geneIndex.get(id) === g);
+    const remap = same ? undefined : Uint32Array.from(keys[s], (id) => geneIndex.get(id) ?? 0);
     for (let c = 0; c < m.nCells; c++) {
       const s0 = m.indptr[c];
       const s1 = m.indptr[c + 1];
@@ -103,6 +102,29 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
     columns: commonColumns(samples),
     embeddings: commonEmbeddings(samples),
   };
+}
+
+const ENSEMBL_ID = /^ENS[A-Z]*G\d{11}(\.\d+)?$/;
+
+/**
+ * The key genes are merged on: their ids, unless the samples mix Ensembl ids with symbol-only ids
+ * (a public database dataset, keyed by Ensembl ids, integrated with a user's symbol-only 10x
+ * upload, issue 20) — then every sample is merged on its gene symbols.
+ */
+function geneKeys(samples: NamedDataset[]): string[][] {
+  const kinds = samples.map((s) => ENSEMBL_ID.test(s.dataset.genes.ids[0] ?? ''));
+  const mixed = kinds.some((k) => k) && kinds.some((k) => !k);
+  if (!mixed) return samples.map((s) => s.dataset.genes.ids);
+  return samples.map(({ dataset: { genes } }) => {
+    // a symbol met twice in one sample keeps its second gene apart (one row per key and sample)
+    const seen = new Set<string>();
+    return genes.ids.map((id, g) => {
+      const sym = genes.symbols[g] ?? id;
+      const key = seen.has(sym) ? `${sym}\u0000${id}` : sym;
+      seen.add(sym);
+      return key;
+    });
+  });
 }
 
 function commonEmbeddings(samples: NamedDataset[]): Record<string, { dims: number; values: Float32Array }> {
