@@ -13,6 +13,15 @@ const ACTIONS = [
   'job.cancel',
   'download.approve',
   'download.decline',
+  'content.create',
+  'content.update',
+  'content.delete',
+  'content.reorder',
+  'video.upload',
+  'video.update',
+  'video.delete',
+  'video.reorder',
+  'notification.broadcast',
 ];
 
 /** Audit log: every administrator action with who, what and when, newest first. */

@@ -5,12 +5,13 @@ import { useIsAdmin } from '../../api/admin';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
 import AdminDownloadsPage from './AdminDownloadsPage';
 import { AdminAuditTab } from './AdminAuditTab';
+import { AdminContentTab } from './AdminContentTab';
 import { AdminJobsTab } from './AdminJobsTab';
 import { AdminPlansTab } from './AdminPlansTab';
 import { AdminStorageTab } from './AdminStorageTab';
 import { AdminUsersTab } from './AdminUsersTab';
 
-const TABS = ['users', 'plans', 'downloads', 'jobs', 'storage', 'audit'] as const;
+const TABS = ['users', 'plans', 'downloads', 'jobs', 'storage', 'content', 'audit'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /admin/:tab? (administrators only): the admin console; /admin/downloads is the approvals queue. */
@@ -28,6 +29,7 @@ export default function AdminConsolePage() {
     if (k === 'downloads') return <AdminDownloadsPage />;
     if (k === 'jobs') return <AdminJobsTab />;
     if (k === 'storage') return <AdminStorageTab />;
+    if (k === 'content') return <AdminContentTab />;
     return <AdminAuditTab />;
   };
   return (

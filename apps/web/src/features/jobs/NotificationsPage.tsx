@@ -12,17 +12,22 @@ const KIND_KEYS: Record<NotificationView['kind'], string> = {
   'download.ready': 'notifications.kinds.downloadReady',
   'download.declined': 'notifications.kinds.downloadDeclined',
   'download.expired': 'notifications.kinds.downloadExpired',
+  system: 'content:page.systemNotice',
 };
 
 /** /notifications: job and download messages; click marks read (and opens a finished result). */
 export default function NotificationsPage() {
-  const { t } = useTranslation('jobs');
+  const { t, i18n } = useTranslation(['jobs', 'content']);
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
   const list = useNotifications(page);
   const markRead = useMarkNotificationRead();
   const del = useDeleteNotifications();
+  const zh = i18n.language === 'zh-CN';
+  // a system notification carries its own text in both languages (admin console)
+  const text = (n: NotificationView, en: string, cn: string) =>
+    String((zh ? n.params[cn] : n.params[en]) ?? '');
 
   const open = (n: NotificationView) => {
     if (!n.read) markRead.mutate(n.id);
@@ -78,10 +83,21 @@ export default function NotificationsPage() {
               avatar={<Badge dot={!n.read} />}
               title={
                 <Typography.Link onClick={() => open(n)} strong={!n.read}>
-                  {t(KIND_KEYS[n.kind], { ...n.params })}
+                  {n.kind === 'system'
+                    ? `${t(KIND_KEYS.system)}: ${text(n, 'titleEn', 'titleZh')}`
+                    : t(KIND_KEYS[n.kind], { ...n.params })}
                 </Typography.Link>
               }
-              description={dayjs(n.createdAt).format('YYYY-MM-DD HH:mm:ss')}
+              description={
+                <>
+                  {n.kind === 'system' && (
+                    <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 4 }}>
+                      {text(n, 'bodyEn', 'bodyZh')}
+                    </Typography.Paragraph>
+                  )}
+                  {dayjs(n.createdAt).format('YYYY-MM-DD HH:mm:ss')}
+                </>
+              }
             />
           </List.Item>
         )}

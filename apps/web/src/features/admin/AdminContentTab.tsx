@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { Segmented } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { authoredKinds } from '@cellcloud/contracts/admin-content';
+import { AdminNotifyPanel } from './AdminNotifyPanel';
+import { AdminVideosPanel } from './AdminVideosPanel';
+import { ContentEditor } from './ContentEditor';
+
+const SECTIONS = [...authoredKinds, 'videos', 'notify'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** Content authoring: FAQ, documentation, guidebook, update log, tutorial videos, system notifications. */
+export function AdminContentTab() {
+  const { t } = useTranslation('content');
+  const [section, setSection] = useState<Section>('faq');
+  return (
+    <>
+      <Segmented<Section>
+        data-testid="content-sections"
+        value={section}
+        onChange={setSection}
+        options={SECTIONS.map((s) => ({ value: s, label: t(`sections.${s}`) }))}
+        style={{ marginBottom: 16 }}
+      />
+      {section === 'videos' ? (
+        <AdminVideosPanel />
+      ) : section === 'notify' ? (
+        <AdminNotifyPanel />
+      ) : (
+        <ContentEditor key={section} kind={section} />
+      )}
+    </>
+  );
+}
