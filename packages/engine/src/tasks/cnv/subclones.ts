@@ -1,3 +1,4 @@
+import type { CnvParams, CnvSummary } from '@cellcloud/contracts/tasks/cnv';
 import { kmeans } from '../../methods/kmeans';
 import { Random } from '../../methods/random';
 
@@ -194,4 +195,73 @@ export function subclusterRows(
   const all = nearest(x, n, d, centers, k);
   sample.forEach((r, i) => (all[r] = lab[i]));
   return all;
+}
+
+/** Subclone labels of a CNV run's cells and each observed cell's place in its dendrogram. */
+export interface CnvSubclones {
+  /** Per cell position: the subclone label (reference cells: their type). */
+  subcloneOfPos: string[];
+  /** Position of each observed cell in its sample's dendrogram (heat-map row order within a subclone). */
+  rowRank: Float64Array;
+  /** Labels with their sample and size, sorted by sample then label. */
+  list: CnvSummary['subclones'];
+}
+
+/**
+ * Subclones of the observed cells (positions `nRef` … `cells.length − 1`) from their heat-map bins
+ * `binVals` (`nBins` per position), per sample when `p.subclonePerSample`: labels
+ * `[sample_]HCL_i` / `[sample_]KM_i`.
+ */
+export function cnvSubclones(
+  input: {
+    types: readonly string[];
+    sampleOf: readonly string[];
+    cells: Uint32Array;
+    nRef: number;
+    binVals: Float32Array;
+    nBins: number;
+  },
+  p: Pick<CnvParams, 'subclonePerSample' | 'subcloneMethod' | 'subcloneK' | 'seed'>,
+): CnvSubclones {
+  const { types, sampleOf, cells, nRef, binVals, nBins } = input;
+  const nA = cells.length;
+  const subcloneOfPos = new Array<string>(nA);
+  const rowRank = new Float64Array(nA);
+  for (let i = 0; i < nRef; i++) subcloneOfPos[i] = types[cells[i]];
+  const bySample = new Map<string, number[]>();
+  for (let i = nRef; i < nA; i++) {
+    const s = p.subclonePerSample ? sampleOf[cells[i]] : 'all';
+    let a = bySample.get(s);
+    if (!a) bySample.set(s, (a = []));
+    a.push(i);
+  }
+  const multi = bySample.size > 1;
+  const list: CnvSummary['subclones'] = [];
+  for (const [s, rows] of [...bySample.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const x = new Float32Array(rows.length * nBins);
+    rows.forEach((r, i) => x.set(binVals.subarray(r * nBins, (r + 1) * nBins), i * nBins));
+    const leafOrder = new Int32Array(rows.length);
+    const lab = subclusterRows(
+      x,
+      rows.length,
+      nBins,
+      { method: p.subcloneMethod, k: p.subcloneK, seed: p.seed },
+      leafOrder,
+    );
+    leafOrder.forEach((r, rank) => (rowRank[rows[r]!] = rank));
+    const prefix = multi ? `${s}_` : '';
+    const tag = p.subcloneMethod === 'hcl' ? 'HCL' : 'KM';
+    const counts = new Map<string, number>();
+    rows.forEach((r, i) => {
+      const l = `${prefix}${tag}_${lab[i] + 1}`;
+      subcloneOfPos[r] = l;
+      counts.set(l, (counts.get(l) ?? 0) + 1);
+    });
+    for (const [label, n] of [...counts.entries()].sort((a, b) =>
+      a[0].localeCompare(b[0], undefined, { numeric: true }),
+    )) {
+      list.push({ label, sample: s, cells: n });
+    }
+  }
+  return { subcloneOfPos, rowRank, list };
 }
