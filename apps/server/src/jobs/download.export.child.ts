@@ -1,21 +1,71 @@
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CellColumn } from '@cellcloud/formats/matrix';
+import { extraColumn, type ExtraObsSource } from './extra-obs';
+import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
 import { readStoredResult } from './runner-child-io';
-import { seuratBundle } from './download.seurat-bundle';
+import { writeSeuratBundle } from './download.seurat-bundle';
 
-/** Child entry of `download.export` for the Seurat bundle: reads analysis.h5ad, writes the zip to `outKey`. */
-export interface SeuratExportInput {
+/**
+ * Child entry of `download.export` for the h5ad and the Seurat bundle, with the result's other
+ * per-cell columns (`extraObs`, each under its `column` name: saved annotation levels, task columns
+ * such as annot_auto / annot_sub; issue 13) added to the stored obs. h5ad: analysis.h5ad copied
+ * element by element with the streaming writer (writeH5adWithObs) into a local file uploaded to
+ * `outKey`. Seurat: reads analysis.h5ad, streams the zip into a temporary local file (a chunk at a
+ * time) and uploads that file as a stream to `outKey`.
+ */
+export interface ExportInput {
+  kind: 'h5ad' | 'seurat';
   h5adKey: string;
   outKey: string;
+  nCells: number;
+  extraObs: (ExtraObsSource & { column: string })[];
 }
 
-const main: ChildMain<SeuratExportInput> = async (task, io) => {
+const main: ChildMain<ExportInput> = async (task, io) => {
   const storage = await io.storage();
   io.progress(0.05, 'read');
+  const obs: Record<string, CellColumn> = {};
+  for (const s of task.extraObs) {
+    const col = await extraColumn(storage, s, task.nCells);
+    if (col) obs[s.column] = col;
+  }
+  if (task.kind === 'h5ad') {
+    const { writeH5adWithObs } = await import('@cellcloud/formats/h5ad-with-obs');
+    const bytes = await storage.getBytes(task.h5adKey);
+    io.progress(0.2, 'write');
+    const file = await storageOutputSink(storage, '').open!(task.outKey);
+    let written = false;
+    try {
+      await writeH5adWithObs(bytes, obs, file);
+      written = true;
+    } finally {
+      await file.close();
+      if (!written) await storage.delete(task.outKey).catch(() => {});
+    }
+    return undefined;
+  }
   const ds = await readStoredResult(storage, task.h5adKey);
+  Object.assign(ds.cells.columns, obs);
   io.progress(0.4, 'convert');
-  const zip = seuratBundle(ds);
-  io.progress(0.9, 'write');
-  await storage.put(task.outKey, zip);
+  const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-seurat-'));
+  try {
+    const file = path.join(dir, 'bundle.zip');
+    const fd = openSync(file, 'w');
+    try {
+      writeSeuratBundle(ds, (chunk) => {
+        for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done);
+      });
+    } finally {
+      closeSync(fd);
+    }
+    io.progress(0.9, 'write');
+    await storage.put(task.outKey, createReadStream(file));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   return undefined;
 };
 export default main;

@@ -1,6 +1,7 @@
 import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
-import { write10xMtx } from '@cellcloud/formats/write-10x-mtx';
-import { zipFiles } from '@cellcloud/formats/write-zip';
+import { featuresTsv, matrixMarketChunks } from '@cellcloud/formats/write-10x-mtx';
+import { concatChunks } from '@cellcloud/formats/sources';
+import { zipWriter } from '@cellcloud/formats/write-zip';
 
 /**
  * The Seurat-ready bundle of a result (issue 21): a zip with
@@ -9,6 +10,9 @@ import { zipFiles } from '@cellcloud/formats/write-zip';
  *   metadata.csv      barcode + every annotation level and QC column of analysis.h5ad obs
  *   embeddings.csv    barcode + <embedding>_1, <embedding>_2[, _3] for every obsm embedding
  *   load_seurat.R     builds the Seurat object (counts, data, meta.data, reductions, Idents)
+ * written as a stream (`writeSeuratBundle`): the MTX text is produced, gzipped and zipped a chunk of
+ * 65,536 entries at a time and the normalized values are computed from the counts as they are
+ * written, so the export holds no matrix copy, no whole text and no whole archive (issue 21).
  */
 export const LOAD_SEURAT_R = `# Builds a Seurat object from this CellCloud export. Run in the unzipped folder:
 #   Rscript load_seurat.R      (or source("load_seurat.R") in R; the object is \`obj\`)
@@ -36,45 +40,78 @@ const csvCell = (v: string | number) => {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-function logNormalized(m: CountMatrix): CountMatrix {
-  const data = new Float32Array(m.data.length);
+/** log1p(count / total · 1e4) of entry `k` of cell `c`, rounded to 6 decimals — computed per entry. */
+function logNormalizer(m: CountMatrix): (k: number, c: number) => number {
+  const scale = new Float64Array(m.nCells);
   for (let c = 0; c < m.nCells; c++) {
     let total = 0;
     for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++) total += m.data[k]!;
-    const f = total > 0 ? 1e4 / total : 0;
-    for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++)
-      data[k] = Math.round(Math.log1p(m.data[k]! * f) * 1e6) / 1e6;
+    scale[c] = total > 0 ? 1e4 / total : 0;
   }
-  return { ...m, data };
+  return (k, c) => Math.round(Math.log1p(m.data[k]! * scale[c]!) * 1e6) / 1e6;
 }
 
-export function seuratBundle(ds: Pick<Dataset, 'counts' | 'genes' | 'cells' | 'embeddings'>): Uint8Array {
+const enc = new TextEncoder();
+
+/** CSV rows (header first) encoded a few thousand rows at a time. */
+function* csvChunks(
+  header: string[],
+  n: number,
+  row: (i: number) => (string | number)[],
+): Generator<Uint8Array> {
+  let lines = [header.map(csvCell).join(',')];
+  for (let i = 0; i < n; i++) {
+    lines.push(row(i).map(csvCell).join(','));
+    if (lines.length >= 4096) {
+      yield enc.encode(lines.join('\n') + '\n');
+      lines = [];
+    }
+  }
+  yield enc.encode(lines.length ? lines.join('\n') + '\n' : '');
+}
+
+type BundleInput = Pick<Dataset, 'counts' | 'genes' | 'cells' | 'embeddings'>;
+
+/** Streams the bundle's zip bytes to `sink`, in order, synchronously. */
+export function writeSeuratBundle(ds: BundleInput, sink: (chunk: Uint8Array) => void): void {
+  const zip = zipWriter(sink);
   const barcodes = ds.cells.barcodes;
-  const files: Record<string, Uint8Array> = {};
-  const enc = new TextEncoder();
-  for (const [dir, m, field] of [
-    ['counts', ds.counts, 'integer'],
-    ['normalized', logNormalized(ds.counts), 'real'],
+  for (const [dir, field, value] of [
+    ['counts', 'integer', undefined],
+    ['normalized', 'real', logNormalizer(ds.counts)],
   ] as const) {
-    const out = write10xMtx(m, ds.genes, barcodes, { field });
-    for (const [name, bytes] of Object.entries(out)) files[`${dir}/${name}.gz`] = bytes;
+    zip.add(`${dir}/matrix.mtx.gz`, matrixMarketChunks(ds.counts, field, value));
+    zip.add(`${dir}/features.tsv.gz`, [enc.encode(featuresTsv(ds.genes))]);
+    zip.add(`${dir}/barcodes.tsv.gz`, [enc.encode(barcodes.join('\n') + '\n')]);
   }
   const cols = Object.entries(ds.cells.columns);
-  const meta = [['barcode', ...cols.map(([k]) => k)].map(csvCell).join(',')];
-  barcodes.forEach((b, c) => meta.push([b, ...cols.map(([, col]) => col.values[c]!)].map(csvCell).join(',')));
-  files['metadata.csv'] = enc.encode(meta.join('\n') + '\n');
+  zip.add(
+    'metadata.csv',
+    csvChunks(['barcode', ...cols.map(([k]) => k)], barcodes.length, (c) => [
+      barcodes[c]!,
+      ...cols.map(([, col]) => col.values[c]!),
+    ]),
+  );
   const embs = Object.entries(ds.embeddings).map(([k, e]) => [k.replace(/^X_/, ''), e] as const);
   const head = [
     'barcode',
     ...embs.flatMap(([k, e]) => Array.from({ length: e.dims }, (_, d) => `${k}_${d + 1}`)),
   ];
-  const lines = [head.map(csvCell).join(',')];
-  barcodes.forEach((b, c) => {
-    const row: (string | number)[] = [b];
-    for (const [, e] of embs) for (let d = 0; d < e.dims; d++) row.push(e.values[c * e.dims + d]!);
-    lines.push(row.map(csvCell).join(','));
-  });
-  files['embeddings.csv'] = enc.encode(lines.join('\n') + '\n');
-  files['load_seurat.R'] = enc.encode(LOAD_SEURAT_R);
-  return zipFiles(files);
+  zip.add(
+    'embeddings.csv',
+    csvChunks(head, barcodes.length, (c) => {
+      const row: (string | number)[] = [barcodes[c]!];
+      for (const [, e] of embs) for (let d = 0; d < e.dims; d++) row.push(e.values[c * e.dims + d]!);
+      return row;
+    }),
+  );
+  zip.add('load_seurat.R', [enc.encode(LOAD_SEURAT_R)]);
+  zip.end();
+}
+
+/** The whole bundle in memory (small results and tests); jobs stream with `writeSeuratBundle`. */
+export function seuratBundle(ds: BundleInput): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  writeSeuratBundle(ds, (c) => chunks.push(c));
+  return concatChunks(chunks);
 }

@@ -1,0 +1,151 @@
+/**
+ * npm run bench:export [-- <cells>] — the download exports of issue 21 on a synthetic result:
+ * `analysis.h5ad` (the stored file streamed to the download key, as the `download.export` job
+ * does) and the Seurat bundle (the job's own child entry, download.export.child.ts: reads
+ * analysis.h5ad, writes the zip of 10x MTX counts + normalized values, metadata, embeddings and
+ * load_seurat.R).
+ *
+ * The result is built first, as an analysis job builds it: synthetic negative-binomial samples of
+ * ≤ 50,000 cells (packages/engine/src/synthetic.ts, 20,000 genes, 10 clusters; 100,000 cells by
+ * default = 2 × 50k, like `bench:engine synth100k`) → runAnalysis → writeOutputs into a local
+ * storage folder. Every phase runs in its own child process so its peak RSS is its own: the
+ * analysis child (pipeline + writing — the job's peak), then one child per export. Prints wall and
+ * CPU seconds, output MB, MB/s (output MB per wall second) and peak RSS per export against the
+ * analysis's peak, the load average, and one JSON line per phase.
+ * BENCH_EXPORT_DIR=<dir> reuses (or keeps) the analysis in that folder instead of a temporary one.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runAnalysis } from '@cellcloud/engine/run-analysis';
+import { writeOutputs } from '@cellcloud/engine/write-outputs';
+import { directorySink } from '@cellcloud/engine/cli/fs-sink';
+import { syntheticDataset } from '@cellcloud/engine/synthetic';
+import { localStorage } from '../../apps/server/src/storage/local';
+import type { ChildIo } from '../../apps/server/src/jobs/runner-child-process';
+import type { Config } from '../../apps/server/src/config';
+import seuratExport from '../../apps/server/src/jobs/download.export.child';
+
+const RESULT = 'results/bench';
+const H5AD = `${RESULT}/analysis.h5ad`;
+const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+const peakMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const cpuSeconds = (c: NodeJS.CpuUsage) => Number(((c.user + c.system) / 1e6).toFixed(2));
+
+async function analyze(root: string, nCells: number): Promise<void> {
+  const per = Math.ceil(nCells / Math.ceil(nCells / 50_000));
+  const samples = [];
+  for (let s = 0, left = nCells; left > 0; s++, left -= per) {
+    const syn = syntheticDataset({
+      nCells: Math.min(per, left),
+      nGenes: 20_000,
+      nClusters: 10,
+      seed: 7,
+      cellSeed: 100 + s,
+    });
+    samples.push({ name: `synth_${s + 1}`, dataset: syn.dataset });
+  }
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const result = await runAnalysis(samples, {}, () => {}, { releaseSamples: true });
+  const pipelinePeakRssMB = peakMB();
+  await writeOutputs(result, directorySink(path.join(root, RESULT)));
+  const r = {
+    phase: 'analysis',
+    cells: nCells,
+    cellsAfterQc: result.counts.nCells,
+    seconds: Number(((performance.now() - t0) / 1000).toFixed(2)),
+    cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)),
+    pipelinePeakRssMB,
+    peakRssMB: peakMB(),
+    loadavg: load(),
+  };
+  console.log(
+    `analysis: ${r.cells} cells (${r.cellsAfterQc} after QC), ${r.seconds} s wall, ${r.cpuSeconds} s CPU, peak RSS ${r.peakRssMB} MB (pipeline ${r.pipelinePeakRssMB} MB)`,
+  );
+  console.log(JSON.stringify(r));
+}
+
+async function exportOne(root: string, kind: 'h5ad' | 'seurat'): Promise<void> {
+  const storage = localStorage(root);
+  const outKey = `downloads/bench/${kind === 'h5ad' ? 'analysis.h5ad' : 'analysis_seurat.zip'}`;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  if (kind === 'h5ad') {
+    // what download.export does for an h5ad request: the stored file, streamed
+    await storage.put(outKey, await storage.get(H5AD));
+  } else {
+    const io: ChildIo = {
+      config: {} as Config, // the Seurat entry uses only storage() and progress()
+      storage: async () => storage,
+      progress: () => {},
+    };
+    await seuratExport({ h5adKey: H5AD, outKey }, io);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const outMB = ((await storage.stat(outKey))?.size ?? 0) / 1024 / 1024;
+  const inMB = ((await storage.stat(H5AD))?.size ?? 0) / 1024 / 1024;
+  const r = {
+    phase: `export-${kind}`,
+    inputMB: Number(inMB.toFixed(1)),
+    outputMB: Number(outMB.toFixed(1)),
+    seconds: Number(seconds.toFixed(2)),
+    cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)),
+    mbPerSecond: Number((outMB / seconds).toFixed(1)),
+    peakRssMB: peakMB(),
+    loadavg: load(),
+  };
+  console.log(
+    `export ${kind}: ${r.outputMB} MB from a ${r.inputMB} MB analysis.h5ad in ${r.seconds} s wall (${r.cpuSeconds} s CPU) = ${r.mbPerSecond} MB/s, peak RSS ${r.peakRssMB} MB`,
+  );
+  console.log(JSON.stringify(r));
+  await storage.delete(outKey);
+}
+
+function runChild(args: string[]): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  process.stdout.write(r.stdout);
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status ?? r.signal}`);
+  const json = r.stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  return json ? (JSON.parse(json) as Record<string, unknown>) : {};
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--analyze') await analyze(args[1]!, Number(args[2]));
+else if (args[0] === '--export') await exportOne(args[1]!, args[2] as 'h5ad' | 'seurat');
+else {
+  const nCells = Number(args[0] ?? 100_000);
+  if (!Number.isInteger(nCells) || nCells < 100)
+    throw new Error(`cells must be an integer ≥ 100, got "${args[0]}"`);
+  const keep = process.env.BENCH_EXPORT_DIR;
+  const root = keep ? path.resolve(keep) : mkdtempSync(path.join(tmpdir(), 'cellcloud-bench-export-'));
+  try {
+    mkdirSync(root, { recursive: true });
+    // the analysis's figures are kept next to it, so a reused folder still compares with its peak
+    const figures = path.join(root, 'analysis.json');
+    if (existsSync(path.join(root, H5AD))) console.log(`reusing the analysis in ${root}`);
+    else writeFileSync(figures, JSON.stringify(runChild(['--analyze', root, String(nCells)])));
+    const analysisPeak = existsSync(figures)
+      ? (JSON.parse(readFileSync(figures, 'utf8')) as { peakRssMB: number }).peakRssMB
+      : undefined;
+    for (const kind of ['h5ad', 'seurat'] as const) {
+      const r = runChild(['--export', root, kind]);
+      if (analysisPeak)
+        console.log(
+          `  export ${kind} peak RSS ${String(r.peakRssMB)} MB = ${((100 * (r.peakRssMB as number)) / analysisPeak).toFixed(0)}% of the analysis's ${analysisPeak} MB`,
+        );
+    }
+  } finally {
+    if (!keep) rmSync(root, { recursive: true, force: true });
+  }
+}
