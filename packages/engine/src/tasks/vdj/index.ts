@@ -2,7 +2,7 @@ import type { VdjParams, VdjSummary } from '@cellcloud/contracts/tasks/vdj';
 import { VDJ_UPLOADS } from '@cellcloud/contracts/tasks/vdj';
 import { gunzipBytes } from '../bytes';
 import { TaskError } from '../errors';
-import type { EngineTask, ResultHandle, TableValue } from '../types';
+import type { EngineTask, TableValue } from '../types';
 import {
   CHAIN_SLOTS,
   classOf,
@@ -11,92 +11,28 @@ import {
   detectReceptor,
   filterCells,
   slotOf,
-  type CellChains,
-  type Clonotypes,
   type Receptor,
 } from './clonotypes';
 import { parseContigs, type Contig } from './contigs';
-import { cosineDistance, diversityOf } from './diversity';
+import { matchFile, samplesOf } from './matching';
+import {
+  cellOutputs,
+  countBy,
+  groupTables,
+  type KeptCell,
+  overlapTables,
+  sampleTables,
+  table,
+  topClonotypesTable,
+  usageTables,
+  type VdjCells,
+} from './tables';
 
 /**
  * Immune V(D)J task (contracts `tasks/vdj.ts`, METHODS §9): contig files → cells of the analysis
- * → clonotypes, expansion classes, diversity, usage and overlap tables, per-cell columns.
+ * (matching.ts) → clonotypes, expansion classes, diversity, usage and overlap tables (tables.ts),
+ * per-cell columns.
  */
-
-const SAMPLE_KEY = 'Sample ID';
-const strip1 = (b: string) => b.replace(/-1$/, '');
-
-/** The analysis' samples: its "Sample ID" level, or one unnamed sample. */
-function samplesOf(result: ResultHandle): { names: string[]; ofCell: (c: number) => string } {
-  const col = result.obs(SAMPLE_KEY);
-  if (col && col.kind === 'categorical') {
-    const names = [...new Set(col.values)];
-    return { names, ofCell: (c) => col.values[c]! };
-  }
-  return { names: ['sample'], ofCell: () => 'sample' };
-}
-
-interface FileMatch {
-  file: string;
-  sample: string;
-  /** contig barcode → result cell index */
-  cellOf: Map<string, number>;
-  cells: number;
-  matched: number;
-}
-
-/**
- * Matches one file's barcodes to result cells: `<sample>_<barcode>` when the result has several
- * samples (METHODS §9.1 prefixes), the bare barcode otherwise; "-1" stripped on both sides when
- * that matches more (stripSuffix auto) or always (yes).
- */
-function matchFile(
-  result: ResultHandle,
-  samples: { names: string[]; ofCell: (c: number) => string },
-  file: string,
-  barcodes: string[],
-  wanted: string | undefined,
-  strip: VdjParams['stripSuffix'],
-): FileMatch {
-  const multi = samples.names.length > 1;
-  const try1 = (sample: string, stripping: boolean) => {
-    const index = new Map<string, number>();
-    for (let c = 0; c < result.nCells; c++) {
-      if (multi && samples.ofCell(c) !== sample) continue;
-      let b = result.barcodes[c]!;
-      if (multi && b.startsWith(`${sample}_`)) b = b.slice(sample.length + 1);
-      index.set(stripping ? strip1(b) : b, c);
-    }
-    const cellOf = new Map<string, number>();
-    for (const b of barcodes) {
-      const c = index.get(stripping ? strip1(b) : b);
-      if (c !== undefined) cellOf.set(b, c);
-    }
-    return cellOf;
-  };
-  const candidates = wanted ? [wanted] : samples.names;
-  let best: FileMatch | undefined;
-  for (const sample of candidates) {
-    const options = strip === 'auto' ? [false, true] : [strip === 'yes'];
-    for (const s of options) {
-      const cellOf = try1(sample, s);
-      if (!best || cellOf.size > best.matched)
-        best = { file, sample, cellOf, cells: barcodes.length, matched: cellOf.size };
-    }
-  }
-  return best!;
-}
-
-function countBy<T>(items: Iterable<T>, key: (t: T) => string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const t of items) {
-    const k = key(t);
-    m.set(k, (m.get(k) ?? 0) + 1);
-  }
-  return m;
-}
-
-const table = (columns: string[], rows: TableValue[][]) => ({ columns, rows });
 
 export const vdjEngine: EngineTask<VdjParams, VdjSummary> = {
   name: 'vdj',
@@ -128,7 +64,7 @@ export const vdjEngine: EngineTask<VdjParams, VdjSummary> = {
     const pairing: TableValue[][] = [];
     const matching: TableValue[][] = [];
     /** result cell index → kept chains and sample */
-    const kept = new Map<number, { sample: string; chains: CellChains; ct: Clonotypes }>();
+    const kept = new Map<number, KeptCell>();
     let productive = 0;
     let ambiguous = 0;
     let paired = 0;
@@ -205,211 +141,37 @@ export const vdjEngine: EngineTask<VdjParams, VdjSummary> = {
     const top = [...overall.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, params.topN);
-    const topSet = new Set(top.map(([k]) => k));
-    const cellRows: TableValue[][] = [];
-    const clonotypeCol = new Array<string>(result.nCells).fill('None');
-    const classCol = new Array<string>(result.nCells).fill('None');
-    const freqCol = new Float64Array(result.nCells);
-    for (const [c, k] of [...kept.entries()].sort((a, b) => a[0] - b[0])) {
-      const f = frequencyOf(c);
-      const cls = classOf(f, params.breaks);
-      clonotypeCol[c] = topSet.has(cloneOf(c)) ? cloneOf(c) : 'Other';
-      classCol[c] = cls;
-      freqCol[c] = f;
-      const chain = (i: 0 | 1) => k.chains.chains[i]?.chain ?? 'None';
-      cellRows.push([
-        result.barcodes[c]!,
-        k.sample,
-        chain(0),
-        chain(1),
-        k.ct.CTgene,
-        k.ct.CTaa,
-        k.ct.CTnt,
-        k.ct.CTstrict,
-        k.ct.CTstrictaa,
-        cloneOf(c),
-        f,
-        cls,
-        groupOf ? groupOf(c) : null,
-      ]);
-    }
-    await sink.table(
-      'cells',
-      table(
-        [
-          'barcode',
-          'sample',
-          'chain1',
-          'chain2',
-          'CTgene',
-          'CTaa',
-          'CTnt',
-          'CTstrict',
-          'CTstrictaa',
-          'clonotype',
-          'frequency',
-          'class',
-          'group',
-        ],
-        cellRows,
-      ),
-    );
-    await sink.cellColumn('vdj_clonotype', { kind: 'categorical', values: clonotypeCol });
-    await sink.cellColumn('vdj_class', { kind: 'categorical', values: classCol });
-    await sink.cellColumn('vdj_frequency', { kind: 'numeric', values: freqCol });
+    const v: VdjCells = { kept, cloneOf, frequencyOf };
+    const cellOut = cellOutputs(result, v, new Set(top.map(([k]) => k)), groupOf, params.breaks);
+    await sink.table('cells', cellOut.table);
+    await sink.cellColumn('vdj_clonotype', { kind: 'categorical', values: cellOut.clonotypeCol });
+    await sink.cellColumn('vdj_class', { kind: 'categorical', values: cellOut.classCol });
+    await sink.cellColumn('vdj_frequency', { kind: 'numeric', values: cellOut.freqCol });
 
     onProgress({ fraction: 0.65, step: 'tables' });
     const sampleNames = [...new Set([...kept.values()].map((k) => k.sample))];
-    const cellsOfSample = (s: string) => [...kept.keys()].filter((c) => kept.get(c)!.sample === s);
-    // clonotypes per sample, classes per sample
-    const clonoRows: TableValue[][] = [];
-    const classRows: TableValue[][] = [];
-    const divRows: TableValue[][] = [];
-    const propsOf = new Map<string, Map<string, number>>();
-    for (const s of sampleNames) {
-      const cells = cellsOfSample(s);
-      const counts = countBy(cells, cloneOf);
-      const props = new Map<string, number>();
-      for (const [k, n] of [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
-        clonoRows.push([s, k, n, n / cells.length, classOf(n, params.breaks)]);
-        props.set(k, n / cells.length);
-      }
-      propsOf.set(s, props);
-      const classes = countBy(cells, (c) => classOf(frequencyOf(c), params.breaks));
-      for (const cls of ['Single', 'Medium', 'Large'])
-        classRows.push([s, cls, classes.get(cls) ?? 0, (classes.get(cls) ?? 0) / cells.length]);
-      const d = diversityOf([...counts.values()]);
-      divRows.push([
-        s,
-        d.clonotypes,
-        d.cells,
-        d.chao1,
-        d.hill_q0,
-        d.hill_q1,
-        d.hill_q2,
-        d.inv_simpson,
-        d.d50,
-      ]);
-    }
-    await sink.table('clonotypes', table(['sample', 'clonotype', 'cells', 'proportion', 'class'], clonoRows));
-    await sink.table('class_by_sample', table(['Sample', 'Description', 'count', 'Frequency'], classRows));
-    await sink.table(
-      'diversity',
-      table(
-        ['sample', 'clonotypes', 'cells', 'chao1', 'hill_q0', 'hill_q1', 'hill_q2', 'inv_simpson', 'd50'],
-        divRows,
-      ),
-    );
+    const perSample = sampleTables(v, sampleNames, params.breaks);
+    await sink.table('clonotypes', perSample.clonotypes);
+    await sink.table('class_by_sample', perSample.classBySample);
+    await sink.table('diversity', perSample.diversity);
     await sink.table('chain_qc', table(['sample', 'stage', 'chain', 'contigs'], chainQc));
     await sink.table('pairing', table(['sample', 'paired', 'single', 'ambiguous'], pairing));
     await sink.table(
       'matching',
       table(['file', 'sample', 'contigs', 'cells', 'matched', 'unmatched'], matching),
     );
-    await sink.table(
-      'top_clonotypes',
-      table(
-        ['rank', 'clonotype', 'cells', 'samples'],
-        top.map(([k, n], i) => [i + 1, k, n, sampleNames.filter((s) => propsOf.get(s)!.has(k)).join(';')]),
-      ),
-    );
-
-    // class share per group, including cells without a clonotype (04.sc.HaveOrNot)
-    const groupRows: TableValue[][] = [];
-    const groupSets = new Map<string, Set<string>>(); // clonotype → groups
-    if (groupOf) {
-      const byGroup = new Map<string, Map<string, number>>();
-      const sizes = new Map<string, number>();
-      for (let c = 0; c < result.nCells; c++) {
-        const g = groupOf(c);
-        sizes.set(g, (sizes.get(g) ?? 0) + 1);
-        let m = byGroup.get(g);
-        if (!m) byGroup.set(g, (m = new Map()));
-        const cls = classCol[c]!;
-        m.set(cls, (m.get(cls) ?? 0) + 1);
-        if (kept.has(c)) {
-          const k = cloneOf(c);
-          let set = groupSets.get(k);
-          if (!set) groupSets.set(k, (set = new Set()));
-          set.add(g);
-        }
-      }
-      for (const [g, m] of [...byGroup.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-        for (const cls of ['Single', 'Medium', 'Large', 'None'])
-          groupRows.push([g, cls, m.get(cls) ?? 0, (m.get(cls) ?? 0) / sizes.get(g)!]);
-      }
-    }
-    await sink.table('class_by_group', table(['group', 'class', 'cells', 'fraction'], groupRows));
-    const upset = countBy(groupSets.values(), (set) => [...set].sort().join('&'));
-    await sink.table(
-      'group_overlap',
-      table(
-        ['group_set', 'shared'],
-        [...upset.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, n]),
-      ),
-    );
-
-    // overlap between samples, and cosine distances for > 2 samples
-    const overlapRows: TableValue[][] = [];
-    const distRows: TableValue[][] = [];
-    for (let i = 0; i < sampleNames.length; i++) {
-      for (let j = i + 1; j < sampleNames.length; j++) {
-        const a = propsOf.get(sampleNames[i]!)!;
-        const b = propsOf.get(sampleNames[j]!)!;
-        let shared = 0;
-        for (const k of a.keys()) if (b.has(k)) shared++;
-        overlapRows.push([sampleNames[i]!, sampleNames[j]!, shared]);
-        if (sampleNames.length > 2) distRows.push([sampleNames[i]!, sampleNames[j]!, cosineDistance(a, b)]);
-      }
-    }
-    await sink.table('overlap', table(['sample_a', 'sample_b', 'shared'], overlapRows));
-    await sink.table('sample_distance', table(['sample_a', 'sample_b', 'cosine_distance'], distRows));
+    await sink.table('top_clonotypes', topClonotypesTable(top, sampleNames, perSample.propsOf));
+    const groups = groupTables(result.nCells, v, groupOf, cellOut.classCol);
+    await sink.table('class_by_group', groups.classByGroup);
+    await sink.table('group_overlap', groups.groupOverlap);
+    const overlap = overlapTables(sampleNames, perSample.propsOf);
+    await sink.table('overlap', overlap.overlap);
+    await sink.table('sample_distance', overlap.sampleDistance);
 
     onProgress({ fraction: 0.85, step: 'usage' });
-    // V/D/J usage and V–J pairs per sample and chain slot (cells, one contig per chain)
-    const usage = new Map<string, number>();
-    const vj = new Map<string, number>();
-    const slotCells = new Map<string, number>();
-    for (const k of kept.values()) {
-      k.chains.chains.forEach((ch, i) => {
-        if (!ch) return;
-        const chain = slots[i]!;
-        slotCells.set(`${k.sample}\u0000${chain}`, (slotCells.get(`${k.sample}\u0000${chain}`) ?? 0) + 1);
-        for (const [seg, gene] of [
-          ['V', ch.v],
-          ['D', ch.d],
-          ['J', ch.j],
-        ] as const) {
-          if (gene === 'None') continue;
-          const key = [k.sample, chain, seg, gene].join('\u0000');
-          usage.set(key, (usage.get(key) ?? 0) + 1);
-        }
-        const key = [k.sample, chain, ch.v, ch.j].join('\u0000');
-        vj.set(key, (vj.get(key) ?? 0) + 1);
-      });
-    }
-    await sink.table(
-      'gene_usage',
-      table(
-        ['sample', 'chain', 'segment', 'gene', 'cells', 'proportion'],
-        [...usage.entries()]
-          .map(([key, n]) => {
-            const [s, chain, seg, gene] = key.split('\u0000') as [string, string, string, string];
-            return [s, chain, seg, gene, n, n / slotCells.get(`${s}\u0000${chain}`)!];
-          })
-          .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : (b[4] as number) - (a[4] as number))),
-      ),
-    );
-    await sink.table(
-      'vj_pairs',
-      table(
-        ['sample', 'chain', 'v_gene', 'j_gene', 'cells'],
-        [...vj.entries()].map(([key, n]) => [
-          ...(key.split('\u0000') as [string, string, string, string]),
-          n,
-        ]),
-      ),
-    );
+    const usage = usageTables(kept, slots);
+    await sink.table('gene_usage', usage.geneUsage);
+    await sink.table('vj_pairs', usage.vjPairs);
 
     const classes = Object.fromEntries(countBy(kept.keys(), (c) => classOf(frequencyOf(c), params.breaks)));
     onProgress({ fraction: 1, step: 'done' });
