@@ -5,12 +5,13 @@ import { clusterName, subsetName } from './explore';
  * SPEC §7 annotation calls (issue 13): `GET/POST observation_annotation`, `GET/POST
  * embedding_annotation`, `GET celltype_hierarchy2` under `/api/user_datasets/{id}/`.
  * Levels are the categorical obs of the analysis (annot_* automatic levels, the upload's own
- * columns, cluster, Sample ID…) and the user's saved levels (subsets, key `subset:<id>`).
+ * columns, cluster, Sample ID…), completed tasks' categorical columns (source `task`: annot_auto,
+ * annot_sub of a run from the tab) and the user's saved levels (subsets, key `subset:<id>`).
  */
 export const annotationLevelView = z.object({
   key: z.string(),
   name: z.string(),
-  source: z.enum(['analysis', 'saved']),
+  source: z.enum(['analysis', 'task', 'saved']),
   labels: z.array(z.string()),
   counts: z.array(z.number().int()),
 });

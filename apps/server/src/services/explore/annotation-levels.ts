@@ -6,13 +6,15 @@ import type {
 import { NOT_IN_SUBSET, type SubsetView } from '@cellcloud/contracts/explore';
 import type { AppContext, AuthUser } from '../../context';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
+import { taskObsColumns } from '../tasks/explorer-obs';
 import { artifactPrefix } from './results';
 import type { Labelled } from './relabel';
 import { createSubset, editSubset, groupingOf, manifestOf } from './subsets';
 
 /**
- * SPEC §7 annotation calls (issue 13) over the explorer's stored artifacts and subsets: the levels
- * of a dataset, a hand edit saved as a new level, per-cluster majority labels, and the
+ * SPEC §7 annotation calls (issue 13) over the explorer's stored artifacts, completed tasks'
+ * per-cell columns (annot_auto / annot_sub of a run from the tab) and subsets: the levels of a
+ * dataset, a hand edit saved as a new level, per-cluster majority labels, and the
  * annot_full → annot_sub → annot_sub2 hierarchy.
  */
 function counts(l: Labelled): number[] {
@@ -37,6 +39,16 @@ export async function listAnnotationLevels(
       source: 'analysis',
       labels: o.labels,
       counts: counts(await groupingOf(ctx, prefix, datasetId, o.key)),
+    });
+  }
+  for (const [key, c] of await taskObsColumns(ctx, datasetId)) {
+    if (c.obs.kind !== 'categorical' || m.obs.some((o) => o.key === key)) continue;
+    out.push({
+      key,
+      name: key,
+      source: 'task',
+      labels: c.obs.labels,
+      counts: counts(await groupingOf(ctx, prefix, datasetId, key)),
     });
   }
   for (const s of await exploreSubsetsRepo.list(ctx.db, datasetId)) {
@@ -115,7 +127,11 @@ export async function celltypeHierarchy(
 ): Promise<CelltypeHierarchyAnswer> {
   const prefix = await artifactPrefix(ctx, user, datasetId);
   const m = await manifestOf(ctx, prefix);
-  const levels = HIERARCHY.filter((k) => m.obs.some((o) => o.key === k && o.kind === 'categorical'));
+  const tasks = await taskObsColumns(ctx, datasetId);
+  const levels = HIERARCHY.filter(
+    (k) =>
+      m.obs.some((o) => o.key === k && o.kind === 'categorical') || tasks.get(k)?.obs.kind === 'categorical',
+  );
   const nodes: CelltypeHierarchyAnswer['nodes'] = [];
   let parent: { key: string; level: Labelled } | undefined;
   for (const key of levels) {

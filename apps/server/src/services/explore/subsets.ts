@@ -8,6 +8,7 @@ import { artifactPrefix } from './results';
 import { duplicateColour, relabel, restrict, type Labelled } from './relabel';
 import './messages';
 import { subsetCodesKey } from '../../storage/keys';
+import { taskObsColumns } from '../tasks/explorer-obs';
 
 /**
  * Use cases of the explorer subsets (SPEC §4/§5/§7). Metadata in `explore_subsets`; per-cell
@@ -53,7 +54,10 @@ async function subsetCodes(ctx: AppContext, row: SubsetRow): Promise<Labelled> {
   return { labels: row.labels, colours: row.colours, codes };
 }
 
-/** Codes of an annotation artifact (`cluster`, `annot_full`, …) or of a subset (`subset:<id>`). */
+/**
+ * Codes of an annotation artifact (`cluster`, `annot_full`, …), of a completed task's categorical
+ * column (`annot_auto`, `annot_sub`, …) or of a subset (`subset:<id>`).
+ */
 export async function groupingOf(
   ctx: AppContext,
   prefix: string,
@@ -62,14 +66,19 @@ export async function groupingOf(
 ): Promise<Labelled> {
   if (key.startsWith('subset:')) return subsetCodes(ctx, await subsetOf(ctx, datasetId, key.slice(7)));
   const m = await manifestOf(ctx, prefix);
-  const o = m.obs.find((x) => x.key === key);
+  const own = m.obs.find((x) => x.key === key);
+  // a completed task's per-cell column (annot_auto of a run from the tab, …) when the analysis has none
+  const task = own ? undefined : (await taskObsColumns(ctx, datasetId)).get(key);
+  const o = own ?? task?.obs;
   if (!o) throw new AppError('NOT_FOUND', { key }, 'explore.annotation.notFound');
   if (o.kind !== 'categorical')
     throw new AppError('VALIDATION_FAILED', { key }, 'explore.annotation.notCategorical');
   return {
     labels: o.labels,
     colours: o.labels.map(() => null),
-    codes: Uint32Array.from(decodeCodes(await ctx.storage.getBytes(prefix + o.file), o.dtype)),
+    codes: Uint32Array.from(
+      decodeCodes(await ctx.storage.getBytes(task?.fileKey ?? prefix + o.file), o.dtype),
+    ),
   };
 }
 

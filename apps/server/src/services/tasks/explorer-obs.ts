@@ -1,6 +1,28 @@
+import type { TaskOutputs } from '@cellcloud/contracts/tasks/define';
 import type { AppContext } from '../../context';
 import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
 import { outputsOf } from './tasks';
+
+/** A per-cell column of a completed task, with the task that wrote it and its storage key. */
+export interface TaskObsColumn {
+  obs: TaskOutputs['obs'][number];
+  taskId: string;
+  fileKey: string;
+}
+
+/** The per-cell columns of the dataset's completed tasks by key; of two tasks with the same key the newer wins. */
+export async function taskObsColumns(
+  ctx: AppContext,
+  datasetId: string,
+): Promise<Map<string, TaskObsColumn>> {
+  const out = new Map<string, TaskObsColumn>();
+  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, datasetId)) {
+    const outputs = await outputsOf(ctx, t).catch(() => undefined);
+    for (const o of outputs?.obs ?? [])
+      out.set(o.key, { obs: o, taskId: t.id, fileKey: t.output_prefix + o.file });
+  }
+  return out;
+}
 
 /**
  * The explorer's manifest.json with the per-cell columns of the dataset's completed tasks
@@ -14,16 +36,13 @@ export async function manifestWithTaskObs(
   datasetId: string,
   bytes: Uint8Array,
 ): Promise<Uint8Array> {
-  const tasks = await analysisTasksRepo.completedOfResult(ctx.db, datasetId);
-  if (!tasks.length) return bytes;
+  const columns = await taskObsColumns(ctx, datasetId);
+  if (!columns.size) return bytes;
   const m = JSON.parse(new TextDecoder().decode(bytes)) as { obs: { key: string; file: string }[] };
   const own = new Set(m.obs.map((o) => o.key));
   const added = new Map<string, { key: string; file: string }>();
-  for (const t of tasks) {
-    const out = await outputsOf(ctx, t).catch(() => undefined);
-    for (const o of out?.obs ?? []) {
-      if (!own.has(o.key)) added.set(o.key, { ...o, file: `../tasks/${t.id}/files/${o.file}` });
-    }
+  for (const [key, c] of columns) {
+    if (!own.has(key)) added.set(key, { ...c.obs, file: `../tasks/${c.taskId}/files/${c.obs.file}` });
   }
   if (!added.size) return bytes;
   m.obs.push(...added.values());
