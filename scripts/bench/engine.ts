@@ -31,6 +31,7 @@ import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
+import { printStepTable, StepTimer, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 
 const DATASETS = ['pbmc3k', 'synth20k', 'synth100k', 'synth200k', 'synth500k'] as const;
@@ -40,6 +41,7 @@ interface Loaded {
   samples: { name: string; dataset: Dataset }[];
   truth: Map<string, string>;
   readSeconds: number;
+  readCpuSeconds: number;
   generateSeconds: number;
 }
 
@@ -51,8 +53,14 @@ const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = {
   synth500k: Array.from({ length: 10 }, () => 50_000),
 };
 
+const cpuSince = (c0: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
+};
+
 async function load(name: Name): Promise<Loaded> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   if (name === 'pbmc3k') {
     const dataset = await readDataset(await pathBundle(path.join(SHARED_DATA_DIR, 'pbmc3k/10x')));
     const readSeconds = (performance.now() - t0) / 1000;
@@ -64,73 +72,62 @@ async function load(name: Name): Promise<Loaded> {
         .slice(1)
         .map((l) => l.split(',') as [string, string]),
     );
-    return { samples: [{ name, dataset }], truth, readSeconds, generateSeconds: 0 };
+    return {
+      samples: [{ name, dataset }],
+      truth,
+      readSeconds,
+      readCpuSeconds: cpuSince(c0),
+      generateSeconds: 0,
+    };
   }
   const truth = new Map<string, string>();
   const multi = SYNTH_SAMPLES[name].length > 1;
   const samples = SYNTH_SAMPLES[name].map((nCells, s) => {
     // Same profile seed → the same clusters and markers in every sample; other cells per sample.
-    const syn = syntheticDataset({ nCells, nGenes: 20_000, nClusters: 10, seed: 7, cellSeed: 100 + s });
+    const syn = syntheticDataset({
+      nCells,
+      nGenes: 20_000,
+      nClusters: 10,
+      seed: 7,
+      cellSeed: 100 + s,
+    });
     const sample = `${name}_${s + 1}`;
     syn.dataset.cells.barcodes.forEach((b, i) =>
       truth.set(multi ? `${sample}_${b}` : b, String(syn.truth[i])),
     );
     return { name: sample, dataset: syn.dataset };
   });
-  return { samples, truth, readSeconds: 0, generateSeconds: (performance.now() - t0) / 1000 };
+  return {
+    samples,
+    truth,
+    readSeconds: 0,
+    readCpuSeconds: 0,
+    generateSeconds: (performance.now() - t0) / 1000,
+  };
 }
 
 async function child(name: Name): Promise<void> {
-  const { samples, truth, readSeconds, generateSeconds } = await load(name);
+  const { samples, truth, readSeconds, readCpuSeconds, generateSeconds } = await load(name);
   const nCells = samples.reduce((a, s) => a + s.dataset.counts.nCells, 0);
   const nnz = samples.reduce((a, s) => a + s.dataset.counts.indices.length, 0);
   console.log(
     `${name}: ${samples.length} sample(s), ${nCells} cells × ${samples[0].dataset.counts.nGenes} genes, ${nnz} non-zeros`,
   );
   if (generateSeconds) console.log(`  generate        ${generateSeconds.toFixed(2)} s (not counted)`);
-  if (readSeconds) console.log(`  read            ${readSeconds.toFixed(2)} s`);
   const t0 = performance.now();
-  const params = { ...(process.env.BENCH_PARAMS ? JSON.parse(process.env.BENCH_PARAMS) : {}) };
-  // per step: wall and CPU seconds (CPU > wall when scran.js runs on 2 threads), from the progress events
-  const steps: { step: string; wall: number; cpu: number }[] = [];
-  let lastStep = '';
-  let stepWall = t0;
-  let stepCpu = process.cpuUsage();
-  let markersDone: number | undefined;
-  const closeStep = () => {
-    if (!lastStep) return;
-    const cpu = process.cpuUsage(stepCpu);
-    steps.push({
-      step: lastStep,
-      wall: (performance.now() - stepWall) / 1000,
-      cpu: (cpu.user + cpu.system) / 1e6,
-    });
-    if (lastStep === 'markers') markersDone = performance.now();
+  const params = {
+    ...(process.env.BENCH_PARAMS ? JSON.parse(process.env.BENCH_PARAMS) : {}),
   };
+  // per step: wall and CPU seconds (CPU > wall where a step uses both cores), from the progress events
+  const timer = new StepTimer(t0, Boolean(process.env.BENCH_VERBOSE));
   const cpu0 = process.cpuUsage();
   // the bench hands its sample matrices over (they are emptied once merged), as a one-off job would
-  const result = await runAnalysis(
-    samples,
-    params,
-    (e) => {
-      if (e.step === lastStep) return;
-      closeStep();
-      lastStep = e.step;
-      stepWall = performance.now();
-      stepCpu = process.cpuUsage();
-      if (!process.env.BENCH_VERBOSE) return;
-      const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
-      console.log(`    … ${((performance.now() - t0) / 1000).toFixed(1)} s ${e.message} (RSS ${rss} MB)`);
-    },
-    { releaseSamples: true },
-  );
-  closeStep();
+  const result = await runAnalysis(samples, params, timer.onProgress, {
+    releaseSamples: true,
+  });
+  timer.close();
   const pipelineSeconds = (performance.now() - t0) / 1000;
-  const cpuAll = process.cpuUsage(cpu0);
-  const cpuSeconds = (cpuAll.user + cpuAll.system) / 1e6;
-  for (const { step, wall, cpu } of steps)
-    console.log(`  ${step.padEnd(15)} ${wall.toFixed(2)} s wall ${cpu.toFixed(2)} s CPU`);
-  const readToMarkers = readSeconds + ((markersDone ?? performance.now()) - t0) / 1000;
+  const readToMarkers = readSeconds + ((timer.markersDone ?? performance.now()) - t0) / 1000;
   const known: string[] = [];
   const found: string[] = [];
   const clusters = result.obs.cluster.kind === 'categorical' ? result.obs.cluster.values : [];
@@ -142,26 +139,44 @@ async function child(name: Name): Promise<void> {
     }
   });
   const ari = adjustedRandIndex(known, found);
+  const cpuSeconds = cpuSince(cpu0);
+  const rows: StepTime[] = [...timer.steps];
+  if (readSeconds)
+    rows.unshift({
+      step: 'read',
+      wall: readSeconds,
+      cpu: readCpuSeconds,
+      rssMB: 0,
+    });
   const pipelinePeakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   let writeSeconds: number | undefined;
   if (process.env.BENCH_WRITE) {
     // as a job does after the pipeline: analysis.h5ad, markers.csv and the explorer artifacts
     const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-bench-'));
     const w0 = performance.now();
+    const cpuW = process.cpuUsage();
     try {
       await writeOutputs(result, directorySink(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     writeSeconds = (performance.now() - w0) / 1000;
-    console.log(`  write outputs   ${writeSeconds.toFixed(2)} s (pipeline peak RSS ${pipelinePeakRssMB} MB)`);
+    rows.push({
+      step: 'write outputs',
+      wall: writeSeconds,
+      cpu: cpuSince(cpuW),
+      rssMB: 0,
+    });
   }
+  printStepTable(rows);
   const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
   console.log(
     `  cells after QC ${result.counts.nCells}, clusters ${result.clusterLabels.length}, PCs ${result.qc.nPcsUsed}`,
   );
+  const whole = readSeconds + pipelineSeconds + (writeSeconds ?? 0);
+  const wholeCpu = readCpuSeconds + rows.reduce((a, r) => a + (r.step === 'read' ? 0 : r.cpu), 0);
   console.log(
-    `  read → markers ${readToMarkers.toFixed(1)} s, total ${(readSeconds + pipelineSeconds).toFixed(1)} s (CPU ${cpuSeconds.toFixed(1)} s), peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}, load ${loadavg()
+    `  read → markers ${readToMarkers.toFixed(1)} s, whole job${writeSeconds === undefined ? ' (no writing)' : ' with writing'} ${whole.toFixed(1)} s (CPU ${wholeCpu.toFixed(1)} s), peak RSS ${peakRssMB} MB, ARI ${ari.toFixed(3)}, load ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
@@ -181,6 +196,11 @@ async function child(name: Name): Promise<void> {
       ...(writeSeconds === undefined
         ? {}
         : { writeSeconds: Number(writeSeconds.toFixed(2)), pipelinePeakRssMB }),
+      steps: rows.map((r) => ({
+        step: r.step,
+        wall: Number(r.wall.toFixed(2)),
+        cpu: Number(r.cpu.toFixed(2)),
+      })),
       loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     }),
   );
@@ -204,6 +224,12 @@ if (args[0] === '--child') {
         stdio: 'inherit',
       },
     );
-    if (r.status !== 0) console.log(JSON.stringify({ dataset: name, error: `exit ${r.status ?? r.signal}` }));
+    if (r.status !== 0)
+      console.log(
+        JSON.stringify({
+          dataset: name,
+          error: `exit ${r.status ?? r.signal}`,
+        }),
+      );
   }
 }

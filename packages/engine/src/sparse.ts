@@ -33,17 +33,21 @@ export function subsetCells(m: CountMatrix, cells: ArrayLike<number>): CountMatr
   return { nGenes: m.nGenes, nCells: cells.length, indptr, indices, data };
 }
 
-/** Keeps the genes flagged in `keep` (renumbering them in order); `m` itself when all are kept. */
-export function subsetGenes(m: CountMatrix, keep: Uint8Array): CountMatrix {
+/**
+ * Keeps the genes flagged in `keep` (renumbering them in order); `m` itself when all are kept.
+ * `shared`: the new arrays live in SharedArrayBuffers (worker threads read them without a copy).
+ */
+export function subsetGenes(m: CountMatrix, keep: Uint8Array, shared = false): CountMatrix {
   if (keep.every((k) => k)) return m;
   const remap = new Int32Array(m.nGenes).fill(-1);
   let nGenes = 0;
   for (let g = 0; g < m.nGenes; g++) if (keep[g]) remap[g] = nGenes++;
   let nnz = 0;
   for (let k = 0; k < m.indices.length; k++) if (remap[m.indices[k]] >= 0) nnz++;
-  const indptr = new Float64Array(m.nCells + 1);
-  const indices = new Uint32Array(nnz);
-  const data = new Float32Array(nnz);
+  const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const indptr = new Float64Array(buffer((m.nCells + 1) * 8));
+  const indices = new Uint32Array(buffer(nnz * 4));
+  const data = new Float32Array(buffer(nnz * 4));
   let p = 0;
   for (let c = 0; c < m.nCells; c++) {
     for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) {

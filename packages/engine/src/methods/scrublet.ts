@@ -219,9 +219,10 @@ function restrict(m: CountMatrix, cells: number[], geneIndex: Int32Array, nGenes
   for (const c of cells)
     for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++)
       if (geneIndex[m.indices[t]] >= 0 && m.data[t] !== 0) nnz++;
-  const indptr = new Float64Array(cells.length + 1);
-  const indices = new Uint32Array(nnz);
-  const data = new Float32Array(nnz);
+  // shared memory: the PCA's sparse products read it from a worker thread too (sparse-products.ts)
+  const indptr = new Float64Array(new SharedArrayBuffer((cells.length + 1) * 8));
+  const indices = new Uint32Array(new SharedArrayBuffer(nnz * 4));
+  const data = new Float32Array(new SharedArrayBuffer(nnz * 4));
   let p = 0;
   cells.forEach((c, i) => {
     for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) {

@@ -1,6 +1,15 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { Worker } from 'node:worker_threads';
 import { orthonormalizeColumns, symmetricEigen } from './linalg';
 import { Random } from './random';
+import {
+  CONTROL_SLOTS,
+  runSplit,
+  stopWorker,
+  timesRange,
+  transposeTimesRange,
+  type ProductBuffers,
+} from './sparse-products';
 
 /**
  * PCA of a sparse cells × genes matrix restricted to selected genes, with implicit centering and
@@ -34,10 +43,18 @@ export interface SparsePcaOptions {
   convergedPcs?: number;
   /** Relative change of those Ritz values between two iterations below which they have (default 1e-7). */
   tolerance?: number;
+  /**
+   * 2 (default): the sparse products of the fit are split over the calling thread and a worker
+   * thread (matrices with ≥ PARALLEL_MIN_NNZ values; they are copied to shared memory unless they
+   * already are); 1: calling thread only. Same result either way.
+   */
+  threads?: number;
 }
 
 /** Power iterations done by the last sparsePca call (for logs and benchmarks). */
 export let lastPowerIterations = 0;
+/** Sparse products of the last sparsePca call whose upper half ran in the worker thread, of all. */
+export const lastProducts = { inWorker: 0, total: 0 };
 
 export function sparsePca(
   m: CountMatrix,
@@ -53,7 +70,25 @@ export function sparsePca(
   genes.forEach((g, j) => (col[g] = j));
   const center = opts.center ?? new Float64Array(p);
   const scale = opts.scale ?? new Float64Array(p).fill(1);
-  const op = new ImplicitMatrix(m, col, center, scale);
+  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? 2);
+  lastProducts.inWorker = 0;
+  lastProducts.total = 0;
+  try {
+    return fitPca(op, p, n, k, l, opts);
+  } finally {
+    op.close();
+  }
+}
+
+function fitPca(
+  op: ImplicitMatrix,
+  p: number,
+  n: number,
+  k: number,
+  l: number,
+  opts: SparsePcaOptions,
+): SparsePcaFit {
+  const { m, col, center, scale } = op;
   const rng = new Random(opts.seed ?? 0);
 
   // range finder: Y = A Ω, then power iterations with re-orthonormalisation
@@ -139,79 +174,173 @@ export function sparsePca(
       throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
     return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
   };
-  return { pcs: project(m), rotation, variance, nPcs: k, project };
+  return { pcs: Float32Array.from(op.times(rotation, k)), rotation, variance, nPcs: k, project };
 }
 
-/** A = (X[:, selected] − center) · scale, X stored by cell (CSC with cells as columns). */
+/** Below this many stored values the products run on the calling thread only. */
+export const PARALLEL_MIN_NNZ = 1_000_000;
+
+/**
+ * A = (X[:, selected] − center) · scale, X stored by cell (CSC with cells as columns). With
+ * `threads` 2 (and a large enough matrix) each product is split at the cell where half of the
+ * stored values lie; the upper part runs in a worker thread (sparse-products.ts) on shared arrays.
+ * The split is the same with one thread, so results do not depend on the thread count.
+ */
 class ImplicitMatrix {
+  private readonly split: number;
+  private buffers: ProductBuffers | undefined;
+  private worker: Worker | undefined;
+
   constructor(
     readonly m: CountMatrix,
     readonly col: Int32Array,
     readonly center: Float64Array,
     readonly scale: Float64Array,
-  ) {}
+    maxWidth = 0,
+    threads = 1,
+  ) {
+    const half = m.indptr[m.nCells] / 2;
+    let lo = 0;
+    let hi = m.nCells;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (m.indptr[mid] < half) lo = mid + 1;
+      else hi = mid;
+    }
+    this.split = lo;
+    if (threads > 1 && maxWidth > 0 && m.indptr[m.nCells] >= PARALLEL_MIN_NNZ) this.startWorker(maxWidth);
+  }
 
-  /** A · M, M row-major p × w; result n × w. */
-  times(mat: Float64Array, w: number): Float64Array {
-    const { m, col, center, scale } = this;
-    const offset = new Float64Array(w);
+  private startWorker(maxWidth: number): void {
+    const { m, center } = this;
+    const p = center.length;
+    const f64 = (length: number) => new Float64Array(new SharedArrayBuffer(length * 8));
+    const buffers: ProductBuffers = {
+      m: {
+        nCells: m.nCells,
+        indptr: toShared(m.indptr),
+        indices: toShared(m.indices),
+        data: toShared(m.data),
+      },
+      col: toShared(this.col),
+      scale: toShared(this.scale),
+      maxWidth,
+      input: f64(Math.max(m.nCells, p) * maxWidth),
+      output: f64(m.nCells * maxWidth),
+      upper: f64(p * maxWidth),
+      upperColSum: f64(maxWidth),
+      offset: f64(maxWidth),
+      control: new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4)),
+    };
+    try {
+      const worker = new Worker(new URL('./sparse-products.ts', import.meta.url), {
+        workerData: { task: 'sparse-products', buffers },
+      });
+      worker.unref();
+      worker.on('error', () => {}); // the calling thread then runs every upper half itself
+      this.worker = worker;
+      this.buffers = buffers;
+    } catch {
+      this.buffers = undefined;
+    }
+  }
+
+  private count(inWorker: boolean): void {
+    lastProducts.total++;
+    if (inWorker) lastProducts.inWorker++;
+  }
+
+  /** Ends the worker thread (the products keep working on the calling thread). */
+  close(): void {
+    if (this.buffers) stopWorker(this.buffers.control);
+    this.buffers = undefined;
+    this.worker = undefined;
+  }
+
+  private timesOffset(mat: ArrayLike<number>, w: number, offset: Float64Array): void {
+    const { center, scale } = this;
+    offset.fill(0);
     for (let j = 0; j < center.length; j++) {
       const f = center[j] * scale[j];
       if (f !== 0) for (let c = 0; c < w; c++) offset[c] += f * mat[j * w + c];
     }
-    const out = new Float64Array(m.nCells * w);
-    for (let cell = 0; cell < m.nCells; cell++) {
-      const o = cell * w;
-      for (let c = 0; c < w; c++) out[o + c] = -offset[c];
-      for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
-        const j = col[m.indices[t]];
-        if (j < 0) continue;
-        addScaledRow(out, o, mat, j * w, m.data[t] * scale[j], w);
-      }
+  }
+
+  /** A · M, M row-major p × w; result n × w. */
+  times(mat: Float64Array, w: number): Float64Array {
+    const { m } = this;
+    const b = this.buffers;
+    if (b && w <= b.maxWidth) {
+      b.input.set(mat.subarray(0, this.center.length * w));
+      this.timesOffset(mat, w, b.offset);
+      this.count(runSplit(b, 1, w, this.split, () => timesRange(b, w, 0, this.split)));
+      return b.output.slice(0, m.nCells * w);
     }
-    return out;
+    const local: ProductBuffers = {
+      ...this.localBuffers(),
+      input: mat,
+      output: new Float64Array(m.nCells * w),
+      offset: new Float64Array(w),
+    };
+    this.timesOffset(mat, w, local.offset);
+    timesRange(local, w, 0, m.nCells);
+    return local.output;
   }
 
   /** Aᵀ · Y, Y row-major n × w; result p × w. */
   transposeTimes(y: Float64Array, w: number): Float64Array {
-    const { m, col, center, scale } = this;
+    const { m, center, scale } = this;
     const p = center.length;
     const out = new Float64Array(p * w);
     const colSum = new Float64Array(w);
-    for (let cell = 0; cell < m.nCells; cell++) {
-      const o = cell * w;
-      for (let c = 0; c < w; c++) colSum[c] += y[o + c];
-      for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
-        const j = col[m.indices[t]];
-        if (j < 0) continue;
-        addScaledRow(out, j * w, y, o, m.data[t] * scale[j], w);
-      }
+    const b = this.buffers;
+    let upper: Float64Array;
+    let upperColSum: Float64Array;
+    if (b && w <= b.maxWidth) {
+      b.input.set(y.subarray(0, m.nCells * w));
+      this.count(runSplit(b, 2, w, this.split, () => transposeTimesRange(b, w, 0, this.split, out, colSum)));
+      upper = b.upper;
+      upperColSum = b.upperColSum;
+    } else {
+      const local = { ...this.localBuffers(), input: y, maxWidth: w };
+      upper = new Float64Array(p * w);
+      upperColSum = new Float64Array(w);
+      transposeTimesRange(local, w, 0, this.split, out, colSum);
+      transposeTimesRange(local, w, this.split, m.nCells, upper, upperColSum);
     }
+    for (let t = 0; t < p * w; t++) out[t] += upper[t];
+    for (let c = 0; c < w; c++) colSum[c] += upperColSum[c];
     for (let j = 0; j < p; j++) {
       const f = center[j] * scale[j];
       if (f !== 0) for (let c = 0; c < w; c++) out[j * w + c] -= f * colSum[c];
     }
     return out;
   }
+
+  private localBuffers(): ProductBuffers {
+    const empty = new Float64Array(0);
+    return {
+      m: this.m,
+      col: this.col,
+      scale: this.scale,
+      maxWidth: 1,
+      input: empty,
+      output: empty,
+      upper: empty,
+      upperColSum: empty,
+      offset: empty,
+      control: new Int32Array(CONTROL_SLOTS),
+    };
+  }
 }
 
-/** dst[d0 … d0+w) += v · src[s0 … s0+w): the inner loop of both sparse × dense products, unrolled by 4. */
-function addScaledRow(
-  dst: Float64Array,
-  d0: number,
-  src: Float64Array,
-  s0: number,
-  v: number,
-  w: number,
-): void {
-  let c = 0;
-  for (; c + 4 <= w; c += 4) {
-    dst[d0 + c] += v * src[s0 + c];
-    dst[d0 + c + 1] += v * src[s0 + c + 1];
-    dst[d0 + c + 2] += v * src[s0 + c + 2];
-    dst[d0 + c + 3] += v * src[s0 + c + 3];
-  }
-  for (; c < w; c++) dst[d0 + c] += v * src[s0 + c];
+/** The array itself when it is already backed by a SharedArrayBuffer, else a shared copy. */
+export function toShared<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const Kind = a.constructor as new (b: SharedArrayBuffer) => T;
+  const out = new Kind(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
 }
 
 /** Orthonormal basis of the columns of a row-major rows × cols matrix (returned row-major). */

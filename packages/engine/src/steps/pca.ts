@@ -88,7 +88,9 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
-    return scaledSparsePca(subsetGenes(norm, this.hvg.value.selected), params.seed, MAX_SCALED_VALUE);
+    // shared memory: the PCA's sparse products run on both cores (methods/sparse-products.ts)
+    const sub = subsetGenes(norm, this.hvg.value.selected, true);
+    return scaledSparsePca(sub, params.seed, MAX_SCALED_VALUE);
   }
 }
 
@@ -101,10 +103,13 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
  */
 export function scaledSparsePca(sub: CountMatrix, seed: number, maxValue = Infinity): PcaResult {
   const raw = geneMoments(sub);
-  const data = Float32Array.from(sub.data, (x, k) => {
+  // clipped values in shared memory (the sparse products read them from a worker thread too)
+  const data = new Float32Array(new SharedArrayBuffer(sub.data.length * 4));
+  for (let k = 0; k < data.length; k++) {
+    const x = sub.data[k];
     const g = sub.indices[k];
-    return raw.scale[g] > 0 ? Math.min(x, raw.center[g] + maxValue / raw.scale[g]) : x;
-  });
+    data[k] = raw.scale[g] > 0 ? Math.min(x, raw.center[g] + maxValue / raw.scale[g]) : x;
+  }
   const clipped: CountMatrix = { ...sub, data };
   const { center, variance } = geneMoments(clipped);
   let totalVariance = 0;
