@@ -84,7 +84,7 @@ export default function NotificationsPage() {
               title={
                 <Typography.Link onClick={() => open(n)} strong={!n.read}>
                   {n.kind === 'system'
-                    ? `${t(KIND_KEYS.system)}: ${text(n, 'titleEn', 'titleZh')}`
+                    ? t(KIND_KEYS.system, { title: text(n, 'titleEn', 'titleZh') })
                     : t(KIND_KEYS[n.kind], { ...n.params })}
                 </Typography.Link>
               }
