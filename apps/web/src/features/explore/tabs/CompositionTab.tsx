@@ -4,44 +4,55 @@ import { useTranslation } from 'react-i18next';
 import { categoricalColumns, defaultGroupColumn, levelLabelKey, sampleColumn } from '../annotationLevels';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
-import type { ObsColumn } from '../data/protocol';
+import { loadLevelCodes, type LevelCodes } from '../levelCodes';
 import { columnProportions, groupProportionBoxes, sampleGroups } from '../stats/composition';
 import { boxStats, crossTab } from '../stats/groupStats';
 import { roeTable } from '../stats/roe';
 import { palette } from '../viewer/palettes';
 import type { TabProps } from './registry';
 
-type Cat = Extract<ObsColumn, { kind: 'categorical' }>;
-
-/** Cellular Composition: stacked bars per sample, proportions table, Ro/e with chi-square p, group boxes. */
-export function CompositionTab({ client, manifest }: TabProps) {
+/**
+ * Cellular Composition: stacked bars per sample, proportions table, Ro/e with chi-square p, group
+ * boxes. Every level can be picked: the analysis' and tasks' categorical columns and the saved
+ * levels / subsets (`subset:<id>`).
+ */
+export function CompositionTab({ client, manifest, datasetId, subsets }: TabProps) {
   const { t } = useTranslation('explore');
   const cats = categoricalColumns(manifest);
-  const label = (k: string) => (levelLabelKey(k) ? t(levelLabelKey(k)!) : k);
+  const label = (k: string) => {
+    const saved = k.startsWith('subset:') ? subsets.find((s) => `subset:${s.id}` === k) : undefined;
+    if (saved) return saved.name;
+    return levelLabelKey(k) ? t(levelLabelKey(k)!) : k;
+  };
+  const options = [
+    ...cats.map((c) => ({ value: c.key, label: label(c.key) })),
+    ...subsets.map((s) => ({ value: `subset:${s.id}`, label: s.name })),
+  ];
   const [typeKey, setTypeKey] = useState(defaultGroupColumn(manifest)?.key ?? '');
   const [byKey, setByKey] = useState(
     sampleColumn(manifest)?.key ?? cats.find((c) => c.key !== typeKey)?.key ?? typeKey,
   );
   const [groupKey, setGroupKey] = useState<string | null>(null);
-  const [cols, setCols] = useState<Record<string, Cat>>({});
+  const [cols, setCols] = useState<Record<string, LevelCodes>>({});
 
   useEffect(() => {
     let live = true;
     const keys = [typeKey, byKey, groupKey].filter((k): k is string => Boolean(k) && !cols[k!]);
     if (keys.length === 0) return undefined;
-    void Promise.all(keys.map((k) => client.obs(k))).then((loaded) => {
-      if (!live) return;
-      setCols((c) => ({
-        ...c,
-        ...Object.fromEntries(
-          loaded.filter((o): o is Cat => o.kind === 'categorical').map((o) => [o.key, o]),
-        ),
-      }));
-    });
+    const outside = t('subsets.outside');
+    void Promise.all(keys.map((k) => loadLevelCodes(client, datasetId, subsets, k, outside))).then(
+      (loaded) => {
+        if (!live) return;
+        setCols((c) => ({
+          ...c,
+          ...Object.fromEntries(loaded.filter((o): o is LevelCodes => !!o).map((o) => [o.key, o])),
+        }));
+      },
+    );
     return () => {
       live = false;
     };
-  }, [client, typeKey, byKey, groupKey, cols]);
+  }, [client, datasetId, subsets, typeKey, byKey, groupKey, cols, t]);
 
   const type = cols[typeKey];
   const by = cols[byKey];
@@ -105,19 +116,9 @@ export function CompositionTab({ client, manifest }: TabProps) {
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellularComposition">
       <Space wrap>
         <span>{t('composition.cellTypes')}</span>
-        <Select
-          value={typeKey}
-          style={{ width: 180 }}
-          onChange={setTypeKey}
-          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
-        />
+        <Select value={typeKey} style={{ width: 180 }} onChange={setTypeKey} options={options} />
         <span>{t('composition.by')}</span>
-        <Select
-          value={byKey}
-          style={{ width: 180 }}
-          onChange={setByKey}
-          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
-        />
+        <Select value={byKey} style={{ width: 180 }} onChange={setByKey} options={options} />
         <span>{t('composition.groups')}</span>
         <Select
           allowClear
@@ -125,7 +126,7 @@ export function CompositionTab({ client, manifest }: TabProps) {
           placeholder={t('composition.noGroups')}
           style={{ width: 180 }}
           onChange={(v?: string) => setGroupKey(v ?? null)}
-          options={cats.map((c) => ({ value: c.key, label: label(c.key) }))}
+          options={options}
         />
       </Space>
       <EChart option={bars} fileName="composition" height={360} testId="composition-bars" />

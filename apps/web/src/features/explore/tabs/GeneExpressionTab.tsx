@@ -6,8 +6,8 @@ import { EChart } from '../charts/EChart';
 import { dotPlotOption, heatmapOption } from '../charts/expressionOptions';
 import { violinOption } from '../charts/violinOption';
 import type { NormalizedEmbedding } from '../data/decode';
-import type { ObsColumn } from '../data/protocol';
 import { GeneSearch, type GeneOption } from '../GeneSearch';
+import { loadLevelCodes, type LevelCodes } from '../levelCodes';
 import { meanAndPct, splitByGroup } from '../stats/groupStats';
 import { palette } from '../viewer/palettes';
 import { CANONICAL_MARKERS, markerSymbol } from './canonicalMarkers';
@@ -22,8 +22,18 @@ interface GeneData {
   max: number;
 }
 
-/** Gene Expression: autocomplete gene search, feature plots side by side, violin, dot plot, heatmap. */
-export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers }: TabProps) {
+/**
+ * Gene Expression: autocomplete gene search, feature plots side by side, violin, dot plot, heatmap;
+ * grouped by any level (analysis / task columns and saved levels).
+ */
+export function GeneExpressionTab({
+  client,
+  manifest,
+  symbols,
+  canonicalMarkers,
+  datasetId,
+  subsets,
+}: TabProps) {
   const { t } = useTranslation('explore');
   const [genes, setGenes] = useState<GeneOption[]>([]);
   const [groupKey, setGroupKey] = useState(defaultGroupColumn(manifest)?.key ?? '');
@@ -32,7 +42,7 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
   );
   const [kind, setKind] = useState<PlotKind>('feature');
   const [showMarkers, setShowMarkers] = useState(canonicalMarkers);
-  const [group, setGroup] = useState<ObsColumn | null>(null);
+  const [group, setGroup] = useState<LevelCodes | null>(null);
   const [loaded, setLoaded] = useState<GeneData[]>([]);
   const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
@@ -43,8 +53,15 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
     if (emb2d) void client.embedding(emb2d.name).then(setEmb);
   }, [client, emb2d]);
   useEffect(() => {
-    if (groupKey) void client.obs(groupKey).then(setGroup);
-  }, [client, groupKey]);
+    let live = true;
+    if (groupKey)
+      void loadLevelCodes(client, datasetId, subsets, groupKey, t('subsets.outside')).then(
+        (l) => live && setGroup(l ?? null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [client, datasetId, subsets, groupKey, t]);
   useEffect(() => {
     let live = true;
     void Promise.all(genes.map(async (gene) => ({ gene, ...(await client.gene(layer, gene.index)) }))).then(
@@ -69,7 +86,7 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
     add({ index: idx, symbol: symbols[idx]! });
   };
 
-  const cat = group?.kind === 'categorical' ? group : null;
+  const cat = group;
   const summary = useMemo(() => {
     if (!cat || loaded.length === 0) return null;
     const stats = loaded.map((g) => meanAndPct(g.values, cat.codes, cat.labels.length));
@@ -85,10 +102,13 @@ export function GeneExpressionTab({ client, manifest, symbols, canonicalMarkers 
           value={groupKey}
           style={{ width: 180 }}
           onChange={setGroupKey}
-          options={categoricalColumns(manifest).map((o) => ({
-            value: o.key,
-            label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key,
-          }))}
+          options={[
+            ...categoricalColumns(manifest).map((o) => ({
+              value: o.key,
+              label: levelLabelKey(o.key) ? t(levelLabelKey(o.key)!) : o.key,
+            })),
+            ...subsets.map((s) => ({ value: `subset:${s.id}`, label: s.name })),
+          ]}
         />
         <Select
           value={layer}
