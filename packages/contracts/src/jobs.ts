@@ -88,6 +88,8 @@ export const jobListQuery = z.object({
   kind: jobKind.optional(),
   pageNum: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  /** Only analyses that integrated public (SynEcoSys) datasets (display switch "show only integrated SynEcoSys datasets"). */
+  synEcoSysOnly: z.stringbool().optional(),
 });
 
 /** Server-sent event payloads of `GET /api/jobs/events`. */

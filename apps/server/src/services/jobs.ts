@@ -118,8 +118,19 @@ export class JobsService {
     return (await jobsRepo.get(this.ctx.db, row.id))!;
   }
 
-  async list(user: AuthUser, q: { kind?: JobKind; pageNum: number; pageSize: number }, locale?: Locale) {
-    const r = await jobsRepo.list(this.ctx.db, user.id, q.kind, q.pageSize, (q.pageNum - 1) * q.pageSize);
+  async list(
+    user: AuthUser,
+    q: { kind?: JobKind; pageNum: number; pageSize: number; synEcoSysOnly?: boolean },
+    locale?: Locale,
+  ) {
+    const r = await jobsRepo.list(
+      this.ctx.db,
+      user.id,
+      q.kind,
+      q.pageSize,
+      (q.pageNum - 1) * q.pageSize,
+      q.synEcoSysOnly,
+    );
     const now = new Date();
     return { total: r.total, rows: r.rows.map((x) => toJobView(x, now, locale)) };
   }

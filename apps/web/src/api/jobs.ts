@@ -8,7 +8,8 @@ import { PATHS } from '@cellcloud/contracts/api-paths';
 /** Analysis jobs (My Analyses lists, result header, wizard submit). */
 export const jobsKeys = {
   all: ['jobs'] as const,
-  list: (kind: JobKind | undefined, pageNum: number) => ['jobs', 'list', kind ?? 'all', pageNum] as const,
+  list: (kind: JobKind | undefined, pageNum: number, synEcoSysOnly = false) =>
+    ['jobs', 'list', kind ?? 'all', pageNum, ...(synEcoSysOnly ? ['synEcoSys'] : [])] as const,
   one: (id: string) => ['jobs', 'one', id] as const,
 };
 
@@ -17,10 +18,14 @@ export const JOB_STATUSES = [400, 404, 409, 507];
 
 const jobList = paged(jobView);
 
-export function useJobs(kind: JobKind | undefined, pageNum: number, pageSize = 10) {
+export function useJobs(kind: JobKind | undefined, pageNum: number, pageSize = 10, synEcoSysOnly = false) {
   return useQuery({
-    queryKey: jobsKeys.list(kind, pageNum),
-    queryFn: () => request(PATHS.jobs.list, { query: { kind, pageNum, pageSize }, schema: jobList }),
+    queryKey: jobsKeys.list(kind, pageNum, synEcoSysOnly),
+    queryFn: () =>
+      request(PATHS.jobs.list, {
+        query: { kind, pageNum, pageSize, ...(synEcoSysOnly ? { synEcoSysOnly: true } : {}) },
+        schema: jobList,
+      }),
     placeholderData: keepPreviousData,
   });
 }

@@ -46,7 +46,15 @@ describe('menu from privileges (SPEC §2)', () => {
       '/integrateLocalData',
       '/integrateSynEcoSysData',
       '/integrateLocalAndSynEcoSys',
+      '/publicDatabase', // the public database page, with a SynEcoSys integration enabled (issue 20)
     ]);
+    const noPublic = buildMenuItems(
+      entries({ integrateSynEcoSysData: { disabled: true }, integrateLocalAndSynEcoSys: { disabled: true } }),
+      t,
+    ) as { label: string; children?: { key: string }[] }[];
+    expect(
+      noPublic.find((i) => i.label === 'T(menu:integrateData)')!.children!.map((c) => c.key),
+    ).not.toContain('/publicDatabase');
     const account = items.find((i) => i.label === 'T(menu:myAccount)')!;
     expect(account.children!.map((c) => c.key)).toEqual([
       '/requestedDownloads',

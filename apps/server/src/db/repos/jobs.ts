@@ -74,8 +74,18 @@ export const jobsRepo = {
     return (await q.query<JobRow>('SELECT * FROM analysis_jobs WHERE id = $1', [id]))[0];
   },
 
-  async list(q: Queryable, userId: string, kind: JobKind | undefined, limit: number, offset: number) {
-    const where = kind ? 'user_id = $1 AND kind = $2' : 'user_id = $1';
+  async list(
+    q: Queryable,
+    userId: string,
+    kind: JobKind | undefined,
+    limit: number,
+    offset: number,
+    synEcoSysOnly = false,
+  ) {
+    let where = kind ? 'user_id = $1 AND kind = $2' : 'user_id = $1';
+    // analyses with a public database sample (`public:<id>`, issue 20)
+    if (synEcoSysOnly)
+      where += ` AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(sample_ids) AS e(sid) WHERE e.sid LIKE 'public:%')`;
     const args: unknown[] = kind ? [userId, kind] : [userId];
     const [{ n }] = (await q.query<{ n: string }>(
       `SELECT count(*) AS n FROM analysis_jobs WHERE ${where}`,

@@ -14,7 +14,7 @@ export function TopMenu({
   privileges: readonly PrivilegeEntry[];
   onLogout: () => void;
 }) {
-  const { t } = useTranslation(['shell', 'menu']);
+  const { t } = useTranslation(['shell', 'menu', 'publicdb']);
   const navigate = useNavigate();
   const location = useLocation();
   const screens = Grid.useBreakpoint();

@@ -30,6 +30,12 @@ export function buildMenuItems(privileges: readonly PrivilegeEntry[], t: TFuncti
       const items = children.map(toItem);
       // the first-visit tutorial can be reopened from the Resource menu (issue 22 item 4)
       if (p.permission === 'resource') items.push({ key: TUTORIAL_KEY, label: t('shell:nav.tutorial') });
+      // the public database page (issue 20) next to the SynEcoSys integrations it feeds
+      if (
+        p.permission === 'integrateData' &&
+        children.some((c) => c.url?.includes('SynEcoSys') && !c.disabled)
+      )
+        items.push({ key: '/publicDatabase', label: t('publicdb:title') });
       return { key, label, disabled: p.disabled, children: items };
     }
     return { key, label, disabled: p.disabled };

@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session';
 import { PublicLayout } from '../../shared/PublicLayout';
+import { HomeSearch } from '../publicdb/HomeSearch';
 
 const FEATURES = [
   { key: 'import', icon: <CloudUploadOutlined /> },
@@ -30,6 +31,7 @@ export default function HomePage() {
           <Typography.Paragraph style={{ fontSize: 17, maxWidth: 720, margin: '0 auto 24px' }}>
             {t('hero.body')}
           </Typography.Paragraph>
+          {session && <HomeSearch />}
           <Space wrap>
             {session ? (
               <Button type="primary" size="large" onClick={() => navigate('/my_analyzes')}>

@@ -21,12 +21,21 @@ export function formatDuration(seconds: number | null): string {
  * My Analyses job list of one kind (integrated = several samples, custom = one sample): job
  * name, analysis id, live status, submission / finish / running time and the job actions.
  */
-export function JobsTable({ kind, empty }: { kind: JobKind; empty: React.ReactNode }) {
+export function JobsTable({
+  kind,
+  empty,
+  synEcoSysOnly = false,
+}: {
+  kind: JobKind;
+  empty: React.ReactNode;
+  /** Only analyses that integrated public (SynEcoSys) datasets. */
+  synEcoSysOnly?: boolean;
+}) {
   const { t } = useTranslation('jobs');
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
-  const jobs = useJobs(kind, page);
+  const jobs = useJobs(kind, page, 10, synEcoSysOnly);
   const suspend = useSuspendJob();
   const resume = useResumeJob();
   const reedit = useReeditJob();

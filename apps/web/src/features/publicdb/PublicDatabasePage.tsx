@@ -15,7 +15,7 @@ import {
   Typography,
 } from 'antd';
 import type { TableProps } from 'antd';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   PUBLIC_FACETS,
@@ -37,9 +37,12 @@ import {
 export default function PublicDatabasePage() {
   const { t } = useTranslation('publicdb');
   const navigate = useNavigate();
-  const [text, setText] = useState('');
+  // `?q=` comes from the home page search (display switch "home searches")
+  const [params] = useSearchParams();
+  const initial = params.get('q')?.trim() ?? '';
+  const [text, setText] = useState(initial);
   const [s, setS] = useState<PublicSearchState>({
-    q: '',
+    q: initial,
     filters: {},
     sort: 'updated',
     order: 'desc',
