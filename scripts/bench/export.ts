@@ -1,9 +1,9 @@
 /**
  * npm run bench:export [-- <cells>] — the download exports of issue 21 on a synthetic result:
- * `analysis.h5ad` (the stored file streamed to the download key, as the `download.export` job
- * does) and the Seurat bundle (the job's own child entry, download.export.child.ts: reads
- * analysis.h5ad, writes the zip of 10x MTX counts + normalized values, metadata, embeddings and
- * load_seurat.R).
+ * the h5ad and the Seurat bundle through the job's own child entry (download.export.child.ts):
+ * the h5ad is analysis.h5ad copied element by element with the streaming writer (plus the saved
+ * annotation levels / task columns, none here); the bundle reads analysis.h5ad and writes the zip
+ * of 10x MTX counts + normalized values, metadata, embeddings and load_seurat.R.
  *
  * The result is built first, as an analysis job builds it: synthetic negative-binomial samples of
  * ≤ 50,000 cells (packages/engine/src/synthetic.ts, 20,000 genes, 10 clusters; 100,000 cells by
@@ -26,7 +26,7 @@ import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { localStorage } from '../../apps/server/src/storage/local';
 import type { ChildIo } from '../../apps/server/src/jobs/runner-child-process';
 import type { Config } from '../../apps/server/src/config';
-import seuratExport from '../../apps/server/src/jobs/download.export.child';
+import exportChild from '../../apps/server/src/jobs/download.export.child';
 
 const RESULT = 'results/bench';
 const H5AD = `${RESULT}/analysis.h5ad`;
@@ -73,17 +73,12 @@ async function exportOne(root: string, kind: 'h5ad' | 'seurat'): Promise<void> {
   const outKey = `downloads/bench/${kind === 'h5ad' ? 'analysis.h5ad' : 'analysis_seurat.zip'}`;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  if (kind === 'h5ad') {
-    // what download.export does for an h5ad request: the stored file, streamed
-    await storage.put(outKey, await storage.get(H5AD));
-  } else {
-    const io: ChildIo = {
-      config: {} as Config, // the Seurat entry uses only storage() and progress()
-      storage: async () => storage,
-      progress: () => {},
-    };
-    await seuratExport({ h5adKey: H5AD, outKey }, io);
-  }
+  const io: ChildIo = {
+    config: {} as Config, // the export entry uses only storage() and progress()
+    storage: async () => storage,
+    progress: () => {},
+  };
+  await exportChild({ kind, h5adKey: H5AD, outKey, nCells: 0, extraObs: [] }, io);
   const seconds = (performance.now() - t0) / 1000;
   const outMB = ((await storage.stat(outKey))?.size ?? 0) / 1024 / 1024;
   const inMB = ((await storage.stat(H5AD))?.size ?? 0) / 1024 / 1024;

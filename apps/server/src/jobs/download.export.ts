@@ -2,14 +2,41 @@ import type { AppContext } from '../context';
 import { downloadsRepo } from '../db/repos/downloads';
 import type { NotificationsService } from '../services/notifications';
 import { downloadKey, sourceKeyOf } from '../services/downloads/requests';
-import type { SeuratExportInput } from './download.export.child';
+import type { ExportInput } from './download.export.child';
+import type { ExtraObsSource } from './extra-obs';
+import { extraObsSources } from './extra-obs-sources';
+import { storedResultSize } from './runner-child-budget';
 import { childTask, runInChild } from './runner-child-process';
 
 /**
+ * The per-cell columns a download adds to the stored obs, by column name: completed tasks' columns
+ * under their key (a key the analysis already has keeps the analysis' column, as in the explorer;
+ * of two tasks the newer wins), then the saved levels under their names (suffixed `_saved` when the
+ * name is taken).
+ */
+export function exportColumns(
+  stored: string[],
+  sources: ExtraObsSource[],
+): (ExtraObsSource & { column: string })[] {
+  const own = new Set(stored);
+  const out = new Map<string, ExtraObsSource & { column: string }>();
+  for (const s of sources)
+    if (s.kind !== 'subset' && !own.has(s.key)) out.set(s.key, { ...s, column: s.key });
+  for (const s of sources) {
+    if (s.kind !== 'subset') continue;
+    let column = s.name;
+    for (let i = 1; own.has(column) || out.has(column); i++) column = `${s.name}_saved${i > 1 ? i : ''}`;
+    out.set(column, { ...s, column });
+  }
+  return [...out.values()];
+}
+
+/**
  * Job `download.export` (issue 21): writes the file of an approved request under
- * `downloads/<requestId>/` — the result's analysis.h5ad or markers.csv as stored (streamed), or
- * the Seurat bundle built from analysis.h5ad in a memory-capped child process — then starts the
- * validity and notifies the user.
+ * `downloads/<requestId>/` — markers.csv as stored (streamed); the h5ad or the Seurat bundle in a
+ * memory-capped child process from analysis.h5ad plus the annotation levels saved since and the
+ * tasks' per-cell columns (issue 13: the download holds every level the explorer shows) — then
+ * starts the validity and notifies the user.
  */
 export async function handleDownloadExport(
   ctx: AppContext,
@@ -22,17 +49,26 @@ export async function handleDownloadExport(
   try {
     const source = await sourceKeyOf(ctx, r.job_id, r.kind);
     const key = downloadKey(r.id, r.file_name);
-    if (r.kind === 'seurat') {
+    if (r.kind === 'markers') {
+      await ctx.storage.put(key, await ctx.storage.get(source));
+    } else {
+      const size = await storedResultSize(ctx.storage, source.slice(0, -'analysis.h5ad'.length));
+      if (!size) throw new Error(`the stored result of ${r.job_id} is incomplete`);
+      const extraObs = exportColumns(
+        size.manifest.obs.map((o) => o.key),
+        await extraObsSources(ctx, r.job_id),
+      );
       // the conversion is CPU and memory heavy: a memory-capped child, never the API's event loop
       await runInChild(
-        childTask<SeuratExportInput>(new URL('./download.export.child.ts', import.meta.url), r.id, {
+        childTask<ExportInput>(new URL('./download.export.child.ts', import.meta.url), r.id, {
+          kind: r.kind,
           h5adKey: source,
           outKey: key,
+          nCells: size.nCells,
+          extraObs,
         }),
         { config: ctx.config, memoryBytes: ctx.config.workerMemoryBytes },
       );
-    } else {
-      await ctx.storage.put(key, await ctx.storage.get(source));
     }
     const st = await ctx.storage.stat(key);
     await downloadsRepo.ready(ctx.db, r.id, key, st?.size ?? 0);
