@@ -178,6 +178,50 @@ describe('admin content authoring API', () => {
     expect(bad.body.msg).toBe('更新日志条目按日期排序。');
   });
 
+  it('keeps Markdown as written and answers HTML on the public pages and the preview', async () => {
+    const md = {
+      'en-US': 'Use **Seurat** bundles:\n\n- counts\n- `load_seurat.R`',
+      'zh-CN': '使用 **Seurat** 数据包',
+    };
+    const c = await s.request('POST', CONTENT_ADMIN_API.list('faq'), {
+      token: admin.token,
+      body: { title: { 'en-US': 'Seurat?', 'zh-CN': 'Seurat？' }, body: md, format: 'markdown' },
+    });
+    const item = c.body.data as AuthoredItem;
+    expect(item).toMatchObject({ format: 'markdown', body: md });
+    const faq = (await s.request('GET', contentPaths.faq)).body.data as FaqEntry[];
+    const pub = faq.find((f) => f.id === item.id)!;
+    expect(pub.answer['en-US']).toBe(
+      '<p>Use <strong>Seurat</strong> bundles:</p>\n<ul>\n<li>counts</li>\n<li><code>load_seurat.R</code></li>\n</ul>\n',
+    );
+    expect(pub.answer['zh-CN']).toBe('<p>使用 <strong>Seurat</strong> 数据包</p>\n');
+    const p = await s.request('POST', CONTENT_ADMIN_API.preview, {
+      token: admin.token,
+      body: { text: md['en-US'], format: 'markdown' },
+    });
+    expect(p.body.data.html).toBe(pub.answer['en-US']);
+    expect(
+      (
+        await s.request('POST', CONTENT_ADMIN_API.preview, {
+          token: user.token,
+          body: { text: 'x', format: 'html' },
+        })
+      ).status,
+    ).toBe(403);
+    // switching the entry to HTML serves the text as written
+    await s.request('PUT', CONTENT_ADMIN_API.item('faq', item.id), {
+      token: admin.token,
+      body: {
+        title: { 'en-US': 'Seurat?', 'zh-CN': 'Seurat？' },
+        body: { 'en-US': '<i>x</i>', 'zh-CN': '<i>y</i>' },
+        format: 'html',
+      },
+    });
+    const again = (await s.request('GET', contentPaths.faq)).body.data as FaqEntry[];
+    expect(again.find((f) => f.id === item.id)!.answer).toEqual({ 'en-US': '<i>x</i>', 'zh-CN': '<i>y</i>' });
+    await s.request('DELETE', CONTENT_ADMIN_API.item('faq', item.id), { token: admin.token });
+  });
+
   it('refuses an entry missing one language with a translated message, changing nothing', async () => {
     const before = ((await s.request('GET', contentPaths.faq)).body.data as FaqEntry[]).length;
     const r = await s.request('POST', CONTENT_ADMIN_API.list('faq'), {

@@ -5,7 +5,8 @@ import { bilingualText } from './content';
  * Content authoring of the admin console (issue 21): FAQ entries, documentation pages, guidebook
  * chapters and update-log entries (one shape for all four kinds), tutorial videos, and system
  * notifications to every user. Admin routes answer 401 without a token and 403 for a non-admin;
- * every change is recorded in the audit log. Bodies are HTML, as the public pages render them.
+ * every change is recorded in the audit log. Bodies are written in Markdown or HTML (`format`); the
+ * public calls always answer HTML (Markdown rendered by the server).
  *
  *   GET    /api/admin/content/:kind              → AuthoredItem[] (public order)
  *   POST   /api/admin/content/:kind   AuthoredBody → AuthoredItem (appended last)
@@ -17,11 +18,14 @@ import { bilingualText } from './content';
  *   DELETE /api/admin/videos/:id                 → null (the stored file too)
  *   PUT    /api/admin/videos/order { ids }       → VideoView[]
  *   POST   /api/admin/notifications { title, body } → { recipients }
+ *   POST   /api/admin/content/preview { text, format } → { html } (as the public pages get it)
  *
  * Public (no token): GET /api/content/videos → VideoView[]; GET /api/content/videos/:id/file
  * streams the video with HTTP Range.
  */
 export const authoredKinds = ['faq', 'documentation', 'guidebook', 'updateLog'] as const;
+export const textFormats = ['markdown', 'html'] as const;
+export type TextFormat = (typeof textFormats)[number];
 export type AuthoredKind = (typeof authoredKinds)[number];
 
 export const CONTENT_ADMIN_API = {
@@ -32,6 +36,7 @@ export const CONTENT_ADMIN_API = {
   video: (id: string) => `/api/admin/videos/${encodeURIComponent(id)}`,
   videoOrder: '/api/admin/videos/order',
   notify: '/api/admin/notifications',
+  preview: '/api/admin/content/preview',
 } as const;
 
 export const VIDEOS_API = {
@@ -57,6 +62,8 @@ export const authoredItem = z.object({
   sort: z.number().int(),
   docType: z.enum(['all', 'CN', 'global']).nullable(),
   date: z.string().nullable(),
+  /** How `body` is written (the source as authored). */
+  format: z.enum(textFormats),
 });
 export type AuthoredItem = z.infer<typeof authoredItem>;
 
@@ -64,6 +71,8 @@ export const authoredBody = z
   .object({
     title: bilingual(500).optional(),
     body: bilingual(200_000),
+    /** Default 'html'. */
+    format: z.enum(textFormats).optional(),
     docType: z.enum(['all', 'CN', 'global']).optional(),
     date: z
       .string()
@@ -72,6 +81,8 @@ export const authoredBody = z
   })
   .strict();
 export type AuthoredBody = z.infer<typeof authoredBody>;
+
+export const previewBody = z.object({ text: z.string().max(200_000), format: z.enum(textFormats) }).strict();
 
 export const orderBody = z.object({ ids: z.array(z.string().min(1).max(200)).min(1).max(1000) }).strict();
 

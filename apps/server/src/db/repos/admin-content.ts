@@ -12,6 +12,7 @@ export interface AuthoredRow {
   sort: number;
   doc_type: string | null;
   date: string | null;
+  format: string;
 }
 
 export interface AuthoredValues {
@@ -21,6 +22,7 @@ export interface AuthoredValues {
   bodyZh: string;
   docType: string;
   date: string;
+  format: string;
 }
 
 export interface VideoRow {
@@ -35,13 +37,13 @@ export interface VideoRow {
 
 const SELECT: Record<AuthoredTable, string> = {
   faq: `SELECT id, question_en AS title_en, question_zh AS title_zh, answer_en AS body_en, answer_zh AS body_zh,
-          sort, NULL AS doc_type, NULL AS date FROM faq_entries`,
-  documentation: `SELECT id, title_en, title_zh, body_en, body_zh, sort, doc_type, NULL AS date
+          sort, NULL AS doc_type, NULL AS date, format FROM faq_entries`,
+  documentation: `SELECT id, title_en, title_zh, body_en, body_zh, sort, doc_type, NULL AS date, format
           FROM content_entries WHERE type = 'documentation'`,
-  guidebook: `SELECT id, title_en, title_zh, body_en, body_zh, sort, doc_type, NULL AS date
+  guidebook: `SELECT id, title_en, title_zh, body_en, body_zh, sort, doc_type, NULL AS date, format
           FROM content_entries WHERE type = 'guidebook'`,
   updateLog: `SELECT id::text AS id, '' AS title_en, '' AS title_zh, info_en AS body_en, info_zh AS body_zh,
-          0 AS sort, NULL AS doc_type, to_char(logdate, 'YYYY-MM-DD') AS date FROM update_log`,
+          0 AS sort, NULL AS doc_type, to_char(logdate, 'YYYY-MM-DD') AS date, format FROM update_log`,
 };
 const ORDER: Record<AuthoredTable, string> = {
   faq: 'ORDER BY sort, id',
@@ -68,23 +70,23 @@ export const adminContentRepo = {
   async insert(q: Queryable, kind: AuthoredTable, id: string, v: AuthoredValues): Promise<string> {
     if (kind === 'updateLog') {
       const [r] = await q.query<{ id: string }>(
-        'INSERT INTO update_log (logdate, info_en, info_zh) VALUES ($1::date, $2, $3) RETURNING id::text AS id',
-        [v.date, v.bodyEn, v.bodyZh],
+        'INSERT INTO update_log (logdate, info_en, info_zh, format) VALUES ($1::date, $2, $3, $4) RETURNING id::text AS id',
+        [v.date, v.bodyEn, v.bodyZh, v.format],
       );
       return r!.id;
     }
     if (kind === 'faq') {
       await q.query(
-        `INSERT INTO faq_entries (id, question_en, question_zh, answer_en, answer_zh, sort)
-         VALUES ($1, $2, $3, $4, $5, (SELECT coalesce(max(sort), 0) + 10 FROM faq_entries))`,
-        [id, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh],
+        `INSERT INTO faq_entries (id, question_en, question_zh, answer_en, answer_zh, format, sort)
+         VALUES ($1, $2, $3, $4, $5, $6, (SELECT coalesce(max(sort), 0) + 10 FROM faq_entries))`,
+        [id, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh, v.format],
       );
       return id;
     }
     await q.query(
-      `INSERT INTO content_entries (id, type, doc_type, title_en, title_zh, body_en, body_zh, sort)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT coalesce(max(sort), 0) + 10 FROM content_entries WHERE type = $2))`,
-      [id, kind, v.docType, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh],
+      `INSERT INTO content_entries (id, type, doc_type, title_en, title_zh, body_en, body_zh, format, sort)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT coalesce(max(sort), 0) + 10 FROM content_entries WHERE type = $2))`,
+      [id, kind, v.docType, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh, v.format],
     );
     return id;
   },
@@ -93,20 +95,20 @@ export const adminContentRepo = {
     let rows: unknown[];
     if (kind === 'updateLog')
       rows = await q.query(
-        'UPDATE update_log SET logdate = $2::date, info_en = $3, info_zh = $4 WHERE id::text = $1 RETURNING id',
-        [id, v.date, v.bodyEn, v.bodyZh],
+        'UPDATE update_log SET logdate = $2::date, info_en = $3, info_zh = $4, format = $5 WHERE id::text = $1 RETURNING id',
+        [id, v.date, v.bodyEn, v.bodyZh, v.format],
       );
     else if (kind === 'faq')
       rows = await q.query(
-        `UPDATE faq_entries SET question_en = $2, question_zh = $3, answer_en = $4, answer_zh = $5
+        `UPDATE faq_entries SET question_en = $2, question_zh = $3, answer_en = $4, answer_zh = $5, format = $6
           WHERE id = $1 RETURNING id`,
-        [id, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh],
+        [id, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh, v.format],
       );
     else
       rows = await q.query(
         `UPDATE content_entries SET doc_type = $3, title_en = $4, title_zh = $5, body_en = $6, body_zh = $7,
-            updated_at = now() WHERE id = $1 AND type = $2 RETURNING id`,
-        [id, kind, v.docType, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh],
+            format = $8, updated_at = now() WHERE id = $1 AND type = $2 RETURNING id`,
+        [id, kind, v.docType, v.titleEn, v.titleZh, v.bodyEn, v.bodyZh, v.format],
       );
     return rows.length === 1;
   },

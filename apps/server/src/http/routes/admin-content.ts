@@ -5,6 +5,7 @@ import {
   authoredKinds,
   CONTENT_ADMIN_API,
   orderBody,
+  previewBody,
   systemNotificationBody,
   videoUpdateBody,
   videoUploadQuery,
@@ -32,6 +33,7 @@ import type { ZodApp } from '../app';
 import { userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
 import { sendStored } from '../send-stored';
+import { renderBody } from '../../services/content-render';
 
 const tags = ['admin'];
 const config = { admin: true };
@@ -39,6 +41,8 @@ const kindParams = z.object({ kind: z.enum(authoredKinds) });
 const itemParams = kindParams.extend({ id: z.string().min(1).max(200) });
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const base = '/api/admin/content/:kind';
+/** Two texts of up to 200,000 characters (3 bytes each in UTF-8 for Chinese) fit. */
+const bodyLimit = 4 * 1024 * 1024;
 
 /**
  * Content authoring of the admin console (contracts/admin-content.ts): FAQ, documentation,
@@ -63,6 +67,7 @@ export default async function adminContentRoutes(app: ZodApp, ctx: AppContext) {
     base,
     {
       config,
+      bodyLimit,
       schema: {
         tags,
         summary: 'Add an entry (both languages), placed last',
@@ -91,6 +96,7 @@ export default async function adminContentRoutes(app: ZodApp, ctx: AppContext) {
     `${base}/:id`,
     {
       config,
+      bodyLimit,
       schema: {
         tags,
         summary: 'Edit an entry',
@@ -108,6 +114,21 @@ export default async function adminContentRoutes(app: ZodApp, ctx: AppContext) {
       schema: { tags, summary: 'Delete an entry', params: itemParams, response: okSchema(z.null()) },
     },
     async (req) => ok(await deleteAuthored(ctx, userOf(req), req.params.kind, req.params.id)),
+  );
+
+  app.post(
+    CONTENT_ADMIN_API.preview,
+    {
+      config,
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'HTML of a text as the public pages will get it (Markdown rendered)',
+        body: previewBody,
+        response: okSchema(z.object({ html: z.string() })),
+      },
+    },
+    async (req) => ok({ html: renderBody(req.body.text, req.body.format) }),
   );
 
   await app.register(async (sub) => {

@@ -30,6 +30,7 @@ function toItem(r: AuthoredRow): AuthoredItem {
     sort: Number(r.sort),
     docType: (r.doc_type as AuthoredItem['docType']) ?? null,
     date: r.date,
+    format: r.format === 'markdown' ? 'markdown' : 'html',
   };
 }
 
@@ -49,6 +50,7 @@ function values(kind: AuthoredKind, b: AuthoredBody) {
     bodyZh: b.body['zh-CN'],
     docType: b.docType ?? 'all',
     date: b.date ?? '',
+    format: b.format ?? 'html',
   };
 }
 
