@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskOutputsView, TaskTablePage, TaskView } from '@cellcloud/contracts/tasks/api';
+import type { EnrichSummary } from '@cellcloud/contracts/tasks/enrich';
 import { TASK_API } from '@cellcloud/contracts/tasks/api';
 import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
 import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
@@ -173,6 +174,56 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
     const list = (await s.request('GET', `${TASK_API.list(data.id)}?task=cell-score`, { token: owner.token }))
       .body.data as TaskView[];
     expect(list.map((t) => t.id)).toEqual([again.id, done.id]);
+  }, 180_000);
+
+  it('step 2 builds on a finished step-1 run (sourceTaskId): enrich reads the deg-groups tables; a foreign or unfinished source is refused', async () => {
+    const step1 = (
+      await create({
+        task: 'deg-groups',
+        params: {
+          group1: [{ key: 'label', values: ['B'] }],
+          group2: [{ key: 'label', values: ['CD14+ Mono'] }],
+        },
+      })
+    ).body.data as TaskView;
+    const deg = await waitTask(s, owner.token, data.id, step1.id);
+    expect(deg.status, JSON.stringify(deg)).toBe('completed');
+    // no groups in the step-2 params: everything comes from the step-1 run
+    const r = await create({ task: 'enrich', params: { sourceTaskId: deg.id, libraries: ['hallmark'] } });
+    expect(r.status, r.raw).toBe(200);
+    const done = await waitTask(s, owner.token, data.id, (r.body.data as TaskView).id);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const out = (await s.request('GET', TASK_API.outputs(data.id, done.id), { token: owner.token })).body
+      .data as TaskOutputsView;
+    const summary = out.summary as EnrichSummary;
+    const nB = data.labels.filter((l) => l === 'B').length;
+    const degOut = (await s.request('GET', TASK_API.outputs(data.id, deg.id), { token: owner.token })).body
+      .data as TaskOutputsView;
+    expect(summary.group1).toEqual((degOut.summary as EnrichSummary).group1);
+    expect(summary.group1.cells).toBe(nB);
+    expect(summary.group2.cells).toBe(data.labels.filter((l) => l === 'CD14+ Mono').length);
+    const filtered = (
+      await s.request('GET', `${TASK_API.table(data.id, done.id, 'filtered_group1')}?limit=10000`, {
+        token: owner.token,
+      })
+    ).body.data as TaskTablePage;
+    expect(filtered.rows.map((row) => row[filtered.columns.indexOf('gene')])).toContain('CD79A');
+
+    // a source that is not a finished deg-groups run of this dataset: refused, translated
+    const cellScore = (
+      await s.request('GET', `${TASK_API.list(data.id)}?task=cell-score`, { token: owner.token })
+    ).body.data as TaskView[];
+    for (const bad of [cellScore[0]?.id, '00000000-0000-4000-8000-000000000000']) {
+      if (!bad) continue;
+      const refused = await create(
+        { task: 'enrich', params: { sourceTaskId: bad } },
+        owner.token,
+        data.id,
+        'zh-CN',
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.raw).toContain('第一步结果');
+    }
   }, 180_000);
 
   it('refuses bad requests with translated messages; a malformed gene set fails the task with the SPEC message', async () => {

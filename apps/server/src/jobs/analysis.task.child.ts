@@ -1,20 +1,16 @@
-import { NOT_IN_SUBSET } from '@cellcloud/contracts/explore';
 import { findTask } from '@cellcloud/contracts/tasks/registry';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { ENGINE_TASKS } from '@cellcloud/engine/tasks/registry';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import { runTask } from '@cellcloud/engine/tasks/run-task';
-import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
 import type { CellColumn } from '@cellcloud/formats/matrix';
-import type { Storage } from '../storage/storage';
+import { extraColumn, type ExtraObsSource } from './extra-obs';
 import type { ChildMain } from './runner-child-process';
 import { readStoredResult } from './runner-child-io';
+import { storedSourceTask, type StoredSource } from './task-source';
 
 /** A per-cell column the run sees besides the h5ad's obs (subsets, earlier tasks' columns). */
-export type ExtraObsSource =
-  | { key: string; kind: 'subset'; codesKey: string; labels: string[] }
-  | { key: string; kind: 'categorical'; fileKey: string; dtype: 'u16' | 'u32'; labels: string[] }
-  | { key: string; kind: 'numeric'; fileKey: string };
+export type { ExtraObsSource };
 
 /** Child entry of `analysis.task`: one task through the engine's runTask, outputs to `outPrefix`. */
 export interface TaskChildInput {
@@ -27,27 +23,8 @@ export interface TaskChildInput {
   extraObs: ExtraObsSource[];
   resourcesDir: string;
   outPrefix: string;
-}
-
-async function extraColumn(
-  storage: Storage,
-  s: ExtraObsSource,
-  nCells: number,
-): Promise<CellColumn | undefined> {
-  const bytes = await storage.getBytes(s.kind === 'subset' ? s.codesKey : s.fileKey).catch(() => undefined);
-  if (!bytes) return undefined;
-  if (s.kind === 'numeric') {
-    if (bytes.byteLength !== 4 * nCells) return undefined;
-    const f = new Float32Array(nCells);
-    new Uint8Array(f.buffer).set(bytes);
-    return { kind: 'numeric', values: Float64Array.from(f) };
-  }
-  const codes = s.kind === 'subset' ? decodeCodes(bytes, 'u32') : decodeCodes(bytes, s.dtype);
-  if (codes.length !== nCells) return undefined;
-  return {
-    kind: 'categorical',
-    values: Array.from(codes, (c) => (c === NOT_IN_SUBSET || c >= s.labels.length ? 'NA' : s.labels[c]!)),
-  };
+  /** the finished task named by `params.sourceTaskId` (definitions with `dependsOn`) */
+  source?: StoredSource;
 }
 
 const main: ChildMain<TaskChildInput> = async (input, io) => {
@@ -74,6 +51,7 @@ const main: ChildMain<TaskChildInput> = async (input, io) => {
     writer: { write: (rel, bytes) => storage.put(`${input.outPrefix}${rel}`, bytes) },
     resources: nodeResourceReader(input.resourcesDir),
     uploads,
+    source: input.source ? await storedSourceTask(storage, input.source) : undefined,
     onProgress: (p) => io.progress(0.05 + 0.9 * p.fraction, p.step),
   });
   return { tables: r.outputs.tables.length, obs: r.outputs.obs.length };

@@ -2,15 +2,14 @@ import { findTask } from '@cellcloud/contracts/tasks/registry';
 import { ENGINE_TASKS } from '@cellcloud/engine/tasks/registry';
 import type { AppContext } from '../context';
 import { analysisTasksRepo, type TaskRow } from '../db/repos/analysis-tasks';
-import { exploreSubsetsRepo } from '../db/repos/explore-subsets';
 import { jobsRepo } from '../db/repos/jobs';
 import type { JobContext } from '../queue/job-queue';
-import { subsetCodesKey } from '../services/explore/subsets';
 import { encodeJobMessage } from '../services/jobs-message';
 import { resultsPrefix } from '../services/jobs-view';
 import type { NotificationsService } from '../services/notifications';
-import { outputsOf } from '../services/tasks/tasks';
-import type { ExtraObsSource, TaskChildInput } from './analysis.task.child';
+import type { TaskChildInput } from './analysis.task.child';
+import { extraObsSources } from './extra-obs-sources';
+import type { StoredSource } from './task-source';
 import { storedResultLoadBytes, storedResultSize } from './runner-child-budget';
 import { childTask, runInChild } from './runner-child-process';
 import { PermanentJobError } from './runner-tracked';
@@ -23,30 +22,20 @@ export { taskStagingPrefix };
 
 class TaskSuperseded extends Error {}
 
-/** Per-cell columns a run may read besides the h5ad: the dataset's subsets and earlier tasks' obs. */
-async function extraObsSources(ctx: AppContext, row: TaskRow): Promise<ExtraObsSource[]> {
-  const out: ExtraObsSource[] = [];
-  for (const s of await exploreSubsetsRepo.list(ctx.db, row.dataset_id)) {
-    out.push({
-      key: `subset:${s.id}`,
-      kind: 'subset',
-      codesKey: subsetCodesKey(row.dataset_id, s.id),
-      labels: s.labels,
+/** The finished earlier task this one builds on (`params.sourceTaskId`, checked again at run time). */
+async function sourceOf(
+  ctx: AppContext,
+  row: TaskRow,
+  dependsOn: readonly string[],
+): Promise<StoredSource | undefined> {
+  const id = (row.params as { sourceTaskId?: unknown }).sourceTaskId;
+  if (typeof id !== 'string') return undefined;
+  const src = await analysisTasksRepo.get(ctx.db, id);
+  if (src?.dataset_id !== row.dataset_id || src.status !== 'completed' || !dependsOn.includes(src.task))
+    throw new PermanentJobError(`source task ${id} is not a finished run`, 'tasks.source', {
+      task: dependsOn.join(', '),
     });
-  }
-  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, row.dataset_id)) {
-    if (t.id === row.id) continue;
-    const outputs = await outputsOf(ctx, t).catch(() => undefined);
-    for (const o of outputs?.obs ?? []) {
-      const fileKey = t.output_prefix + o.file;
-      out.push(
-        o.kind === 'numeric'
-          ? { key: o.key, kind: 'numeric', fileKey }
-          : { key: o.key, kind: 'categorical', fileKey, dtype: o.dtype, labels: o.labels },
-      );
-    }
-  }
-  return out;
+  return { task: src.task, prefix: src.output_prefix };
 }
 
 /**
@@ -107,15 +96,17 @@ export async function handleAnalysisTask(
       );
     }
     await ctx.storage.delete(staging);
+    const source = await sourceOf(ctx, row, def.dependsOn ?? []);
     const input: TaskChildInput = {
       task: row.task,
       h5adKey: `${prefix}analysis.h5ad`,
       species: dataset.species,
       params: row.params,
       uploads: Object.fromEntries(Object.entries(row.uploads).map(([k, u]) => [k, u.key])),
-      extraObs: await extraObsSources(ctx, row),
+      extraObs: await extraObsSources(ctx, row.dataset_id, row.id),
       resourcesDir: ctx.config.resourcesDir,
       outPrefix: staging,
+      ...(source ? { source } : {}),
     };
     let lastWrite = 0;
     await runInChild(childTask(new URL('./analysis.task.child.ts', import.meta.url), row.id, input), {

@@ -90,6 +90,8 @@ export type TaskFieldHint =
   | { kind: 'group' }
   | { kind: 'genes' }
   | { kind: 'hidden' }
+  /** A finished run of a task in `dependsOn` (value: its id); its groups and tables are used. */
+  | { kind: 'source' }
   /** A fixed list of choices for a string param (labels: web `tasks` key `<task>.options.<param>.<value>`). */
   | { kind: 'options'; values: readonly string[] }
   /** Groups of the annotation level chosen in param `level` (multi-select; e.g. CNV reference cell types). */

@@ -60,7 +60,7 @@ export const gseaTask = defineTask({
   tab: 'differentialExpression',
   timeoutMinutes: 60,
   dependsOn: ['deg-groups'],
-  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'hidden' } },
+  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'source' } },
   uploads: [
     {
       name: GMT_UPLOAD_FIELD,

@@ -21,6 +21,8 @@ registerMessages({
     'tasks.upload.required': 'Please upload the file "{name}".',
     'tasks.upload.tooLarge': 'The file "{file}" is larger than {maxKb} KB.',
     'tasks.upload.base64': 'The file "{file}" was not sent correctly (invalid base64).',
+    'tasks.source':
+      'The step-1 result this analysis builds on ({task}) is not a finished run of this dataset. Run step 1 again or choose another result.',
     'tasks.notify.name': '{analysis} · {task}',
     ...prefixed(COMMON_TASK_MESSAGES['en-US']),
     ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['en-US']))),
@@ -35,6 +37,8 @@ registerMessages({
     'tasks.upload.required': '请上传文件“{name}”。',
     'tasks.upload.tooLarge': '文件“{file}”超过 {maxKb} KB。',
     'tasks.upload.base64': '文件“{file}”未正确发送（base64 无效）。',
+    'tasks.source':
+      '该分析所依据的第一步结果（{task}）不是本数据集已完成的运行。请重新运行第一步或选择其他结果。',
     'tasks.notify.name': '{analysis} · {task}',
     ...prefixed(COMMON_TASK_MESSAGES['zh-CN']),
     ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['zh-CN']))),

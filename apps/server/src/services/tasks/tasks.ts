@@ -153,6 +153,25 @@ function decodeUploads(
 }
 
 /**
+ * A task that builds on an earlier one (`dependsOn`, e.g. enrich / gsea on deg-groups) names it in
+ * `params.sourceTaskId`: it must be a completed run of this dataset of a task it depends on.
+ */
+async function checkSource(
+  ctx: AppContext,
+  def: TaskDefinition,
+  datasetId: string,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const id = params.sourceTaskId;
+  if (typeof id !== 'string') return;
+  const src = await analysisTasksRepo.get(ctx.db, id);
+  const ok =
+    src?.dataset_id === datasetId && src.status === 'completed' && (def.dependsOn ?? []).includes(src.task);
+  if (!ok)
+    throw new AppError('VALIDATION_FAILED', { task: (def.dependsOn ?? []).join(', ') }, 'tasks.source');
+}
+
+/**
  * Creates a task: 404 for another user's dataset, 403 without the task's permission, 400 for a
  * species the task refuses (SPEC §5 message), invalid params or uploads; then either reuses the
  * outputs of an identical completed run (row inserted completed, `cached`) or queues `analysis.task`.
@@ -179,6 +198,7 @@ export async function createTask(
     throw new AppError('VALIDATION_FAILED', { detail }, 'task.common.invalidParams');
   }
   const params = sortKeys(parsed.data) as Record<string, unknown>;
+  await checkSource(ctx, def, datasetId, params);
   const uploads = decodeUploads(def, body);
   const uploadHashes = Object.fromEntries(
     Object.entries(uploads).map(([k, u]) => [k, createHash('sha256').update(u.bytes).digest('hex')]),

@@ -105,6 +105,8 @@ interface Props {
   manifest: ArtifactManifest;
   subsets: SubsetView[];
   symbols: string[];
+  /** Finished runs of the tasks this one depends on (`dependsOn`), for a `source` field. */
+  sources?: { value: string; label: string }[];
   busy: boolean;
   onSubmit: (params: Record<string, unknown>, uploads: Record<string, File>) => void;
 }
@@ -112,9 +114,9 @@ interface Props {
 /**
  * The run form of a task, generated from its contract: the params schema (numbers with their
  * bounds, enums, booleans, strings, string lists), the definition's form hints (annotation level,
- * group, genes, fixed options, hidden) and its file uploads. Labels: `tasks:<camelName>.params.<name>`.
+ * group, genes, fixed options, step-1 source, hidden) and its file uploads. Labels: `tasks:<camelName>.params.<name>`.
  */
-export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmit }: Props) {
+export function TaskForm({ definition, manifest, subsets, symbols, sources, busy, onSubmit }: Props) {
   const { t } = useTranslation('tasks');
   const [form] = Form.useForm<Record<string, unknown>>();
   const [files, setFiles] = useState<Record<string, File>>({});
@@ -139,6 +141,8 @@ export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmi
     if (hint?.kind === 'level')
       return <Select allowClear options={levels.map((l) => ({ value: l.value, label: l.label }))} />;
     if (hint?.kind === 'group') return <GroupPicker levels={levels} />;
+    if (hint?.kind === 'source')
+      return <Select allowClear placeholder={t('form.sourceNone')} options={sources ?? []} />;
     if (hint?.kind === 'values') return <LevelValues levels={levels} levelParam={hint.level} />;
     if (hint?.kind === 'genes')
       return (
@@ -206,6 +210,7 @@ export function TaskForm({ definition, manifest, subsets, symbols, busy, onSubmi
               label={label(name)}
               valuePropName={p.type === 'boolean' ? 'checked' : 'value'}
               style={{ minWidth: definition.fields?.[name] ? 280 : 160, marginBottom: 8 }}
+              extra={definition.fields?.[name]?.kind === 'source' ? t('form.sourceHint') : undefined}
               data-testid={`task-field-${name}`}
             >
               {field(name, p)}

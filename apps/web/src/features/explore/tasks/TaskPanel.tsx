@@ -19,6 +19,20 @@ import { WEB_TASKS } from './registry';
 import { i18nPrefix, TaskForm } from './TaskForm';
 import type { WebTaskViewProps } from './types';
 
+const groupText = (spec: unknown) =>
+  Array.isArray(spec) ? spec.map((c: { values?: string[] }) => (c.values ?? []).join(', ')).join(' & ') : '';
+
+/** Finished runs of the tasks `definition` builds on, as choices for its `source` field. */
+function sourceOptions(definition: TaskDefinition, tasks: TaskView[]) {
+  const deps = definition.dependsOn ?? [];
+  return tasks
+    .filter((x) => x.status === 'completed' && deps.includes(x.task))
+    .map((x) => ({
+      value: x.id,
+      label: `${groupText(x.params.group1)} vs ${groupText(x.params.group2)} · ${dayjs(x.createdAt).format('MM-DD HH:mm')}`,
+    }));
+}
+
 /** SPEC §4 status of a task row: processing (with %), failed (reason), completed. */
 export function TaskStatus({ task }: { task: TaskView }) {
   const { t } = useTranslation('tasks');
@@ -140,6 +154,7 @@ function OneTask({
           manifest={props.manifest}
           subsets={props.subsets}
           symbols={props.symbols}
+          sources={sourceOptions(definition, list.data ?? [])}
           busy={create.isPending}
           onSubmit={(p, f) => void run(p, f)}
         />
