@@ -1,5 +1,12 @@
 import { solveDense, symmetricEigen } from '../../methods/linalg';
-import { primMst } from '../monocle3/common';
+import {
+  centreMst,
+  evenlySpacedCentres,
+  lloyd2d,
+  softAssignRow,
+  treeLaplacian,
+  treeLength,
+} from '../trajectory/principal-tree';
 
 /**
  * DDRTree (Mao et al. 2015, reversed graph embedding; the DDRTree R package 0.1.5 that monocle 2
@@ -53,42 +60,21 @@ export function ddrtree(
   let W = topEigenvectors(XXt, r, d); // r × d row-major
   const Z = project(W, xr, N, r, d); // N × d
   // initial centres: k-means of Z from evenly spaced cells (DDRTree: seq(1, N, length.out = K))
-  const Y = new Float64Array(K * d);
-  for (let c = 0; c < K; c++) {
-    const i = Math.round((c * (N - 1)) / Math.max(1, K - 1));
-    Y[2 * c] = Z[2 * i]!;
-    Y[2 * c + 1] = Z[2 * i + 1]!;
-  }
-  kmeans2d(Z, N, Y, K, 10);
+  const Y = evenlySpacedCentres(Z, N, K);
+  lloyd2d(Z, N, Y, K, 10);
   const R = new Float64Array(N * K);
   const objective: number[] = [];
   let iter = 0;
   for (iter = 0; iter < maxIter; iter++) {
     opts.onIter?.(iter);
-    const edges = primMst(K, (a, b) => (Y[2 * a]! - Y[2 * b]!) ** 2 + (Y[2 * a + 1]! - Y[2 * b + 1]!) ** 2);
-    const L = new Float64Array(K * K);
-    for (const [a, b] of edges) {
-      L[a * K + a] += 1;
-      L[b * K + b] += 1;
-      L[a * K + b] -= 1;
-      L[b * K + a] -= 1;
-    }
+    const edges = centreMst(Y, K);
+    const L = treeLaplacian(K, edges, 1);
     // soft assignment
     const Gamma = new Float64Array(K);
     let obj1 = 0;
     for (let i = 0; i < N; i++) {
-      let min = Infinity;
       const o = i * K;
-      for (let c = 0; c < K; c++) {
-        const v = (Z[2 * i]! - Y[2 * c]!) ** 2 + (Z[2 * i + 1]! - Y[2 * c + 1]!) ** 2;
-        R[o + c] = v;
-        if (v < min) min = v;
-      }
-      let s = 0;
-      for (let c = 0; c < K; c++) {
-        R[o + c] = Math.exp(-(R[o + c]! - min) / sigma);
-        s += R[o + c]!;
-      }
+      const { sum: s, min } = softAssignRow(Z, i, Y, K, sigma, R, o);
       obj1 += -sigma * (Math.log(s) - min / sigma);
       for (let c = 0; c < K; c++) {
         R[o + c] = R[o + c]! / s;
@@ -104,9 +90,7 @@ export function ddrtree(
         xwz += v * v;
       }
     }
-    let trace = 0;
-    for (const [a, b] of edges)
-      trace += 2 * ((Y[2 * a]! - Y[2 * b]!) ** 2 + (Y[2 * a + 1]! - Y[2 * b + 1]!) ** 2);
+    const trace = treeLength(Y, edges);
     const obj = xwz + lambda * (trace / 2) + gamma * obj1;
     objective.push(obj);
     if (iter > 0 && Math.abs((obj - objective[iter - 1]!) / objective[iter - 1]!) < tol) break;
@@ -216,42 +200,6 @@ function project(W: Float64Array, xr: Float64Array, N: number, r: number, d: num
     }
   }
   return Z;
-}
-
-function kmeans2d(X: Float64Array, n: number, centers: Float64Array, K: number, maxIter: number): void {
-  const assign = new Int32Array(n).fill(-1);
-  for (let it = 0; it < maxIter; it++) {
-    let changed = 0;
-    for (let i = 0; i < n; i++) {
-      let best = 0;
-      let bd = Infinity;
-      for (let c = 0; c < K; c++) {
-        const v = (X[2 * i]! - centers[2 * c]!) ** 2 + (X[2 * i + 1]! - centers[2 * c + 1]!) ** 2;
-        if (v < bd) {
-          bd = v;
-          best = c;
-        }
-      }
-      if (assign[i] !== best) {
-        assign[i] = best;
-        changed++;
-      }
-    }
-    if (!changed) break;
-    const sum = new Float64Array(2 * K);
-    const cnt = new Float64Array(K);
-    for (let i = 0; i < n; i++) {
-      const a = assign[i]!;
-      sum[2 * a] += X[2 * i]!;
-      sum[2 * a + 1] += X[2 * i + 1]!;
-      cnt[a]++;
-    }
-    for (let c = 0; c < K; c++) {
-      if (!cnt[c]) continue;
-      centers[2 * c] = sum[2 * c]! / cnt[c]!;
-      centers[2 * c + 1] = sum[2 * c + 1]! / cnt[c]!;
-    }
-  }
 }
 
 /** monocle 2's cal_ncenter. */

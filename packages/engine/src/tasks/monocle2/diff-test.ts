@@ -1,4 +1,5 @@
 import { solveDense } from '../../methods/linalg';
+import { pchisq3Upper, pchisq4Upper } from '../trajectory/stats';
 
 /**
  * monocle 2's differentialGeneTest(fullModelFormulaStr = "~sm.ns(Pseudotime)") with the
@@ -112,36 +113,6 @@ function nbLogLik(y: ArrayLike<number>, mu: ArrayLike<number>, theta: number): n
     ll += theta * (Math.log(theta) - lt) + (yi > 0 ? yi * (Math.log(m) - lt) : 0);
   }
   return ll;
-}
-
-/** Upper tail of χ² with 3 degrees of freedom. */
-export function pchisq3Upper(x: number): number {
-  if (!(x > 0)) return 1;
-  const s = Math.sqrt(x / 2);
-  return erfcFn(s) + Math.sqrt((2 * x) / Math.PI) * Math.exp(-x / 2);
-}
-
-function erfcFn(x: number): number {
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? r : 2 - r;
 }
 
 export interface NbFit {
@@ -274,12 +245,6 @@ export function wardCut(dist: Float64Array, n: number, k: number): Int32Array {
     out[i] = label.get(root)!;
   }
   return out;
-}
-
-/** Upper tail of χ² with 4 degrees of freedom. */
-export function pchisq4Upper(x: number): number {
-  if (!(x > 0)) return 1;
-  return Math.exp(-x / 2) * (1 + x / 2);
 }
 
 /**

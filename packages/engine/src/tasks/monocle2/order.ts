@@ -1,4 +1,5 @@
 import { adjacency, dfs, primMst } from '../monocle3/common';
+import { nearestCentre, projectOnEdge } from '../trajectory/principal-tree';
 
 /**
  * monocle 2's orderCells for DDRTree (order_cells.R): States from a depth-first walk of the
@@ -39,18 +40,7 @@ export function buildTreeModel(Z: Float64Array, N: number, Y: Float64Array, K: n
   const edges = primMst(K, (a, b) => d2(Y, a, Y, b));
   const adj = adjacency(K, edges);
   const closest = new Int32Array(N);
-  for (let i = 0; i < N; i++) {
-    let best = 0;
-    let bd = Infinity;
-    for (let c = 0; c < K; c++) {
-      const v = d2(Z, i, Y, c);
-      if (v < bd) {
-        bd = v;
-        best = c;
-      }
-    }
-    closest[i] = best;
-  }
+  for (let i = 0; i < N; i++) closest[i] = nearestCentre(K, (c) => d2(Z, i, Y, c));
   // project2MST
   const P = new Float64Array(2 * N);
   for (let i = 0; i < N; i++) {
@@ -60,7 +50,7 @@ export function buildTreeModel(Z: Float64Array, N: number, Y: Float64Array, K: n
     P[2 * i] = Y[2 * v]!;
     P[2 * i + 1] = Y[2 * v + 1]!;
     for (const u of adj[v]!) {
-      const [px, py] = projectPoint(Z[2 * i]!, Z[2 * i + 1]!, Y, v, u, tip);
+      const [px, py] = projectOnEdge(Z[2 * i]!, Z[2 * i + 1]!, Y, v, u, tip);
       const dd = Math.hypot(px - Z[2 * i]!, py - Z[2 * i + 1]!);
       if (dd < bd) {
         bd = dd;
@@ -84,25 +74,6 @@ export function buildTreeModel(Z: Float64Array, N: number, Y: Float64Array, K: n
     cellW[b]!.set(a, w);
   }
   return { Z, N, Y, K, edges, adj, closest, P, cellAdj, cellW };
-}
-
-function projectPoint(
-  x: number,
-  y: number,
-  Y: Float64Array,
-  a: number,
-  b: number,
-  line: boolean,
-): [number, number] {
-  const ax = Y[2 * a]!;
-  const ay = Y[2 * a + 1]!;
-  const abx = Y[2 * b]! - ax;
-  const aby = Y[2 * b + 1]! - ay;
-  const ab2 = abx * abx + aby * aby;
-  if (ab2 === 0) return [ax, ay];
-  let t = ((x - ax) * abx + (y - ay) * aby) / ab2;
-  if (!line) t = Math.max(0, Math.min(1, t));
-  return [ax + t * abx, ay + t * aby];
 }
 
 /** extract_ddrtree_ordering on a tree: States (new one after each branch node) and path lengths. */

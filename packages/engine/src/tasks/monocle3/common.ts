@@ -6,8 +6,11 @@ import type { ResultHandle } from '../types';
 
 /**
  * Pieces shared by the monocle2 and monocle3 tasks: cell selection, seeded downsampling, monocle's
- * size factors, minimum spanning trees, tree walks, shortest paths, p-value adjustment.
+ * size factors, minimum spanning trees, tree walks, shortest paths (statistics: ../trajectory/stats.ts).
  */
+
+/** Re-exported for the tests and scripts that take it from here. */
+export { spearman } from '../trajectory/stats';
 
 export const SAMPLE_KEY = 'Sample ID';
 
@@ -258,99 +261,6 @@ export function dijkstra(g: WGraph, sources: readonly number[]): Float64Array {
     }
   }
   return dist;
-}
-
-/** Benjamini–Hochberg adjusted p-values (NaN stays NaN and is not counted). */
-export function bhAdjust(p: ArrayLike<number>): Float64Array {
-  const idx: number[] = [];
-  for (let i = 0; i < p.length; i++) if (Number.isFinite(p[i]!)) idx.push(i);
-  idx.sort((a, b) => p[b]! - p[a]!);
-  const out = new Float64Array(p.length).fill(NaN);
-  const m = idx.length;
-  let min = 1;
-  idx.forEach((i, r) => {
-    const v = Math.min(1, (p[i]! * m) / (m - r));
-    if (v < min) min = v;
-    out[i] = min;
-  });
-  return out;
-}
-
-/** Holm adjusted p-values (R p.adjust's default). */
-export function holmAdjust(p: ArrayLike<number>): Float64Array {
-  const idx = Array.from({ length: p.length }, (_, i) => i).sort((a, b) => p[a]! - p[b]!);
-  const out = new Float64Array(p.length);
-  let max = 0;
-  idx.forEach((i, r) => {
-    const v = Math.min(1, (p.length - r) * p[i]!);
-    if (v > max) max = v;
-    out[i] = max;
-  });
-  return out;
-}
-
-/** Spearman rank correlation (average ranks for ties). */
-export function spearman(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const ra = ranks(a);
-  const rb = ranks(b);
-  let ma = 0;
-  let mb = 0;
-  for (let i = 0; i < ra.length; i++) {
-    ma += ra[i]!;
-    mb += rb[i]!;
-  }
-  ma /= ra.length;
-  mb /= rb.length;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < ra.length; i++) {
-    sab += (ra[i]! - ma) * (rb[i]! - mb);
-    saa += (ra[i]! - ma) ** 2;
-    sbb += (rb[i]! - mb) ** 2;
-  }
-  return sab / Math.sqrt(saa * sbb);
-}
-
-function ranks(x: ArrayLike<number>): Float64Array {
-  const idx = Array.from({ length: x.length }, (_, i) => i).sort((i, j) => x[i]! - x[j]!);
-  const r = new Float64Array(x.length);
-  for (let s = 0; s < idx.length;) {
-    let e = s;
-    while (e + 1 < idx.length && x[idx[e + 1]!] === x[idx[s]!]) e++;
-    for (let k = s; k <= e; k++) r[idx[k]!] = (s + e) / 2 + 1;
-    s = e + 1;
-  }
-  return r;
-}
-
-/** Upper-tail standard normal probability. */
-export function pnormUpper(z: number): number {
-  return 0.5 * erfc(z / Math.SQRT2);
-}
-
-function erfc(x: number): number {
-  // Numerical Recipes erfcc (Chebyshev), relative error < 1.2e-7.
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? r : 2 - r;
 }
 
 /** Means of `values` in `nBins` equal-width bins of `t` over [min, max] (NaN when a bin is empty). */

@@ -5,8 +5,9 @@ import { louvain } from '../../methods/louvain';
 import { sparsePca } from '../../methods/sparse-pca';
 import { toGeneMajor } from '../../sparse';
 import { umapLayout } from '../../stats/umap-layout';
-import { bhAdjust, pnormUpper } from './common';
-import { computePartitions, cpmToRb, knnMultigraph, type Knn, type PrincipalGraph } from './principal-graph';
+import { bhAdjust, pnormUpper } from '../trajectory/stats';
+import { computePartitions, cpmToRb, knnMultigraph, type Knn } from './partitions';
+import type { PrincipalGraph } from './principal-graph';
 
 /**
  * graph_test (Moran's I) and find_gene_modules of monocle3 (graph_test.R, cluster_genes.R).

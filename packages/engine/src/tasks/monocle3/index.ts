@@ -18,7 +18,9 @@ import { categoricalLevel } from '../groups';
 import type { EngineTask, TableValue } from '../types';
 import { binnedMeans, downsamplePerGroup, round, selectTrajectoryCells, sizeFactors } from './common';
 import { findGeneModules, graphTest, principalGraphWeights } from './genes';
-import { autoRoot, clusterCells, learnGraph, nodeName, orderCells } from './principal-graph';
+import { autoRoot, orderCells } from './order-cells';
+import { clusterCells } from './partitions';
+import { learnGraph, nodeName } from './principal-graph';
 
 const MIN_CELLS = 30;
 const GRAPH_TEST_K = 25;
