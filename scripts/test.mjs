@@ -21,6 +21,8 @@ const debs = [
   ['python3-anndata', () => spawnSync('python3', ['-c', 'import anndata']).status === 0],
   // R + Seurat: the Seurat bundle of requested downloads is loaded with its own load_seurat.R
   ['r-cran-seurat', () => spawnSync('Rscript', ['-e', 'library(Seurat)']).status === 0],
+  // pdftotext: the methods report PDF's text is checked in both languages
+  ['poppler-utils', () => spawnSync('pdftotext', ['-v']).status === 0],
 ];
 const missing = debs.filter(([, ok]) => !ok()).map(([name]) => name);
 if (missing.length && process.getuid?.() === 0) {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisParams } from '@cellcloud/contracts/analysis-params';
 import { cellScoreParams } from '@cellcloud/contracts/tasks/cell-score';
@@ -11,6 +12,12 @@ import { completedJobWithArtifacts } from './support/explore';
  * unchanged ones marked default) for the analysis and a completed downstream task, in both
  * languages, with citations; another user's id is 404.
  */
+const hasPdftotext = spawnSync('pdftotext', ['-v']).status === 0;
+if (!hasPdftotext)
+  console.warn(
+    '⚠ methods PDF text check skipped: pdftotext is not installed (apt-get install poppler-utils)',
+  );
+
 describe('methods report', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof testUser>>;
@@ -82,6 +89,38 @@ describe('methods report', () => {
     });
     expect(file.headers['content-type']).toMatch(/text\/markdown/);
     expect(file.headers['content-disposition']).toMatch(/attachment; filename="methods-/);
+  });
+
+  it.skipIf(!hasPdftotext)('downloads as a PDF in both languages, with the changed parameter', async () => {
+    const text: Record<string, string> = {};
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const r = await s.app.inject({
+        method: 'GET',
+        url: `/api/user_datasets/${id}/methods?format=pdf&lang=${lang}`,
+        headers: { 'access-token': owner.token },
+      });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('application/pdf');
+      expect(r.headers['content-disposition']).toMatch(
+        new RegExp(`attachment; filename="methods-.*-${lang}\\.pdf"`),
+      );
+      expect(r.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const out = spawnSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], {
+        input: r.rawPayload,
+        encoding: 'utf8',
+      });
+      expect(out.status, out.stderr).toBe(0);
+      text[lang] = out.stdout.replace(/\s+/g, ' ');
+    }
+    expect(text['en-US']).toContain('Methods');
+    expect(text['en-US']).toMatch(/• clusterResolution ?: 1\.2 (?!\(default\))/); // changed: not marked default
+    expect(text['en-US']).toMatch(/numberOfHighlyVariableGenes ?: 2000 \(default\)/);
+    expect(text['en-US']).toContain('Haghverdi L');
+    // Chinese text survives only with the CJK font embedded
+    expect(text['zh-CN']).toContain('方法');
+    expect(text['zh-CN']).toContain('细胞评分');
+    expect(text['zh-CN']).toMatch(/clusterResolution ?: 1\.2 (?!\(默认\))/);
+    expect(text['zh-CN']).toMatch(/numberOfHighlyVariableGenes ?: 2000 \(默认\)/);
   });
 
   it("answers another user's id with 404 and an anonymous call with 401", async () => {

@@ -49,7 +49,7 @@ export function useCalculateDeg(datasetId: string) {
   });
 }
 
-async function blobFetch(url: string, init: RequestInit = {}): Promise<Response> {
+export async function blobFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const headers: Record<string, string> = {
     'x-lang': currentLocale(),
     ...(init.headers as Record<string, string> | undefined),

@@ -4,7 +4,8 @@ import { FileTextOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { request } from '../../api/client';
+import { ApiError, presentError, request } from '../../api/client';
+import { blobFetch } from '../../api/exploreJobs';
 import { currentLocale } from '../../i18n';
 import { downloadBlob } from './viewer/exportImage';
 
@@ -54,11 +55,28 @@ function renderMarkdown(md: string): ReactNode[] {
 
 /**
  * "Methods": the methods report of this analysis and its downstream tasks (issue 21), generated
- * by the server from the parameters that ran, in the reader's language; downloadable as Markdown.
+ * by the server from the parameters that ran, in the reader's language; downloadable as Markdown
+ * and as a PDF (rendered by the server with the Chinese font embedded).
  */
 export function MethodsReport({ datasetId }: { datasetId: string }) {
   const { t, i18n } = useTranslation('explore');
   const [open, setOpen] = useState(false);
+  const [pdfBusy, setPdfBusy] = useState(false);
+  const downloadPdf = async () => {
+    setPdfBusy(true);
+    try {
+      const lang = currentLocale();
+      const res = await blobFetch(
+        `/api/user_datasets/${encodeURIComponent(datasetId)}/methods?format=pdf&lang=${lang}`,
+      );
+      downloadBlob(await res.blob(), `methods-${lang}.pdf`);
+    } catch (e) {
+      if (e instanceof ApiError) presentError(e);
+      else throw e;
+    } finally {
+      setPdfBusy(false);
+    }
+  };
   const q = useQuery({
     queryKey: ['methods', datasetId, i18n.language],
     enabled: open,
@@ -81,17 +99,22 @@ export function MethodsReport({ datasetId }: { datasetId: string }) {
       >
         {q.data ? (
           <Space direction="vertical" style={{ width: '100%' }}>
-            <Button
-              onClick={() =>
-                downloadBlob(
-                  new Blob([q.data.markdown], { type: 'text/markdown' }),
-                  `methods-${currentLocale()}.md`,
-                )
-              }
-              data-testid="methods-download"
-            >
-              {t('methods.download')}
-            </Button>
+            <Space>
+              <Button
+                onClick={() =>
+                  downloadBlob(
+                    new Blob([q.data.markdown], { type: 'text/markdown' }),
+                    `methods-${currentLocale()}.md`,
+                  )
+                }
+                data-testid="methods-download"
+              >
+                {t('methods.download')}
+              </Button>
+              <Button loading={pdfBusy} onClick={() => void downloadPdf()} data-testid="methods-download-pdf">
+                {t('methods.downloadPdf')}
+              </Button>
+            </Space>
             <div data-testid="methods-text">{renderMarkdown(q.data.markdown)}</div>
           </Space>
         ) : (
