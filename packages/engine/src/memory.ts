@@ -1,4 +1,5 @@
 import type { AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { wilcoxonBlockGenes } from './stats/wilcoxon';
 import { parseParams } from './validate';
 
 export interface MemoryEstimateInput {
@@ -25,7 +26,9 @@ const MB = 1024 * 1024;
  *  - Scrublet, one sample at a time: counts (8) + that sample's copy over its expressed genes
  *    with log values (12 × its share) — its HVG, simulated and PCA temporaries are smaller;
  *  - after normalization: counts (8) + normalized values (4, indices shared) + the PCA's HVG
- *    submatrix and clipped values (12 × HVG share) + the Wilcoxon 2,048-gene blocks (16 × block share);
+ *    submatrix, clipped in place (8 × HVG share; was 12 with a clipped copy) + the Wilcoxon gene
+ *    blocks (16 B per block value, blocks capped at WILCOXON_BLOCK_VALUES values — issue 14: a
+ *    2,048-gene block of 500k cells was ~1.2 GB);
  *  - writing: counts + normalized (12) and ~64 MB in flight — analysis.h5ad and the explorer's
  *    gene-major chunks stream into the sink's opened files (issue 14; the job child's storage sink
  *    opens them). Streaming h5ad of synth20k's two 31M-non-zero matrices added 31 MB RSS; through
@@ -42,12 +45,12 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const { cells, genes, nnz } = input;
   const largest = Math.min(nnz, input.largestSampleNnz ?? nnz);
   const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 2);
-  const blockShare = Math.min(1, 2048 / Math.max(1, genes));
+  const blockValues = Math.min(nnz, wilcoxonBlockGenes(nnz, genes) * (nnz / Math.max(1, genes)));
   const samples = input.releaseSamples ? 0 : 8 * nnz;
   const merge = samples + 8 * nnz;
   const scrublet = params.doubletDetectionAndRemoval ? samples + 8 * nnz + 12 * largest : 0;
   const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
-  const analysis = samples + nnz * (8 + 4 + 12 * hvgShare + 16 * blockShare);
+  const analysis = samples + nnz * (8 + 4 + 8 * hvgShare) + 16 * blockValues;
   const writing = samples + nnz * (8 + 4) + 64 * MB;
   let perCell = 50 * 8 * 3 + 90 * 16 + 2000;
   if (params.removeCellCycleEffects) perCell += params.numberOfHighlyVariableGenes * 4 * 2;

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { compareGroups, filterDegTable } from '../src/markers';
 import { benjaminiHochberg, erfc, twoSidedNormalP } from '../src/stats/normal';
-import { wilcoxonByGroup } from '../src/stats/wilcoxon';
+import {
+  WILCOXON_BLOCK_GENES,
+  WILCOXON_BLOCK_VALUES,
+  wilcoxonBlockGenes,
+  wilcoxonByGroup,
+} from '../src/stats/wilcoxon';
 
 /** One gene, values per cell → a 1-gene cell-major matrix. */
 function oneGene(values: number[]): CountMatrix {
@@ -124,6 +129,15 @@ describe('Wilcoxon rank-sum (tie-corrected normal approximation)', () => {
       expect(all.pct1[1][g]).toBeCloseTo(one.pct1[1][0], 12);
       expect(all.meanGroup[0][g]).toBeCloseTo(one.meanGroup[0][0], 12);
     }
+  });
+
+  it('keeps a transposed block near 32M values at 500k cells (issue 14) and 2,048 genes below', () => {
+    // synth100k: 148M values over 20k genes → full blocks; synth500k: 741M → smaller blocks
+    expect(wilcoxonBlockGenes(148e6, 20_000)).toBe(WILCOXON_BLOCK_GENES);
+    const genes = wilcoxonBlockGenes(741e6, 20_000);
+    expect(genes).toBeLessThan(WILCOXON_BLOCK_GENES);
+    expect(genes * (741e6 / 20_000)).toBeLessThanOrEqual(WILCOXON_BLOCK_VALUES);
+    expect(wilcoxonBlockGenes(1e12, 100)).toBe(64);
   });
 
   it('gives z = 0 and p = 1 for a gene with no expression', () => {

@@ -9,7 +9,7 @@ import { benjaminiHochberg, twoSidedNormalP } from './normal';
  *
  * Input: the log-normalized matrix in the canonical cell-major layout; labels[c] = group index or
  * −1 (cell not tested). Genes are processed in blocks transposed on the fly, so memory stays at
- * one block of the matrix whatever the dataset size.
+ * one block of the matrix (at most ~256 MB, wilcoxonBlockGenes) whatever the dataset size.
  */
 export interface GroupTestResult {
   /** Per group: arrays of length nGenes. */
@@ -20,6 +20,24 @@ export interface GroupTestResult {
   meanGroup: Float64Array[];
   pct1: Float64Array[];
   pct2: Float64Array[];
+}
+
+/** At most this many genes per transposed block (fewer when the cells are many: see below). */
+export const WILCOXON_BLOCK_GENES = 2048;
+/** Stored values per block at most (8 B each: float32 bits + group), i.e. ~256 MB per block. */
+export const WILCOXON_BLOCK_VALUES = 32 * 1024 * 1024;
+
+/**
+ * Genes per transposed block: 2,048, fewer when the average gene holds so many values that a
+ * block would exceed WILCOXON_BLOCK_VALUES (issue 14: at 500k cells a 2,048-gene block is ~1.2 GB).
+ * The statistics do not depend on it (each gene is tested on its own).
+ */
+export function wilcoxonBlockGenes(nnz: number, nGenes: number): number {
+  const perGene = nnz / Math.max(1, nGenes);
+  return Math.max(
+    64,
+    Math.min(WILCOXON_BLOCK_GENES, Math.floor(WILCOXON_BLOCK_VALUES / Math.max(1, perGene))),
+  );
 }
 
 export function wilcoxonByGroup(
@@ -51,7 +69,7 @@ export function wilcoxonByGroup(
   const rankSum = new Float64Array(nGroups);
   const nzCount = new Float64Array(nGroups);
   const valSum = new Float64Array(nGroups);
-  const blockSize = 2048;
+  const blockSize = wilcoxonBlockGenes(norm.indices.length, nGenes);
   // Genes are increasing within a cell, so a per-cell cursor walks each cell once over all blocks.
   const cursor = norm.indptr.slice(0, nCells);
   const sorter = new RadixSorter();
