@@ -10,8 +10,8 @@ import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flow
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Content authoring (issue 21) in both languages: an administrator writes a FAQ entry with the
- * live preview, uploads a real WebM video (recorded by the browser from a canvas) and, in
+ * Content authoring (issue 21) in both languages: an administrator writes a FAQ entry in Markdown
+ * with the live preview, uploads a real WebM video (recorded by the browser from a canvas) and, in
  * Chinese, sends a system notification; the audit log lists each action. A normal user then
  * finds the FAQ entry in English and Chinese, plays the video on /tutorialVideos (the browser
  * streams it with Range requests, 206) and reads the notice in the notification centre.
@@ -82,16 +82,17 @@ describe('admin content authoring', () => {
     await logInViaUi(t.page, admin.username, admin.password);
     await waitForPath(t.page, '/admin/content');
 
-    // FAQ entry with the live preview
+    // FAQ entry in Markdown (the default for new entries) with the live preview
     await t.page.getByTestId('content-add').click();
     await t.page.getByTestId('content-title-en').fill(QUESTION.en);
     await t.page.getByTestId('content-title-zh').fill(QUESTION.zh);
     await t.page
       .getByTestId('content-body-en')
-      .fill('<p>Cite the <b>methods report</b> of your analysis.</p>');
-    await t.page.getByTestId('content-body-zh').fill('<p>引用分析的<b>方法报告</b>。</p>');
-    await t.page.getByTestId('content-preview-en').locator('b', { hasText: 'methods report' }).waitFor();
-    await t.page.getByTestId('content-preview-zh').locator('b', { hasText: '方法报告' }).waitFor();
+      .fill('Cite the **methods report** of your analysis:\n\n- steps\n- parameters');
+    await t.page.getByTestId('content-body-zh').fill('引用分析的**方法报告**。');
+    await t.page.getByTestId('content-preview-en').locator('strong', { hasText: 'methods report' }).waitFor();
+    await t.page.getByTestId('content-preview-en').locator('li', { hasText: 'parameters' }).waitFor();
+    await t.page.getByTestId('content-preview-zh').locator('strong', { hasText: '方法报告' }).waitFor();
     await screenshot(t.page, 'admin-content-faq-editor');
     await t.page.locator('#content-save').click();
     const rows = t.page.getByTestId('content-list-faq').locator('.ant-table-row');
@@ -140,7 +141,7 @@ describe('admin content authoring', () => {
     await logInViaUi(t.page, user.username, user.password);
     await waitForPath(t.page, '/faq');
     await t.page.getByText(QUESTION.en).click();
-    await t.page.getByText('methods report').waitFor();
+    await t.page.locator('.cc-html strong', { hasText: 'methods report' }).waitFor();
     await switchLanguage(t.page);
     await t.page.getByText(QUESTION.zh).waitFor();
 

@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   authoredItem,
@@ -8,6 +9,7 @@ import {
   type AuthoredBody,
   type AuthoredKind,
   type SystemNotificationBody,
+  type TextFormat,
   type VideoView,
 } from '@cellcloud/contracts/admin-content';
 import { ApiError, presentError, request } from './client';
@@ -32,6 +34,30 @@ export function useVideos() {
   return useQuery({
     queryKey: keys.videos,
     queryFn: () => request(VIDEOS_API.list, { schema: z.array(videoView) }),
+  });
+}
+
+/**
+ * HTML of a text being edited, exactly as the public pages will get it (the server renders the
+ * Markdown); asked 300 ms after the last keystroke, the previous preview stays meanwhile.
+ */
+export function usePreview(text: string, format: TextFormat, enabled: boolean) {
+  const [settled, setSettled] = useState({ text, format });
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled({ text, format }), 300);
+    return () => clearTimeout(timer);
+  }, [text, format]);
+  return useQuery({
+    queryKey: ['admin', 'content', 'preview', settled.format, settled.text],
+    enabled,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      request(CONTENT_ADMIN_API.preview, {
+        method: 'POST',
+        body: settled,
+        schema: z.object({ html: z.string() }),
+      }).then((r) => r.html),
   });
 }
 

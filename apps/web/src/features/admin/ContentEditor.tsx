@@ -16,8 +16,19 @@ import {
 } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { AuthoredBody, AuthoredItem, AuthoredKind } from '@cellcloud/contracts/admin-content';
-import { useAuthored, useDeleteAuthored, useReorderAuthored, useSaveAuthored } from '../../api/admin-content';
+import type {
+  AuthoredBody,
+  AuthoredItem,
+  AuthoredKind,
+  TextFormat,
+} from '@cellcloud/contracts/admin-content';
+import {
+  useAuthored,
+  useDeleteAuthored,
+  usePreview,
+  useReorderAuthored,
+  useSaveAuthored,
+} from '../../api/admin-content';
 import { HtmlBlock } from '../../shared/HtmlBlock';
 import { useBilingual } from '../../shared/useBilingual';
 import { moveId } from './reorder';
@@ -29,6 +40,7 @@ interface Fields {
   bodyZh: string;
   docType: 'all' | 'CN' | 'global';
   date: string;
+  format: TextFormat;
 }
 
 const toFields = (x: AuthoredItem | null): Fields => ({
@@ -38,7 +50,29 @@ const toFields = (x: AuthoredItem | null): Fields => ({
   bodyZh: x?.body['zh-CN'] ?? '',
   docType: x?.docType ?? 'all',
   date: x?.date ?? new Date().toISOString().slice(0, 10),
+  // new entries are written in Markdown; the seeded pages are HTML
+  format: x?.format ?? 'markdown',
 });
+
+/** The preview of one language's text, rendered by the server as the public page will show it. */
+function Preview({
+  text,
+  format,
+  title,
+  testId,
+}: {
+  text: string;
+  format: TextFormat;
+  title: string;
+  testId: string;
+}) {
+  const html = usePreview(text, format, true);
+  return (
+    <Card size="small" title={title} data-testid={testId} loading={html.isPending && !html.data}>
+      <HtmlBlock html={html.data ?? ''} />
+    </Card>
+  );
+}
 
 /**
  * List and editor of one kind of help content (FAQ, documentation, guidebook, update log): add,
@@ -56,6 +90,7 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
   const [form] = Form.useForm<Fields>();
   const bodyEn = Form.useWatch('bodyEn', form) ?? '';
   const bodyZh = Form.useWatch('bodyZh', form) ?? '';
+  const format = Form.useWatch('format', form) ?? 'markdown';
   const items = list.data ?? [];
   const dated = kind === 'updateLog';
   const docs = kind === 'documentation' || kind === 'guidebook';
@@ -68,6 +103,7 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
   const submit = (f: Fields) => {
     const body: AuthoredBody = {
       body: { 'en-US': f.bodyEn, 'zh-CN': f.bodyZh },
+      format: f.format,
       ...(dated ? { date: f.date } : { title: { 'en-US': f.titleEn, 'zh-CN': f.titleZh } }),
       ...(docs ? { docType: f.docType } : {}),
     };
@@ -206,8 +242,19 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
                 </Col>
               </>
             )}
+            <Col span={6}>
+              <Form.Item name="format" label={t('format.label')}>
+                <Select
+                  data-testid="content-format"
+                  options={(['markdown', 'html'] as const).map((v) => ({
+                    value: v,
+                    label: t(`format.${v}`),
+                  }))}
+                />
+              </Form.Item>
+            </Col>
             {docs && (
-              <Col span={12}>
+              <Col span={6}>
                 <Form.Item name="docType" label={t('docType.label')}>
                   <Select
                     options={(['all', 'global', 'CN'] as const).map((v) => ({
@@ -224,7 +271,7 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
               <Form.Item
                 name="bodyEn"
                 label={t('bodyEn')}
-                extra={t('htmlHint')}
+                extra={t(format === 'markdown' ? 'markdownHint' : 'htmlHint')}
                 rules={[{ required: true, message: t('required') }]}
               >
                 <Input.TextArea rows={8} data-testid="content-body-en" />
@@ -242,14 +289,14 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
           </Row>
           <Row gutter={16}>
             <Col span={12}>
-              <Card size="small" title={t('previewEn')} data-testid="content-preview-en">
-                <HtmlBlock html={bodyEn} />
-              </Card>
+              {editing !== null && (
+                <Preview text={bodyEn} format={format} title={t('previewEn')} testId="content-preview-en" />
+              )}
             </Col>
             <Col span={12}>
-              <Card size="small" title={t('previewZh')} data-testid="content-preview-zh">
-                <HtmlBlock html={bodyZh} />
-              </Card>
+              {editing !== null && (
+                <Preview text={bodyZh} format={format} title={t('previewZh')} testId="content-preview-zh" />
+              )}
             </Col>
           </Row>
         </Form>
