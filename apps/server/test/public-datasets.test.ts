@@ -10,16 +10,20 @@ import {
   type PublicSearchResult,
 } from '@cellcloud/contracts/public-datasets';
 import { read10xMtx } from '@cellcloud/formats/read-10x-mtx';
+import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
 import { folderBundle } from '@cellcloud/formats/node-sources';
 import { writeH5ad } from '@cellcloud/formats/write-h5ad';
 import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
 import { sharedData } from '@cellcloud/testkit';
 import { ingestPublicH5ad, PublicIngestError } from '../src/services/public-datasets/ingest';
 import { readMetaSheet } from '../src/services/public-datasets/cli';
+import { jobsRepo } from '../src/db/repos/jobs';
+import { uploadSample, waitParsed } from './files-helpers';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser, waitJob } from './support/jobs';
 
 const pbmc = sharedData('pbmc3k/10x');
+const ifnbDir = sharedData('ifnb_kang2018_subset');
 const labels = sharedData('pbmc3k/pbmc3k_seurat_labels.csv');
 const features = sharedData('gene_ids/human_GRCh38-2024-A_features.tsv.gz');
 /** GRCh38 symbol → Ensembl id (first id of a symbol). */
@@ -114,11 +118,12 @@ async function cellxgeneH5ad(
   });
 }
 
-describe.skipIf(!pbmc || !labels || !features)(
+describe.skipIf(!pbmc || !labels || !features || !ifnbDir)(
   'public database: CELLxGENE ingest, catalogue, permissions',
   () => {
     let s: TestServer;
     let data: Dataset;
+    let ifnb: Dataset;
     let lab: Map<string, string>;
     let metaFile: string;
     let alice: Awaited<ReturnType<typeof testUser>>;
@@ -133,6 +138,7 @@ describe.skipIf(!pbmc || !labels || !features)(
         if (id && sym && !ensembl.has(sym)) ensembl.set(sym, id);
       }
       data = await read10xMtx(await folderBundle(pbmc!));
+      ifnb = await read10xMtx(await folderBundle(ifnbDir!));
       lab = new Map(
         readFileSync(labels!, 'utf8')
           .trim()
@@ -255,7 +261,7 @@ describe.skipIf(!pbmc || !labels || !features)(
       expect(before).not.toEqual(after);
     }, 120_000);
 
-    it('public datasets are wizard samples: listed with ?source=public, analysed by the standard job, related to the analysis', async () => {
+    it('public datasets are wizard samples: integrated with the ifnb stim half of a user (Harmony), labels transferred onto the user cells', async () => {
       const list = await s.request('GET', '/api/wizard/samples?source=public', { token: alice.token });
       expect(list.status).toBe(200);
       expect(list.body.data).toEqual([
@@ -266,11 +272,36 @@ describe.skipIf(!pbmc || !labels || !features)(
       expect(
         (await s.request('GET', '/api/wizard/samples?source=public', { token: plain.token })).status,
       ).toBe(403);
+      const pub = { id: 'public:pbmc3k-10x', name: 'pbmc3k_public', group: 'public' };
+      expect(
+        (
+          await s.request('POST', '/api/jobs', {
+            token: plain.token,
+            body: { datasets: [pub], param: { jobName: 'denied' } },
+          })
+        ).status,
+      ).toBe(403);
+      // the user's own sample: the IFN-β stimulated half of Kang 2018, uploaded as an h5ad (symbols only)
+      const stim = ifnb.cells.barcodes.flatMap((b, i) => (b.startsWith('stim_') ? [i] : []));
+      const all = Int32Array.from({ length: ifnb.genes.ids.length }, (_, g) => g);
+      const bytes = await writeH5ad({
+        counts: subset(ifnb.counts, stim, all, all.length),
+        genes: ifnb.genes,
+        barcodes: stim.map((i) => ifnb.cells.barcodes[i]!),
+        obs: {},
+      });
+      const up = await uploadSample(
+        s,
+        alice.token,
+        'ifnb_stim',
+        [{ name: 'ifnb_stim.h5ad', bytes }],
+        'annotated',
+      );
+      expect((await waitParsed(s, alice.token, up.id)).state).toBe('completed');
       const draft = {
-        datasets: [{ id: 'public:pbmc3k-10x', name: 'pbmc3k public', group: 'g1' }],
-        param: { jobName: 'public_run' },
+        datasets: [{ id: up.id, name: 'ifnb_stim', group: 'user' }, pub],
+        param: { jobName: 'public_run', batchRemoveMethod: 'harmony', doubletState: false },
       };
-      expect((await s.request('POST', '/api/jobs', { token: plain.token, body: draft })).status).toBe(403);
       const r = await s.request('POST', '/api/jobs', { token: alice.token, body: draft });
       expect(r.status).toBe(200);
       const done = await waitJob(
@@ -282,7 +313,53 @@ describe.skipIf(!pbmc || !labels || !features)(
       );
       expect(done.message).toBeNull();
       expect(done.status).toBe('completed');
-      expect(await s.ctx.storage.list(`results/${done.id}/`)).toContain(`results/${done.id}/analysis.h5ad`);
+      const res = await readH5adBytes(
+        await s.ctx.storage.getBytes(`results/${done.id}/analysis.h5ad`),
+        'a.h5ad',
+      );
+      const col = (k: string) => res.cells.columns[k]!.values as ArrayLike<unknown>;
+      const sample = col('Sample ID') as string[];
+      const full = col('annot_full') as string[];
+      const source = col('annotation_source') as string[];
+      const conf = col('annot_full_confidence') as Float64Array;
+      const user = sample.flatMap((x, i) => (x === 'ifnb_stim' ? [i] : []));
+      expect(user.length).toBeGreaterThan(800);
+      // every user cell got a transferred lineage (or "unassigned") with its confidence; public cells keep theirs
+      const lineages = new Set(full.filter((_, i) => sample[i] === 'pbmc3k_public'));
+      for (const i of user) {
+        expect(source[i]).toBe('transferred');
+        expect(lineages.has(full[i]!) || full[i] === 'unassigned').toBe(true);
+        expect(conf[i]).toBeGreaterThan(0);
+      }
+      const tCells = user.filter((i) => full[i] === 'T cell').length;
+      expect(tCells / user.length).toBeGreaterThan(0.3); // PBMCs: T cells are the largest lineage
+      const summary = JSON.parse(
+        new TextDecoder().decode(
+          await s.ctx.storage.getBytes(`results/${done.id}/artifacts/label-transfer.json`),
+        ),
+      );
+      expect(summary).toMatchObject({ k: 15, minConfidence: 0.5, queryCells: user.length });
+      // My Analyses' "show only integrated SynEcoSys datasets": a local-only analysis is left out
+      await jobsRepo.insert(s.ctx.db, {
+        userId: alice.user.id,
+        jobName: 'local_only',
+        kind: 'integrated',
+        species: 'Homo sapiens',
+        sampleIds: [up.id],
+        params: {},
+        draft: {},
+        cacheKey: 'local-only',
+      });
+      const names = async (q: string) =>
+        (
+          (await s.request('GET', `/api/jobs?kind=integrated${q}`, { token: alice.token })).body.data
+            .rows as {
+            jobName: string;
+          }[]
+        ).map((j) => j.jobName);
+      expect((await names('')).sort()).toEqual(['local_only', 'public_run']);
+      expect(await names('&synEcoSysOnly=true')).toEqual(['public_run']);
+      expect((await names('&synEcoSysOnly=false')).sort()).toEqual(['local_only', 'public_run']);
       const rel = await s.request('GET', PUBLIC_PATHS.datasetRelation, { token: alice.token });
       expect(rel.body.data).toEqual([
         expect.objectContaining({ analysisName: 'public_run', publicDatasetIds: ['pbmc3k-10x'] }),
