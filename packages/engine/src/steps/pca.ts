@@ -90,21 +90,32 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
     // shared memory: the PCA's sparse products run on both cores (methods/sparse-products.ts)
     const sub = subsetGenes(norm, this.hvg.value.selected, true);
-    return scaledSparsePca(sub, params.seed, MAX_SCALED_VALUE);
+    // the HVG submatrix is our own copy (unless every gene is an HVG): clip it in place
+    return scaledSparsePca(sub, params.seed, MAX_SCALED_VALUE, sub !== norm);
   }
 }
 
 /**
  * PCA of every gene of a cell-major matrix, each scaled to unit variance and clipped at
- * `maxValue` as scanpy `scale(max_value=10)`, then centred (scanpy `pca` centres again). Clipping
+ * `maxValue` as scanpy `scale(max_value=10)`, then centred (scanpy `pca` centres again);
+ * `inPlace` clips the values of `sub` itself (a temporary of the caller: 4 B per value saved). Clipping
  * is applied to the stored values (x → min(x, mean + maxValue·sd)), so the scaled matrix is still
  * never built. The variance ratio of a PC is its variance over the TOTAL variance of the scaled,
  * clipped matrix (scanpy `variance_ratio`), not over the computed PCs only.
  */
-export function scaledSparsePca(sub: CountMatrix, seed: number, maxValue = Infinity): PcaResult {
+export function scaledSparsePca(
+  sub: CountMatrix,
+  seed: number,
+  maxValue = Infinity,
+  inPlace = false,
+): PcaResult {
   const raw = geneMoments(sub);
-  // clipped values in shared memory (the sparse products read them from a worker thread too)
-  const data = new Float32Array(new SharedArrayBuffer(sub.data.length * 4));
+  // clipped values in shared memory (the sparse products read them from a worker thread too);
+  // `inPlace`: sub is the caller's temporary, its (shared) values are clipped without a copy
+  const data =
+    inPlace && sub.data.buffer instanceof SharedArrayBuffer
+      ? sub.data
+      : new Float32Array(new SharedArrayBuffer(sub.data.length * 4));
   for (let k = 0; k < data.length; k++) {
     const x = sub.data[k];
     const g = sub.indices[k];
