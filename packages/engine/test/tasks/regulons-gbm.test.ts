@@ -62,5 +62,15 @@ describe.skipIf(!H5AD)('GRNBoost2-style importances (pbmc3k TF expression)', () 
     expect(Array.from(b.importances)).toEqual(Array.from(a.importances));
     // importances sum to the number of stages (normalised gain × stages, as arboreto)
     expect(a.importances.reduce((s, v) => s + v, 0)).toBeCloseTo(a.stages, 8);
+    // node histograms from the node's cells or from the TFs' nonzero cells: the same trees
+    for (const histogram of ['dense', 'sparse'] as const) {
+      const c = boostImportances(bins, TFS.length, y, { ...params, histogram }, 1);
+      expect(c.stages).toBe(a.stages);
+      expect(Array.from(c.importances)).toEqual(Array.from(a.importances));
+    }
+    // the excluded feature (the target's own TF) never gets importance
+    const d = boostImportances(bins, TFS.length, y, params, 1, spi1);
+    expect(d.importances[spi1]).toBe(0);
+    expect(d.importances.reduce((s, v) => s + v, 0)).toBeCloseTo(d.stages, 8);
   });
 });

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
@@ -8,6 +10,7 @@ import { nodeResourceReader } from '../../src/cli/node-resources';
 import { isTaskError } from '../../src/tasks/errors';
 import { runRegulons } from '../../src/tasks/regulons';
 import { MemorySink } from '../../src/tasks/memory-sink';
+import type { RegulonFeatures } from '../../src/tasks/regulons/outputs';
 import { resultHandleFromDataset } from '../../src/tasks/result-handle';
 import type { ResultHandle } from '../../src/tasks/types';
 
@@ -15,14 +18,14 @@ const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const DOROTHEA = sharedData('tf_regulons/dorothea_hs.tsv.gz');
 const resources = nodeResourceReader(SHARED_DATA_DIR);
 
-async function run(result: ResultHandle, params: object) {
+async function run(result: ResultHandle, params: object, from = resources) {
   const sink = new MemorySink();
   const summary = await runRegulons({
     result,
     params: regulonsTask.params.parse(params),
     onProgress: () => {},
     sink,
-    resources,
+    resources: from,
   });
   return { summary, sink };
 }
@@ -34,14 +37,17 @@ describe.skipIf(!H5AD || !DOROTHEA)('regulons (pySCENIC-style) on pbmc3k with th
     result = resultHandleFromDataset(ds, { species: 'human' });
   });
 
-  it('finds myeloid and NK regulators on top by RSS; regulon targets are DoRothEA evidence; AUC per cell', async () => {
-    const { summary, sink } = await run(result, { groupBy: 'label', cellsPerType: 60 });
+  it('finds myeloid, B and NK regulators on top by RSS; regulon targets are DoRothEA evidence; AUC per cell', async () => {
+    // default sample (150 cells per type): PAX5 is detected in 7 % of pbmc3k's B cells only, so
+    // smaller samples fall under the 1 % expression filter of candidate TFs
+    const { summary, sink } = await run(result, { groupBy: 'label' });
     for (const t of summary.topByType)
       console.log(t.cellType, t.regulons.map((r) => `${r.name} ${r.rss.toFixed(3)}`).join(', '));
     const top = (type: string) =>
       summary.topByType.find((t) => t.cellType === type)!.regulons.map((r) => r.name);
     expect(top('CD14+ Mono').some((r) => ['SPI1(+)', 'CEBPB(+)', 'CEBPA(+)'].includes(r))).toBe(true);
     expect(top('NK').some((r) => ['TBX21(+)', 'EOMES(+)'].includes(r))).toBe(true);
+    expect(top('B').some((r) => ['PAX5(+)', 'EBF1(+)'].includes(r))).toBe(true);
     // every target of a regulon is in the TF's DoRothEA A–C evidence (the TF itself aside)
     const evidence = new Map<string, Set<string>>();
     for (const line of gunzipSync(await readFile(DOROTHEA!))
@@ -59,6 +65,15 @@ describe.skipIf(!H5AD || !DOROTHEA)('regulons (pySCENIC-style) on pbmc3k with th
       for (const g of targets.split(';')) if (g !== tf) expect(evidence.get(tf)!.has(g)).toBe(true);
     }
     expect(sink.cells.get(`regulon ${summary.regulons[0]!.name}`)?.values.length).toBe(result.nCells);
+    // feature plots: TF expression and AUC per cell on the embedding, for the top regulons
+    const features = sink.datas.get('features.json') as RegulonFeatures;
+    expect(features.embedding).toMatch(/umap/i);
+    expect(features.x.length).toBe(result.nCells);
+    expect(features.regulons.map((r) => r.name)).toContain('PAX5(+)');
+    const pax5 = features.regulons.find((r) => r.name === 'PAX5(+)')!;
+    const auc = sink.cells.get('regulon PAX5(+)')!.values as ArrayLike<number>;
+    expect(pax5.auc[7]).toBeCloseTo(auc[7]!, 4);
+    expect(pax5.expression.length).toBe(result.nCells);
     for (const t of [
       'adjacencies',
       'rss',
@@ -66,6 +81,7 @@ describe.skipIf(!H5AD || !DOROTHEA)('regulons (pySCENIC-style) on pbmc3k with th
       'csi_matrix',
       'csi_modules',
       'top_regulons',
+      'tf_expression_by_cell_type',
     ]) {
       expect(sink.tables.get(t)!.rows.length).toBeGreaterThan(0);
     }
@@ -89,5 +105,18 @@ describe.skipIf(!H5AD || !DOROTHEA)('regulons (pySCENIC-style) on pbmc3k with th
     const rat = resultHandleFromDataset(ds, { species: 'Rattus norvegicus' });
     const e2 = await run(rat, { groupBy: 'label' }).catch((e) => e);
     expect(isTaskError(e2) && e2.key).toBe('common.speciesHumanMouse');
+    // cisTarget rankings: a missing path names the resource; a configured database is refused
+    const e3 = await run(result, { groupBy: 'label', rankings: 'cistarget/none.feather' }).catch((e) => e);
+    expect(isTaskError(e3) && e3.key).toBe('common.resourceMissing');
+    const dir = await mkdtemp(path.join(tmpdir(), 'cellcloud-rankings-'));
+    await mkdir(path.join(dir, 'cistarget'));
+    await writeFile(path.join(dir, 'cistarget/hg38.genes_vs_motifs.rankings.feather'), 'ARROW1');
+    const e4 = await run(
+      result,
+      { groupBy: 'label', rankings: 'cistarget/hg38.genes_vs_motifs.rankings.feather' },
+      nodeResourceReader(dir),
+    ).catch((e) => e);
+    expect(isTaskError(e4) && e4.key).toBe('regulons.rankingsUnsupported');
+    await rm(dir, { recursive: true });
   }, 300_000);
 });

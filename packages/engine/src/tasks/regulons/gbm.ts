@@ -20,7 +20,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
  */
 
 /** xoshiro128** seeded through splitmix32 (the algorithm of methods/random, inlined for workers). */
-function makeRng(seed: number): { int(n: number): number } {
+function makeRng(seed: number): { below(n: number): number } {
   let x = seed >>> 0;
   const next = (): number => {
     x = (x + 0x9e3779b9) >>> 0;
@@ -47,10 +47,9 @@ function makeRng(seed: number): { int(n: number): number } {
     return r;
   };
   return {
-    int(n: number): number {
-      const hi = u32() >>> 5;
-      const lo = u32() >>> 6;
-      return Math.floor(((hi * 67108864 + lo) / 9007199254740992) * n);
+    /** One 32-bit draw scaled to [0, n) (bias < n / 2^32, negligible for cell and TF counts). */
+    below(n: number): number {
+      return Math.floor((u32() / 4294967296) * n);
     },
   };
 }
@@ -63,6 +62,11 @@ export interface GbmParams {
   maxDepth: number;
   earlyStopWindow: number;
   maxBins: number;
+  /**
+   * How node histograms are built: from the node's cells ('dense'), from the feature's nonzero
+   * cells ('sparse') or whichever is shorter ('auto', the default). The result is the same.
+   */
+  histogram?: 'auto' | 'dense' | 'sparse';
 }
 
 export const GRNBOOST2: GbmParams = {
@@ -110,7 +114,50 @@ export interface GbmResult {
   stages: number;
 }
 
-/** Importances of every feature for target `y` (length nCells), features binned by binFeatures. */
+/** Nonzero bins of each feature (CSC): cells rows[colPtr[f]..colPtr[f+1]) with bins rowBins[…]. */
+interface SparseBins {
+  colPtr: Int32Array;
+  rows: Int32Array;
+  rowBins: Uint8Array;
+}
+
+// built once per bins array (shared by every target of a worker)
+const sparseCache = new WeakMap<Uint8Array, SparseBins>();
+
+function sparseBins(bins: Uint8Array, nFeatures: number, n: number): SparseBins {
+  const hit = sparseCache.get(bins);
+  if (hit) return hit;
+  const colPtr = new Int32Array(nFeatures + 1);
+  for (let f = 0; f < nFeatures; f++) {
+    let c = 0;
+    for (let i = f * n, e = i + n; i < e; i++) if (bins[i]) c++;
+    colPtr[f + 1] = colPtr[f]! + c;
+  }
+  const rows = new Int32Array(colPtr[nFeatures]!);
+  const rowBins = new Uint8Array(rows.length);
+  for (let f = 0, k = 0; f < nFeatures; f++) {
+    for (let i = 0; i < n; i++) {
+      const b = bins[f * n + i]!;
+      if (b) {
+        rows[k] = i;
+        rowBins[k++] = b;
+      }
+    }
+  }
+  const out = { colPtr, rows, rowBins };
+  sparseCache.set(bins, out);
+  return out;
+}
+
+/**
+ * Importances of every feature for target `y` (length nCells), features binned by binFeatures.
+ *
+ * Trees grow level by level. A node's histogram of a feature is built from whichever is smaller:
+ * the node's cells (dense bins) or the feature's nonzero cells (sparse, kept when the cell is in
+ * the node); bin 0 (zero expression) is the node's remainder. Features are drawn per node as
+ * sklearn's BestSplitter does: without replacement until `max_features` were visited, constant
+ * ones included, and on until a non-constant one is found.
+ */
 export function boostImportances(
   bins: Uint8Array,
   nFeatures: number,
@@ -121,8 +168,10 @@ export function boostImportances(
   exclude = -1,
 ): GbmResult {
   const n = y.length;
+  const { colPtr, rows, rowBins } = sparseBins(bins, nFeatures, n);
   const rng = makeRng(seed);
   const nBins = params.maxBins;
+  const mode = params.histogram ?? 'auto';
   const pred = new Float64Array(n);
   let mean = 0;
   for (let i = 0; i < n; i++) mean += y[i]!;
@@ -131,127 +180,179 @@ export function boostImportances(
   const resid = new Float64Array(n);
   const gain = new Float64Array(nFeatures);
   const nInbag = Math.max(1, Math.floor(params.subsample * n));
-  const perSplit = Math.max(1, Math.floor(params.maxFeatures * nFeatures));
-  const inbag = new Uint8Array(n);
+  // the pool of drawable features (the excluded one removed, as arboreto deletes its column)
+  const pool = Int32Array.from({ length: nFeatures }, (_, f) => f).filter((f) => f !== exclude);
+  const nPool = pool.length;
+  const perSplit = Math.max(1, Math.floor(params.maxFeatures * nPool));
   const perm = Int32Array.from({ length: n }, (_, i) => i);
-  const featOrder = Int32Array.from({ length: nFeatures }, (_, f) => f);
   const cnt = new Float64Array(nBins);
   const sum = new Float64Array(nBins);
-  // tree storage (≤ 2^(depth+1) nodes): split feature (-1 = leaf), bin, children, leaf value
+  // tree (heap numbering, ≤ 2^(depth+1) nodes): split feature (-1 = leaf), bin, leaf value
   const maxNodes = 2 ** (params.maxDepth + 1);
   const nodeFeature = new Int32Array(maxNodes);
   const nodeBin = new Int32Array(maxNodes);
   const nodeValue = new Float64Array(maxNodes);
+  const nodeStart = new Int32Array(maxNodes);
+  const nodeEnd = new Int32Array(maxNodes);
+  /** Node of each in-bag cell (its leaf once the tree is grown), -1 out of bag. */
+  const nodeOf = new Int32Array(n);
   const idx = new Int32Array(nInbag);
-  const stack: [number, number, number, number][] = [];
   const oobImprovement: number[] = [];
+  let level: number[] = [];
+  let nextLevel: number[] = [];
   let stages = 0;
   for (let stage = 0; stage < params.maxStages; stage++) {
     // in-bag sample (sklearn _random_sample_mask: nInbag cells without replacement)
-    inbag.fill(0);
+    nodeOf.fill(-1);
     for (let i = 0; i < nInbag; i++) {
-      const j = i + rng.int(n - i);
+      const j = i + rng.below(n - i);
       const t = perm[i]!;
       perm[i] = perm[j]!;
       perm[j] = t;
-      inbag[perm[i]!] = 1;
+      nodeOf[perm[i]!] = 0;
     }
     let oobBefore = 0;
     let nOob = 0;
     let m = 0;
     for (let i = 0; i < n; i++) {
-      resid[i] = y[i]! - pred[i]!;
-      if (inbag[i]) idx[m++] = i;
+      const r = y[i]! - pred[i]!;
+      resid[i] = r;
+      if (nodeOf[i] === 0) idx[m++] = i;
       else {
-        oobBefore += resid[i]! * resid[i]!;
+        oobBefore += r * r;
         nOob++;
       }
     }
-    // depth-first growth over segments of idx: [start, end, depth, node id]
     nodeFeature.fill(-1);
-    stack.length = 0;
-    stack.push([0, nInbag, 0, 0]);
-    while (stack.length) {
-      const [start, end, depth, nd] = stack.pop()!;
-      const size = end - start;
-      let total = 0;
-      for (let k = start; k < end; k++) total += resid[idx[k]!]!;
-      nodeValue[nd] = size ? total / size : 0;
-      if (depth >= params.maxDepth || size < 2) continue;
-      const base = (total * total) / size;
-      let best = 0;
-      let bestF = -1;
-      let bestBin = -1;
-      for (let f = nFeatures - 1; f > 0; f--) {
-        const j = rng.int(f + 1);
-        const t = featOrder[f]!;
-        featOrder[f] = featOrder[j]!;
-        featOrder[j] = t;
-      }
-      // features in random order; at least `perSplit` non-constant ones are looked at
-      let looked = 0;
-      for (let fi = 0; fi < nFeatures && (looked < perSplit || bestF < 0); fi++) {
-        const f = featOrder[fi]!;
-        if (f === exclude) continue;
-        cnt.fill(0);
-        sum.fill(0);
-        const o = f * n;
-        let maxBin = 0;
-        let minBin = nBins;
-        for (let k = start; k < end; k++) {
-          const i = idx[k]!;
-          const b = bins[o + i]!;
-          cnt[b]!++;
-          sum[b]! += resid[i]!;
-          if (b > maxBin) maxBin = b;
-          if (b < minBin) minBin = b;
-        }
-        if (maxBin === minBin) continue; // constant in this node
-        looked++;
-        let cL = 0;
-        let sL = 0;
-        for (let b = minBin; b < maxBin; b++) {
-          cL += cnt[b]!;
-          sL += sum[b]!;
-          if (cL === 0) continue;
-          const cR = size - cL;
-          if (cR === 0) break;
-          const sR = total - sL;
-          const g = (sL * sL) / cL + (sR * sR) / cR - base;
-          if (g > best) {
-            best = g;
-            bestF = f;
-            bestBin = b;
+    nodeStart[0] = 0;
+    nodeEnd[0] = nInbag;
+    level.length = 0;
+    level.push(0);
+    for (let depth = 0; level.length; depth++) {
+      nextLevel.length = 0;
+      for (const nd of level) {
+        const start = nodeStart[nd]!;
+        const end = nodeEnd[nd]!;
+        const size = end - start;
+        let total = 0;
+        for (let k = start; k < end; k++) total += resid[idx[k]!]!;
+        nodeValue[nd] = size ? total / size : 0;
+        if (depth >= params.maxDepth || size < 2) continue;
+        const base = (total * total) / size;
+        let best = 0;
+        let bestF = -1;
+        let bestBin = -1;
+        let undrawn = nPool;
+        let visited = 0;
+        let constants = 0;
+        while (undrawn > 0 && (visited < perSplit || visited <= constants)) {
+          visited++;
+          const j = rng.below(undrawn--);
+          const f = pool[j]!;
+          pool[j] = pool[undrawn]!;
+          pool[undrawn] = f;
+          cnt.fill(0);
+          sum.fill(0);
+          let nz = 0;
+          let sz = 0;
+          let lo = nBins;
+          let hi = 0;
+          const k0 = colPtr[f]!;
+          const k1 = colPtr[f + 1]!;
+          if (mode === 'sparse' || (mode === 'auto' && k1 - k0 < size)) {
+            for (let k = k0; k < k1; k++) {
+              const i = rows[k]!;
+              if (nodeOf[i] !== nd) continue;
+              const b = rowBins[k]!;
+              cnt[b]!++;
+              sum[b]! += resid[i]!;
+            }
+          } else {
+            const o = f * n;
+            for (let k = start; k < end; k++) {
+              const i = idx[k]!;
+              const b = bins[o + i]!;
+              cnt[b]!++;
+              sum[b]! += resid[i]!;
+            }
+          }
+          for (let b = 1; b < nBins; b++) {
+            if (!cnt[b]) continue;
+            nz += cnt[b]!;
+            sz += sum[b]!;
+            if (b < lo) lo = b;
+            hi = b;
+          }
+          if (nz < size) {
+            cnt[0] = size - nz;
+            sum[0] = total - sz;
+            lo = 0;
+          }
+          if (lo >= hi) {
+            constants++; // constant in this node
+            continue;
+          }
+          let cL = 0;
+          let sL = 0;
+          for (let b = lo; b < hi; b++) {
+            if (!cnt[b]) continue;
+            cL += cnt[b]!;
+            sL += sum[b]!;
+            const cR = size - cL;
+            const sR = total - sL;
+            const g = (sL * sL) / cL + (sR * sR) / cR - base;
+            if (g > best) {
+              best = g;
+              bestF = f;
+              bestBin = b;
+            }
           }
         }
-      }
-      if (bestF < 0 || !(best > 0)) continue;
-      gain[bestF]! += best;
-      nodeFeature[nd] = bestF;
-      nodeBin[nd] = bestBin;
-      // partition the segment: left (bin ≤ bestBin) first
-      const o = bestF * n;
-      let lo = start;
-      let hi = end - 1;
-      while (lo <= hi) {
-        if (bins[o + idx[lo]!]! <= bestBin) lo++;
-        else {
-          const t = idx[lo]!;
-          idx[lo] = idx[hi]!;
-          idx[hi] = t;
-          hi--;
+        if (bestF < 0 || !(best > 0)) continue;
+        gain[bestF]! += best;
+        nodeFeature[nd] = bestF;
+        nodeBin[nd] = bestBin;
+        // partition the segment: left (bin ≤ bestBin) first; cells learn their child
+        const o = bestF * n;
+        const left = 2 * nd + 1;
+        const right = left + 1;
+        let a = start;
+        let z = end - 1;
+        while (a <= z) {
+          const i = idx[a]!;
+          if (bins[o + i]! <= bestBin) {
+            nodeOf[i] = left;
+            a++;
+          } else {
+            nodeOf[i] = right;
+            idx[a] = idx[z]!;
+            idx[z] = i;
+            z--;
+          }
         }
+        nodeStart[left] = start;
+        nodeEnd[left] = a;
+        nodeStart[right] = a;
+        nodeEnd[right] = end;
+        nextLevel.push(left, right);
       }
-      stack.push([lo, end, depth + 1, 2 * nd + 2], [start, lo, depth + 1, 2 * nd + 1]);
+      [level, nextLevel] = [nextLevel, level];
     }
-    // update every cell through the tree; OOB loss after the stage
+    // update every cell (in-bag cells know their leaf); OOB loss after the stage
     let oobAfter = 0;
+    const lr = params.learningRate;
     for (let i = 0; i < n; i++) {
-      let nd = 0;
+      let nd = nodeOf[i]!;
+      if (nd >= 0) {
+        pred[i]! += lr * nodeValue[nd]!;
+        continue;
+      }
+      nd = 0;
       while (nodeFeature[nd]! >= 0)
         nd = bins[nodeFeature[nd]! * n + i]! <= nodeBin[nd]! ? 2 * nd + 1 : 2 * nd + 2;
-      pred[i]! += params.learningRate * nodeValue[nd]!;
-      if (!inbag[i]) oobAfter += (y[i]! - pred[i]!) ** 2;
+      const p = pred[i]! + lr * nodeValue[nd]!;
+      pred[i] = p;
+      oobAfter += (y[i]! - p) ** 2;
     }
     stages = stage + 1;
     oobImprovement.push(nOob ? (oobBefore - oobAfter) / nOob : 0);

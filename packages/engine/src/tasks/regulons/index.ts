@@ -1,21 +1,13 @@
 import type { RegulonsParams, RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
-import { gunzipChunks } from '@cellcloud/formats/gzip';
 import { Random } from '../../methods/random';
 import { TaskError } from '../errors';
 import { categoricalLevel } from '../groups';
-import type { EngineTask, ResourceReader, TaskRunContext } from '../types';
+import type { EngineTask, TaskRunContext } from '../types';
 import { binFeatures, GRNBOOST2 } from './gbm';
 import { boostTargets } from './grn';
-import {
-  activityByType,
-  aucell,
-  csiMatrix,
-  csiModules,
-  regulonCorrelation,
-  regulonSpecificity,
-  zscoreClipped,
-  type GeneSet,
-} from './stats';
+import { writeStep2 } from './outputs';
+import { loadPruner } from './pruning';
+import { aucell, type GeneSet } from './stats';
 
 /**
  * Engine task `regulons` (issue 18): pySCENIC-style regulons. See README.md in this folder for
@@ -49,39 +41,6 @@ function speciesOf(species: string, symbols: readonly string[]): 'human' | 'mous
   );
 }
 
-async function readGzipText(resources: ResourceReader, path: string): Promise<string> {
-  const bytes = await resources.readBytes(path);
-  if (!(bytes[0] === 0x1f && bytes[1] === 0x8b)) return new TextDecoder().decode(bytes);
-  async function* one() {
-    yield bytes;
-  }
-  const parts: Uint8Array[] = [];
-  for await (const c of gunzipChunks(one(), path)) parts.push(c);
-  return new TextDecoder().decode(Buffer.concat(parts));
-}
-
-/** DoRothEA evidence: TF → targets with confidence A..`maxLevel`. */
-export async function loadDorothea(
-  resources: ResourceReader,
-  species: 'human' | 'mouse',
-  maxLevel: string,
-): Promise<Map<string, Set<string>>> {
-  const text = await readGzipText(
-    resources,
-    `tf_regulons/dorothea_${species === 'human' ? 'hs' : 'mm'}.tsv.gz`,
-  );
-  const out = new Map<string, Set<string>>();
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    const [tf, conf, target] = lines[i]!.split('\t');
-    if (!tf || !conf || !target || conf > maxLevel) continue;
-    let s = out.get(tf);
-    if (!s) out.set(tf, (s = new Set()));
-    s.add(target);
-  }
-  return out;
-}
-
 function quantile(sorted: number[], q: number): number {
   if (!sorted.length) return 0;
   const pos = (sorted.length - 1) * q;
@@ -89,6 +48,8 @@ function quantile(sorted: number[], q: number): number {
   const hi = Math.ceil(pos);
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
+
+export { loadDorothea } from './pruning';
 
 export async function runRegulons(
   ctx: TaskRunContext<RegulonsParams>,
@@ -126,8 +87,8 @@ export async function runRegulons(
   const nS = sampled.length;
   ctx.onProgress({ fraction: 0.02, step: 'evidence' });
 
-  // 2. evidence, expressed TFs and targets
-  const evidence = await loadDorothea(ctx.resources, species, params.confidence);
+  // 2. evidence (the pruner), expressed TFs and targets
+  const pruner = await loadPruner(ctx.resources, species, params);
   const norm = result.normalized();
   const dense = new Map<number, Float32Array>();
   const expressedIn = new Int32Array(norm.nGenes);
@@ -144,7 +105,7 @@ export async function runRegulons(
   });
   const minCells = Math.max(3, Math.ceil(0.01 * nS));
   const tfGenes: { name: string; g: number }[] = [];
-  for (const tf of [...evidence.keys()].sort()) {
+  for (const tf of pruner.tfs) {
     const g = result.geneIndex(tf);
     if (g >= 0 && expressedIn[g]! >= minCells) tfGenes.push({ name: tf, g });
   }
@@ -152,17 +113,24 @@ export async function runRegulons(
     throw new TaskError('regulons.noTfs', 'No DoRothEA TF is expressed in the sampled cells.');
   const tfIndex = new Map(tfGenes.map((t, i) => [t.g, i]));
   const variance = (g: number) => sq[g]! / nS - (sum[g]! / nS) ** 2;
-  const evidenced = new Set<number>();
-  for (const { name } of tfGenes)
-    for (const tg of evidence.get(name)!) {
+  // targets no pruning could keep are not boosted (undefined candidates: every gene)
+  let evidenced: Set<number> | undefined = new Set<number>();
+  for (const { name } of tfGenes) {
+    const candidates = pruner.candidates(name);
+    if (!candidates) {
+      evidenced = undefined;
+      break;
+    }
+    for (const tg of candidates) {
       const g = result.geneIndex(tg);
       if (g >= 0) evidenced.add(g);
     }
+  }
   const targets = Array.from({ length: norm.nGenes }, (_, g) => g)
     .filter((g) => expressedIn[g]! >= minCells)
     .sort((a, b) => variance(b) - variance(a) || a - b)
     .slice(0, params.maxTargets)
-    .filter((g) => evidenced.has(g));
+    .filter((g) => !evidenced || evidenced.has(g));
   for (const g of [...tfGenes.map((t) => t.g), ...targets]) dense.set(g, new Float32Array(nS));
   sampled.forEach((c, j) => {
     for (let k = norm.indptr[c]!; k < norm.indptr[c + 1]!; k++)
@@ -222,9 +190,10 @@ export async function runRegulons(
     }
   });
 
-  // 4. pySCENIC modules (activating links only), pruned against DoRothEA evidence
+  // 4. pySCENIC modules (activating links only), pruned (pruning.ts: DoRothEA evidence by default)
   const act = adjacencies.filter((a) => a.rho > 0.03);
-  const weights = act.map((a) => a.importance).sort((a, b) => a - b);
+  // weight quantiles over every link, as pySCENIC (then applied to the activating ones)
+  const weights = adjacencies.map((a) => a.importance).sort((a, b) => a - b);
   const modules = new Map<number, Set<number>[]>();
   const addModule = (tf: number, genes: Iterable<number>) => {
     let l = modules.get(tf);
@@ -273,11 +242,11 @@ export async function runRegulons(
   const regulons: { name: string; tf: string; genes: number[] }[] = [];
   for (const [f, mods] of [...modules].sort((a, b) => a[0] - b[0])) {
     const tf = tfGenes[f]!;
-    const allowed = evidence.get(tf.name)!;
     const genes = new Set<number>([tf.g]);
     for (const m of mods) {
       if (m.size + 1 < params.minRegulonSize) continue; // module too small (pySCENIC min_genes)
-      for (const g of m) if (allowed.has(result.genes.symbols[g]!)) genes.add(g);
+      const bySymbol = new Map([...m].map((g) => [result.genes.symbols[g]!, g]));
+      for (const s of pruner.prune(tf.name, [...bySymbol.keys()])) genes.add(bySymbol.get(s)!);
     }
     if (genes.size >= params.minRegulonSize)
       regulons.push({ name: `${tf.name}(+)`, tf: tf.name, genes: [...genes].sort((a, b) => a - b) });
@@ -299,61 +268,16 @@ export async function runRegulons(
     for (let c = 0; c < result.nCells; c++) v[c] = auc[c * nR + k]!;
     await ctx.sink.cellColumn(`regulon ${regulons[k]!.name}`, { kind: 'numeric', values: v });
   }
-  const rss = regulonSpecificity(auc, result.nCells, nR, labels, typeNames);
-  const { means, scaled } = activityByType(auc, result.nCells, nR, labels, typeNames);
-  const pcc = regulonCorrelation(auc, result.nCells, nR);
-  const csi = csiMatrix(pcc, nR);
-  const clusters = csiModules(csi, nR, params.csiModules);
-  const names = regulons.map((r) => r.name);
-  const byTypeTable = (m: Float64Array) => ({
-    columns: ['cell_type', ...names],
-    rows: typeNames.map((t, ti) => [t, ...Array.from(m.subarray(ti * nR, (ti + 1) * nR))]),
-  });
   await ctx.sink.table('adjacencies', {
     columns: ['TF', 'target', 'importance', 'rho'],
     rows: adjacencies.map((a) => [tfGenes[a.tf]!.name, result.genes.symbols[a.target]!, a.importance, a.rho]),
   });
-  await ctx.sink.table('regulons', {
-    columns: ['regulon', 'TF', 'genes', 'targets'],
-    rows: regulons.map((r) => [
-      r.name,
-      r.tf,
-      r.genes.length,
-      r.genes.map((g) => result.genes.symbols[g]).join(';'),
-    ]),
-  });
-  await ctx.sink.table('rss', byTypeTable(rss));
-  await ctx.sink.table('regulon_activity_by_cell_type', byTypeTable(means));
-  await ctx.sink.table('regulon_activity_scaled', byTypeTable(scaled));
-  const square = (m: Float64Array) => ({
-    columns: ['regulon', ...names],
-    rows: names.map((n, a) => [n, ...Array.from(m.subarray(a * nR, (a + 1) * nR))]),
-  });
-  await ctx.sink.table('pcc_matrix', square(pcc));
-  await ctx.sink.table('csi_matrix', square(csi));
-  await ctx.sink.table('csi_modules', {
-    columns: ['Cluster', 'Regulon'],
-    rows: names.map((n, k) => [clusters[k]!, n]),
-  });
-  const topByType = typeNames.map((t, ti) => ({
-    cellType: t,
-    regulons: names
-      .map((name, k) => ({ name, rss: rss[ti * nR + k]! }))
-      .sort((a, b) => b.rss - a.rss)
-      .slice(0, 5),
-  }));
-  await ctx.sink.table('top_regulons', {
-    columns: ['cell_type', 'rank', 'regulon', 'RSS'],
-    rows: topByType.flatMap((t) => t.regulons.map((r, i) => [t.cellType, i + 1, r.name, r.rss])),
-  });
-  // per-cell heat map of the sampled cells (z-scored AUC, clipped)
-  const sampledAuc = new Float64Array(nS * nR);
-  sampled.forEach((c, j) => sampledAuc.set(auc.subarray(c * nR, (c + 1) * nR), j * nR));
-  await ctx.sink.data('heatmap.json', {
-    regulons: names,
-    cells: sampled.map((c) => result.barcodes[c]),
-    cellTypes: sampled.map((c) => labels[c]),
-    z: Array.from(zscoreClipped(sampledAuc, nS, nR), (v) => Math.round(v * 1000) / 1000),
+  const topByType = await writeStep2(ctx, {
+    regulons: regulons.map((r) => ({ ...r, tfGene: result.geneIndex(r.tf) })),
+    auc,
+    labels,
+    typeNames,
+    sampled,
   });
   ctx.onProgress({ fraction: 1, step: 'done' });
   return {
@@ -361,6 +285,7 @@ export async function runRegulons(
     species,
     cellsSampled: nS,
     tfs: tfGenes.length,
+    pruning: pruner.source,
     targets: targets.length,
     regulons: regulons.map((r) => ({ name: r.name, tf: r.tf, genes: r.genes.length })),
     topByType,
@@ -373,6 +298,11 @@ export const regulonsEngineTask: EngineTask<RegulonsParams, RegulonsSummary> = {
   run: (ctx) => runRegulons(ctx),
   estimateMemoryBytes(shape, params) {
     const sampled = Math.min(shape.nCells, params.cellsPerType * 50);
-    return shape.nnz * 8 + sampled * (params.maxTargets + 1500) * 5 + shape.nCells * 200 * 8 + 256 * 2 ** 20;
+    return (
+      shape.nnz * 8 +
+      sampled * (Math.min(params.maxTargets, 3000) + 1500) * 5 +
+      shape.nCells * 200 * 8 +
+      256 * 2 ** 20
+    );
   },
 };
