@@ -10,6 +10,7 @@ import type { AdminAuditView } from '@cellcloud/contracts/admin';
 import { ADMIN_API } from '@cellcloud/contracts/admin';
 import { contentPaths, type FaqEntry, type ContentEntry } from '@cellcloud/contracts';
 import { videoKey } from '../src/storage/keys';
+import { startS3, type TestS3 } from './files-s3rver';
 import { signUp } from './support/accounts';
 import { createTestServer, type TestServer } from './support/harness';
 
@@ -351,5 +352,54 @@ describe('admin content authoring API', () => {
     ])
       expect(actions).toContain(a);
     expect(audit[0]).toMatchObject({ action: 'notification.broadcast', adminUsername: admin.username });
+  });
+});
+
+describe('tutorial videos on S3 storage', () => {
+  let s3: TestS3;
+  let s: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    s = await createTestServer(s3.env);
+    const a = await signUp(s);
+    await s.ctx.db.query('UPDATE users SET is_admin = true WHERE username = $1', [a.username]);
+    token = a.token;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await s3?.close();
+  });
+
+  it('streams a multi-part upload into the bucket, serves Range from it, deletes it; a refused file leaves nothing', async () => {
+    expect(s.ctx.storage.kind).toBe('s3');
+    const post = (body: Buffer) =>
+      s.app.inject({
+        method: 'POST',
+        url: `${CONTENT_ADMIN_API.videos}?titleEn=S3&titleZh=S3`,
+        headers: { 'access-token': token, 'content-type': 'video/webm' },
+        payload: body,
+      });
+    const bytes = webmBytes(6 * 1024 * 1024 + 123);
+    const up = await post(bytes);
+    expect(up.statusCode).toBe(200);
+    const v = up.json<{ data: VideoView }>().data;
+    expect(await s.ctx.storage.stat(videoKey(v.id))).toMatchObject({ size: bytes.length });
+    const start = 5 * 1024 * 1024 - 10;
+    const part = await s.app.inject({
+      method: 'GET',
+      url: VIDEOS_API.file(v.id),
+      headers: { range: `bytes=${start}-${start + 99}` },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(Buffer.compare(part.rawPayload, bytes.subarray(start, start + 100))).toBe(0);
+
+    const bad = Buffer.concat([Buffer.from('<html>'), Buffer.alloc(1024)]);
+    expect((await post(bad)).statusCode).toBe(400);
+    expect(await s.ctx.storage.list('videos/')).toEqual([videoKey(v.id)]);
+
+    expect((await s.request('DELETE', CONTENT_ADMIN_API.video(v.id), { token })).status).toBe(200);
+    expect(await s.ctx.storage.list('videos/')).toEqual([]);
   });
 });
