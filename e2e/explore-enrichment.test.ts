@@ -91,8 +91,15 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
     await screenshot(page, 'explore-enrichment-step1');
 
     lap('step 1 checked');
-    await pickGroup(page, 'task-panel-enrich', 'group1', '1');
-    await pickGroup(page, 'task-panel-enrich', 'group2', '2');
+    // step 2 builds on the finished step-1 run (no groups picked again)
+    const source = page.getByTestId('task-panel-enrich').getByTestId('task-field-sourceTaskId');
+    await source.scrollIntoViewIfNeeded();
+    await source.locator('.ant-select').first().click({ force: true });
+    await visibleOption(page, /^1 vs 2 · /)
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => source.locator('.ant-select').first().textContent()).toMatch(/^1 vs 2 · /);
     await page.getByTestId('task-run-enrich').click({ force: true });
     const terms = page.getByTestId('enrich-count');
     await terms.waitFor({ timeout: 120_000 });
