@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { TaskError } from '../errors';
+import { runSlicesOnWorkers } from '../worker-pool';
 import { runPermutations, type KernelInput } from './permute-kernel';
 
 /** A copy of a typed array on a SharedArrayBuffer (workers read it without copying). */
@@ -67,62 +67,25 @@ export async function countGreater(input: KernelInput, opts: PermutationOptions)
   const sliceSize = Math.max(5, Math.ceil(n / (threads * 6)));
   const slices: [number, number][] = [];
   for (let from = 0; from < n; from += sliceSize) slices.push([from, Math.min(n, from + sliceSize)]);
-  const workers: Worker[] = [];
-  try {
-    for (let w = 0; w < Math.min(threads, slices.length); w++) {
-      workers.push(
-        new Worker(new URL('./permute-kernel.ts', import.meta.url), {
-          workerData: { task: 'cpdb-permute', input: sharedInput },
-        }),
-      );
-    }
-  } catch {
-    for (const w of workers) await w.terminate();
-    return countGreater(input, { ...opts, threads: 1 });
-  }
-  let next = 0;
-  const failed: [number, number][] = [];
-  try {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            let current: [number, number] | undefined;
-            const give = () => {
-              if (opts.signal?.aborted || next >= slices.length) {
-                current = undefined;
-                resolve();
-                return;
-              }
-              current = slices[next++]!;
-              w.postMessage({ from: current[0], to: current[1] });
-            };
-            w.on('message', (msg: { tick?: number; done?: boolean; greater?: Uint32Array }) => {
-              if (msg.tick) tick();
-              else if (msg.done && msg.greater) {
-                const g = msg.greater;
-                for (let k = 0; k < nOut; k++) total[k] += g[k]!;
-                give();
-              }
-            });
-            const fail = () => {
-              if (current) failed.push(current);
-              current = undefined;
-              resolve();
-            };
-            w.once('error', fail);
-            w.once('exit', fail);
-            give();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
+  const left = await runSlicesOnWorkers<{ tick?: number; done?: boolean; greater?: Uint32Array }>({
+    script: new URL('./permute-kernel.ts', import.meta.url),
+    workerData: { task: 'cpdb-permute', input: sharedInput },
+    threads,
+    slices,
+    signal: opts.signal,
+    onMessage: (msg) => {
+      if (msg.tick) tick();
+      else if (msg.done && msg.greater) {
+        const g = msg.greater;
+        for (let k = 0; k < nOut; k++) total[k] += g[k]!;
+        return true;
+      }
+      return false;
+    },
+  });
+  if (!left) return countGreater(input, { ...opts, threads: 1 });
   checkAbort();
   // a slice whose worker died (or never started) runs here; so does any slice not handed out
-  for (const [from, to] of [...failed, ...slices.slice(next)]) {
-    runPermutations(input, from, to, total, tick);
-  }
+  for (const [from, to] of left) runPermutations(input, from, to, total, tick);
   return total;
 }
