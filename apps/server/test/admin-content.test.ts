@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONTENT_ADMIN_API,
@@ -319,6 +321,8 @@ describe('admin content authoring API', () => {
     expect(big.statusCode).toBe(400);
     expect(big.json<{ msg: string }>().msg).toContain('MB');
     expect((await s.ctx.storage.list('videos/')).length).toBe(before.length + 1);
+    // the refused bodies were not left half-written in the storage's staging folder
+    expect(readdirSync(path.join(s.dataDir, 'storage', '.tmp'))).toEqual([]);
   });
 
   it('sends a system notification to every user and audits each action', async () => {

@@ -34,8 +34,14 @@ export function localStorage(root: string): Storage {
       await mkdir(path.dirname(dest), { recursive: true });
       await mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, randomUUID());
-      if (body instanceof Uint8Array) await writeFile(tmp, body);
-      else await pipeline(body, createWriteStream(tmp));
+      try {
+        if (body instanceof Uint8Array) await writeFile(tmp, body);
+        else await pipeline(body, createWriteStream(tmp));
+      } catch (e) {
+        // a body refused or cut off half way (e.g. a video failing its checks) leaves nothing behind
+        await rm(tmp, { force: true });
+        throw e;
+      }
       await rename(tmp, dest);
     },
     async get(key, range) {
