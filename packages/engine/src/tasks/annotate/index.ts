@@ -6,6 +6,7 @@ import type { EngineTask, ResultHandle, TaskRunContext } from '../types';
 import { loadMarkerTypes, parseMarkerUpload } from './marker-lists';
 import { resolveMarkerTypes, scoreMarkerTypes, type MarkerType } from './marker-score';
 import { chooseReference, loadReference, REFERENCES } from './reference';
+import { fillReferenceGaps } from './reference-gaps';
 import { SingleRModel, type SingleRResult } from './singler';
 import { lineageById, lineageOfLabel, LINEAGES, type LineageDef } from './subtypes';
 import { writeAnnotationOutputs } from './outputs';
@@ -145,6 +146,8 @@ async function runAuto(ctx: TaskRunContext<AnnotateParams>): Promise<AnnotateSum
       sc.call.map((c) => [c.group, { label: c.label, score: c.score / Math.max(c.cells, 1) }]),
     );
   }
+  // a lineage the reference lacks (platelets in HCA) named by the marker call where the reference disagrees
+  const gapFilled = fillReferenceGaps(refined.label, cluster, markerCalls, ref.labels);
   onProgress({ fraction: 0.9, step: 'writing' });
   return writeAnnotationOutputs({
     ctx,
@@ -156,7 +159,7 @@ async function runAuto(ctx: TaskRunContext<AnnotateParams>): Promise<AnnotateSum
     cluster,
     sr,
     major,
-    final: refined.label,
+    final: gapFilled.label,
     markerCalls,
     seconds: (performance.now() - t0) / 1000,
   });
