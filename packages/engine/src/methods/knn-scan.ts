@@ -85,6 +85,32 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
   }
 }
 
+/** What assignNearLists reads and writes (a subset of ScanInput). */
+export type NearInput = Pick<ScanInput, 'n' | 'd' | 'nList' | 'nNear' | 'coords' | 'centers' | 'near'>;
+
+/** For points [from, to): their nNear nearest centroids, nearest first, into `near` (n × nNear). */
+export function assignNearLists(s: NearInput, from: number, to: number): void {
+  const { d, nList, nNear, coords, centers, near } = s;
+  const bestD = new Float64Array(nNear);
+  for (let i = from; i < to; i++) {
+    // bounded insertion list of the nNear nearest centroids
+    bestD.fill(Infinity);
+    const o = i * nNear;
+    for (let c = 0; c < nList; c++) {
+      const dc = sqDist32(coords, i * d, centers, c * d, d, bestD[nNear - 1]);
+      if (dc >= bestD[nNear - 1]) continue;
+      let pos = nNear - 1;
+      while (pos > 0 && bestD[pos - 1] > dc) {
+        bestD[pos] = bestD[pos - 1];
+        near[o + pos] = near[o + pos - 1];
+        pos--;
+      }
+      bestD[pos] = dc;
+      near[o + pos] = c;
+    }
+  }
+}
+
 /** Squared distance between row `ao` of `a` and row `bo` of `b`; stops early once above `bound`. */
 export function sqDist32(
   a: Float32Array,
@@ -139,8 +165,10 @@ export function selectSmallest(dist: Float32Array, mark: Uint8Array, m: number, 
   }
 }
 
-// Worker entry: knn-search starts this file with { task: 'knn-scan', input, from, to } (shared arrays).
-if (!isMainThread && workerData?.task === 'knn-scan') {
-  scanQueries(workerData.input as ScanInput, workerData.from as number, workerData.to as number);
+// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near', input, from, to }
+// (shared arrays).
+if (!isMainThread && (workerData?.task === 'knn-scan' || workerData?.task === 'knn-near')) {
+  const run = workerData.task === 'knn-scan' ? scanQueries : assignNearLists;
+  run(workerData.input as ScanInput, workerData.from as number, workerData.to as number);
   parentPort?.postMessage('done');
 }

@@ -1,7 +1,7 @@
 import { freeAll, initScran } from '../scran';
 import { Worker } from 'node:worker_threads';
 import { kmeans } from './kmeans';
-import { scanQueries, sqDist32, type ScanInput } from './knn-scan';
+import { assignNearLists, scanQueries, type ScanInput } from './knn-scan';
 import { knnExact } from './knn';
 import { Random } from './random';
 
@@ -87,29 +87,21 @@ export async function countMarkedNeighbors(
     length: number,
   ): T => new Kind(new SharedArrayBuffer(length * 4));
   const centers = fitCentroids(coords, n, d, nList, opts.seed ?? 0, shared(Float32Array, nList * d));
-  // Each point's NEAR_LISTS nearest centroids, in order (the first is its list).
+  // Each point's NEAR_LISTS nearest centroids, in order (the first is its list); half of the
+  // points in a worker thread, as the queries below
   const nNear = Math.min(nList, NEAR_LISTS);
   const near = shared(Int32Array, n * nNear);
+  const sharedCoords = shared(Float32Array, n * d);
+  sharedCoords.set(coords.subarray(0, n * d));
+  const threads = opts.threads ?? 2;
+  await runInTwo(
+    'knn-near',
+    { n, d, nList, nNear, coords: sharedCoords, centers, near },
+    assignNearLists,
+    threads,
+  );
   const listSize = new Int32Array(nList + 1);
-  const bestD = new Float64Array(nNear);
-  for (let i = 0; i < n; i++) {
-    // bounded insertion list of the nNear nearest centroids
-    bestD.fill(Infinity);
-    const o = i * nNear;
-    for (let c = 0; c < nList; c++) {
-      const dc = sqDist32(coords, i * d, centers, c * d, d, bestD[nNear - 1]);
-      if (dc >= bestD[nNear - 1]) continue;
-      let pos = nNear - 1;
-      while (pos > 0 && bestD[pos - 1] > dc) {
-        bestD[pos] = bestD[pos - 1];
-        near[o + pos] = near[o + pos - 1];
-        pos--;
-      }
-      bestD[pos] = dc;
-      near[o + pos] = c;
-    }
-    listSize[near[o] + 1]++;
-  }
+  for (let i = 0; i < n; i++) listSize[near[i * nNear] + 1]++;
   // the points stored list by list (contiguous scans)
   const listStart = shared(Int32Array, nList + 1);
   for (let c = 0; c < nList; c++) listStart[c + 1] = listStart[c] + listSize[c + 1];
@@ -121,8 +113,6 @@ export async function countMarkedNeighbors(
     sorted.set(coords.subarray(i * d, i * d + d), p * d);
     origin[p] = i;
   }
-  const sharedCoords = shared(Float32Array, n * d);
-  sharedCoords.set(coords.subarray(0, n * d));
   const input: ScanInput = {
     n,
     d,
@@ -139,23 +129,28 @@ export async function countMarkedNeighbors(
     origin,
     counts: shared(Int32Array, n),
   };
-  await scanInTwo(input, opts.threads ?? 2);
+  await runInTwo('knn-scan', input, scanQueries, threads);
   return Int32Array.from(input.counts);
 }
 
 /**
- * Runs the query loop over all stored points, the upper half in a worker thread when `threads` is
- * 2 (the arrays are shared, nothing is copied); each query's count does not depend on the thread.
- * Without worker threads (or if the worker fails to start) the main thread does it all.
+ * Runs `run` over all n points, the upper half in a worker thread (knn-scan.ts, task `task`) when
+ * `threads` is 2 (the arrays are shared, nothing is copied); each point's result does not depend
+ * on the thread. Without worker threads (or if the worker fails to start) the main thread does it all.
  */
-async function scanInTwo(input: ScanInput, threads: number): Promise<void> {
+async function runInTwo<T extends { n: number }>(
+  task: 'knn-scan' | 'knn-near',
+  input: T,
+  run: (input: T, from: number, to: number) => void,
+  threads: number,
+): Promise<void> {
   const half = threads > 1 ? Math.floor(input.n / 2) : input.n;
   let worker: Worker | undefined;
   let done: Promise<boolean> = Promise.resolve(false);
   if (half < input.n) {
     try {
       worker = new Worker(new URL('./knn-scan.ts', import.meta.url), {
-        workerData: { task: 'knn-scan', input, from: half, to: input.n },
+        workerData: { task, input, from: half, to: input.n },
       });
       const w = worker;
       done = new Promise<boolean>((resolve) => {
@@ -168,8 +163,8 @@ async function scanInTwo(input: ScanInput, threads: number): Promise<void> {
     }
   }
   try {
-    scanQueries(input, 0, half);
-    if (half < input.n && !(await done)) scanQueries(input, half, input.n);
+    run(input, 0, half);
+    if (half < input.n && !(await done)) run(input, half, input.n);
   } finally {
     await worker?.terminate();
   }
