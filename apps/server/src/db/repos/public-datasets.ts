@@ -116,6 +116,34 @@ const SEARCH_SQL = `setweight(to_tsvector('simple', coalesce(title, '')), 'A') |
   setweight(to_tsvector('simple', coalesce(description, '') || ' ' || array_to_string(assay || development_stage || ontology_ids, ' ') || ' ' ||
     coalesce(article->>'title', '') || ' ' || coalesce(article->>'journal', '') || ' ' || coalesce(article->>'doi', '') || ' ' || coalesce(article->>'pmid', '') || ' ' || id), 'C')`;
 
+/** Values listed per facet (the most frequent first). */
+const FACET_VALUES = 50;
+
+/**
+ * The facet counts of the whole visible catalogue (table public_facet_counts, kept by a trigger,
+ * migration 0630) and the number of visible datasets (each has exactly one species).
+ */
+async function catalogueCounts(
+  q: Queryable,
+): Promise<{ facets: PublicSearchResult['facets']; total: number }> {
+  const rows = await q.query<{ facet: PublicFacet; value: string; n: number }>(
+    `SELECT facet, value, n FROM (
+       SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value) AS rn
+       FROM public_facet_counts WHERE n > 0
+     ) c WHERE rn <= ${FACET_VALUES} ORDER BY facet, rn`,
+  );
+  const facets = Object.fromEntries(
+    PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
+  ) as PublicSearchResult['facets'];
+  for (const r of rows) facets[r.facet]?.push({ value: r.value, count: Number(r.n) });
+  const total = (
+    await q.query<{ n: string }>(
+      `SELECT coalesce(sum(n), 0) AS n FROM public_facet_counts WHERE facet = 'species'`,
+    )
+  )[0]!.n;
+  return { facets, total: Number(total) };
+}
+
 export const publicDatasetsRepo = {
   /** Insert or replace (re-ingest: version + 1, withdrawal lifted); returns the new version. */
   async upsert(
@@ -133,10 +161,11 @@ export const publicDatasetsRepo = {
       d.title,
       d.description,
       d.species,
-      d.tissue,
-      d.disease,
-      d.developmentStage,
-      d.assay,
+      // facet values once per dataset (the facet counts count datasets)
+      [...new Set(d.tissue)],
+      [...new Set(d.disease)],
+      [...new Set(d.developmentStage)],
+      [...new Set(d.assay)],
       d.cells,
       d.genes,
       JSON.stringify(d.samples),
@@ -297,9 +326,14 @@ export const publicDatasetsRepo = {
               : `updated_at ${dir}`;
     const offset = (s.page - 1) * s.pageSize;
     const all = build();
+    const filtered = PUBLIC_FACETS.filter((f) => s[f]?.length);
+    // Unfiltered (no words, no facet): the trigger-kept catalogue counts (migration 0630) give the
+    // facets and the total, and the page is read in index order without counting every row.
+    const catalogue = !tsq && filtered.length <= 1 ? await catalogueCounts(q) : undefined;
+    const unfiltered = catalogue && !filtered.length;
     const rows = await q.query<Row & { total: string; sample_count: number }>(
       `SELECT id, title, species, tissue, disease, development_stage, assay, cells, genes, jsonb_array_length(samples) AS sample_count,
-              article, annotation_levels, updated_at, count(*) OVER () AS total
+              article, annotation_levels, updated_at${unfiltered ? '' : ', count(*) OVER () AS total'}
        FROM public_datasets WHERE ${all.where} ORDER BY ${order}, id LIMIT ${s.pageSize} OFFSET ${offset}`,
       all.params,
     );
@@ -325,28 +359,36 @@ export const publicDatasetsRepo = {
       PUBLIC_FACETS.filter((g) => g !== f)
         .map((g) => `f_${g}`)
         .join(' AND ');
-    const counts = await q.query<{ facet: PublicFacet; value: string; count: string }>(
-      `WITH base AS MATERIALIZED (
+    // A facet counts the rows passing the OTHER facets' filters: with no words and at most one
+    // filter, that is the whole catalogue for every facet but the filtered one (summary table).
+    const scanned = catalogue ? filtered.flatMap((f) => PUBLIC_FACETS.filter((g) => g !== f)) : PUBLIC_FACETS;
+    const counts = scanned.length
+      ? await q.query<{ facet: PublicFacet; value: string; count: string }>(
+          `WITH base AS MATERIALIZED (
          SELECT species, tissue, disease, development_stage, assay, ${PUBLIC_FACETS.map((f) => `${flag[f]} AS f_${f}`).join(', ')}
          FROM public_datasets WHERE ${pre.join(' AND ')}
        ), v AS (
-         ${PUBLIC_FACETS.map(
-           (f) =>
-             `SELECT '${f}' AS facet, ${f === 'species' ? 'species' : `unnest(${COLUMN[f]})`} AS value FROM base WHERE ${others(f)}`,
-         ).join('\n         UNION ALL ')}
+         ${scanned
+           .map(
+             (f) =>
+               `SELECT '${f}' AS facet, ${f === 'species' ? 'species' : `unnest(${COLUMN[f]})`} AS value FROM base WHERE ${others(f)}`,
+           )
+           .join('\n         UNION ALL ')}
        ), c AS (
          SELECT facet, value, count(*) AS count, row_number() OVER (PARTITION BY facet ORDER BY count(*) DESC, value) AS rn
          FROM v GROUP BY facet, value
        )
-       SELECT facet, value, count FROM c WHERE rn <= 50 ORDER BY facet, rn`,
-      fp,
-    );
+       SELECT facet, value, count FROM c WHERE rn <= ${FACET_VALUES} ORDER BY facet, rn`,
+          fp,
+        )
+      : [];
     const facets = Object.fromEntries(
       PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
     ) as PublicSearchResult['facets'];
     for (const c of counts) facets[c.facet].push({ value: c.value, count: Number(c.count) });
-    let total = rows.length ? Number(rows[0]!.total) : 0;
-    if (!rows.length && offset > 0) {
+    if (catalogue) for (const f of PUBLIC_FACETS) if (!scanned.includes(f)) facets[f] = catalogue.facets[f];
+    let total = unfiltered ? catalogue.total : rows.length ? Number(rows[0]!.total) : 0;
+    if (!rows.length && offset > 0 && !unfiltered) {
       total = Number(
         (
           await q.query<{ n: string }>(
