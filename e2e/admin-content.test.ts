@@ -101,6 +101,16 @@ describe('admin content authoring', () => {
     const count = await rows.count();
     await rows.last().getByRole('button', { name: 'Move up' }).click();
     await expect.poll(() => rows.nth(count - 2).textContent()).toContain(QUESTION.en);
+    // editing opens the entry as written (Markdown source)
+    await rows
+      .nth(count - 2)
+      .getByTestId('content-edit')
+      .click();
+    await expect
+      .poll(() => t.page.getByTestId('content-body-zh').inputValue())
+      .toBe('引用分析的**方法报告**。');
+    expect(await t.page.getByTestId('content-title-en').inputValue()).toBe(QUESTION.en);
+    await t.page.getByRole('button', { name: 'Cancel' }).click();
 
     // a real video, uploaded
     const video = await recordWebm(t.page);

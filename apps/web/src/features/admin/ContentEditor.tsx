@@ -97,7 +97,6 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
 
   const open = (x: AuthoredItem | 'new') => {
     save.reset();
-    form.setFieldsValue(toFields(x === 'new' ? null : x));
     setEditing(x);
   };
   const submit = (f: Fields) => {
@@ -212,7 +211,12 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
         {save.error && (
           <Alert type="error" showIcon message={save.error.message} style={{ marginBottom: 12 }} />
         )}
-        <Form<Fields> form={form} layout="vertical" onFinish={submit}>
+        <Form<Fields>
+          form={form}
+          layout="vertical"
+          onFinish={submit}
+          initialValues={toFields(editing === 'new' ? null : editing)}
+        >
           <Row gutter={16}>
             {dated ? (
               <Col span={12}>
