@@ -16,7 +16,9 @@
  * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment; BENCH_PARAMS='{…}'
  * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults);
  * BENCH_WRITE=1 also writes the outputs (writeOutputs to a temporary folder, removed after) and
- * reports the peak RSS of pipeline + writing, as a job has it.
+ * reports the peak RSS of pipeline + writing, as a job has it. BENCH_STOP=markers ends the run once
+ * the markers are done (read → markers and peak RSS only: no embeddings, no ARI) — for the
+ * peer-matched read → markers figure on a busy machine.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -122,6 +124,10 @@ async function child(name: Name): Promise<void> {
   const timer = new StepTimer(t0, Boolean(process.env.BENCH_VERBOSE));
   const cpu0 = process.cpuUsage();
   // the bench hands its sample matrices over (they are emptied once merged), as a one-off job would
+  if (process.env.BENCH_STOP === 'markers') {
+    await untilMarkers(name, samples, params, timer, readSeconds, readCpuSeconds);
+    return;
+  }
   const result = await runAnalysis(samples, params, timer.onProgress, {
     releaseSamples: true,
   });
@@ -202,6 +208,57 @@ async function child(name: Name): Promise<void> {
         cpu: Number(r.cpu.toFixed(2)),
       })),
       loadavg: loadavg().map((x) => Number(x.toFixed(2))),
+    }),
+  );
+}
+
+/** Runs the pipeline up to the end of the markers step (the umap step's start stops it). */
+async function untilMarkers(
+  name: Name,
+  samples: Loaded['samples'],
+  params: object,
+  timer: StepTimer,
+  readSeconds: number,
+  readCpuSeconds: number,
+): Promise<void> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const stop = new Error('stop after markers');
+  try {
+    await runAnalysis(
+      samples,
+      params,
+      (e) => {
+        timer.onProgress(e);
+        if (timer.markersDone !== undefined) throw stop;
+      },
+      { releaseSamples: true },
+    );
+  } catch (e) {
+    if (e !== stop) throw e;
+  }
+  const readToMarkers = readSeconds + ((timer.markersDone ?? performance.now()) - t0) / 1000;
+  const rows = timer.steps.filter((r) => r.step !== 'umap');
+  if (readSeconds) rows.unshift({ step: 'read', wall: readSeconds, cpu: readCpuSeconds, rssMB: 0 });
+  printStepTable(rows);
+  const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const load = loadavg().map((x) => Number(x.toFixed(2)));
+  console.log(
+    `  read → markers ${readToMarkers.toFixed(1)} s (CPU ${cpuSince(cpu0).toFixed(1)} s), peak RSS ${peakRssMB} MB, load ${load.join(' ')} (stopped after the markers)`,
+  );
+  console.log(
+    JSON.stringify({
+      dataset: name,
+      readToMarkersSeconds: Number(readToMarkers.toFixed(2)),
+      cpuSeconds: Number(cpuSince(cpu0).toFixed(2)),
+      peakRssMB,
+      params,
+      steps: rows.map((r) => ({
+        step: r.step,
+        wall: Number(r.wall.toFixed(2)),
+        cpu: Number(r.cpu.toFixed(2)),
+      })),
+      loadavg: load,
     }),
   );
 }
