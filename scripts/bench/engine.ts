@@ -33,6 +33,7 @@ import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
+import { benchEmbeddings } from './embeddings';
 import { printStepTable, StepTimer, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 
@@ -212,7 +213,7 @@ async function child(name: Name): Promise<void> {
   );
 }
 
-/** Runs the pipeline up to the end of the markers step (the umap step's start stops it). */
+/** Runs the pipeline up to the end of the markers step (the next step's start — tsne — stops it). */
 async function untilMarkers(
   name: Name,
   samples: Loaded['samples'],
@@ -238,7 +239,7 @@ async function untilMarkers(
     if (e !== stop) throw e;
   }
   const readToMarkers = readSeconds + ((timer.markersDone ?? performance.now()) - t0) / 1000;
-  const rows = timer.steps.filter((r) => r.step !== 'umap');
+  const rows = timer.steps.filter((r) => r.step !== 'tsne');
   if (readSeconds) rows.unshift({ step: 'read', wall: readSeconds, cpu: readCpuSeconds, rssMB: 0 });
   printStepTable(rows);
   const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -266,6 +267,10 @@ async function untilMarkers(
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
   await child(args[1] as Name);
+  process.exit(0);
+} else if (args[0] === 'embeddings') {
+  // the embedding steps alone, previous vs current implementations (scripts/bench/embeddings.ts)
+  await benchEmbeddings(args.length > 1 ? args.slice(1).map(Number) : [20_000, 100_000]);
   process.exit(0);
 } else {
   const chosen = (

@@ -3,8 +3,8 @@ import { AmbientStep } from './steps/ambient';
 import { BatchStep } from './steps/batch';
 import { CellCycleStep } from './steps/cell-cycle';
 import { ClustersStep } from './steps/clusters';
-import { TsneStep, UmapStep } from './steps/embeddings';
-import { Umap3dStep } from './steps/umap3d';
+import { Tsne3dStep, TsneStep } from './steps/tsne';
+import { Umap3dStep, UmapStep } from './steps/umap';
 import { DoubletStep } from './steps/doublets';
 import { FilterStep } from './steps/filter';
 import { HvgStep } from './steps/hvg';
@@ -34,6 +34,7 @@ const WEIGHTS: Partial<Record<StepName, number>> = {
   umap: 15,
   tsne: 15,
   umap3D: 15,
+  tsne3D: 10,
   markers: 10,
 };
 
@@ -53,13 +54,14 @@ const MESSAGES: Record<StepName, string> = {
   umap: 'Computing UMAP',
   tsne: 'Computing t-SNE',
   umap3D: 'Computing 3D UMAP',
+  tsne3D: 'Computing 3D t-SNE',
   markers: 'Finding cluster markers',
 };
 
 /**
  * The standard pipeline as a fixed sequence of step objects (markers come right after clustering,
- * before the three embeddings; the 3D UMAP layout starts in a worker thread with the 2D UMAP and is
- * joined by the umap3D step). `run` validates the parameters and
+ * before the four embeddings; the 2D and 3D UMAP layouts start in worker threads before the t-SNE
+ * steps run on this thread, and are joined by the umap / umap3D steps after them). `run` validates the parameters and
  * samples, then computes each step in order; on a later call only steps whose parameters (or
  * upstream results) changed are recomputed. Call `free()` when done (WebAssembly memory).
  */
@@ -87,8 +89,9 @@ export class AnalysisRunner {
   readonly batch = new BatchStep(this.inputs, this.ambient, this.pca);
   readonly neighbors = new NeighborsStep(this.batch);
   readonly clusters = new ClustersStep(this.neighbors);
-  readonly umap = new UmapStep(this.neighbors);
-  readonly tsne = new TsneStep(this.neighbors);
+  readonly umap = new UmapStep(this.batch, this.neighbors);
+  readonly tsne = new TsneStep(this.batch, this.neighbors);
+  readonly tsne3d = new Tsne3dStep(this.batch, this.tsne);
   readonly umap3d = new Umap3dStep(this.batch, this.neighbors);
   readonly markers = new MarkersStep(this.ambient, this.normalize, this.clusters);
   params: AnalysisParams | undefined;
@@ -138,10 +141,18 @@ export class AnalysisRunner {
       [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
       // markers right after the clusters: "read → markers" is a milestone before the embeddings
       [this.markers, {}],
-      // the 3D UMAP layout (our TypeScript, in a worker thread) runs alongside the 2D UMAP
-      // (scran.js, one thread) and t-SNE; the umap3D step joins it
-      [this.umap, {}, () => this.umap3d.start(pick(params, 'seed'))],
-      [this.tsne, {}],
+      // the 2D and 3D UMAP layouts (worker threads) run alongside the t-SNE steps (this thread);
+      // the umap / umap3D steps join them
+      [
+        this.tsne,
+        pick(params, 'seed'),
+        () => {
+          this.umap.start(pick(params, 'seed'));
+          this.umap3d.start(pick(params, 'seed'));
+        },
+      ],
+      [this.tsne3d, pick(params, 'seed')],
+      [this.umap, pick(params, 'seed')],
       [this.umap3d, pick(params, 'seed')],
     ];
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
@@ -164,7 +175,8 @@ export class AnalysisRunner {
         done += w;
       }
     } catch (e) {
-      await this.umap3d.cancel(); // a layout started ahead is not joined
+      // layouts started ahead are not joined
+      await Promise.all([this.umap.cancel(), this.umap3d.cancel()]);
       throw e;
     }
     return params;
@@ -177,6 +189,7 @@ export class AnalysisRunner {
       this.clusters,
       this.umap,
       this.tsne,
+      this.tsne3d,
       this.umap3d,
       this.markers,
     ])

@@ -74,9 +74,10 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   };
   if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
   if (e.umap3D) obsm.X_umap3D = e.umap3D;
+  if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
   // embeddings carried from the upload (h5ad obsm, issue 13): X_<name>, spatial as AnnData names it
   const carried = Object.entries(e).filter(
-    ([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D'].includes(k),
+    ([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D', 'tsne3D'].includes(k),
   ); // uploaded obsm (issue 13)
   for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
   const h5adInput: H5adInput = {
@@ -109,6 +110,7 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
   const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
   if (e.umap3D) embeddings.umap3D = e.umap3D;
+  if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
   for (const [k, v] of carried) embeddings[k] = v;
   const open = sink.open?.bind(sink);
   const artifactSink: ArtifactSink = {

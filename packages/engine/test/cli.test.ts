@@ -84,6 +84,7 @@ describe('cellcloud analyze on two small 10x samples', () => {
     const manifest = JSON.parse(await readFile(path.join(out, 'artifacts/manifest.json'), 'utf8'));
     expect(manifest.embeddings.map((e: { name: string }) => e.name).sort()).toEqual([
       'tsne',
+      'tsne3D',
       'umap',
       'umap3D',
     ]);

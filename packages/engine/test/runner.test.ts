@@ -25,11 +25,18 @@ describe('AnalysisRunner', () => {
     expect(fractions.every((f, i) => i === 0 || f >= fractions[i - 1])).toBe(true);
     expect(fractions.at(-1)).toBeCloseTo(1, 10);
     expect([...new Set(events.map((e) => e.step))]).toEqual(runner.lastComputed);
-    // the 3D layout ran in a worker alongside the 2D UMAP: the same as on the main thread
+    // the 2D and 3D layouts ran in workers alongside t-SNE: the same as on the main thread
     const n = runner.neighbors.value.nn.numberOfCells();
     const graph = fuzzyConnectivities(runner.neighbors.value.nn.serialize(), { nNeighbors: 15 });
-    const single = umapLayout(graph, { dims: 3, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: 42 });
-    expect(Array.from(runner.umap3d.value.values)).toEqual(Array.from(single));
+    for (const [step, dims] of [
+      [runner.umap, 2],
+      [runner.umap3d, 3],
+    ] as const) {
+      const single = umapLayout(graph, { dims, minDist: umapMinDist(n), epochs: umapEpochs(n), seed: 42 });
+      expect(Array.from(step.value.values)).toEqual(Array.from(single));
+    }
+    expect(runner.tsne.value.dims).toBe(2);
+    expect(runner.tsne3d.value?.dims).toBe(3); // 1500 cells: within the tsne3D limit
     const data = runner.doublets.value;
     const truth = Array.from(data.cellIndex, (c) => syn.truth[c]);
     expect(adjustedRandIndex(truth, runner.clusters.value.codes)).toBeGreaterThan(0.9);
@@ -48,8 +55,9 @@ describe('AnalysisRunner', () => {
       'neighbors',
       'clusters',
       'markers',
-      'umap',
       'tsne',
+      'tsne3D',
+      'umap',
       'umap3D',
     ]);
     await runner.run(undefined, { ...base, clusterResolution: 1.5, pcValue: 8 });
@@ -62,6 +70,10 @@ describe('AnalysisRunner', () => {
       await other.run([sample], { ...base, clusterResolution: 1.5, pcValue: 8 });
       expect(Array.from(other.clusters.value.codes)).toEqual(Array.from(runner.clusters.value.codes));
       expect(Array.from(other.umap.value.values)).toEqual(Array.from(runner.umap.value.values));
+      expect(Array.from(other.tsne.value.values)).toEqual(Array.from(runner.tsne.value.values));
+      expect(Array.from(other.tsne3d.value?.values ?? [])).toEqual(
+        Array.from(runner.tsne3d.value?.values ?? []),
+      );
       expect(runner.umap3d.value?.dims).toBe(3);
       expect(Array.from(other.umap3d.value?.values ?? [])).toEqual(
         Array.from(runner.umap3d.value?.values ?? []),

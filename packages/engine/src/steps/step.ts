@@ -22,6 +22,7 @@ export const stepNames = [
   'umap',
   'tsne',
   'umap3D',
+  'tsne3D',
   'markers',
 ] as const;
 export type StepName = (typeof stepNames)[number];

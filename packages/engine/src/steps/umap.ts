@@ -7,24 +7,25 @@ import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
 import { Step, type StepProgress } from './step';
 
 /**
- * 3D UMAP for the explorer's umap3D view. scran.js only lays out 2D, so the layout is our own
- * typed-array UMAP (stats/umap-layout) over the fuzzy graph of the same 15 nearest neighbours
- * the clustering uses (methods/fuzzy-graph),
- * with the same min_dist rule and a seeded generator.
+ * A UMAP layout step (2D `umap`, 3D `umap3D`): our typed-array UMAP (stats/umap-layout, umap-learn's
+ * epochs, negative sampling and a/b curve) over the fuzzy graph of the same 15 nearest neighbours
+ * the clustering uses (methods/fuzzy-graph), min_dist by cell count, a seeded generator.
  *
- * The layout runs in a worker thread. The runner calls `start(params)` when the 2D UMAP step
- * starts (scran.js, one thread), so the two share the two cores; this step's compute then joins
- * the running layout (same parameters and upstream results) or, without a start, starts and joins
- * it itself. The coordinates are the same either way, and the same as on one thread.
+ * The layout runs in a worker thread. The runner calls `start(params)` for both UMAP steps before
+ * the t-SNE steps (main thread), so the two layouts and t-SNE share the two cores; this step's
+ * compute then joins the running layout (same parameters and upstream results) or, without a
+ * start, starts and joins it itself. The coordinates are the same either way, and the same as on
+ * one thread (one worker per layout: deterministic for a seed).
  */
-export class Umap3dStep extends Step<{ seed: number }, Embedding> {
-  readonly name = 'umap3D' as const;
+abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
+  protected abstract readonly dims: 2 | 3;
+  protected abstract readonly message: string;
   private pending: { key: string; job: UmapLayoutJob } | undefined;
   /** Parameters of the current result (as Step keys them). */
   private resultKey: string | undefined;
 
   constructor(
-    private readonly batch: BatchStep,
+    batch: BatchStep,
     private readonly neighbors: NeighborsStep,
   ) {
     super([batch, neighbors]);
@@ -58,10 +59,10 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
     // upstream results are final by now: a layout started ahead with these parameters is current
     const job = this.pending?.key === key ? this.pending.job : this.layoutJob(params);
     this.pending = undefined;
-    job.onProgress((f) => progress(f, 'Computing 3D UMAP'));
+    job.onProgress((f) => progress(f, this.message));
     const values = await job.result();
     this.resultKey = key;
-    return { dims: 3, values };
+    return { dims: this.dims, values };
   }
 
   override free(): void {
@@ -76,10 +77,24 @@ export class Umap3dStep extends Step<{ seed: number }, Embedding> {
     // scanpy/umap-learn n_neighbors = 15 counts the cell itself: the cell + its 14 nearest.
     const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: Math.min(N_NEIGHBORS, n) });
     return new UmapLayoutJob(graph, {
-      dims: 3,
+      dims: this.dims,
       minDist: umapMinDist(n),
       epochs: umapEpochs(n),
       seed: params.seed,
     });
   }
+}
+
+/** 2D UMAP (the explorer's default view). */
+export class UmapStep extends UmapLayoutStep {
+  readonly name = 'umap' as const;
+  protected readonly dims = 2;
+  protected readonly message = 'Computing UMAP';
+}
+
+/** 3D UMAP for the explorer's umap3D view. */
+export class Umap3dStep extends UmapLayoutStep {
+  readonly name = 'umap3D' as const;
+  protected readonly dims = 3;
+  protected readonly message = 'Computing 3D UMAP';
 }

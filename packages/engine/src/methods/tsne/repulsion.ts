@@ -1,0 +1,283 @@
+import { Fft, fftNd } from './fft';
+
+/** Interpolation settings of the repulsive forces (openTSNE / FIt-SNE names and defaults). */
+export interface RepulsionOptions {
+  /** Lagrange interpolation nodes per box and axis (openTSNE n_interpolation_points: 3). */
+  nInterpolationPoints: number;
+  /**
+   * At least this many boxes per axis (openTSNE min_num_intervals: 50; here 42, so that the
+   * zero-padded grid, 2 · 3 · 42 = 252 nodes, fits the power-of-two FFT length 256).
+   */
+  minNumIntervals: number;
+  /** Boxes per unit of embedding range (openTSNE ints_in_interval: 1). */
+  intsInInterval: number;
+  /**
+   * Largest FFT length per axis (a power of two). The grid has nBoxes · nInterpolationPoints nodes
+   * per axis, zero-padded to twice that for the circular convolution; beyond this length the boxes
+   * widen instead (coarser, cheaper interpolation).
+   */
+  maxFftSize: number;
+}
+
+export const DEFAULT_REPULSION: RepulsionOptions = {
+  nInterpolationPoints: 3,
+  minNumIntervals: 42,
+  intsInInterval: 1,
+  maxFftSize: 512,
+};
+
+/**
+ * Defaults by embedding dimension: openTSNE's in 2D (FFT length ≤ 512: up to 85 boxes per axis);
+ * in 3D (which openTSNE and FIt-SNE do not interpolate) a 64³ grid, 10 boxes per axis — the same
+ * number of grid cells as 512², with wider boxes and so a coarser repulsion.
+ */
+export function defaultRepulsion(dims: number): RepulsionOptions {
+  return dims === 3 ? { ...DEFAULT_REPULSION, minNumIntervals: 10, maxFftSize: 64 } : DEFAULT_REPULSION;
+}
+
+/** Up to this many points the repulsion is summed exactly (cheaper than the fixed-size FFT grid there). */
+export const EXACT_REPULSION_MAX_POINTS = 5000;
+
+/** The repulsion of all pairs, exactly, O(n²): same outputs as FftRepulsion.compute. */
+export function exactRepulsion(y: Float64Array, dims: number, out: Float64Array): number {
+  const n = y.length / dims;
+  out.fill(0);
+  let z = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      let d2 = 0;
+      for (let a = 0; a < dims; a++) {
+        const diff = y[i * dims + a] - y[j * dims + a];
+        d2 += diff * diff;
+      }
+      const q = 1 / (1 + d2);
+      z += 2 * q;
+      const q2 = q * q;
+      for (let a = 0; a < dims; a++) {
+        const f = q2 * (y[i * dims + a] - y[j * dims + a]);
+        out[i * dims + a] += f;
+        out[j * dims + a] -= f;
+      }
+    }
+  }
+  return z;
+}
+
+function nextPow2(v: number): number {
+  let p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+/**
+ * The repulsive part of the t-SNE gradient by FFT-accelerated interpolation (Linderman et al.
+ * 2019, "FIt-SNE"; openTSNE's `negative_gradient_method="fft"`), in 2 or 3 dimensions. The
+ * embedding's bounding cube is split into equal boxes with `nInterpolationPoints` equispaced
+ * Lagrange nodes per axis; each point spreads its charges [1, y, |y|²] onto the nodes of its box,
+ * the node potentials under the kernel 1/(1 + d²)² come from one circular convolution per charge
+ * pair (FFT of a zero-padded grid, two real charges packed in one complex grid), and are
+ * interpolated back. From those: Σ_j (yᵢ − yⱼ)/(1 + d²)² and Z = Σ_{i≠j} 1/(1 + d²).
+ */
+export class FftRepulsion {
+  private fft: Fft | undefined;
+  private weights: Float64Array;
+  private base: Int32Array;
+  private readonly nStencil: number;
+  private grids: { re: Float64Array; im: Float64Array }[] = [];
+  private kernel: { re: Float64Array; im: Float64Array } | undefined;
+
+  constructor(
+    private readonly n: number,
+    private readonly dims: number,
+    private readonly opts: RepulsionOptions = DEFAULT_REPULSION,
+  ) {
+    if (dims !== 2 && dims !== 3) throw new Error(`FftRepulsion: dims must be 2 or 3, got ${dims}`);
+    this.nStencil = opts.nInterpolationPoints ** dims;
+    this.weights = new Float64Array(n * this.nStencil);
+    this.base = new Int32Array(n);
+  }
+
+  /**
+   * Writes Σ_j (yᵢ − yⱼ)/(1 + |yᵢ − yⱼ|²)² into `out` (row-major n × dims) and returns
+   * Z = Σ_{i≠j} 1/(1 + |yᵢ − yⱼ|²), both approximated by interpolation.
+   */
+  compute(y: Float64Array, out: Float64Array): number {
+    const { dims, opts } = this;
+    const p = opts.nInterpolationPoints;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of y) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    const range = Math.max(hi - lo, 1e-6);
+    let nBoxes = Math.max(opts.minNumIntervals, Math.ceil(range * opts.intsInInterval));
+    const size = Math.min(opts.maxFftSize, nextPow2(2 * nBoxes * p));
+    nBoxes = Math.floor(size / (2 * p)); // use the whole padded length
+    const g = nBoxes * p; // nodes per axis
+    const h = range / nBoxes;
+    const spacing = h / p;
+    this.prepare(size);
+    this.spread(y, lo, h, nBoxes, size);
+    this.kernelTransform(size, g, spacing);
+    const khat = this.kernel!.re;
+    const total = size ** dims;
+    const scale = 1 / total;
+    for (const grid of this.grids) {
+      fftNd(this.fft!, dims, grid.re, grid.im, false, g);
+      for (let t = 0; t < total; t++) {
+        grid.re[t] *= khat[t] * scale;
+        grid.im[t] *= khat[t] * scale;
+      }
+      fftNd(this.fft!, dims, grid.re, grid.im, true, g);
+    }
+    return this.gather(y, out);
+  }
+
+  private prepare(size: number): void {
+    if (this.fft?.n === size) return;
+    this.fft = new Fft(size);
+    const total = size ** this.dims;
+    const nGrids = Math.ceil((this.dims + 2) / 2);
+    this.grids = Array.from({ length: nGrids }, () => ({
+      re: new Float64Array(total),
+      im: new Float64Array(total),
+    }));
+    this.kernel = { re: new Float64Array(total), im: new Float64Array(total) };
+  }
+
+  /** Lagrange weights of each point on its box's nodes, and the charges spread onto the grids. */
+  private spread(y: Float64Array, lo: number, h: number, nBoxes: number, size: number): void {
+    const { n, dims, nStencil, weights, base } = this;
+    const p = this.opts.nInterpolationPoints;
+    // node positions within a box (in box units) and the Lagrange denominators
+    const nodes = Float64Array.from({ length: p }, (_, t) => (t + 0.5) / p);
+    const denom = Float64Array.from(nodes, (xt, t) => {
+      let d = 1;
+      for (let s = 0; s < p; s++) if (s !== t) d *= xt - nodes[s];
+      return d;
+    });
+    const axisW = new Float64Array(dims * p);
+    const offsets = stencilOffsets(dims, p, size);
+    for (const grid of this.grids) {
+      grid.re.fill(0);
+      grid.im.fill(0);
+    }
+    const charges = new Float64Array(2 * this.grids.length);
+    for (let i = 0; i < n; i++) {
+      let b0 = 0;
+      let norm2 = 0;
+      for (let a = 0; a < dims; a++) {
+        const v = y[i * dims + a];
+        norm2 += v * v;
+        const u = (v - lo) / h;
+        const box = Math.min(nBoxes - 1, Math.max(0, Math.floor(u)));
+        const local = u - box;
+        b0 = b0 * size + box * p;
+        for (let t = 0; t < p; t++) {
+          let num = 1;
+          for (let s = 0; s < p; s++) if (s !== t) num *= local - nodes[s];
+          axisW[a * p + t] = num / denom[t];
+        }
+      }
+      base[i] = b0;
+      // charges: 1, y_1 … y_dims, |y|²
+      charges[0] = 1;
+      for (let a = 0; a < dims; a++) charges[1 + a] = y[i * dims + a];
+      charges[dims + 1] = norm2;
+      const wOff = i * nStencil;
+      for (let s = 0; s < nStencil; s++) {
+        let w = 1;
+        let rem = s;
+        for (let a = dims - 1; a >= 0; a--) {
+          w *= axisW[a * p + (rem % p)];
+          rem = (rem / p) | 0;
+        }
+        weights[wOff + s] = w;
+        const at = b0 + offsets[s];
+        for (let gi = 0; gi < this.grids.length; gi++) {
+          this.grids[gi].re[at] += w * charges[2 * gi];
+          this.grids[gi].im[at] += w * charges[2 * gi + 1];
+        }
+      }
+    }
+    this.stencil = offsets;
+  }
+
+  private stencil: Int32Array = new Int32Array(0);
+
+  /** FFT of the kernel 1/(1 + d²)² on the circulant grid (real and even: its transform is real). */
+  private kernelTransform(size: number, g: number, spacing: number): void {
+    const { dims } = this;
+    const k = this.kernel!;
+    k.im.fill(0);
+    // squared offset (in grid steps) of each circulant index along one axis; NaN = no node pair
+    const delta2 = Float64Array.from({ length: size }, (_, m) =>
+      m < g ? m * m : m > size - g ? (size - m) ** 2 : NaN,
+    );
+    const s2 = spacing * spacing;
+    const kern = (d2: number) => {
+      if (Number.isNaN(d2)) return 0;
+      const q = 1 / (1 + s2 * d2);
+      return q * q;
+    };
+    if (dims === 2) {
+      for (let a = 0; a < size; a++)
+        for (let b = 0; b < size; b++) k.re[a * size + b] = kern(delta2[a] + delta2[b]);
+    } else {
+      for (let a = 0; a < size; a++)
+        for (let b = 0; b < size; b++)
+          for (let c = 0; c < size; c++)
+            k.re[(a * size + b) * size + c] = kern(delta2[a] + delta2[b] + delta2[c]);
+    }
+    fftNd(this.fft!, dims, k.re, k.im);
+  }
+
+  /** Interpolates the node potentials back to the points; forces into `out`, returns Z. */
+  private gather(y: Float64Array, out: Float64Array): number {
+    const { n, dims, nStencil, weights, base, stencil } = this;
+    const phi = new Float64Array(2 * this.grids.length);
+    let z = 0;
+    for (let i = 0; i < n; i++) {
+      phi.fill(0);
+      const wOff = i * nStencil;
+      for (let s = 0; s < nStencil; s++) {
+        const w = weights[wOff + s];
+        const at = base[i] + stencil[s];
+        for (let gi = 0; gi < this.grids.length; gi++) {
+          phi[2 * gi] += w * this.grids[gi].re[at];
+          phi[2 * gi + 1] += w * this.grids[gi].im[at];
+        }
+      }
+      // Σ_j K² = φ0, Σ_j K² y_j = φ_1…dims, Σ_j K² |y_j|² = φ_(dims+1)
+      let dot = 0;
+      let norm2 = 0;
+      for (let a = 0; a < dims; a++) {
+        const v = y[i * dims + a];
+        dot += v * phi[1 + a];
+        norm2 += v * v;
+        out[i * dims + a] = v * phi[0] - phi[1 + a];
+      }
+      // Σ_j 1/(1 + d²) = Σ_j (1 + |yᵢ|² − 2 yᵢ·yⱼ + |yⱼ|²) K²
+      z += (1 + norm2) * phi[0] - 2 * dot + phi[dims + 1];
+    }
+    return z - n; // without the i = j terms (each 1)
+  }
+}
+
+/** Flat grid offsets of the p^dims nodes of a box relative to its first node (row-major, axis 0 slowest). */
+function stencilOffsets(dims: number, p: number, size: number): Int32Array {
+  const out = new Int32Array(p ** dims);
+  for (let s = 0; s < out.length; s++) {
+    let rem = s;
+    let off = 0;
+    let mult = 1;
+    for (let a = dims - 1; a >= 0; a--) {
+      off += (rem % p) * mult;
+      rem = (rem / p) | 0;
+      mult *= size;
+    }
+    out[s] = off;
+  }
+  return out;
+}

@@ -1,0 +1,152 @@
+import { Random } from '../random';
+import type { TsneAffinities } from './affinities';
+import {
+  DEFAULT_REPULSION,
+  defaultRepulsion,
+  EXACT_REPULSION_MAX_POINTS,
+  exactRepulsion,
+  FftRepulsion,
+  type RepulsionOptions,
+} from './repulsion';
+
+/** t-SNE optimisation schedule (openTSNE defaults). */
+export interface TsneOptions {
+  dims: 2 | 3;
+  /** Early exaggeration phase: iterations, factor, momentum (openTSNE: 250, 12, 0.5). */
+  earlyExaggerationIter: number;
+  earlyExaggeration: number;
+  initialMomentum: number;
+  /** Main phase: iterations and momentum (openTSNE: 500, 0.8). */
+  nIter: number;
+  finalMomentum: number;
+  /** Learning rate; 'auto' = max(200, n / 12) (Belkina et al. 2019, openTSNE). */
+  learningRate: number | 'auto';
+  /** Interpolation of the repulsion (default: defaultRepulsion(dims); given: always interpolated). */
+  repulsion: RepulsionOptions;
+  /** Initial coordinates (row-major n × dims), e.g. the leading PCs; otherwise random N(0, 1e-4²) from `seed`. */
+  init?: Float32Array | Float64Array;
+  seed: number;
+}
+
+export const DEFAULT_TSNE: TsneOptions = {
+  dims: 2,
+  earlyExaggerationIter: 250,
+  earlyExaggeration: 12,
+  initialMomentum: 0.5,
+  nIter: 500,
+  finalMomentum: 0.8,
+  learningRate: 'auto',
+  seed: 42,
+  repulsion: DEFAULT_REPULSION,
+};
+
+/**
+ * Initial layout as openTSNE's: the given coordinates (e.g. the first PCs) rescaled so that the
+ * first axis has standard deviation 1e-4, or seeded Gaussian noise of that spread.
+ */
+export function tsneInit(
+  n: number,
+  dims: number,
+  init: ArrayLike<number> | undefined,
+  seed: number,
+): Float64Array {
+  const y = new Float64Array(n * dims);
+  if (init) {
+    const stride = init.length / n;
+    if (!Number.isInteger(stride) || stride < dims)
+      throw new Error(`tsne: init has ${init.length} values, need ${n} × ≥ ${dims}`);
+    for (let i = 0; i < n; i++) for (let a = 0; a < dims; a++) y[i * dims + a] = init[i * stride + a];
+    for (let a = 0; a < dims; a++) {
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += y[i * dims + a];
+      mean /= n;
+      for (let i = 0; i < n; i++) y[i * dims + a] -= mean;
+    }
+    let sd = 0;
+    for (let i = 0; i < n; i++) sd += y[i * dims] ** 2;
+    sd = Math.sqrt(sd / Math.max(1, n - 1));
+    if (sd > 0) for (let t = 0; t < y.length; t++) y[t] *= 1e-4 / sd;
+    else init = undefined;
+  }
+  if (!init) {
+    const rng = new Random(seed);
+    for (let t = 0; t < y.length; t++) y[t] = 1e-4 * rng.normal();
+  }
+  return y;
+}
+
+/**
+ * t-SNE (van der Maaten & Hinton 2008) with openTSNE's optimisation: attractive forces over the
+ * sparse perplexity-calibrated affinities (methods/tsne/affinities), repulsive forces by FFT-
+ * accelerated interpolation (methods/tsne/repulsion; summed exactly up to 5000 points, where the
+ * fixed-size grid costs more than all pairs), gradient 4·(exaggeration·Σ pᵢⱼ qᵢⱼ (yᵢ − yⱼ)
+ * − Σ qᵢⱼ² (yᵢ − yⱼ) / Z), delta-bar-delta gains (+0.2 / ×0.8, at least 0.01), momentum 0.5 in the
+ * early exaggeration phase and 0.8 after, the embedding re-centred each iteration. Deterministic:
+ * single-threaded, no randomness beyond the seeded initialisation.
+ * `onProgress(done, total)` is called every 10 iterations.
+ */
+export function tsne(
+  aff: TsneAffinities,
+  options: Partial<TsneOptions> = {},
+  onProgress?: (done: number, total: number) => void,
+): Float32Array {
+  const o = { ...DEFAULT_TSNE, ...options };
+  const n = aff.nNodes;
+  const dims = o.dims;
+  if (n < 2) return new Float32Array(n * dims);
+  const lr = o.learningRate === 'auto' ? Math.max(200, n / 12) : o.learningRate;
+  const y = tsneInit(n, dims, o.init, o.seed);
+  const grad = new Float64Array(n * dims);
+  const rep = new Float64Array(n * dims);
+  const update = new Float64Array(n * dims);
+  const gains = new Float64Array(n * dims).fill(1);
+  const fft =
+    n > EXACT_REPULSION_MAX_POINTS || options.repulsion
+      ? new FftRepulsion(n, dims, options.repulsion ?? defaultRepulsion(dims))
+      : undefined;
+  const { rows, cols, p } = aff;
+  const nEdges = rows.length;
+  const total = o.earlyExaggerationIter + o.nIter;
+  for (let iter = 0; iter < total; iter++) {
+    const early = iter < o.earlyExaggerationIter;
+    if (iter === o.earlyExaggerationIter) update.fill(0); // a new optimisation phase, as openTSNE
+    const exaggeration = early ? o.earlyExaggeration : 1;
+    const momentum = early ? o.initialMomentum : o.finalMomentum;
+    // repulsion
+    const z = fft ? fft.compute(y, rep) : exactRepulsion(y, dims, rep);
+    const invZ = z > 0 ? 1 / z : 0;
+    for (let t = 0; t < grad.length; t++) grad[t] = -rep[t] * invZ;
+    // attraction over the affinity edges
+    for (let e = 0; e < nEdges; e++) {
+      const i = rows[e] * dims;
+      const j = cols[e] * dims;
+      let d2 = 0;
+      for (let a = 0; a < dims; a++) {
+        const diff = y[i + a] - y[j + a];
+        d2 += diff * diff;
+      }
+      const w = (exaggeration * p[e]) / (1 + d2);
+      for (let a = 0; a < dims; a++) {
+        const f = w * (y[i + a] - y[j + a]);
+        grad[i + a] += f;
+        grad[j + a] -= f;
+      }
+    }
+    // delta-bar-delta gains, momentum step, re-centre
+    for (let t = 0; t < y.length; t++) {
+      const g4 = 4 * grad[t];
+      // sklearn / openTSNE: the gain grows while the step keeps its direction against the gradient
+      gains[t] = update[t] * g4 < 0 ? gains[t] + 0.2 : Math.max(0.01, gains[t] * 0.8);
+      update[t] = momentum * update[t] - lr * gains[t] * g4;
+      y[t] += update[t];
+    }
+    for (let a = 0; a < dims; a++) {
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += y[i * dims + a];
+      mean /= n;
+      for (let i = 0; i < n; i++) y[i * dims + a] -= mean;
+    }
+    if (onProgress && ((iter + 1) % 10 === 0 || iter + 1 === total)) onProgress(iter + 1, total);
+  }
+  return Float32Array.from(y);
+}

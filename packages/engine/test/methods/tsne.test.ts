@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { fuzzyConnectivities } from '../../src/methods/fuzzy-graph';
+import { knnExact } from '../../src/methods/knn';
+import { Random } from '../../src/methods/random';
+import { tsneAffinities } from '../../src/methods/tsne/affinities';
+import { Fft, fftNd } from '../../src/methods/tsne/fft';
+import { defaultRepulsion, exactRepulsion, FftRepulsion } from '../../src/methods/tsne/repulsion';
+import { tsne } from '../../src/methods/tsne/tsne';
+import { initScran } from '../../src/scran';
+import { trustworthiness } from '../../src/stats/trustworthiness';
+import { umapLayout } from '../../src/stats/umap-layout';
+
+/**
+ * Ten Gaussian clusters of different spreads in 20 dimensions (a stand-in for a PCA space):
+ * row-major n × 20, and the 90-nearest-neighbour lists in scran.js's serialized layout.
+ */
+function clusters(n: number, seed: number) {
+  const d = 20;
+  const rng = new Random(seed);
+  const centers = Array.from({ length: 10 }, () => Array.from({ length: d }, () => 6 * rng.normal()));
+  const x = new Float64Array(n * d);
+  for (let i = 0; i < n; i++)
+    for (let t = 0; t < d; t++) x[i * d + t] = centers[i % 10][t] + rng.normal() * (1 + (i % 3) * 0.5);
+  const k = 90;
+  const { indices, distances } = knnExact(x, n, d, k);
+  return { x, d, knn: { runs: new Int32Array(n).fill(k), indices, distances } };
+}
+
+describe('FFT (methods/tsne/fft)', () => {
+  it('matches the direct DFT in 1 and 2 dimensions, and inverts', () => {
+    const n = 16;
+    const rng = new Random(1);
+    const re = Float64Array.from({ length: n * n }, () => rng.normal());
+    const im = Float64Array.from({ length: n * n }, () => rng.normal());
+    const [r0, i0] = [re.slice(), im.slice()];
+    fftNd(new Fft(n), 2, re, im);
+    let err = 0;
+    for (const [u, v] of [
+      [0, 0],
+      [3, 5],
+      [15, 1],
+    ]) {
+      let sr = 0;
+      let si = 0;
+      for (let a = 0; a < n; a++)
+        for (let b = 0; b < n; b++) {
+          const ang = (-2 * Math.PI * (u * a + v * b)) / n;
+          sr += r0[a * n + b] * Math.cos(ang) - i0[a * n + b] * Math.sin(ang);
+          si += r0[a * n + b] * Math.sin(ang) + i0[a * n + b] * Math.cos(ang);
+        }
+      err = Math.max(err, Math.abs(sr - re[u * n + v]), Math.abs(si - im[u * n + v]));
+    }
+    expect(err).toBeLessThan(1e-9);
+    fftNd(new Fft(n), 2, re, im, true);
+    for (let t = 0; t < n * n; t++) expect(re[t] / (n * n)).toBeCloseTo(r0[t], 10);
+  });
+});
+
+describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsion)', () => {
+  const rng = new Random(4);
+  const relErr = (a: Float64Array, b: Float64Array) => {
+    let e = 0;
+    let s = 0;
+    for (let t = 0; t < a.length; t++) {
+      e += (a[t] - b[t]) ** 2;
+      s += b[t] ** 2;
+    }
+    return Math.sqrt(e / s);
+  };
+
+  it('agrees with the exact sums in 2D (boxes of width < 1) and, coarser, in 3D', () => {
+    for (const [dims, spread, tol] of [
+      [2, 8, 0.02],
+      [3, 3, 0.2],
+    ] as const) {
+      const n = 600;
+      const y = Float64Array.from({ length: n * dims }, () => spread * rng.normal());
+      const approx = new Float64Array(n * dims);
+      const exact = new Float64Array(n * dims);
+      const z = new FftRepulsion(n, dims, defaultRepulsion(dims)).compute(y, approx);
+      const zExact = exactRepulsion(y, dims, exact);
+      expect(relErr(approx, exact)).toBeLessThan(tol);
+      expect(Math.abs(z - zExact) / zExact).toBeLessThan(tol);
+    }
+  });
+
+  it('rejects other dimensions', () => {
+    expect(() => new FftRepulsion(10, 4)).toThrow(/dims must be 2 or 3/);
+  });
+});
+
+describe('t-SNE (methods/tsne) against the previous implementation (scran.js / qdtsne)', () => {
+  const n = 800;
+  const { x, d, knn } = clusters(n, 7);
+  const aff = tsneAffinities(knn, 30);
+
+  it('calibrates symmetric affinities that sum to 1', () => {
+    let s = 0;
+    for (const p of aff.p) s += 2 * p; // each pair stands for p_ij and p_ji
+    expect(s).toBeCloseTo(1, 6);
+    expect(aff.rows.length).toBeLessThan(n * 90);
+  });
+
+  it('is as trustworthy as qdtsne (exact repulsion at this size), the FFT path close behind; deterministic', async () => {
+    const y = tsne(aff, { dims: 2, init: x });
+    expect(Array.from(tsne(aff, { dims: 2, init: x }))).toEqual(Array.from(y));
+    const scran = await initScran();
+    const index = scran.buildNeighborSearchIndex(x, { numberOfDims: d, numberOfCells: n });
+    const nn = scran.findNearestNeighbors(index, 90);
+    const old = scran.runTsne(nn, { perplexity: 30, maxIterations: 1000 });
+    nn.free();
+    index.free();
+    const oldY = Float64Array.from({ length: 2 * n }, (_, t) => (t % 2 ? old.y : old.x)[t >> 1]);
+    const tNew = trustworthiness(x, d, y, 2, 15);
+    const tOld = trustworthiness(x, d, oldY, 2, 15);
+    // the FFT path forced at this size, shorter schedule (the grid cost is fixed per iteration)
+    const short = { earlyExaggerationIter: 100, nIter: 100, init: x };
+    const yFft = tsne(aff, { ...short, dims: 2, repulsion: defaultRepulsion(2) });
+    const y3 = tsne(aff, { dims: 3, init: x }); // exact repulsion (the 3D step's range)
+    const tFft = trustworthiness(x, d, yFft, 2, 15);
+    const t3 = trustworthiness(x, d, y3, 3, 15);
+    console.log(
+      `trustworthiness(k=15): qdtsne ${tOld.toFixed(4)}, new exact ${tNew.toFixed(4)}, FFT 2D ${tFft.toFixed(4)}, 3D ${t3.toFixed(4)}`,
+    );
+    expect(tNew).toBeGreaterThan(tOld - 0.01);
+    expect(tFft).toBeGreaterThan(tOld - 0.02);
+    expect(t3).toBeGreaterThan(tOld - 0.02);
+  }, 240_000);
+});
+
+describe('UMAP layout (stats/umap-layout) against the previous 2D implementation (scran.js / umappp)', () => {
+  it('is as trustworthy as umappp on the same 15-neighbour graph', async () => {
+    const n = 1500;
+    const { x, d, knn } = clusters(n, 11);
+    const k = 14;
+    const indices = new Int32Array(n * k);
+    const distances = new Float64Array(n * k);
+    for (let i = 0; i < n; i++)
+      for (let t = 0; t < k; t++) {
+        indices[i * k + t] = knn.indices[i * 90 + t];
+        distances[i * k + t] = knn.distances[i * 90 + t];
+      }
+    const graph = fuzzyConnectivities({ runs: new Int32Array(n).fill(k), indices, distances });
+    const y = umapLayout(graph, { dims: 2, minDist: 0.3, epochs: 500, seed: 42 });
+    const scran = await initScran();
+    const index = scran.buildNeighborSearchIndex(x, { numberOfDims: d, numberOfCells: n });
+    const nn = scran.findNearestNeighbors(index, 15);
+    const old = scran.runUmap(nn, { neighbors: 15, minDist: 0.3, epochs: 500 });
+    nn.free();
+    index.free();
+    const oldY = Float64Array.from({ length: 2 * n }, (_, t) => (t % 2 ? old.y : old.x)[t >> 1]);
+    const tNew = trustworthiness(x, d, y, 2, 15);
+    const tOld = trustworthiness(x, d, oldY, 2, 15);
+    console.log(`UMAP trustworthiness(k=15): umappp ${tOld.toFixed(4)}, ours ${tNew.toFixed(4)}`);
+    expect(tNew).toBeGreaterThan(tOld - 0.01);
+  }, 60_000);
+});
