@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Alert, Button, Form, Input, Popconfirm, Progress, Space, Table, Typography } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VIDEO_MAX_BYTES, videoTypes, type VideoView } from '@cellcloud/contracts/admin-content';
@@ -12,7 +11,7 @@ import {
   useVideos,
 } from '../../api/admin-content';
 import { formatBytes } from '../files/format';
-import { moveId } from './reorder';
+import { MoveButtons } from './MoveButtons';
 
 interface Fields {
   titleEn: string;
@@ -144,37 +143,13 @@ export function AdminVideosPanel() {
           {
             key: 'actions',
             title: t('actions'),
-            render: (_, v, i) => (
+            render: (_, v) => (
               <Space size={4}>
-                <Button
-                  size="small"
-                  aria-label={t('moveUp')}
-                  icon={<ArrowUpOutlined />}
-                  disabled={i === 0 || reorder.isPending}
-                  onClick={() =>
-                    reorder.mutate(
-                      moveId(
-                        items.map((x) => x.id),
-                        v.id,
-                        -1,
-                      ),
-                    )
-                  }
-                />
-                <Button
-                  size="small"
-                  aria-label={t('moveDown')}
-                  icon={<ArrowDownOutlined />}
-                  disabled={i === items.length - 1 || reorder.isPending}
-                  onClick={() =>
-                    reorder.mutate(
-                      moveId(
-                        items.map((x) => x.id),
-                        v.id,
-                        1,
-                      ),
-                    )
-                  }
+                <MoveButtons
+                  ids={items.map((y) => y.id)}
+                  id={v.id}
+                  busy={reorder.isPending}
+                  onOrder={(ids) => reorder.mutate(ids)}
                 />
                 <Popconfirm title={t('videos.deleteConfirm')} onConfirm={() => del.mutate(v.id)}>
                   <Button size="small" danger>

@@ -14,7 +14,6 @@ import {
   Table,
   Tag,
 } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type {
   AuthoredBody,
@@ -31,7 +30,7 @@ import {
 } from '../../api/admin-content';
 import { HtmlBlock } from '../../shared/HtmlBlock';
 import { useBilingual } from '../../shared/useBilingual';
-import { moveId } from './reorder';
+import { MoveButtons } from './MoveButtons';
 
 interface Fields {
   titleEn: string;
@@ -111,14 +110,6 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
       { onSuccess: () => setEditing(null) },
     );
   };
-  const move = (id: string, by: -1 | 1) =>
-    reorder.mutate(
-      moveId(
-        items.map((x) => x.id),
-        id,
-        by,
-      ),
-    );
 
   return (
     <>
@@ -164,25 +155,15 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
             key: 'actions',
             title: t('actions'),
             width: 260,
-            render: (_: unknown, x: AuthoredItem, i: number) => (
+            render: (_: unknown, x: AuthoredItem) => (
               <Space size={4}>
                 {!dated && (
-                  <>
-                    <Button
-                      size="small"
-                      aria-label={t('moveUp')}
-                      icon={<ArrowUpOutlined />}
-                      disabled={i === 0 || reorder.isPending}
-                      onClick={() => move(x.id, -1)}
-                    />
-                    <Button
-                      size="small"
-                      aria-label={t('moveDown')}
-                      icon={<ArrowDownOutlined />}
-                      disabled={i === items.length - 1 || reorder.isPending}
-                      onClick={() => move(x.id, 1)}
-                    />
-                  </>
+                  <MoveButtons
+                    ids={items.map((y) => y.id)}
+                    id={x.id}
+                    busy={reorder.isPending}
+                    onOrder={(ids) => reorder.mutate(ids)}
+                  />
                 )}
                 <Button size="small" data-testid="content-edit" onClick={() => open(x)}>
                   {t('edit')}
