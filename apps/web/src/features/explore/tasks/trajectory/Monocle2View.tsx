@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Select, Space, Table, Typography, message } from 'antd';
+import { Alert, Button, Card, Checkbox, Select, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
@@ -8,10 +8,11 @@ import type {
   Monocle2TopGenes,
   Monocle2Trajectory,
 } from '@cellcloud/contracts/tasks/monocle2';
-import { useCreateTask, useTaskTable } from '../../../../api/tasks';
+import { useTaskTable } from '../../../../api/tasks';
 import { EChart } from '../../charts/EChart';
 import type { WebTaskViewProps } from '../types';
-import { genePseudotimeOption, heatmapOption, trajectoryOption } from './charts';
+import { clusteredHeatmapOption, genePseudotimeOption, trajectoryOption } from './charts';
+import { heatmapHeight, ResultTable, TrajectoryCard, useRerun } from './parts';
 import { useTaskJson } from './useTaskJson';
 
 type ColourBy = 'state' | 'pseudotime' | 'cluster' | 'sample';
@@ -34,7 +35,7 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
     task.id,
     summary.beam ? 'data/beam_heatmap.json' : '',
   );
-  const create = useCreateTask(datasetId);
+  const rerun = useRerun(datasetId, 'monocle2', t('m2.reorderSent'));
   const [colourBy, setColourBy] = useState<ColourBy>('state');
   const [rootState, setRootState] = useState(summary.rootState);
   const [reverse, setReverse] = useState(false);
@@ -78,20 +79,15 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
 
   const heatOption = useMemo(() => {
     if (!heat || heat instanceof Error || !heat.genes.length) return null;
-    const order = heat.genes.map((_, i) => i).sort((a, b) => heat.clusters[a]! - heat.clusters[b]! || a - b);
-    return heatmapOption(
-      order.map((i) => `${heat.genes[i]} (${heat.clusters[i]})`),
+    return clusteredHeatmapOption(
+      heat,
       heat.pseudotime.map((p) => p.toFixed(1)),
-      order.map((i) => heat.values[i]!),
       t('pseudotime'),
     );
   }, [heat, t]);
 
   const beamHeat = useMemo(() => {
     if (!beamData || beamData instanceof Error || !beamData.genes.length) return null;
-    const order = beamData.genes
-      .map((_, i) => i)
-      .sort((a, b) => beamData.clusters[a]! - beamData.clusters[b]! || a - b);
     const cols = [
       ...Array.from(
         { length: 100 },
@@ -99,35 +95,15 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
       ),
       ...Array.from({ length: 100 }, (_, i) => `${beamData.branches[1]} ${((100 * i) / 99).toFixed(0)}`),
     ];
-    return heatmapOption(
-      order.map((i) => `${beamData.genes[i]} (${beamData.clusters[i]})`),
-      cols,
-      order.map((i) => beamData.values[i]!),
-      t('pseudotime'),
-    );
+    return clusteredHeatmapOption(beamData, cols, t('pseudotime'));
   }, [beamData, t]);
 
-  const runBeam = () => {
-    const params: Record<string, unknown> = { ...task.params, beamBranch: branch };
-    create.mutate(
-      { task: 'monocle2', params },
-      {
-        onSuccess: () => void message.success(t('m2.reorderSent')),
-        onError: (e) => void message.error(e.message),
-      },
-    );
-  };
+  const runBeam = () => rerun.run({ ...task.params, beamBranch: branch });
 
   const reorder = () => {
     const params: Record<string, unknown> = { ...task.params, rootState, reverse };
     delete params.root;
-    create.mutate(
-      { task: 'monocle2', params },
-      {
-        onSuccess: () => void message.success(t('m2.reorderSent')),
-        onError: (e) => void message.error(e.message),
-      },
-    );
+    rerun.run(params);
   };
 
   if (traj instanceof Error) return <Alert type="error" message={t('failed', { message: traj.message })} />;
@@ -147,42 +123,31 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
           tested: summary.nGenesTested,
         })}
       </Typography.Paragraph>
-      <Card size="small" title={t('m2.trajectory')}>
-        <Space wrap style={{ marginBottom: 8 }}>
-          <span>{t('m2.colourBy')}</span>
-          <Select<ColourBy>
-            value={colourBy}
-            onChange={setColourBy}
-            style={{ width: 160 }}
-            data-testid="monocle2-colour"
-            options={(['state', 'pseudotime', 'cluster', 'sample'] as const).map((v) => ({
-              value: v,
-              label: t(`m2.colour.${v}`),
-            }))}
-          />
-        </Space>
-        {option ? (
-          <EChart option={option} height={480} fileName="monocle2-trajectory" testId="monocle2-trajectory" />
-        ) : (
-          <Typography.Text type="secondary">{t('loading')}</Typography.Text>
-        )}
-        <Space wrap style={{ marginTop: 8 }}>
-          <span>{t('m2.rootState')}</span>
-          <Select
-            value={rootState}
-            onChange={setRootState}
-            style={{ width: 100 }}
-            data-testid="monocle2-root-state"
-            options={states.map((s) => ({ value: s, label: s }))}
-          />
-          <Checkbox checked={reverse} onChange={(e) => setReverse(e.target.checked)}>
-            {t('m2.reverse')}
-          </Checkbox>
-          <Button type="primary" loading={create.isPending} onClick={reorder} data-testid="monocle2-reorder">
-            {t('m2.reorder')}
-          </Button>
-        </Space>
-      </Card>
+      <TrajectoryCard<ColourBy>
+        prefix="monocle2"
+        title={t('m2.trajectory')}
+        colourLabel={t('m2.colourBy')}
+        colourBy={colourBy}
+        colours={['state', 'pseudotime', 'cluster', 'sample']}
+        colourName={(v) => t(`m2.colour.${v}`)}
+        onColourBy={setColourBy}
+        option={option}
+      >
+        <span>{t('m2.rootState')}</span>
+        <Select
+          value={rootState}
+          onChange={setRootState}
+          style={{ width: 100 }}
+          data-testid="monocle2-root-state"
+          options={states.map((s) => ({ value: s, label: s }))}
+        />
+        <Checkbox checked={reverse} onChange={(e) => setReverse(e.target.checked)}>
+          {t('m2.reverse')}
+        </Checkbox>
+        <Button type="primary" loading={rerun.pending} onClick={reorder} data-testid="monocle2-reorder">
+          {t('m2.reorder')}
+        </Button>
+      </TrajectoryCard>
       {top && !(top instanceof Error) && (
         <Card size="small" title={t('m2.topGenes')}>
           <span style={{ marginRight: 8 }}>{t('m2.gene')}</span>
@@ -206,7 +171,7 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
         <Card size="small" title={t('m2.heatmap')}>
           <EChart
             option={heatOption}
-            height={Math.max(260, 60 + 16 * (heat && !(heat instanceof Error) ? heat.genes.length : 0))}
+            height={heatmapHeight(heat && !(heat instanceof Error) ? heat.genes.length : 0, 260, 60, 16)}
             fileName="monocle2-heatmap"
             testId="monocle2-heatmap"
           />
@@ -222,7 +187,7 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
             data-testid="monocle2-branch"
             options={summary.branchPoints.map((b) => ({ value: b, label: b }))}
           />
-          <Button disabled={!branch} loading={create.isPending} onClick={runBeam} data-testid="monocle2-beam">
+          <Button disabled={!branch} loading={rerun.pending} onClick={runBeam} data-testid="monocle2-beam">
             {t('m2.runBeam')}
           </Button>
         </Space>
@@ -239,9 +204,11 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
         {beamHeat && (
           <EChart
             option={beamHeat}
-            height={Math.max(
+            height={heatmapHeight(
+              beamData && !(beamData instanceof Error) ? beamData.genes.length : 0,
               260,
-              60 + 16 * (beamData && !(beamData instanceof Error) ? beamData.genes.length : 0),
+              60,
+              16,
             )}
             fileName="monocle2-beam-heatmap"
             testId="monocle2-beam-heatmap"
@@ -249,24 +216,7 @@ export function Monocle2View({ datasetId, task, outputs }: WebTaskViewProps) {
         )}
       </Card>
       <Card size="small" title={t('m2.pseudotimeGenes')}>
-        {genes.data && (
-          <Table
-            size="small"
-            rowKey={(_, i) => String(i)}
-            data-testid="monocle2-genes"
-            dataSource={genes.data.rows.map((r) =>
-              Object.fromEntries(genes.data!.columns.map((c, i) => [c, r[i]])),
-            )}
-            columns={genes.data.columns.map((c) => ({
-              title: c,
-              dataIndex: c,
-              key: c,
-              render: (v: unknown) =>
-                typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(4) : String(v ?? ''),
-            }))}
-            pagination={{ pageSize: 10 }}
-          />
-        )}
+        {genes.data && <ResultTable table={genes.data} testId="monocle2-genes" />}
       </Card>
     </Space>
   );

@@ -1,11 +1,12 @@
-import { Alert, Button, Card, Checkbox, Select, Space, Table, Typography, message } from 'antd';
+import { Alert, Button, Card, Checkbox, Select, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GenesInPseudotime, Monocle3Graph, Monocle3Summary } from '@cellcloud/contracts/tasks/monocle3';
-import { useCreateTask, useTaskTable } from '../../../../api/tasks';
+import { useTaskTable } from '../../../../api/tasks';
 import { EChart } from '../../charts/EChart';
 import type { WebTaskViewProps } from '../types';
 import { heatmapOption, linesOption, trajectoryOption } from './charts';
+import { heatmapHeight, ResultTable, TrajectoryCard, useRerun } from './parts';
 import { useTaskJson } from './useTaskJson';
 
 type ColourBy = 'pseudotime' | 'celltype' | 'partition';
@@ -22,7 +23,7 @@ export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
   const gip = useTaskJson<GenesInPseudotime>(datasetId, task.id, 'data/genes_in_pseudotime.json');
   const modules = useTaskTable(datasetId, task.id, 'gene_modules', 2000);
   const moduleCt = useTaskTable(datasetId, task.id, 'module_celltype', 500);
-  const create = useCreateTask(datasetId);
+  const rerun = useRerun(datasetId, 'monocle3', t('m3.reorderSent'));
   const [colourBy, setColourBy] = useState<ColourBy>('pseudotime');
   const [labels, setLabels] = useState(false);
   const [roots, setRoots] = useState<string[]>(summary.roots);
@@ -66,13 +67,7 @@ export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
   const reorder = () => {
     const params: Record<string, unknown> = { ...task.params, rootNodes: roots };
     delete params.root;
-    create.mutate(
-      { task: 'monocle3', params },
-      {
-        onSuccess: () => void message.success(t('m3.reorderSent')),
-        onError: (e) => void message.error(e.message),
-      },
-    );
+    rerun.run(params);
   };
 
   if (graph instanceof Error) return <Alert type="error" message={t('failed', { message: graph.message })} />;
@@ -91,68 +86,44 @@ export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
           modules: summary.nModules,
         })}
       </Typography.Paragraph>
-      <Card size="small" title={t('m3.trajectory')}>
-        <Space wrap style={{ marginBottom: 8 }}>
-          <span>{t('m3.colourBy')}</span>
-          <Select<ColourBy>
-            value={colourBy}
-            onChange={setColourBy}
-            style={{ width: 160 }}
-            data-testid="monocle3-colour"
-            options={(['pseudotime', 'celltype', 'partition'] as const).map((v) => ({
-              value: v,
-              label: t(`m3.colour.${v}`),
-            }))}
-          />
+      <TrajectoryCard<ColourBy>
+        prefix="monocle3"
+        title={t('m3.trajectory')}
+        colourLabel={t('m3.colourBy')}
+        colourBy={colourBy}
+        colours={['pseudotime', 'celltype', 'partition']}
+        colourName={(v) => t(`m3.colour.${v}`)}
+        onColourBy={setColourBy}
+        controls={
           <Checkbox checked={labels} onChange={(e) => setLabels(e.target.checked)}>
             {t('m3.showLabels')}
           </Checkbox>
-        </Space>
-        {option ? (
-          <EChart option={option} height={480} fileName="monocle3-trajectory" testId="monocle3-trajectory" />
-        ) : (
-          <Typography.Text type="secondary">{t('loading')}</Typography.Text>
-        )}
-        <Space wrap style={{ marginTop: 8 }}>
-          <span>{t('m3.roots')}</span>
-          <Select
-            mode="multiple"
-            value={roots}
-            onChange={setRoots}
-            style={{ minWidth: 240 }}
-            data-testid="monocle3-roots"
-            options={(graph?.nodes ?? []).map((n) => ({ value: n.id, label: n.id }))}
-          />
-          <Button
-            type="primary"
-            disabled={!roots.length}
-            loading={create.isPending}
-            onClick={reorder}
-            data-testid="monocle3-reorder"
-          >
-            {t('m3.reorder')}
-          </Button>
-        </Space>
-        <Typography.Paragraph type="secondary">{t('m3.rootsHint')}</Typography.Paragraph>
-      </Card>
+        }
+        option={option}
+        footer={<Typography.Paragraph type="secondary">{t('m3.rootsHint')}</Typography.Paragraph>}
+      >
+        <span>{t('m3.roots')}</span>
+        <Select
+          mode="multiple"
+          value={roots}
+          onChange={setRoots}
+          style={{ minWidth: 240 }}
+          data-testid="monocle3-roots"
+          options={(graph?.nodes ?? []).map((n) => ({ value: n.id, label: n.id }))}
+        />
+        <Button
+          type="primary"
+          disabled={!roots.length}
+          loading={rerun.pending}
+          onClick={reorder}
+          data-testid="monocle3-reorder"
+        >
+          {t('m3.reorder')}
+        </Button>
+      </TrajectoryCard>
       <Card size="small" title={t('m3.modules', { q: summary.qValue })}>
         {modules.data && modules.data.rows.length ? (
-          <Table
-            size="small"
-            rowKey={(_, i) => String(i)}
-            data-testid="monocle3-modules"
-            dataSource={modules.data.rows.map((r) =>
-              Object.fromEntries(modules.data!.columns.map((c, i) => [c, r[i]])),
-            )}
-            columns={modules.data.columns.slice(0, 8).map((c) => ({
-              title: c,
-              dataIndex: c,
-              key: c,
-              render: (v: unknown) =>
-                typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(4) : String(v ?? ''),
-            }))}
-            pagination={{ pageSize: 10 }}
-          />
+          <ResultTable table={modules.data} testId="monocle3-modules" maxColumns={8} />
         ) : (
           <Typography.Text type="secondary">
             {modules.isLoading ? t('loading') : t('m3.noGenes')}
@@ -163,7 +134,7 @@ export function Monocle3View({ datasetId, task, outputs }: WebTaskViewProps) {
             <Typography.Title level={5}>{t('m3.moduleHeatmap')}</Typography.Title>
             <EChart
               option={heat}
-              height={Math.max(200, 40 + 24 * (moduleCt.data?.rows.length ?? 0))}
+              height={heatmapHeight(moduleCt.data?.rows.length ?? 0, 200, 40, 24)}
               fileName="monocle3-modules"
               testId="monocle3-module-heatmap"
             />

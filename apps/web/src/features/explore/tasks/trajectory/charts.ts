@@ -148,6 +148,24 @@ export function heatmapOption(
   } as ChartOption;
 }
 
+/**
+ * Heat map of genes grouped by their cluster: rows sorted by cluster (then input order) and
+ * labelled "gene (cluster)".
+ */
+export function clusteredHeatmapOption(
+  h: { genes: string[]; clusters: number[]; values: number[][] },
+  columns: string[],
+  xName: string,
+): ChartOption {
+  const order = h.genes.map((_, i) => i).sort((a, b) => h.clusters[a]! - h.clusters[b]! || a - b);
+  return heatmapOption(
+    order.map((i) => `${h.genes[i]} (${h.clusters[i]})`),
+    columns,
+    order.map((i) => h.values[i]!),
+    xName,
+  );
+}
+
 /** Lines of several genes along pseudotime. */
 export function linesOption(
   x: number[],
