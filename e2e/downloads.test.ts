@@ -11,6 +11,7 @@ import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flow
  * no "download free file" requests the .h5ad and the Seurat bundle from the explorer, an
  * administrator approves both in the admin console, the user is notified and downloads through
  * the signed link; a marker table request is declined with a reason the user reads in Chinese;
+ * My Analyses' Result files link the ready exports and offer the declined one again;
  * one approved download expires (its validity moved into the past) and its file is deleted from storage.
  */
 const pbmc = sharedData('pbmc3k/10x');
@@ -88,6 +89,27 @@ describe.skipIf(!pbmc)('requested downloads with approval', () => {
     const zip = await u.page.request.get((await zipRow.getByTestId('download-link').getAttribute('href'))!);
     expect((await zip.body()).subarray(0, 2).toString('latin1')).toBe('PK');
     await screenshot(u.page, 'downloads-active');
+
+    // My Analyses → Result files: the analysis.h5ad row links both ready exports; the declined
+    // marker table can be requested again
+    await u.page.goto('/my_analyzes?tab=results');
+    const files = u.page.getByTestId('result-files');
+    const h5adFile = files.locator('.ant-table-row', { hasText: 'analysis.h5ad' });
+    await expect
+      .poll(() => h5adFile.getByTestId('result-file-download').count(), { timeout: 30_000 })
+      .toBe(2);
+    const fromTab = await u.page.request.get(
+      (await h5adFile
+        .getByTestId('result-file-h5ad')
+        .getByTestId('result-file-download')
+        .getAttribute('href'))!,
+    );
+    expect((await fromTab.body()).subarray(0, 8).toString('latin1')).toBe('\x89HDF\r\n\x1a\n');
+    await files
+      .locator('.ant-table-row', { hasText: 'markers.csv' })
+      .getByTestId('result-file-request')
+      .waitFor();
+    await screenshot(u.page, 'result-files');
     const notes = (
       await env.db.query(
         `SELECT kind, params FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.username = $1`,
