@@ -1,6 +1,7 @@
 import type { Monocle2BeamHeatmap } from '@cellcloud/contracts/tasks/monocle2';
 import { round } from '../monocle3/common';
-import { beamTest, nsBasis, wardCut, type DiffTestRow } from './diff-test';
+import { nsBasis } from '../trajectory/nb-glm';
+import { beamTest, wardCut, type DiffTestRow } from './diff-test';
 import type { TreeModel } from './order';
 
 /**

@@ -15,7 +15,8 @@ import { downsamplePerGroup, round, selectTrajectoryCells, sizeFactors } from '.
 import { bhAdjust } from '../trajectory/stats';
 import { beam, branchedHeatmap } from './beam';
 import { calNcenter, ddrtree } from './ddrtree';
-import { fitDispersions, nsBasis, pseudotimeTest, wardCut } from './diff-test';
+import { fitDispersions, nsBasis } from '../trajectory/nb-glm';
+import { pseudotimeTest, wardCut } from './diff-test';
 import { branchPoints, buildTreeModel, orderCells, type DdrTreeOrdering } from './order';
 
 const MIN_CELLS = 50;
