@@ -127,6 +127,7 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
       )}
       <Form.Item label={t('options.annotation')}>
         <Radio.Group
+          data-testid="wizard-annotation"
           value={p.annotationType}
           onChange={(e) => w.setParam({ annotationType: e.target.value as 'none' | 'auto' | 'reference' })}
           options={[
@@ -142,7 +143,11 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
         </Form.Item>
       )}
       <Form.Item label={t('options.tissue')} required={p.annotationType !== 'none'}>
-        <Input value={p.tissue} onChange={(e) => w.setParam({ tissue: e.target.value })} />
+        <Input
+          data-testid="wizard-tissue"
+          value={p.tissue}
+          onChange={(e) => w.setParam({ tissue: e.target.value })}
+        />
       </Form.Item>
     </Form>
   );

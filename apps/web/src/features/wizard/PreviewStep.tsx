@@ -75,6 +75,13 @@ export function PreviewStep({ w, samples }: { w: WizardState; samples: Analysabl
             ? t('options.batchNone')
             : t(`options.batchMethods.${p.batchRemoveMethod}`)}
         </Descriptions.Item>
+        <Descriptions.Item label={t('options.annotation')}>
+          {p.annotationType === 'none'
+            ? t('options.annotationNone')
+            : `${t(p.annotationType === 'auto' ? 'options.annotationAuto' : 'options.annotationReference')}${
+                p.annotationType === 'reference' ? ` (${p.reference})` : ''
+              } · ${t('options.tissue')}: ${p.tissue}`}
+        </Descriptions.Item>
       </Descriptions>
       <Table
         style={{ marginTop: 16 }}

@@ -11,7 +11,8 @@ export type RuleKey =
   | 'rules.groupRequired'
   | 'rules.oneSpecies'
   | 'rules.speciesRequired'
-  | 'rules.referenceRequired';
+  | 'rules.referenceRequired'
+  | 'rules.tissueRequired';
 
 const nameRule = (v: string, required: RuleKey): RuleKey | null =>
   !v.trim() ? required : NAME_PATTERN.test(v.trim()) ? null : 'rules.nameInvalid';
@@ -41,7 +42,10 @@ export function samplesStepErrors(d: WizardDraft, samples: AnalysableSample[]): 
   return [...errors];
 }
 
-/** Step 3 checks. */
+/** Step 3 checks (SPEC §5: a reference for reference annotation, a tissue type for any annotation). */
 export function optionsStepErrors(d: WizardDraft): RuleKey[] {
-  return d.param.annotationType === 'reference' && !d.param.reference ? ['rules.referenceRequired'] : [];
+  const errors: RuleKey[] = [];
+  if (d.param.annotationType === 'reference' && !d.param.reference) errors.push('rules.referenceRequired');
+  if (d.param.annotationType !== 'none' && !d.param.tissue.trim()) errors.push('rules.tissueRequired');
+  return errors;
 }
