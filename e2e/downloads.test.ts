@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedData } from '@cellcloud/testkit';
@@ -7,7 +7,8 @@ import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
 import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flows';
 
 /**
- * Requested downloads in the browser (issue 21) on the REAL pbmc3k result: a user whose plan has
+ * Requested downloads in the browser (issue 21) on the REAL pbmc3k result (and the methods report
+ * PDF from the explorer's Methods drawer): a user whose plan has
  * no "download free file" requests the .h5ad and the Seurat bundle from the explorer, an
  * administrator approves both in the admin console, the user is notified and downloads through
  * the signed link; a marker table request is declined with a reason the user reads in Chinese;
@@ -28,6 +29,19 @@ describe.skipIf(!pbmc)('requested downloads with approval', () => {
     const admin = newUser('adm');
     const u = await env.newPage();
     const datasetId = await env.openResult(u.page, user, 'pbmc3k_download');
+    // the explorer's Methods drawer downloads the report as a PDF (rendered by the server)
+    await u.page.getByTestId('methods-report').click();
+    await u.page.getByTestId('methods-text').waitFor();
+    const [pdf] = await Promise.all([
+      u.page.waitForEvent('download'),
+      u.page.getByTestId('methods-download-pdf').click(),
+    ]);
+    expect(pdf.suggestedFilename()).toBe('methods-en-US.pdf');
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     await env.db.query(`UPDATE users SET plan_id = 'readonly' WHERE username = $1`, [user.username]);
     await registerViaApi(env.server, admin);
     await env.db.query(`UPDATE users SET is_admin = true WHERE username = $1`, [admin.username]);
