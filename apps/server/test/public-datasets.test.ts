@@ -16,7 +16,7 @@ import { writeH5ad } from '@cellcloud/formats/write-h5ad';
 import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
 import { sharedData } from '@cellcloud/testkit';
 import { ingestPublicH5ad, PublicIngestError } from '../src/services/public-datasets/ingest';
-import { readMetaSheet } from '../src/services/public-datasets/cli';
+import { ingestPublicCli, readMetaSheet } from '../src/services/public-datasets/cli';
 import { jobsRepo } from '../src/db/repos/jobs';
 import { uploadSample, waitParsed } from './files-helpers';
 import { createTestServer, type TestServer } from './support/harness';
@@ -383,6 +383,78 @@ describe.skipIf(!pbmc || !labels || !features || !ifnbDir)(
         404,
       );
       expect((await s.request('GET', PUBLIC_PATHS.list, { token: alice.token })).body.data.total).toBe(0);
+    }, 120_000);
+
+    it('ingests 10x counts with a metadata sheet (ifnb, batch → Sample ID); a sheet breaking rules is refused', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-public-ifnb-'));
+      const sheet = (extra: string[]) => {
+        const f = path.join(dir, `meta-${extra.length}.yaml`);
+        writeFileSync(
+          f,
+          [
+            'id: ifnb-kang2018',
+            'title: IFN-beta stimulated and control PBMCs (Kang 2018 subset)',
+            'species: Homo sapiens',
+            `cells: ${path.join(ifnbDir!, 'ifnb_metadata.csv.gz')}`,
+            ...extra,
+          ].join('\n'),
+        );
+        return f;
+      };
+      const bad = await ingestPublicCli(
+        s.ctx.db,
+        s.ctx.storage,
+        'ingest-public',
+        ifnbDir!,
+        sheet(['columns:', '  sample: donor']),
+      ).catch((e: unknown) => e);
+      expect(bad).toBeInstanceOf(PublicIngestError);
+      expect((bad as PublicIngestError).violations.map((v) => v.rule).sort()).toEqual([
+        'cells.column.donor.missing',
+        'meta.assay.required',
+        'meta.disease.required',
+        'meta.tissue.required',
+      ]);
+      expect(await s.ctx.storage.list('public/ifnb-kang2018/')).toHaveLength(0);
+
+      const out = await ingestPublicCli(
+        s.ctx.db,
+        s.ctx.storage,
+        'ingest-public',
+        ifnbDir!,
+        sheet([
+          'tissue: [blood]',
+          'disease: [normal]',
+          'assay: ["10x 3\' v1"]',
+          'columns:',
+          '  sample: batch',
+        ]),
+      );
+      expect(out).toContain('ingested public dataset ifnb-kang2018 v1: 2000 cells, 9015 genes');
+      const found = (
+        await s.request('GET', `${PUBLIC_PATHS.list}?q=kang&assay=10x%203'%20v1`, { token: alice.token })
+      ).body.data as PublicSearchResult;
+      expect(found.total).toBe(1);
+      expect(found.items[0]).toMatchObject({
+        id: 'ifnb-kang2018',
+        tissue: ['blood'],
+        cells: 2000,
+        sampleCount: 2,
+      });
+      const det = (await s.request('GET', PUBLIC_PATHS.one('ifnb-kang2018'), { token: alice.token })).body
+        .data as PublicDatasetDetail;
+      expect(det.samples.map((x) => [x.id, x.cells]).sort()).toEqual([
+        ['ctrl', 1000],
+        ['stim', 1000],
+      ]);
+      // the stored dataset carries the batch as Sample ID (the analysis job's sample column)
+      const stored = await readH5adBytes(
+        await s.ctx.storage.getBytes('public/ifnb-kang2018/v1/counts.h5ad'),
+        'counts.h5ad',
+      );
+      expect(new Set(stored.cells.columns['Sample ID']!.values as string[])).toEqual(
+        new Set(['ctrl', 'stim']),
+      );
     }, 120_000);
   },
 );

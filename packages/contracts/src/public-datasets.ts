@@ -78,6 +78,23 @@ export const publicDatasetMeta = z
     disease: z.array(z.string()).optional(),
     developmentStage: z.array(z.string()).optional(),
     assay: z.array(z.string()).optional(),
+    /**
+     * Counts + metadata sheet ingest (a 10x folder or a counts h5ad that is not CELLxGENE-schema):
+     * the per-cell table (CSV/TSV, first column the barcode; path relative to the sheet) and which
+     * of its columns give the Sample ID and the annotation levels.
+     */
+    cells: z.string().min(1).optional(),
+    columns: z
+      .object({
+        sample: z.string().optional(),
+        annot_full: z.string().optional(),
+        annot_sub: z.string().optional(),
+        annot_sub2: z.string().optional(),
+        annot_article: z.string().optional(),
+        cluster: z.string().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PublicDatasetMeta = z.infer<typeof publicDatasetMeta>;

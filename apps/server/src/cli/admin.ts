@@ -23,6 +23,7 @@ running server holds it (CELLCLOUD_DATA_DIR/pg/cellcloud.lock) and the tool says
   npm run admin -- backup <new folder>      embedded database + local storage (server stopped)
   npm run admin -- restore <backup folder>  into an empty CELLCLOUD_DATA_DIR
   npm run admin -- ingest-public <file.h5ad> --meta <sheet.yaml|json>   public database (CELLxGENE schema)
+  npm run admin -- ingest-public <10x folder|counts file> --meta <sheet>  public database (counts + sheet: cells, columns)
   npm run admin -- withdraw-public <dataset id>                         hide a public dataset
 `;
 

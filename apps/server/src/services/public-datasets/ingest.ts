@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import {
   publicDatasetMeta,
   type PublicDatasetMeta,
-  type PublicSample,
   type SchemaViolation,
 } from '@cellcloud/contracts/public-datasets';
-import { FormatError, readH5adBytes, writeH5ad, type CellColumn, type Dataset } from '@cellcloud/formats';
+import { FormatError, readH5adBytes, type CellColumn, type Dataset } from '@cellcloud/formats';
 import type { Db } from '../../db/client';
-import { publicDatasetsRepo } from '../../db/repos/public-datasets';
 import type { Storage } from '../../storage/storage';
 import { lineageOf } from './cell-ontology';
+import { cat, distinct, storePublicDataset, type IngestResult } from './store';
+
+export type { IngestResult };
 
 /**
  * Curation ingest of a CELLxGENE-schema h5ad into the public database (issue 20):
@@ -51,51 +51,6 @@ const ORGANISM: Record<string, 'Homo sapiens' | 'Mus musculus'> = {
 };
 const ENSEMBL = /^ENS(MUS)?G\d{11}(\.\d+)?$/;
 
-function cat(d: Dataset, name: string): string[] | undefined {
-  const c = d.cells.columns[name];
-  if (!c) return undefined;
-  return c.kind === 'categorical' ? c.values : Array.from(c.values, (v) => String(v));
-}
-
-const distinct = (xs: string[]) => [...new Set(xs)].sort();
-
-function countValues(xs: string[]): { value: string; count: number }[] {
-  const m = new Map<string, number>();
-  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return [...m.entries()]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
-}
-
-/** contracts FileProperties of the dataset as one analysable sample. */
-function sampleProperties(d: Dataset, species: string, warnings: string[]): Record<string, unknown> {
-  const n = d.counts.nCells;
-  const per = new Float64Array(n);
-  for (let j = 0; j < n; j++)
-    for (let p = d.counts.indptr[j]!; p < d.counts.indptr[j + 1]!; p++) per[j] += d.counts.data[p]!;
-  const sorted = Float64Array.from(per).sort();
-  const total = per.reduce((a, b) => a + b, 0);
-  const usable = n > 30 && n < 100_000;
-  return {
-    species,
-    ensemblRelease: null,
-    ensemblReference: null,
-    overlapPercent: 100,
-    cells: n,
-    genes: d.counts.nGenes,
-    umi: {
-      total,
-      min: sorted[0] ?? 0,
-      median: sorted[Math.floor(n / 2)] ?? 0,
-      mean: n ? total / n : 0,
-      max: sorted[n - 1] ?? 0,
-    },
-    usable,
-    unusableReasonKey: usable ? null : 'files.unusable.cells',
-    warnings,
-  };
-}
-
 /** The schema check; returns every violated rule (empty = valid). */
 export function validateCellxgene(d: Dataset, meta: PublicDatasetMeta): SchemaViolation[] {
   const v: SchemaViolation[] = [];
@@ -134,15 +89,6 @@ export function validateCellxgene(d: Dataset, meta: PublicDatasetMeta): SchemaVi
     });
   if (d.nonInteger) v.push({ rule: 'counts.integer', message: 'raw counts (raw.X or X) are not integers' });
   return v;
-}
-
-export interface IngestResult {
-  id: string;
-  version: number;
-  cells: number;
-  genes: number;
-  annotationLevels: string[];
-  warnings: string[];
 }
 
 export function parseMeta(raw: unknown): PublicDatasetMeta {
@@ -195,7 +141,6 @@ export async function ingestPublicH5ad(
 
   const label = (name: string, idCol: string) => distinct(cat(d, name) ?? cat(d, idCol) ?? []);
   const organism = cat(d, 'organism_ontology_term_id');
-  const species = meta.species ?? ORGANISM[organism![0]!]!;
   const levels: Record<string, CellColumn> = {
     'Sample ID': { kind: 'categorical', values: donor },
     annot_full: { kind: 'categorical', values: annotFull },
@@ -205,30 +150,6 @@ export async function ingestPublicH5ad(
     const c = cat(d, extra);
     if (c) levels[extra] = { kind: 'categorical', values: c };
   }
-  const obs: Record<string, CellColumn> = { ...d.cells.columns, ...levels };
-
-  // Samples with their own metadata (the first value of each per-cell column constant in the sample).
-  const sampleCols = [
-    'tissue',
-    'disease',
-    'development_stage',
-    'assay',
-    'sex',
-    'self_reported_ethnicity',
-    'tissue_ontology_term_id',
-    'disease_ontology_term_id',
-  ];
-  const bySample = new Map<string, number[]>();
-  donor.forEach((s, i) => (bySample.get(s) ?? bySample.set(s, []).get(s)!).push(i));
-  const samples: PublicSample[] = [...bySample.entries()].map(([id, idx]) => {
-    const metadata: Record<string, string> = {};
-    for (const c of sampleCols) {
-      const vals = cat(d, c);
-      if (vals) metadata[c] = distinct(idx.map((i) => vals[i]!)).join('; ');
-    }
-    return { id, cells: idx.length, metadata };
-  });
-
   const ontologyIds = distinct([
     ...cellTypeIds.filter((x) => x !== 'unknown'),
     ...[
@@ -238,70 +159,23 @@ export async function ingestPublicH5ad(
       'development_stage_ontology_term_id',
     ].flatMap((c) => cat(d, c) ?? []),
   ]).filter((x) => x !== 'unknown');
-
-  const version = await publicDatasetsRepo.nextVersion(deps.db, meta.id);
-  const prefix = `public/${meta.id}/v${version}/`;
-  const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs });
-  await deps.storage.put(`${prefix}counts.h5ad`, h5ad);
-  const manifest = {
-    publicDatasetId: meta.id,
-    sampleName: meta.id,
-    format: 'h5ad',
-    files: [`${prefix}counts.h5ad`],
-    shape: { cells: d.counts.nCells, genes: d.counts.nGenes, nnz: d.counts.data.length },
-    species,
-    contentSha256: createHash('sha256').update(h5ad).digest('hex'),
-    createdAt: new Date().toISOString(),
-  };
-  await deps.storage.put(
-    `${prefix}manifest.json`,
-    new TextEncoder().encode(JSON.stringify(manifest, null, 2)),
-  );
-
-  const annotationLevels = Object.keys(levels).filter((k) => k !== 'Sample ID');
-  let previous: string | null = null;
-  try {
-    const r = await deps.db.tx((q) =>
-      publicDatasetsRepo.upsert(q, {
-        id: meta.id,
-        title: meta.title,
-        description: meta.description,
-        species,
-        tissue: meta.tissue ?? label('tissue', 'tissue_ontology_term_id'),
-        disease: meta.disease ?? label('disease', 'disease_ontology_term_id'),
-        developmentStage:
-          meta.developmentStage ?? label('development_stage', 'development_stage_ontology_term_id'),
-        assay: meta.assay ?? label('assay', 'assay_ontology_term_id'),
-        cells: d.counts.nCells,
-        genes: d.counts.nGenes,
-        samples,
-        article: meta.article,
-        sourceUrl: meta.sourceUrl ?? null,
-        licence: meta.licence ?? null,
-        annotationLevels,
-        cellTypes: distinct([...cellType, ...full.values()]),
-        ontologyIds,
-        storagePrefix: prefix,
-        properties: sampleProperties(d, species, warnings),
-        levelSummary: {
-          levels: annotationLevels.map((level) => ({
-            level,
-            values: countValues((levels[level] as { values: string[] }).values),
-          })),
-          mapping: [...full.entries()].map(([annotSub, annotFull]) => ({
-            annotSub,
-            annotFull,
-            ontologyId: cellTypeIds[cellType.indexOf(annotSub)] ?? null,
-          })),
-        },
-      }),
-    );
-    previous = r.previousPrefix;
-  } catch (e) {
-    for (const k of await deps.storage.list(prefix)) await deps.storage.delete(k);
-    throw e;
-  }
-  if (previous && previous !== prefix)
-    for (const k of await deps.storage.list(previous)) await deps.storage.delete(k);
-  return { id: meta.id, version, cells: d.counts.nCells, genes: d.counts.nGenes, annotationLevels, warnings };
+  return storePublicDataset(deps, d, meta, {
+    species: meta.species ?? ORGANISM[organism![0]!]!,
+    levels,
+    facets: {
+      tissue: meta.tissue ?? label('tissue', 'tissue_ontology_term_id'),
+      disease: meta.disease ?? label('disease', 'disease_ontology_term_id'),
+      developmentStage:
+        meta.developmentStage ?? label('development_stage', 'development_stage_ontology_term_id'),
+      assay: meta.assay ?? label('assay', 'assay_ontology_term_id'),
+    },
+    cellTypes: distinct([...cellType, ...full.values()]),
+    ontologyIds,
+    mapping: [...full.entries()].map(([annotSub, annotFull]) => ({
+      annotSub,
+      annotFull,
+      ontologyId: cellTypeIds[cellType.indexOf(annotSub)] ?? null,
+    })),
+    warnings,
+  });
 }

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type {
+  DatasetMappingRelation,
+  PublicDatasetMeta,
+  PublicSample,
+} from '@cellcloud/contracts/public-datasets';
+import { writeH5ad, type CellColumn, type Dataset } from '@cellcloud/formats';
+import type { Db } from '../../db/client';
+import { publicDatasetsRepo } from '../../db/repos/public-datasets';
+import type { Storage } from '../../storage/storage';
+
+/** Values of a per-cell column as text (categorical values, or numbers written out). */
+export function cat(d: Dataset, name: string): string[] | undefined {
+  const c = d.cells.columns[name];
+  if (!c) return undefined;
+  return c.kind === 'categorical' ? c.values : Array.from(c.values, (v) => String(v));
+}
+
+export const distinct = (xs: string[]) => [...new Set(xs)].sort();
+
+function countValues(xs: string[]): { value: string; count: number }[] {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return [...m.entries()]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+}
+
+/** contracts FileProperties of the dataset as one analysable sample. */
+function sampleProperties(d: Dataset, species: string, warnings: string[]): Record<string, unknown> {
+  const n = d.counts.nCells;
+  const per = new Float64Array(n);
+  for (let j = 0; j < n; j++)
+    for (let p = d.counts.indptr[j]!; p < d.counts.indptr[j + 1]!; p++) per[j] += d.counts.data[p]!;
+  const sorted = Float64Array.from(per).sort();
+  const total = per.reduce((a, b) => a + b, 0);
+  const usable = n > 30 && n < 100_000;
+  return {
+    species,
+    ensemblRelease: null,
+    ensemblReference: null,
+    overlapPercent: 100,
+    cells: n,
+    genes: d.counts.nGenes,
+    umi: {
+      total,
+      min: sorted[0] ?? 0,
+      median: sorted[Math.floor(n / 2)] ?? 0,
+      mean: n ? total / n : 0,
+      max: sorted[n - 1] ?? 0,
+    },
+    usable,
+    unusableReasonKey: usable ? null : 'files.unusable.cells',
+    warnings,
+  };
+}
+
+export interface IngestResult {
+  id: string;
+  version: number;
+  cells: number;
+  genes: number;
+  annotationLevels: string[];
+  warnings: string[];
+}
+
+/** What an ingest path (CELLxGENE h5ad, counts + metadata sheet) standardized. */
+export interface StandardizedDataset {
+  species: string;
+  /** `Sample ID` and the annotation levels present (annot_full, annot_sub, …), per cell. */
+  levels: Record<string, CellColumn>;
+  facets: { tissue: string[]; disease: string[]; developmentStage: string[]; assay: string[] };
+  cellTypes: string[];
+  ontologyIds: string[];
+  mapping: DatasetMappingRelation['mapping'];
+  warnings: string[];
+}
+
+/** Per-cell columns whose values, per sample, become the sample's own metadata. */
+const SAMPLE_COLUMNS = [
+  'tissue',
+  'disease',
+  'development_stage',
+  'assay',
+  'sex',
+  'self_reported_ethnicity',
+  'tissue_ontology_term_id',
+  'disease_ontology_term_id',
+];
+
+/**
+ * Stores a validated, standardized public dataset: `public/<id>/v<version>/counts.h5ad` +
+ * `manifest.json` (the canonical dataset layout the analysis job reads), then swaps the catalogue
+ * row in one transaction (re-ingest replaces atomically) and deletes the previous version's files.
+ */
+export async function storePublicDataset(
+  deps: { db: Db; storage: Storage },
+  d: Dataset,
+  meta: PublicDatasetMeta,
+  s: StandardizedDataset,
+): Promise<IngestResult> {
+  const { levels, species, warnings } = s;
+  const obs: Record<string, CellColumn> = { ...d.cells.columns, ...levels };
+  const donor = (levels['Sample ID'] as { values: string[] }).values;
+  const bySample = new Map<string, number[]>();
+  donor.forEach((x, i) => (bySample.get(x) ?? bySample.set(x, []).get(x)!).push(i));
+  const samples: PublicSample[] = [...bySample.entries()].map(([id, idx]) => {
+    const metadata: Record<string, string> = {};
+    for (const c of SAMPLE_COLUMNS) {
+      const vals = cat(d, c);
+      if (vals) metadata[c] = distinct(idx.map((i) => vals[i]!)).join('; ');
+    }
+    return { id, cells: idx.length, metadata };
+  });
+
+  const version = await publicDatasetsRepo.nextVersion(deps.db, meta.id);
+  const prefix = `public/${meta.id}/v${version}/`;
+  const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs });
+  await deps.storage.put(`${prefix}counts.h5ad`, h5ad);
+  const manifest = {
+    publicDatasetId: meta.id,
+    sampleName: meta.id,
+    format: 'h5ad',
+    files: [`${prefix}counts.h5ad`],
+    shape: { cells: d.counts.nCells, genes: d.counts.nGenes, nnz: d.counts.data.length },
+    species,
+    contentSha256: createHash('sha256').update(h5ad).digest('hex'),
+    createdAt: new Date().toISOString(),
+  };
+  await deps.storage.put(
+    `${prefix}manifest.json`,
+    new TextEncoder().encode(JSON.stringify(manifest, null, 2)),
+  );
+
+  const annotationLevels = Object.keys(levels).filter((k) => k !== 'Sample ID');
+  let previous: string | null = null;
+  try {
+    const r = await deps.db.tx((q) =>
+      publicDatasetsRepo.upsert(q, {
+        id: meta.id,
+        title: meta.title,
+        description: meta.description,
+        species,
+        ...s.facets,
+        cells: d.counts.nCells,
+        genes: d.counts.nGenes,
+        samples,
+        article: meta.article,
+        sourceUrl: meta.sourceUrl ?? null,
+        licence: meta.licence ?? null,
+        annotationLevels,
+        cellTypes: s.cellTypes,
+        ontologyIds: s.ontologyIds,
+        storagePrefix: prefix,
+        properties: sampleProperties(d, species, warnings),
+        levelSummary: {
+          levels: annotationLevels.map((level) => ({
+            level,
+            values: countValues((levels[level] as { values: string[] }).values),
+          })),
+          mapping: s.mapping,
+        },
+      }),
+    );
+    previous = r.previousPrefix;
+  } catch (e) {
+    for (const k of await deps.storage.list(prefix)) await deps.storage.delete(k);
+    throw e;
+  }
+  if (previous && previous !== prefix)
+    for (const k of await deps.storage.list(previous)) await deps.storage.delete(k);
+  return { id: meta.id, version, cells: d.counts.nCells, genes: d.counts.nGenes, annotationLevels, warnings };
+}
