@@ -44,9 +44,10 @@ export interface SparsePcaOptions {
   /** Relative change of those Ritz values between two iterations below which they have (default 1e-7). */
   tolerance?: number;
   /**
-   * 2 (default): the sparse products of the fit are split over the calling thread and a worker
-   * thread (matrices with ≥ PARALLEL_MIN_NNZ values; they are copied to shared memory unless they
-   * already are); 1: calling thread only. Same result either way.
+   * 2: the sparse products of the fit are split over the calling thread and a worker thread
+   * (matrices with ≥ PARALLEL_MIN_NNZ values; copied to shared memory unless they already are);
+   * 1: calling thread only. Same result either way. Default: 2 when the matrix's values and
+   * indices are already in SharedArrayBuffers (the PCA step, Scrublet), else 1.
    */
   threads?: number;
 }
@@ -70,7 +71,9 @@ export function sparsePca(
   genes.forEach((g, j) => (col[g] = j));
   const center = opts.center ?? new Float64Array(p);
   const scale = opts.scale ?? new Float64Array(p).fill(1);
-  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? 2);
+  // two threads by default only for a matrix already in shared memory (no copy of the caller's data)
+  const shared = m.data.buffer instanceof SharedArrayBuffer && m.indices.buffer instanceof SharedArrayBuffer;
+  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? (shared ? 2 : 1));
   lastProducts.inWorker = 0;
   lastProducts.total = 0;
   try {
