@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, Card, Empty, Space, Spin, Steps, Typography } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -41,6 +41,14 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
     if (preselectSample && noneSelected)
       setDatasets([{ id: preselectSample.id, name: preselectSample.name, group: 'g1' }]);
   }, [preselectSample, noneSelected, setDatasets]);
+  // Local + public (issue 20): Harmony by default on a new wizard (a draft keeps its own choice).
+  const { setParam } = w;
+  const harmonyDefault = useRef(source === 'both' && !params.get('draftId'));
+  useEffect(() => {
+    if (!harmonyDefault.current || w.loading) return;
+    harmonyDefault.current = false;
+    setParam({ batchRemoveMethod: 'harmony' });
+  }, [w.loading, setParam]);
   const [errors, setErrors] = useState<RuleKey[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
