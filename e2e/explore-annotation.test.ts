@@ -1,68 +1,101 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
-import { screenshot, switchLanguage } from './support/browser';
-import { repoRoot } from './support/build';
-import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
+import { uploadParsed } from './support/api-setup';
+import { screenshot, switchLanguage, type TestPage } from './support/browser';
 import { newUser } from './support/flows';
+import { wizardEnv, type WizardEnv } from './support/wizard-setup';
 
 /**
- * Cell annotation (issue 13) in the browser on a REAL pbmc3k result analysed with the wizard's
- * "Cell annotation: Automatic" parameters (engine CLI `analyze --params` with chooseAnnotationType
- * auto, tissue PBMC — the same in-analysis step the analysis job runs): the Cell Annotations tab
- * shows the automatic labels per cluster with confidence and the reference marker dot plot; two
- * labels are merged by hand and saved as a new level; the DE tab groups cluster genes by that new
- * level (the DE job of that grouping completes in the worker). Both languages.
+ * Cell annotation (issue 13) end to end in the browser, both languages: pbmc3k is uploaded and
+ * parsed (API setup); the researcher runs the WIZARD with "Cell annotation: Automatic", tissue
+ * blood (species human, detected from the sample) → the analysis job annotates in the worker →
+ * the Cell Annotations tab shows the automatic labels per cluster with confidence and the reference
+ * marker dot plot → (in Chinese) two labels are merged by hand and saved as a new level → after a
+ * reload the saved level is still there with the edit → the DE tab's cluster genes are started for
+ * that level and its result is picked and shown in the UI.
  */
-const pbmc = sharedData('pbmc3k/10x');
-const annotatedDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-annotated');
-let env: ExplorerEnv;
+const pbmcDir = sharedData('pbmc3k/10x');
+const geneLists = sharedData('gene_ids');
+const have = pbmcDir !== undefined && geneLists !== undefined;
 
-function analyseAnnotated(): void {
-  if (existsSync(path.join(annotatedDir, 'artifacts/annotation.json'))) return;
-  rmSync(annotatedDir, { recursive: true, force: true });
-  mkdirSync(annotatedDir, { recursive: true });
-  const params = path.join(annotatedDir, '..', 'cellcloud-e2e-annotated-params.json');
-  writeFileSync(params, JSON.stringify({ chooseAnnotationType: 'auto', referenceTissue: 'PBMC' }));
-  const bin = path.join(repoRoot, 'node_modules/.bin');
-  const r = spawnSync(
-    path.join(bin, 'node'),
-    [path.join(bin, 'cellcloud'), 'analyze', pbmc!, '--out', annotatedDir, '--params', params, '--quiet'],
-    {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
-    },
-  );
-  if (r.status !== 0) throw new Error(`engine CLI failed: ${r.stderr}`);
-}
+let env: WizardEnv;
+let tp: TestPage;
+const user = newUser('annot');
 
 const option = (page: Page, text: string) =>
   page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
     hasText: text,
   });
 
-describe.skipIf(!pbmc)('cell annotation in the explorer', () => {
+async function pick(page: Page, select: string, text: string): Promise<void> {
+  await page.getByTestId(select).click();
+  await option(page, text).first().scrollIntoViewIfNeeded();
+  await option(page, text).first().click();
+  await expect(page.getByTestId(select).textContent()).resolves.toContain(text);
+}
+
+describe.skipIf(!have)('cell annotation: wizard → labels → hand edit saved as a level → DE by it', () => {
   beforeAll(async () => {
-    analyseAnnotated();
-    env = await explorerEnv('annotation', pbmc!, { IN_PROCESS_WORKER: 'true' });
+    env = await wizardEnv(user, geneLists!, async (server, token) => {
+      const up = await uploadParsed(
+        server,
+        token,
+        'pbmc3k',
+        ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
+      );
+      expect(up.state).toBe('completed');
+    });
+    tp = env.tp;
   }, 300_000);
   afterAll(() => env?.close());
 
-  it('shows automatic labels, saves a hand edit as a new level, and groups DE by it', async () => {
-    const { context, page, errors } = await env.newPage();
-    const jobId = await env.openResult(page, newUser('annotation'), 'pbmc3k_annotated');
-    // this user's result is the annotated analysis
-    const stored = path.join(env.dataDir, 'storage/results', jobId);
-    cpSync(path.join(annotatedDir, 'artifacts'), path.join(stored, 'artifacts'), { recursive: true });
-    cpSync(path.join(annotatedDir, 'analysis.h5ad'), path.join(stored, 'analysis.h5ad'));
-    await page.reload();
+  it('runs the wizard with automatic annotation (human, blood)', async () => {
+    const page = tp.page;
+    await page.goto('/integrateLocalData');
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('wizard-job-name').fill('pbmc3k_annotated');
+    await page
+      .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: 'pbmc3k' })
+      .locator('input[type=checkbox]')
+      .check();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-2').waitFor();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-3').waitFor();
+    // SPEC §5: automatic annotation needs a tissue type
+    await page.locator('[data-testid=wizard-annotation] input[type=radio][value=auto]').check();
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain('tissue');
+    await page.getByTestId('wizard-tissue').fill('blood');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-4').waitFor();
+    const preview = (await page.getByTestId('wizard-preview').textContent()) ?? '';
+    expect(preview).toContain('Homo sapiens');
+    expect(preview).toContain('blood');
+    await page.getByTestId('wizard-submit').click();
+    await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=custom'));
+    const row = page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: 'pbmc3k_annotated' });
+    await expect
+      .poll(
+        async () => {
+          const status = await row
+            .locator('[data-status]')
+            .getAttribute('data-status', { timeout: 20_000 })
+            .catch(() => null);
+          if (status !== 'completed' && status !== 'failed') await page.reload();
+          return status;
+        },
+        // the analysis job (QC, clustering, annotation) takes ~1 min on a quiet machine; much longer under load
+        { timeout: 560_000, interval: 5000 },
+      )
+      .toBe('completed');
+    await row.getByText('Open result').click();
+    await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
+  }, 600_000);
 
+  it('shows the labels, saves a hand edit as a level that survives a reload, groups DE by it', async () => {
+    const page = tp.page;
     await page.getByTestId('tab-label-cellAnnotations').click();
     const tab = page.getByTestId('tab-cellAnnotations');
     await tab.waitFor({ timeout: 60_000 });
@@ -71,11 +104,12 @@ describe.skipIf(!pbmc)('cell annotation in the explorer', () => {
     await expect(clusters.textContent()).resolves.toMatch(/B.*%/);
     await page.getByTestId('annotation-reference').waitFor();
     await page.getByTestId('annotation-dotplot').waitFor();
-    await tab.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'explore-annotation');
 
-    // merge the two CD4 labels by hand into a new level
+    // the hand edit, in Chinese: merge the two CD4 labels
     // (labels with very few cells merge into the largest one: DE needs at least 3 cells per group)
+    await switchLanguage(page);
+    await expect(tab.textContent()).resolves.toMatch(/各簇的主要标签/);
     const rows = await page
       .getByTestId('annotation-edit')
       .locator('tbody tr.ant-table-row')
@@ -94,55 +128,47 @@ describe.skipIf(!pbmc)('cell annotation in the explorer', () => {
       .poll(() => page.getByTestId('annotation-level').textContent(), { timeout: 30_000 })
       .toMatch(/my_labels/);
     await expect.poll(() => clusters.textContent(), { timeout: 30_000 }).toMatch(/CD4 T/);
+    await screenshot(page, 'explore-annotation');
+
+    // the edit persists: after a reload the saved level is listed and holds the merged label
+    await page.reload();
+    await page.getByTestId('tab-label-cellAnnotations').click();
+    await tab.waitFor({ timeout: 60_000 });
+    await expect.poll(() => clusters.textContent(), { timeout: 60_000 }).toMatch(/CD4 naive T/);
+    await pick(page, 'annotation-level', 'my_labels');
+    await expect.poll(() => clusters.textContent(), { timeout: 30_000 }).toMatch(/CD4 T/);
     await expect(clusters.textContent()).resolves.not.toMatch(/CD4 naive T/);
 
-    await switchLanguage(page);
-    await expect(tab.textContent()).resolves.toMatch(/各簇的主要标签/);
-    await screenshot(page, 'explore-annotation');
-    await switchLanguage(page);
-
-    // DE: cluster genes grouped by the new level
+    // DE (still in Chinese): cluster genes grouped by the saved level, picked and shown in the UI
     await page.getByTestId('tab-label-differentialExpression').click();
     await page.getByTestId('deg-jobs').waitFor({ timeout: 60_000 });
-    const grouping = page.getByTestId('deg-jobs-grouping');
-    if (!((await grouping.textContent()) ?? '').includes('my_labels')) {
-      await grouping.click();
-      await option(page, 'my_labels').first().scrollIntoViewIfNeeded();
-      await option(page, 'my_labels').first().click();
-    }
-    await expect(grouping.textContent()).resolves.toMatch(/my_labels/);
+    if (!((await page.getByTestId('deg-jobs-grouping').textContent()) ?? '').includes('my_labels'))
+      await pick(page, 'deg-jobs-grouping', 'my_labels');
     await page.getByTestId('deg-jobs-cluster-genes').click();
-    // the job runs in the worker; its task (grouping = the saved level) completes
-    const token = await page.evaluate(
-      (k) => (JSON.parse(window.localStorage.getItem(k) ?? '{}') as { token?: string }).token ?? '',
-      `${STORAGE_PREFIX}userInfo`,
-    );
-    const levels = (await (
-      await page.request.get(`/api/user_datasets/${jobId}/observation_annotation`, {
-        headers: { 'access-token': token },
-      })
-    ).json()) as {
-      data: { key: string; name: string }[];
-    };
-    const saved = levels.data.find((l) => l.name === 'my_labels');
-    expect(saved?.key).toMatch(/^subset:/);
     await expect
       .poll(
         async () => {
-          const r = (await (
-            await page.request.get(`/api/user_datasets/${jobId}/deg_tasks`, {
-              headers: { 'access-token': token },
-            })
-          ).json()) as {
-            data: { grouping: string | null; status: string; message: string | null }[];
-          };
-          const task = r.data.find((t) => t.grouping === saved!.key);
-          return task ? `${task.status}${task.message ? `: ${task.message}` : ''}` : 'none';
+          if (await page.getByTestId('deg-jobs-failed').isVisible()) return 'failed';
+          await page.getByTestId('deg-jobs-refresh').click();
+          await page.getByTestId('deg-source').click();
+          const found = await option(page, 'my_labels 的簇基因').count();
+          await page.keyboard.press('Escape');
+          return found > 0 ? 'completed' : 'waiting';
         },
-        { timeout: 150_000, interval: 2000 },
+        { timeout: 150_000, interval: 3000 },
       )
       .toBe('completed');
-    expect(errors).toEqual([]);
-    await context.close();
+    await pick(page, 'deg-source', 'my_labels 的簇基因');
+    const count = page.getByTestId('deg-count');
+    await expect
+      .poll(async () => Number(await count.getAttribute('data-total')), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await screenshot(page, 'explore-annotation-deg');
+    // back in English, the result of that grouping is named in English
+    await switchLanguage(page);
+    await expect(page.getByTestId('deg-source').textContent()).resolves.toContain(
+      'Cluster genes of my_labels',
+    );
+    expect(tp.errors).toEqual([]);
   }, 300_000);
 });
