@@ -6,7 +6,8 @@
  * the runner does) on ten Gaussian clusters of different spreads in a 30-dimensional stand-in for
  * a PCA space (the neighbour search as the pipeline's: Annoy above 10k cells). Prints wall and
  * CPU seconds (process-wide, workers included) and the trustworthiness (k = 15, scikit-learn's
- * definition) of each layout on a 2000-cell sample, then one JSON line per size.
+ * definition) of each layout on a 2000-cell sample, then one JSON line per size. BENCH_OLD=0 skips
+ * the previous implementations (on a busy machine the 100k qdtsne run alone takes many minutes).
  */
 import { loadavg } from 'node:os';
 import { fuzzyConnectivities } from '@cellcloud/engine/methods/fuzzy-graph';
@@ -67,15 +68,8 @@ export async function benchEmbeddings(sizes: number[]): Promise<void> {
         `  ${n} cells ${k.padEnd(24)} ${r.wall.toFixed(1)} s (CPU ${r.cpu.toFixed(1)} s), trustworthiness ${fig[k].trust}`,
       );
     };
-    // previous implementations (scran.js, one after the other)
-    const oldUmap = await timed(() =>
-      scran.runUmap(nn15, { neighbors: 15, minDist: umapMinDist(n), epochs: umapEpochs(n) }),
-    );
-    log('old umap 2D (umappp)', oldUmap, interleave(oldUmap.value.x, oldUmap.value.y), 2);
-    const oldTsne = await timed(() =>
-      scran.runTsne(nn90, { perplexity: 30, maxIterations: n > 50_000 ? 500 : 1000 }),
-    );
-    log('old t-SNE (qdtsne)', oldTsne, interleave(oldTsne.value.x, oldTsne.value.y), 2);
+    // previous implementations (scran.js, one after the other); BENCH_OLD=0 skips them
+    if (process.env.BENCH_OLD !== '0') await benchOld(n, nn15, nn90, log);
     // current: both UMAP layouts in workers while the t-SNE runs here
     const all = await timed(async () => {
       const graph = fuzzyConnectivities(nn15.serialize(), { nNeighbors: 15 });
@@ -106,4 +100,20 @@ export async function benchEmbeddings(sizes: number[]): Promise<void> {
       }),
     );
   }
+}
+
+type Log = (k: string, r: { wall: number; cpu: number }, y: ArrayLike<number>, d: number) => void;
+type Nn = Parameters<Awaited<ReturnType<typeof initScran>>['runUmap']>[0];
+
+/** The previous scran.js implementations (2D UMAP, qdtsne t-SNE), one after the other. */
+async function benchOld(n: number, nn15: Nn, nn90: Nn, log: Log): Promise<void> {
+  const scran = await initScran();
+  const oldUmap = await timed(() =>
+    scran.runUmap(nn15, { neighbors: 15, minDist: umapMinDist(n), epochs: umapEpochs(n) }),
+  );
+  log('old umap 2D (umappp)', oldUmap, interleave(oldUmap.value.x, oldUmap.value.y), 2);
+  const oldTsne = await timed(() =>
+    scran.runTsne(nn90, { perplexity: 30, maxIterations: n > 50_000 ? 500 : 1000 }),
+  );
+  log('old t-SNE (qdtsne)', oldTsne, interleave(oldTsne.value.x, oldTsne.value.y), 2);
 }

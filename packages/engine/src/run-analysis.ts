@@ -132,7 +132,7 @@ function collect(
     tsne: r.tsne.value,
     umap3D: r.umap3d.value,
   };
-  if (r.tsne3d.value) embeddings.tsne3D = r.tsne3d.value; // up to 5000 cells (steps/tsne.ts)
+  if (r.tsne3d.value) embeddings.tsne3D = r.tsne3d.value; // up to 3000 cells (steps/tsne.ts)
   if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
   carryInputColumns(r.inputs.value, data.barcodes, obs, embeddings); // uploaded labels/embeddings (issue 13)
   const summary = data.summary;

@@ -1,6 +1,5 @@
 import { freeAll, initScran } from '../scran';
 import { tsneAffinities, type TsneAffinities } from '../methods/tsne/affinities';
-import { EXACT_REPULSION_MAX_POINTS } from '../methods/tsne/repulsion';
 import { tsne } from '../methods/tsne/tsne';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
@@ -64,7 +63,7 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
  * coarse for a faithful layout (trustworthiness ~0.7 against ~0.96), so large data get no tsne3D
  * until a 3D Barnes–Hut / finer 3D interpolation is in place.
  */
-export const TSNE3D_MAX_CELLS = EXACT_REPULSION_MAX_POINTS;
+export const TSNE3D_MAX_CELLS = 3000;
 
 export class Tsne3dStep extends Step<{ seed: number }, Embedding | null> {
   readonly name = 'tsne3D' as const;

@@ -78,8 +78,9 @@ export function tsneInit(
 /**
  * t-SNE (van der Maaten & Hinton 2008) with openTSNE's optimisation: attractive forces over the
  * sparse perplexity-calibrated affinities (methods/tsne/affinities), repulsive forces by FFT-
- * accelerated interpolation (methods/tsne/repulsion; summed exactly up to 5000 points, where the
- * fixed-size grid costs more than all pairs), gradient 4·(exaggeration·Σ pᵢⱼ qᵢⱼ (yᵢ − yⱼ)
+ * accelerated interpolation (methods/tsne/repulsion; summed exactly up to 2000 points, where the
+ * fixed-size grid costs as much as all pairs, and always in 3D unless `repulsion` is given),
+ * gradient 4·(exaggeration·Σ pᵢⱼ qᵢⱼ (yᵢ − yⱼ)
  * − Σ qᵢⱼ² (yᵢ − yⱼ) / Z), delta-bar-delta gains (+0.2 / ×0.8, at least 0.01), momentum 0.5 in the
  * early exaggeration phase and 0.8 after, the embedding re-centred each iteration. Deterministic:
  * single-threaded, no randomness beyond the seeded initialisation.
@@ -100,8 +101,9 @@ export function tsne(
   const rep = new Float64Array(n * dims);
   const update = new Float64Array(n * dims);
   const gains = new Float64Array(n * dims).fill(1);
+  // 3D: exact unless an interpolation is asked for (the 3D grid within budget is too coarse)
   const fft =
-    n > EXACT_REPULSION_MAX_POINTS || options.repulsion
+    options.repulsion || (dims === 2 && n > EXACT_REPULSION_MAX_POINTS)
       ? new FftRepulsion(n, dims, options.repulsion ?? defaultRepulsion(dims))
       : undefined;
   const { rows, cols, p } = aff;
