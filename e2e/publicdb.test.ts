@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
 import { PUBLIC_PATHS } from '@cellcloud/contracts/public-datasets';
 import { sharedData } from '@cellcloud/testkit';
 import { registerAndLogIn } from './support/api-setup';
@@ -70,9 +71,31 @@ describe.skipIf(!have)('public database in the browser', () => {
     );
     expect(ingest.status, ingest.stderr).toBe(0);
     expect(ingest.stdout).toContain('ingested public dataset pbmc3k-public v1: 2638 cells');
-    await registerAndLogIn(server, alice);
+    const aliceToken = await registerAndLogIn(server, alice);
+    // the first-visit tutorial of My Analyses (its own test) stays closed
+    const dismissed = await fetch(`${server.url}${USER_PREFERENCES_PATH}`, {
+      method: 'PUT',
+      headers: { 'access-token': aliceToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ tutorialDismissed: true }),
+    });
+    expect(dismissed.ok).toBe(true);
     bobToken = await registerAndLogIn(server, bob);
     await db.query(`UPDATE users SET plan_id = 'synecosys' WHERE username = $1`, [alice.username]);
+    // display switch "show only integrated SynEcoSys datasets" on for the plan; two waiting analyses
+    // of the user (nothing runs them here), one with the public dataset
+    await db.query(
+      `UPDATE plans SET switches = switches || '{"onlyIntegratedSynEcoSysDatasets": true}' WHERE id = 'synecosys'`,
+    );
+    for (const [name, samples] of [
+      ['with_public', ['local-1', 'public:pbmc3k-public']],
+      ['local_only', ['local-1', 'local-2']],
+    ] as const)
+      await db.query(
+        `INSERT INTO analysis_jobs (user_id, analysis_id, job_name, kind, status, species, sample_ids, params, draft, cache_key)
+         SELECT id, 'CA' || lpad(nextval('analysis_id_seq')::text, 6, '0'), $2, 'integrated', 'submitted', 'Homo sapiens', $3, '{}', '{}', $2
+         FROM users WHERE username = $1`,
+        [alice.username, name, JSON.stringify(samples)],
+      );
     browser = await launchBrowser();
     tp = await openPage(browser, {
       baseURL: server.url,
@@ -125,6 +148,17 @@ describe.skipIf(!have)('public database in the browser', () => {
     // the menu has the public database entry (Integrate data) for this plan
     await expect(page.getByTestId('top-menu').textContent()).resolves.toContain('Integrate');
   }, 300_000);
+
+  it('My Analyses: the "show only integrated SynEcoSys datasets" toggle filters the integrated analyses', async () => {
+    const page = tp.page;
+    await page.goto('/my_analyzes?tab=integrated');
+    const jobs = page.getByTestId('jobs-integrated');
+    await jobs.locator('.ant-table-row', { hasText: 'with_public' }).waitFor();
+    await expect(jobs.locator('.ant-table-row').count()).resolves.toBe(1);
+    await page.getByTestId('synecosys-only').click();
+    await jobs.locator('.ant-table-row', { hasText: 'local_only' }).waitFor();
+    await expect(jobs.locator('.ant-table-row').count()).resolves.toBe(2);
+  }, 120_000);
 
   it('another user on the default plan: no public database, and cannot withdraw (not an administrator)', async () => {
     const list = await fetch(`${server.url}${PUBLIC_PATHS.list}`, { headers: { 'access-token': bobToken } });
