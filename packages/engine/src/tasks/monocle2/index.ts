@@ -1,5 +1,4 @@
 import type {
-  Monocle2Heatmap,
   Monocle2Params,
   Monocle2Summary,
   Monocle2TopGenes,
@@ -8,7 +7,6 @@ import type {
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { sparsePca } from '../../methods/sparse-pca';
 import { subsetCells, toGeneMajor } from '../../sparse';
-import { seuratV3Hvg } from '../../stats/seurat-v3-hvg';
 import { TaskError } from '../errors';
 import type { EngineTask, TableValue } from '../types';
 import { downsamplePerGroup, round, selectTrajectoryCells, sizeFactors } from '../monocle3/common';
@@ -16,21 +14,14 @@ import { bhAdjust } from '../trajectory/stats';
 import { beam, branchedHeatmap } from './beam';
 import { calNcenter, ddrtree } from './ddrtree';
 import { fitDispersions, nsBasis } from '../trajectory/nb-glm';
-import { pseudotimeTest, wardCut } from './diff-test';
+import { pseudotimeTest } from './diff-test';
+import { geneDispersions, selectOrderingGenes } from './genes';
+import { smoothedHeatmap } from './smooth';
 import { branchPoints, buildTreeModel, orderCells, type DdrTreeOrdering } from './order';
 
 const MIN_CELLS = 50;
 /** Leading principal axes of the scaled ordering-gene matrix that DDRTree works in. */
 export const DDRTREE_DIMS = 50;
-
-/** Genes of an uploaded list: first field of every non-empty line (header lines that match no gene are ignored). */
-function parseGeneList(bytes: Uint8Array): string[] {
-  return new TextDecoder()
-    .decode(bytes)
-    .split(/\r?\n/)
-    .map((l) => l.split(/[,\t]/)[0]!.trim().replace(/^"|"$/g, ''))
-    .filter(Boolean);
-}
 
 export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
   name: 'monocle2',
@@ -70,58 +61,12 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
 
     // detectGenes(0.1) and the pooled per-gene dispersions of size-normalised counts
     progress(0.05, 'dispersions');
-    const numExpressed = new Int32Array(G);
-    const mu = new Float64Array(G);
-    const disp = new Float64Array(G);
-    const rawMean = new Float64Array(G);
-    let xim = 0;
-    for (let c = 0; c < N; c++) xim += 1 / sf[c]!;
-    xim /= N;
-    for (let g = 0; g < G; g++) {
-      let s = 0;
-      let s2 = 0;
-      let raw = 0;
-      for (let k = gm.indptr[g]!; k < gm.indptr[g + 1]!; k++) {
-        const v = gm.data[k]!;
-        if (v > 0.1) numExpressed[g]++;
-        const x = v / sf[gm.indices[k]!]!;
-        s += x;
-        s2 += x * x;
-        raw += v;
-      }
-      mu[g] = s / N;
-      rawMean[g] = raw / N;
-      const v = (s2 - N * mu[g]! * mu[g]!) / Math.max(1, N - 1);
-      disp[g] = mu[g]! > 0 ? (v - xim * mu[g]!) / (mu[g]! * mu[g]!) : NaN;
-    }
+    const { numExpressed, mu, disp, rawMean } = geneDispersions(gm, sf, N);
     const dfit = fitDispersions(mu, disp);
 
     // ordering genes
     progress(0.1, 'orderingGenes');
-    let ordering: number[];
-    if (params.orderingGenes === 'upload') {
-      const file = uploads?.orderingGenes;
-      if (!file) throw new TaskError('monocle2.uploadMissing', 'Upload the ordering gene list.');
-      const names = parseGeneList(file);
-      ordering = [...new Set(names.map((g) => result.geneIndex(g)).filter((g) => g >= 0))].sort(
-        (a, b) => a - b,
-      );
-      if (!ordering.length)
-        throw new TaskError('common.noGenesMatched', `None of the ${names.length} genes was found.`, {
-          given: names.length,
-        });
-    } else if (params.orderingGenes === 'dispersion') {
-      if (!dfit.ok)
-        throw new TaskError('monocle2.noOrderingGenes', 'The dispersion fit failed.', {
-          detail: 'dispersion fit failed',
-        });
-      ordering = [];
-      for (let g = 0; g < G; g++) if (mu[g]! >= 0.5 && disp[g]! >= dfit.a + dfit.b / mu[g]!) ordering.push(g);
-    } else {
-      const hvg = seuratV3Hvg(counts, Math.min(params.nHvg, G));
-      ordering = [];
-      for (let g = 0; g < G; g++) if (hvg.selected[g]) ordering.push(g);
-    }
+    const ordering = selectOrderingGenes(result, counts, params, uploads?.orderingGenes, mu, disp, dfit);
     // FM = log2(count/sf + 1) of the ordering genes, rows with sd > 0, scaled (sd with n − 1)
     const logm: CountMatrix = { ...counts, data: new Float32Array(counts.data.length) };
     for (let c = 0; c < N; c++)
@@ -313,50 +258,17 @@ export const monocle2Engine: EngineTask<Monocle2Params, Monocle2Summary> = {
     };
     await sink.data('trajectory.json', traj);
     // smoothed curves at 100 pseudotimes (genSmoothCurves), heat map of the top genes
-    const grid = Array.from({ length: 100 }, (_, i) => (10 * i) / 99);
-    const gridX = grid.map((t) => [1, ...basis.design(t)]);
-    const curve = (beta: Float64Array) =>
-      gridX.map((x) =>
-        Math.exp(
-          Math.min(
-            30,
-            x.reduce((s, v, a) => s + v * beta[a]!, 0),
-          ),
-        ),
-      );
-    const heatRows = ranked.slice(0, params.nHeatmapGenes);
-    const heatGenes: string[] = [];
-    const values: number[][] = [];
-    for (const r of heatRows) {
-      const m = curve(r.beta!).map((v) => Math.log10(v + 1));
-      const mean = m.reduce((a, b) => a + b, 0) / m.length;
-      const sd = Math.sqrt(m.reduce((a, b) => a + (b - mean) ** 2, 0) / (m.length - 1));
-      if (!(sd > 0) || !m.every(Number.isFinite)) continue;
-      heatGenes.push(symbols[r.g]!);
-      values.push(m.map((v) => round(Math.max(-3, Math.min(3, (v - mean) / sd)), 4)));
-    }
     const nStates = cellStates.length;
-    const nh = values.length;
-    const dist = new Float64Array(nh * nh);
-    for (let a = 0; a < nh; a++) {
-      for (let b = a + 1; b < nh; b++) {
-        let s = 0;
-        for (let t = 0; t < 100; t++) s += values[a]![t]! * values[b]![t]!;
-        const cor = s / 99; // rows are standardised
-        dist[a * nh + b] = dist[b * nh + a] = (1 - cor) / 2;
-      }
-    }
-    const clusters = nh ? Array.from(wardCut(dist, nh, Math.min(nStates, nh))) : [];
-    const heat: Monocle2Heatmap = {
-      pseudotime: grid.map((t) => round(t, 3)),
-      genes: heatGenes,
-      clusters,
-      values,
-    };
+    const { grid, curve, heat } = smoothedHeatmap(
+      basis,
+      ranked.slice(0, params.nHeatmapGenes),
+      symbols,
+      nStates,
+    );
     await sink.data('heatmap.json', heat);
     await sink.table('heatmap_genes', {
       columns: ['gene_short_name', 'Cluster'],
-      rows: heatGenes.map((g, i) => [g, clusters[i]!]),
+      rows: heat.genes.map((g, i) => [g, heat.clusters[i]!]),
     });
     const top = ranked
       .slice(0, params.nTopGenes)
