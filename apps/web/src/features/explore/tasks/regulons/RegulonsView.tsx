@@ -4,62 +4,16 @@ import { useTranslation } from 'react-i18next';
 import type { RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
 import { useTaskTable } from '../../../../api/tasks';
 import { EChart } from '../../charts/EChart';
-import type { ChartOption } from '../../charts/echarts';
 import { ExportButtons } from '../deg-groups/ExportButtons';
 import type { WebTaskViewProps } from '../types';
-
-type Rows = (string | number | null)[][];
-
-/** Heat map of a (row label, values…) table: rows on y, the remaining columns on x. */
-function matrixHeatmap(
-  columns: string[],
-  rows: Rows,
-  opts: { order?: number[]; diverging?: boolean },
-): ChartOption {
-  const xs = columns.slice(1);
-  const order = opts.order ?? rows.map((_, i) => i);
-  const data: [number, number, number][] = [];
-  let min = Infinity;
-  let max = -Infinity;
-  order.forEach((r, y) =>
-    xs.forEach((_, x) => {
-      const v = Number(rows[r]![x + 1] ?? 0);
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-      data.push([x, y, Math.round(v * 1000) / 1000]);
-    }),
-  );
-  const lim = Math.max(Math.abs(min), Math.abs(max));
-  return {
-    animation: false,
-    tooltip: {},
-    grid: { left: 140, right: 90, top: 20, bottom: 110 },
-    xAxis: { type: 'category', data: xs, axisLabel: { rotate: 60, fontSize: 10, interval: 0 } },
-    yAxis: {
-      type: 'category',
-      data: order.map((r) => String(rows[r]![0])),
-      inverse: true,
-      axisLabel: { fontSize: 10, interval: 0 },
-    },
-    visualMap: {
-      min: opts.diverging ? -lim : min,
-      max: opts.diverging ? lim : max,
-      precision: 2,
-      calculable: true,
-      right: 0,
-      top: 'middle',
-      inRange: {
-        color: opts.diverging ? ['#2c7bb6', '#ffffbf', '#d7191c'] : ['#f7fbff', '#6baed6', '#08306b'],
-      },
-    },
-    series: [{ type: 'heatmap', data }],
-  };
-}
+import { matrixHeatmap, scaleColumns, type Rows } from './charts';
+import { RegulonCellHeatmap, RegulonFeaturePlots } from './RegulonPlots';
 
 /**
  * TF regulation results (issue 18): regulon specificity (RSS) and scaled activity by cell type,
- * the CSI matrix ordered by module, and the top regulons per cell type (CSV/XLSX). Per-cell AUC
- * values are colourable in the explorer as `regulon TF(+)` columns.
+ * the per-cell heat map of the top regulons, TF expression next to regulon AUC on the embedding,
+ * average TF expression by cell type, the CSI matrix ordered by module, and the top regulons per
+ * cell type (CSV/XLSX). Per-cell AUC values are colourable in the explorer as `regulon TF(+)`.
  */
 export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
   const { t } = useTranslation('regulons');
@@ -69,6 +23,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
   const csi = useTaskTable(datasetId, task.id, 'csi_matrix');
   const modules = useTaskTable(datasetId, task.id, 'csi_modules');
   const top = useTaskTable(datasetId, task.id, 'top_regulons');
+  const tfExpr = useTaskTable(datasetId, task.id, 'tf_expression_by_cell_type');
   const csiOrder = useMemo(() => {
     if (!csi.data || !modules.data) return undefined;
     const moduleOf = new Map(modules.data.rows.map((r) => [String(r[1]), Number(r[0])]));
@@ -89,7 +44,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
       csi.data && csiOrder ? csi.data.rows.map((r) => [r[0]!, ...csiOrder.map((i) => r[i + 1]!)]) : null,
     [csi.data, csiOrder],
   );
-  const error = [rss, activity, csi, modules, top].find((q) => q.error)?.error;
+  const error = [rss, activity, csi, modules, top, tfExpr].find((q) => q.error)?.error;
   if (error) return <Alert type="error" showIcon message={t('loadFailed', { detail: String(error) })} />;
   const header = [t('col.cellType'), t('col.rank'), t('col.regulon'), t('col.rss')];
   return (
@@ -121,6 +76,22 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
             height={Math.max(300, 150 + 22 * activity.data.rows.length)}
             fileName="regulons_activity"
             testId="regulons-activity"
+          />
+        ) : (
+          <Spin />
+        )}
+      </Card>
+      <RegulonCellHeatmap datasetId={datasetId} taskId={task.id} summary={summary} />
+      <RegulonFeaturePlots datasetId={datasetId} taskId={task.id} />
+      <Card size="small" title={t('tfExpression.title')}>
+        {tfExpr.data ? (
+          <EChart
+            option={matrixHeatmap(tfExpr.data.columns, scaleColumns(tfExpr.data.rows as Rows), {
+              diverging: true,
+            })}
+            height={Math.max(300, 150 + 22 * tfExpr.data.rows.length)}
+            fileName="regulons_tf_expression"
+            testId="regulons-tf-expression"
           />
         ) : (
           <Spin />

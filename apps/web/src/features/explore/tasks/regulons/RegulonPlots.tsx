@@ -1,0 +1,108 @@
+import { Alert, Card, Col, Row, Select, Space, Spin, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
+import { EChart } from '../../charts/EChart';
+import { useTaskJson } from '../trajectory/useTaskJson';
+import { cellHeatmapOption, featureOption, type CellHeatmap, type RegulonFeatures } from './charts';
+
+/** Regulons shown in the per-cell heat map: the top 5 by RSS of every cell type, in that order. */
+export function topRegulons(summary: RegulonsSummary): string[] {
+  const out: string[] = [];
+  for (const t of summary.topByType) for (const r of t.regulons) if (!out.includes(r.name)) out.push(r.name);
+  return out;
+}
+
+/** Per-cell heat map of the top regulons (z-scored AUC of the sampled cells, rows by cell type). */
+export function RegulonCellHeatmap({
+  datasetId,
+  taskId,
+  summary,
+}: {
+  datasetId: string;
+  taskId: string;
+  summary: RegulonsSummary;
+}) {
+  const { t } = useTranslation('regulons');
+  const heat = useTaskJson<CellHeatmap>(datasetId, taskId, 'data/heatmap.json');
+  const option = useMemo(
+    () =>
+      heat && !(heat instanceof Error)
+        ? cellHeatmapOption(heat, topRegulons(summary), t('cellHeatmap.annotation'))
+        : null,
+    [heat, summary, t],
+  );
+  return (
+    <Card size="small" title={t('cellHeatmap.title')}>
+      {heat instanceof Error ? (
+        <Alert type="error" showIcon message={t('loadFailed', { detail: heat.message })} />
+      ) : option ? (
+        <EChart
+          option={option}
+          height={560}
+          fileName="regulons_cell_heatmap"
+          testId="regulons-cell-heatmap"
+        />
+      ) : (
+        <Spin />
+      )}
+    </Card>
+  );
+}
+
+/** Feature plots: a regulon's TF expression next to its AUC on the embedding (METHODS §8.1). */
+export function RegulonFeaturePlots({ datasetId, taskId }: { datasetId: string; taskId: string }) {
+  const { t } = useTranslation('regulons');
+  const features = useTaskJson<RegulonFeatures>(datasetId, taskId, 'data/features.json');
+  const [chosen, setChosen] = useState<string>();
+  if (features instanceof Error)
+    return <Alert type="error" showIcon message={t('loadFailed', { detail: features.message })} />;
+  if (!features) return <Spin />;
+  const reg = features.regulons.find((r) => r.name === chosen) ?? features.regulons[0];
+  return (
+    <Card size="small" title={t('features.title')} data-testid="regulons-features">
+      {!features.embedding || !reg ? (
+        <Typography.Text type="secondary">{t('features.noEmbedding')}</Typography.Text>
+      ) : (
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Space>
+            <Typography.Text>{t('features.regulon')}</Typography.Text>
+            <span data-testid="regulons-feature-select">
+              <Select
+                style={{ minWidth: 180 }}
+                value={reg.name}
+                onChange={setChosen}
+                options={features.regulons.map((r) => ({ value: r.name, label: r.name }))}
+              />
+            </span>
+            <Typography.Text type="secondary">{features.embedding}</Typography.Text>
+          </Space>
+          <Row gutter={12}>
+            <Col xs={24} lg={12}>
+              <Typography.Text strong data-testid="regulons-feature-expression-title">
+                {t('features.expression', { tf: reg.tf })}
+              </Typography.Text>
+              <EChart
+                option={featureOption(features, reg.expression)}
+                height={380}
+                fileName={`regulons_${reg.tf}_expression`}
+                testId="regulons-feature-expression"
+              />
+            </Col>
+            <Col xs={24} lg={12}>
+              <Typography.Text strong data-testid="regulons-feature-auc-title">
+                {t('features.auc', { name: reg.name })}
+              </Typography.Text>
+              <EChart
+                option={featureOption(features, reg.auc)}
+                height={380}
+                fileName={`regulons_${reg.tf}_auc`}
+                testId="regulons-feature-auc"
+              />
+            </Col>
+          </Row>
+        </Space>
+      )}
+    </Card>
+  );
+}
