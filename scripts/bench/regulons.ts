@@ -100,6 +100,7 @@ for (const name of cases.length ? cases : ['1k']) {
   const marks: Record<string, number> = {};
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  let shown = 0;
   const summary = await runRegulons(
     {
       result: handle(matrix, labels),
@@ -107,6 +108,15 @@ for (const name of cases.length ? cases : ['1k']) {
       onProgress: (p: TaskProgress) => {
         peak = Math.max(peak, process.memoryUsage.rss());
         if (!(p.step in marks)) marks[p.step] = performance.now();
+        // a line per tenth of the network (a run cut short still gives the rate)
+        const tenth = Math.floor(((p.fraction - 0.05) / 0.7) * 10);
+        if (p.step === 'network' && tenth > shown) {
+          shown = tenth;
+          const c = process.cpuUsage(cpu0);
+          console.log(
+            `  network ${tenth * 10} %: ${((performance.now() - t0) / 1000).toFixed(0)} s, CPU ${((c.user + c.system) / 1e6).toFixed(0)} s (load ${loadavg()[0]!.toFixed(1)})`,
+          );
+        }
       },
       sink: new MemorySink(),
       resources,

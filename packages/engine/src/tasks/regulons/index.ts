@@ -143,25 +143,19 @@ export async function runRegulons(
     GRNBOOST2.maxBins,
   );
   const adjacencies: { tf: number; target: number; importance: number; rho: number }[] = [];
-  const pearson = (a: Float32Array, b: Float32Array) => {
-    let ma = 0;
-    let mb = 0;
-    for (let i = 0; i < nS; i++) {
-      ma += a[i]!;
-      mb += b[i]!;
-    }
-    ma /= nS;
-    mb /= nS;
-    let num = 0;
-    let da = 0;
-    let db = 0;
-    for (let i = 0; i < nS; i++) {
-      num += (a[i]! - ma) * (b[i]! - mb);
-      da += (a[i]! - ma) ** 2;
-      db += (b[i]! - mb) ** 2;
-    }
-    return da > 0 && db > 0 ? num / Math.sqrt(da * db) : 0;
+  // Pearson rho as the dot product of centred, unit-norm profiles (TFs standardised once)
+  const standardised = (v: Float32Array) => {
+    const u = new Float32Array(nS);
+    let m = 0;
+    for (let i = 0; i < nS; i++) m += v[i]!;
+    m /= nS;
+    let ss = 0;
+    for (let i = 0; i < nS; i++) ss += (v[i]! - m) ** 2;
+    const inv = ss > 0 ? 1 / Math.sqrt(ss) : 0;
+    for (let i = 0; i < nS; i++) u[i] = (v[i]! - m) * inv;
+    return u;
   };
+  const tfUnit = tfGenes.map((t) => standardised(dense.get(t.g)!));
   const targetValues = new Float32Array(targets.length * nS);
   targets.forEach((g, k) => targetValues.set(dense.get(g)!, k * nS));
   const importances = await boostTargets(
@@ -182,11 +176,14 @@ export async function runRegulons(
     },
   );
   targets.forEach((g, k) => {
-    const y = dense.get(g)!;
+    const y = standardised(dense.get(g)!);
     for (let f = 0; f < tfGenes.length; f++) {
       const imp = importances[k * tfGenes.length + f]!;
-      if (imp > 0)
-        adjacencies.push({ tf: f, target: g, importance: imp, rho: pearson(dense.get(tfGenes[f]!.g)!, y) });
+      if (!(imp > 0)) continue;
+      const x = tfUnit[f]!;
+      let rho = 0;
+      for (let i = 0; i < nS; i++) rho += x[i]! * y[i]!;
+      adjacencies.push({ tf: f, target: g, importance: imp, rho });
     }
   });
 
