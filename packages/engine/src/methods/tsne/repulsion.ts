@@ -89,6 +89,8 @@ export class FftRepulsion {
   private readonly nStencil: number;
   private grids: { re: Float64Array; im: Float64Array }[] = [];
   private kernel: { re: Float64Array; im: Float64Array } | undefined;
+  /** The current grid: lower corner, box width, boxes per axis, FFT length. */
+  private geom: { lo: number; h: number; nBoxes: number; size: number } | undefined;
 
   constructor(
     private readonly n: number,
@@ -115,15 +117,24 @@ export class FftRepulsion {
       if (v > hi) hi = v;
     }
     const range = Math.max(hi - lo, 1e-6);
-    let nBoxes = Math.max(opts.minNumIntervals, Math.ceil(range * opts.intsInInterval));
-    const size = Math.min(opts.maxFftSize, nextPow2(2 * nBoxes * p));
-    nBoxes = Math.floor(size / (2 * p)); // use the whole padded length
+    // The grid (and the kernel's transform) is kept while it covers the points and is at most
+    // 1/0.8 of their range; a new one gets a 5 % margin on each side, so that the expanding
+    // embedding needs a new kernel transform only every few iterations.
+    let geom = this.geom;
+    const span = geom && geom.h * geom.nBoxes;
+    if (!geom || !span || lo < geom.lo || hi > geom.lo + span || range < 0.8 * span) {
+      const padded = range * 1.1;
+      let nBoxes = Math.max(opts.minNumIntervals, Math.ceil(padded * opts.intsInInterval));
+      const size = Math.min(opts.maxFftSize, nextPow2(2 * nBoxes * p));
+      nBoxes = Math.floor(size / (2 * p)); // use the whole padded length
+      geom = { lo: lo - 0.05 * range, h: padded / nBoxes, nBoxes, size };
+      this.geom = geom;
+      this.prepare(size);
+      this.kernelTransform(size, nBoxes * p, geom.h / p);
+    }
+    const { size, nBoxes } = geom;
     const g = nBoxes * p; // nodes per axis
-    const h = range / nBoxes;
-    const spacing = h / p;
-    this.prepare(size);
-    this.spread(y, lo, h, nBoxes, size);
-    this.kernelTransform(size, g, spacing);
+    this.spread(y, geom.lo, geom.h, nBoxes, size);
     const khat = this.kernel!.re;
     const total = size ** dims;
     const scale = 1 / total;
