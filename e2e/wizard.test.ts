@@ -2,8 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedData } from '@cellcloud/testkit';
 import { screenshot, type TestPage } from './support/browser';
 import { newUser } from './support/flows';
-import { uploadParsed } from './support/api-setup';
-import { wizardEnv, type WizardEnv } from './support/wizard-setup';
+import {
+  submitWizard,
+  upload10xSample,
+  wizardEnv,
+  wizardStep1,
+  type WizardEnv,
+} from './support/wizard-setup';
 
 /**
  * Issue 6 in the browser: pbmc3k is uploaded and parsed (API setup), then the researcher runs the
@@ -22,15 +27,7 @@ const user = newUser('wizard');
 
 describe.skipIf(!have)('initiate analysis wizard', () => {
   beforeAll(async () => {
-    env = await wizardEnv(user, geneLists!, async (server, token) => {
-      const up = await uploadParsed(
-        server,
-        token,
-        'pbmc3k',
-        ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
-      );
-      expect(up.state).toBe('completed');
-    });
+    env = await wizardEnv(user, geneLists!, upload10xSample('pbmc3k', pbmcDir!));
     tp = env.tp;
   });
   afterAll(() => env?.close());
@@ -44,11 +41,7 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain(
       'Please fill in the job name',
     );
-    await page.getByTestId('wizard-job-name').fill('pbmc3k_wizard');
-    await page
-      .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: 'pbmc3k' })
-      .locator('input[type=checkbox]')
-      .check();
+    await wizardStep1(page, 'pbmc3k_wizard', 'pbmc3k');
     await page.getByTestId('wizard-next').click();
 
     await page.getByTestId('wizard-step-2').waitFor();
@@ -78,9 +71,7 @@ describe.skipIf(!have)('initiate analysis wizard', () => {
     await expect(page.getByTestId('wizard-preview').textContent()).resolves.toMatch(
       /\d+(\.\d+)? % \(recommended\)/,
     );
-    await page.getByTestId('wizard-submit').click();
-    await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=custom'));
-    await page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: 'pbmc3k_wizard' }).waitFor();
+    await submitWizard(page, 'pbmc3k_wizard');
     await screenshot(page, 'wizard-job-list');
   });
 

@@ -1,6 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
-import { registerAndLogIn } from './api-setup';
+import { registerAndLogIn, uploadParsed } from './api-setup';
 import { ensureWebBuild } from './build';
 import { launchBrowser, openPage, screenshot, type TestPage } from './browser';
 import { logInViaUi, waitForPath, type NewUser } from './flows';
@@ -66,4 +66,31 @@ export async function wizardEnv(
     throw e;
   }
   return { server, browser, tp, close };
+}
+
+/** The `upload` of wizardEnv for one 10x sample folder (matrix, genes, barcodes), parsed. */
+export function upload10xSample(name: string, dir: string) {
+  return async (server: RunningServer, token: string): Promise<void> => {
+    const files = ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${dir}/${f}`);
+    const up = await uploadParsed(server, token, name, files);
+    if (up.state !== 'completed') throw new Error(`the upload of ${name} ended ${up.state}`);
+  };
+}
+
+/** Step 1 of the wizard on /integrateLocalData: the job name and one sample checked. */
+export async function wizardStep1(page: Page, jobName: string, sample: string): Promise<void> {
+  await page.getByTestId('wizard-job-name').fill(jobName);
+  await page
+    .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: sample })
+    .locator('input[type=checkbox]')
+    .check();
+}
+
+/** Submits on step 4; resolves with the job's row in My Analyses once it is listed. */
+export async function submitWizard(page: Page, jobName: string): Promise<Locator> {
+  await page.getByTestId('wizard-submit').click();
+  await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=custom'));
+  const row = page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: jobName });
+  await row.waitFor();
+  return row;
 }
