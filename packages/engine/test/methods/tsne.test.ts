@@ -155,3 +155,28 @@ describe('UMAP layout (stats/umap-layout) against the previous 2D implementation
     expect(tNew).toBeGreaterThan(tOld - 0.01);
   }, 60_000);
 });
+
+describe('exact repulsion (methods/tsne/repulsion exactRepulsion)', () => {
+  it('the 2D and 3D fast paths match the direct pair sums', () => {
+    const rng = new Random(8);
+    for (const dims of [2, 3]) {
+      const n = 50;
+      const y = Float64Array.from({ length: n * dims }, () => 3 * rng.normal());
+      const out = new Float64Array(n * dims);
+      const z = exactRepulsion(y, dims, out);
+      let zRef = 0;
+      const ref = new Float64Array(n * dims);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          if (i === j) continue;
+          let d2 = 0;
+          for (let a = 0; a < dims; a++) d2 += (y[i * dims + a] - y[j * dims + a]) ** 2;
+          const q = 1 / (1 + d2);
+          zRef += q;
+          for (let a = 0; a < dims; a++) ref[i * dims + a] += q * q * (y[i * dims + a] - y[j * dims + a]);
+        }
+      expect(z).toBeCloseTo(zRef, 9);
+      for (let t = 0; t < ref.length; t++) expect(out[t]).toBeCloseTo(ref[t], 9);
+    }
+  });
+});

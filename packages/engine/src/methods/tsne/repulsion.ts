@@ -46,6 +46,7 @@ export function exactRepulsion(y: Float64Array, dims: number, out: Float64Array)
   const n = y.length / dims;
   out.fill(0);
   if (dims === 2) return exact2d(y, n, out);
+  if (dims === 3) return exact3d(y, n, out);
   let z = 0;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -332,6 +333,37 @@ function exact2d(y: Float64Array, n: number, out: Float64Array): number {
     }
     out[2 * i] += fx;
     out[2 * i + 1] += fy;
+  }
+  return 2 * z;
+}
+
+/** exactRepulsion for 3D, with the coordinates in locals. */
+function exact3d(y: Float64Array, n: number, out: Float64Array): number {
+  let z = 0;
+  for (let i = 0; i < n; i++) {
+    const xi = y[3 * i];
+    const yi = y[3 * i + 1];
+    const zi = y[3 * i + 2];
+    let fx = 0;
+    let fy = 0;
+    let fz = 0;
+    for (let j = i + 1; j < n; j++) {
+      const dx = xi - y[3 * j];
+      const dy = yi - y[3 * j + 1];
+      const dz = zi - y[3 * j + 2];
+      const q = 1 / (1 + dx * dx + dy * dy + dz * dz);
+      z += q;
+      const q2 = q * q;
+      fx += q2 * dx;
+      fy += q2 * dy;
+      fz += q2 * dz;
+      out[3 * j] -= q2 * dx;
+      out[3 * j + 1] -= q2 * dy;
+      out[3 * j + 2] -= q2 * dz;
+    }
+    out[3 * i] += fx;
+    out[3 * i + 1] += fy;
+    out[3 * i + 2] += fz;
   }
   return 2 * z;
 }
