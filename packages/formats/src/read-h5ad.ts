@@ -35,7 +35,7 @@ const SYMBOL_COLUMNS = ['gene_symbols', 'gene_symbol', 'feature_name', 'gene_nam
 const ID_COLUMNS = ['gene_ids', 'gene_id', 'ensembl_id', 'feature_id'];
 
 /** Gene ids and symbols from a var dataframe (scanpy puts symbols in the index, ids in gene_ids). */
-function geneTable(v: DataFrame): GeneTable {
+export function geneTable(v: DataFrame): GeneTable {
   const idCol = ID_COLUMNS.find((c) => v.strings[c]);
   const symCol = SYMBOL_COLUMNS.find((c) => v.strings[c]);
   const featureTypes = v.strings['feature_types'] ?? v.strings['feature_type'];

@@ -5,7 +5,6 @@ import type { CellColumn } from '@cellcloud/formats/matrix';
 import { extraColumn, type ExtraObsSource } from './extra-obs';
 import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
-import { readStoredResult } from './runner-child-io';
 import { writeSeuratBundle } from './download.seurat-bundle';
 
 /**
@@ -14,7 +13,8 @@ import { writeSeuratBundle } from './download.seurat-bundle';
  * such as annot_auto / annot_sub; issue 13) added to the stored obs. h5ad: analysis.h5ad copied
  * element by element with the streaming writer (writeH5adWithObs) into a local file uploaded to
  * `outKey`. Seurat: reads analysis.h5ad, streams the zip into a temporary local file (a chunk at a
- * time) and uploads that file as a stream to `outKey`.
+ * time, the counts sliced from the open file a block of cells at a time) and uploads that file as
+ * a stream to `outKey`.
  */
 export interface ExportInput {
   kind: 'h5ad' | 'seurat';
@@ -47,16 +47,21 @@ const main: ChildMain<ExportInput> = async (task, io) => {
     }
     return undefined;
   }
-  const ds = await readStoredResult(storage, task.h5adKey);
-  Object.assign(ds.cells.columns, obs);
+  // the counts are sliced from the open file a block of cells at a time: only the file's bytes
+  // and one block are in memory, never the decoded matrix
+  const { withH5adCellBlocks } = await import('@cellcloud/formats/h5ad-cell-blocks');
+  const bytes = await storage.getBytes(task.h5adKey);
   io.progress(0.4, 'convert');
   const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-seurat-'));
   try {
     const file = path.join(dir, 'bundle.zip');
     const fd = openSync(file, 'w');
     try {
-      writeSeuratBundle(ds, (chunk) => {
-        for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done);
+      await withH5adCellBlocks(bytes, 'analysis.h5ad', (ds) => {
+        Object.assign(ds.cells.columns, obs);
+        writeSeuratBundle(ds, (chunk) => {
+          for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done);
+        });
       });
     } finally {
       closeSync(fd);

@@ -1,5 +1,6 @@
 import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
-import { featuresTsv, matrixMarketChunks } from '@cellcloud/formats/write-10x-mtx';
+import { cellRanges, featuresTsv, matrixMarketChunks } from '@cellcloud/formats/write-10x-mtx';
+import { cellBlocksOf, type CellBlocks } from '@cellcloud/formats/cell-blocks';
 import { concatChunks } from '@cellcloud/formats/sources';
 import { zipWriter } from '@cellcloud/formats/write-zip';
 
@@ -40,15 +41,19 @@ const csvCell = (v: string | number) => {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-/** log1p(count / total · 1e4) of entry `k` of cell `c`, rounded to 6 decimals — computed per entry. */
-function logNormalizer(m: CountMatrix): (k: number, c: number) => number {
+/** log1p(count / total · 1e4) of a stored count `x` of cell `c`, rounded to 6 decimals — computed per entry. */
+function logNormalizer(m: CellBlocks): (x: number, c: number) => number {
   const scale = new Float64Array(m.nCells);
-  for (let c = 0; c < m.nCells; c++) {
-    let total = 0;
-    for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++) total += m.data[k]!;
-    scale[c] = total > 0 ? 1e4 / total : 0;
+  for (const [j0, j1] of cellRanges(m)) {
+    const base = m.indptr[j0]!;
+    const { data } = m.entries(base, m.indptr[j1]!);
+    for (let c = j0; c < j1; c++) {
+      let total = 0;
+      for (let k = m.indptr[c]! - base, end = m.indptr[c + 1]! - base; k < end; k++) total += data[k]!;
+      scale[c] = total > 0 ? 1e4 / total : 0;
+    }
   }
-  return (k, c) => Math.round(Math.log1p(m.data[k]! * scale[c]!) * 1e6) / 1e6;
+  return (x, c) => Math.round(Math.log1p(x * scale[c]!) * 1e6) / 1e6;
 }
 
 const enc = new TextEncoder();
@@ -70,10 +75,13 @@ function* csvChunks(
   yield enc.encode(lines.length ? lines.join('\n') + '\n' : '');
 }
 
-type BundleInput = Pick<Dataset, 'counts' | 'genes' | 'cells' | 'embeddings'>;
+type BundleInput = Pick<Dataset, 'genes' | 'cells' | 'embeddings'>;
 
 /** Streams the bundle's zip bytes to `sink`, in order, synchronously. */
-export function writeSeuratBundle(ds: BundleInput, sink: (chunk: Uint8Array) => void): void {
+export function writeSeuratBundle(
+  ds: BundleInput & { counts: CellBlocks },
+  sink: (chunk: Uint8Array) => void,
+): void {
   const zip = zipWriter(sink);
   const barcodes = ds.cells.barcodes;
   for (const [dir, field, value] of [
@@ -110,8 +118,8 @@ export function writeSeuratBundle(ds: BundleInput, sink: (chunk: Uint8Array) => 
 }
 
 /** The whole bundle in memory (small results and tests); jobs stream with `writeSeuratBundle`. */
-export function seuratBundle(ds: BundleInput): Uint8Array {
+export function seuratBundle(ds: BundleInput & { counts: CountMatrix }): Uint8Array {
   const chunks: Uint8Array[] = [];
-  writeSeuratBundle(ds, (c) => chunks.push(c));
+  writeSeuratBundle({ ...ds, counts: cellBlocksOf(ds.counts) }, (c) => chunks.push(c));
   return concatChunks(chunks);
 }
