@@ -43,12 +43,15 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
     const n = index.numberOfCells();
     const perplexity = tsnePerplexity(n);
     const nn = scran.findNearestNeighbors(index, Math.min(n - 1, scran.perplexityToNeighbors(perplexity)));
+    let aff: TsneAffinities;
     try {
-      this.affinities = tsneAffinities(nn.serialize(), perplexity);
+      aff = tsneAffinities(nn.serialize(), perplexity);
     } finally {
       freeAll(nn);
     }
-    return tsneLayout(this.affinities, 2, this.batch, params.seed, (f) => progress(f, 'Computing t-SNE'));
+    // kept for the 3D step only where it runs (~100 MB at 100k cells otherwise held to the end)
+    this.affinities = n <= TSNE3D_MAX_CELLS ? aff : undefined;
+    return tsneLayout(aff, 2, this.batch, params.seed, (f) => progress(f, 'Computing t-SNE'));
   }
 
   protected override release(): void {

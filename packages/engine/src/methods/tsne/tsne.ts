@@ -119,19 +119,22 @@ export function tsne(
     const invZ = z > 0 ? 1 / z : 0;
     for (let t = 0; t < grad.length; t++) grad[t] = -rep[t] * invZ;
     // attraction over the affinity edges
-    for (let e = 0; e < nEdges; e++) {
-      const i = rows[e] * dims;
-      const j = cols[e] * dims;
-      let d2 = 0;
-      for (let a = 0; a < dims; a++) {
-        const diff = y[i + a] - y[j + a];
-        d2 += diff * diff;
-      }
-      const w = (exaggeration * p[e]) / (1 + d2);
-      for (let a = 0; a < dims; a++) {
-        const f = w * (y[i + a] - y[j + a]);
-        grad[i + a] += f;
-        grad[j + a] -= f;
+    if (dims === 2) attract2d(y, rows, cols, p, exaggeration, grad);
+    else {
+      for (let e = 0; e < nEdges; e++) {
+        const i = rows[e] * dims;
+        const j = cols[e] * dims;
+        let d2 = 0;
+        for (let a = 0; a < dims; a++) {
+          const diff = y[i + a] - y[j + a];
+          d2 += diff * diff;
+        }
+        const w = (exaggeration * p[e]) / (1 + d2);
+        for (let a = 0; a < dims; a++) {
+          const f = w * (y[i + a] - y[j + a]);
+          grad[i + a] += f;
+          grad[j + a] -= f;
+        }
       }
     }
     // delta-bar-delta gains, momentum step, re-centre
@@ -151,4 +154,36 @@ export function tsne(
     if (onProgress && ((iter + 1) % 10 === 0 || iter + 1 === total)) onProgress(iter + 1, total);
   }
   return Float32Array.from(y);
+}
+
+/** The 2D attraction, edges grouped by their first end (tsneAffinities lists them by row). */
+function attract2d(
+  y: Float64Array,
+  rows: Int32Array,
+  cols: Int32Array,
+  p: Float64Array,
+  exaggeration: number,
+  grad: Float64Array,
+): void {
+  const m = rows.length;
+  let e = 0;
+  while (e < m) {
+    const i = rows[e];
+    const xi = y[2 * i];
+    const yi = y[2 * i + 1];
+    let fx = 0;
+    let fy = 0;
+    for (; e < m && rows[e] === i; e++) {
+      const j = cols[e];
+      const dx = xi - y[2 * j];
+      const dy = yi - y[2 * j + 1];
+      const w = (exaggeration * p[e]) / (1 + dx * dx + dy * dy);
+      fx += w * dx;
+      fy += w * dy;
+      grad[2 * j] -= w * dx;
+      grad[2 * j + 1] -= w * dy;
+    }
+    grad[2 * i] += fx;
+    grad[2 * i + 1] += fy;
+  }
 }
