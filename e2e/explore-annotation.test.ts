@@ -1,10 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedData } from '@cellcloud/testkit';
-import { uploadParsed } from './support/api-setup';
 import { screenshot, switchLanguage, type TestPage } from './support/browser';
 import { newUser } from './support/flows';
-import { wizardEnv, type WizardEnv } from './support/wizard-setup';
+import {
+  submitWizard,
+  upload10xSample,
+  wizardEnv,
+  wizardStep1,
+  type WizardEnv,
+} from './support/wizard-setup';
 
 /**
  * Cell annotation (issue 13) end to end in the browser, both languages: pbmc3k is uploaded and
@@ -12,8 +17,9 @@ import { wizardEnv, type WizardEnv } from './support/wizard-setup';
  * blood (species human, detected from the sample) → the analysis job annotates in the worker →
  * the Cell Annotations tab shows the automatic labels per cluster with confidence and the reference
  * marker dot plot → (in Chinese) two labels are merged by hand and saved as a new level → after a
- * reload the saved level is still there with the edit → the DE tab's cluster genes are started for
- * that level and its result is picked and shown in the UI.
+ * reload the saved level is still there with the edit, and a cell-type level of the composition
+ * tab → the DE tab's cluster genes are started for that level and its result is picked and shown
+ * in the UI.
  */
 const pbmcDir = sharedData('pbmc3k/10x');
 const geneLists = sharedData('gene_ids');
@@ -37,15 +43,7 @@ async function pick(page: Page, select: string, text: string): Promise<void> {
 
 describe.skipIf(!have)('cell annotation: wizard → labels → hand edit saved as a level → DE by it', () => {
   beforeAll(async () => {
-    env = await wizardEnv(user, geneLists!, async (server, token) => {
-      const up = await uploadParsed(
-        server,
-        token,
-        'pbmc3k',
-        ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => `${pbmcDir}/${f}`),
-      );
-      expect(up.state).toBe('completed');
-    });
+    env = await wizardEnv(user, geneLists!, upload10xSample('pbmc3k', pbmcDir!));
     tp = env.tp;
   }, 300_000);
   afterAll(() => env?.close());
@@ -54,11 +52,7 @@ describe.skipIf(!have)('cell annotation: wizard → labels → hand edit saved a
     const page = tp.page;
     await page.goto('/integrateLocalData');
     await page.getByTestId('wizard-step-1').waitFor();
-    await page.getByTestId('wizard-job-name').fill('pbmc3k_annotated');
-    await page
-      .locator('[data-testid=wizard-samples] .ant-table-row', { hasText: 'pbmc3k' })
-      .locator('input[type=checkbox]')
-      .check();
+    await wizardStep1(page, 'pbmc3k_annotated', 'pbmc3k');
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-step-2').waitFor();
     await page.getByTestId('wizard-next').click();
@@ -73,9 +67,7 @@ describe.skipIf(!have)('cell annotation: wizard → labels → hand edit saved a
     const preview = (await page.getByTestId('wizard-preview').textContent()) ?? '';
     expect(preview).toContain('Homo sapiens');
     expect(preview).toContain('blood');
-    await page.getByTestId('wizard-submit').click();
-    await page.waitForURL((u) => u.pathname === '/my_analyzes' && u.search.includes('tab=custom'));
-    const row = page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: 'pbmc3k_annotated' });
+    const row = await submitWizard(page, 'pbmc3k_annotated');
     await expect
       .poll(
         async () => {
@@ -138,6 +130,16 @@ describe.skipIf(!have)('cell annotation: wizard → labels → hand edit saved a
     await pick(page, 'annotation-level', 'my_labels');
     await expect.poll(() => clusters.textContent(), { timeout: 30_000 }).toMatch(/CD4 T/);
     await expect(clusters.textContent()).resolves.not.toMatch(/CD4 naive T/);
+
+    // the saved level is a cell-type level of the composition tab too
+    await page.getByTestId('tab-label-cellularComposition').click();
+    await page.getByTestId('tab-cellularComposition').waitFor({ timeout: 60_000 });
+    await pick(page, 'composition-types', 'my_labels');
+    await expect
+      .poll(() => page.getByTestId('tab-cellularComposition').locator('.ant-table').textContent(), {
+        timeout: 30_000,
+      })
+      .toMatch(/CD4 T/);
 
     // DE (still in Chinese): cluster genes grouped by the saved level, picked and shown in the UI
     await page.getByTestId('tab-label-differentialExpression').click();

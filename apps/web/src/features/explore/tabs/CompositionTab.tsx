@@ -116,7 +116,13 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellularComposition">
       <Space wrap>
         <span>{t('composition.cellTypes')}</span>
-        <Select value={typeKey} style={{ width: 180 }} onChange={setTypeKey} options={options} />
+        <Select
+          data-testid="composition-types"
+          value={typeKey}
+          style={{ width: 180 }}
+          onChange={setTypeKey}
+          options={options}
+        />
         <span>{t('composition.by')}</span>
         <Select value={byKey} style={{ width: 180 }} onChange={setByKey} options={options} />
         <span>{t('composition.groups')}</span>
