@@ -73,6 +73,10 @@ describe.skipIf(!pbmc || !DOROTHEA)('regulons task in the explorer', () => {
     expect(manifest.obs.map((o) => o.key)).toContain(`regulon ${name}`);
     await page.getByTestId('regulons-rss').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-regulons');
+    await page.getByTestId('regulons-cell-heatmap').scrollIntoViewIfNeeded();
+    await screenshot(page, 'explore-regulons-cells');
+    await features.scrollIntoViewIfNeeded();
+    await screenshot(page, 'explore-regulons-features');
     const [csv] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('regulons-top-export-csv').click(),

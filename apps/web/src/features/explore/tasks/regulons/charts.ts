@@ -156,19 +156,24 @@ export function cellHeatmapOption(h: CellHeatmap, regulons: string[], typeLabel:
   };
 }
 
-/** One feature plot: the drawn cells on the embedding coloured by `values` (highest on top; caption in the page). */
+/** One feature plot: the drawn cells on the embedding coloured by `values` over their range (highest on top; caption in the page). */
 export function featureOption(f: RegulonFeatures, values: number[]): ChartOption {
   const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
-  let max = 0;
-  for (const v of values) max = Math.max(max, v);
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+  }
+  if (!(max > min)) max = min + 1;
   return {
     animation: false,
     grid: { left: 40, right: 70, top: 16, bottom: 30 },
-    xAxis: { type: 'value', scale: true, splitLine: { show: false } },
-    yAxis: { type: 'value', scale: true, splitLine: { show: false } },
+    xAxis: { type: 'value', scale: true, splitLine: { show: false }, axisLine: { onZero: false } },
+    yAxis: { type: 'value', scale: true, splitLine: { show: false }, axisLine: { onZero: false } },
     visualMap: {
-      min: 0,
-      max: max || 1,
+      min,
+      max,
       dimension: 2,
       precision: 3,
       calculable: true,
