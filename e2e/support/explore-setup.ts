@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -16,7 +17,24 @@ import { startServer, type RunningServer } from './server';
  * and a user who signs up through the UI and finds the result published where the job runner
  * publishes it (storage `results/<jobId>/`) for a completed job of theirs.
  */
-export const pbmc3kResultDir = path.join(os.tmpdir(), 'cellcloud-e2e-pbmc3k-result');
+export const pbmc3kResultDir = path.join(os.tmpdir(), `cellcloud-e2e-pbmc3k-result-${engineSourceHash()}`);
+
+/**
+ * Hash of the engine's and the formats' sources: the cached pbmc3k result is made again whenever
+ * either changes (a result made by an older engine would test the explorer against stale outputs).
+ */
+function engineSourceHash(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, f.name);
+      if (f.isDirectory()) walk(p);
+      else h.update(p.slice(repoRoot.length)).update(readFileSync(p));
+    }
+  };
+  for (const d of ['packages/engine/src', 'packages/formats/src']) walk(path.join(repoRoot, d));
+  return h.digest('hex').slice(0, 12);
+}
 
 /** Runs `cellcloud analyze` on the shared pbmc3k 10x data unless its result is already there. */
 export function analysePbmc3k(pbmcDir: string): void {

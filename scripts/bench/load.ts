@@ -15,11 +15,12 @@ import { fileFrom, uploadSample, waitParsed } from '../../apps/server/test/files
 import { signUp } from '../../apps/server/test/support/accounts';
 import { completedJobWithArtifacts } from '../../apps/server/test/support/explore';
 import { createTestServer } from '../../apps/server/test/support/harness';
+import { pbmc3kResultDir } from '../../e2e/support/explore-setup';
 
 const RATE = Number(process.env.LOAD_RATE ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const realResult = '/tmp/cellcloud-e2e-pbmc3k-result/artifacts';
+const realResult = path.join(pbmc3kResultDir, 'artifacts');
 
 function files(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((f) => {
