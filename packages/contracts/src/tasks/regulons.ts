@@ -60,6 +60,26 @@ export const regulonsSummary = z.object({
 });
 export type RegulonsSummary = z.infer<typeof regulonsSummary>;
 
+/** `data/heatmap.json`: z-scored AUC of the sampled cells (cells × regulons, row-major, clipped ±4). */
+export interface RegulonCellHeatmap {
+  regulons: string[];
+  cells: string[];
+  cellTypes: string[];
+  z: number[];
+}
+
+/** `data/features.json`: TF expression next to regulon AUC on the embedding (METHODS §8.1). */
+export interface RegulonFeatures {
+  /** Embedding name (umap preferred), null when the result has none. */
+  embedding: string | null;
+  cellTypes: string[];
+  /** Per drawn cell: x, y (empty without an embedding) and index into cellTypes. */
+  x: number[];
+  y: number[];
+  type: number[];
+  regulons: { name: string; tf: string; expression: number[]; auc: number[] }[];
+}
+
 export const regulonsTask = defineTask({
   name: 'regulons',
   titleKey: 'regulons.title',

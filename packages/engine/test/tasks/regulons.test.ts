@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
+import { regulonsTask, type RegulonFeatures } from '@cellcloud/contracts/tasks/regulons';
 import { readH5adBytes } from '@cellcloud/formats';
 import { SHARED_DATA_DIR, sharedData } from '@cellcloud/testkit';
 import { nodeResourceReader } from '../../src/cli/node-resources';
 import { isTaskError } from '../../src/tasks/errors';
 import { runRegulons } from '../../src/tasks/regulons';
 import { MemorySink } from '../../src/tasks/memory-sink';
-import type { RegulonFeatures } from '../../src/tasks/regulons/outputs';
 import { resultHandleFromDataset } from '../../src/tasks/result-handle';
 import type { ResultHandle } from '../../src/tasks/types';
 

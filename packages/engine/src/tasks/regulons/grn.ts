@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { TaskError } from '../errors';
+import { runSlicesOnWorkers } from '../worker-pool';
 import { boostSlice, type GrnSlice } from './gbm';
 
 /**
  * GRNBoost2-style importances of every target, slices of targets in worker threads (inputs in
  * SharedArrayBuffers). Target k is boosted with seed + k whatever thread runs it, so the result does
- * not depend on the thread count. A slice whose worker fails runs on this thread.
+ * not depend on the thread count. A slice whose worker fails runs on this thread (tasks/worker-pool).
  */
 export async function boostTargets(
   input: GrnSlice,
@@ -46,59 +46,24 @@ export async function boostTargets(
     targets: share(input.targets),
     exclude: share(input.exclude),
   };
-  const workers: Worker[] = [];
-  try {
-    for (let w = 0; w < Math.min(threads, slices.length); w++) {
-      workers.push(
-        new Worker(new URL('./gbm.ts', import.meta.url), {
-          workerData: { task: 'grn-boost', input: shared },
-        }),
-      );
-    }
-  } catch {
-    for (const w of workers) await w.terminate();
-    return boostTargets(input, nTargets, { ...opts, threads: 1 });
-  }
-  let next = 0;
-  const failed: [number, number][] = [];
-  try {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            let current: [number, number] | undefined;
-            const give = () => {
-              if (opts.signal?.aborted || next >= slices.length) {
-                current = undefined;
-                resolve();
-                return;
-              }
-              current = slices[next++]!;
-              w.postMessage({ from: current[0], to: current[1] });
-            };
-            w.on('message', (msg: { tick?: number; done?: boolean; from?: number; out?: Float64Array }) => {
-              if (msg.tick) tick();
-              else if (msg.done && msg.out) {
-                out.set(msg.out, msg.from! * input.nFeatures);
-                give();
-              }
-            });
-            const fail = () => {
-              if (current) failed.push(current);
-              current = undefined;
-              resolve();
-            };
-            w.once('error', fail);
-            w.once('exit', fail);
-            give();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
+  const rest = await runSlicesOnWorkers<{ tick?: number; done?: boolean; from?: number; out?: Float64Array }>(
+    {
+      script: new URL('./gbm.ts', import.meta.url),
+      workerData: { task: 'grn-boost', input: shared },
+      threads,
+      slices,
+      signal: opts.signal,
+      onMessage: (msg) => {
+        if (msg.tick) tick();
+        else if (msg.done && msg.out) {
+          out.set(msg.out, msg.from! * input.nFeatures);
+          return true;
+        }
+        return false;
+      },
+    },
+  );
   abort();
-  for (const [from, to] of [...failed, ...slices.slice(next)])
-    out.set(boostSlice(input, from, to, tick), from * input.nFeatures);
+  for (const [from, to] of rest ?? slices) out.set(boostSlice(input, from, to, tick), from * input.nFeatures);
   return out;
 }

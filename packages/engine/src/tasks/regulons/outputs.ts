@@ -1,4 +1,9 @@
-import type { RegulonsParams, RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
+import type {
+  RegulonCellHeatmap,
+  RegulonFeatures,
+  RegulonsParams,
+  RegulonsSummary,
+} from '@cellcloud/contracts/tasks/regulons';
 import type { TaskRunContext } from '../types';
 import {
   activityByType,
@@ -13,18 +18,6 @@ import {
 export const FEATURE_PLOT_CELLS = 10_000;
 /** Regulons in the feature plots: the best two by RSS of each cell type, at most this many. */
 export const FEATURE_PLOT_REGULONS = 12;
-
-/** `data/features.json`: TF expression next to regulon AUC on the embedding (METHODS §8.1). */
-export interface RegulonFeatures {
-  /** Embedding name (umap preferred), null when the result has none. */
-  embedding: string | null;
-  cellTypes: string[];
-  /** Per drawn cell: x, y (empty without an embedding) and index into cellTypes. */
-  x: number[];
-  y: number[];
-  type: number[];
-  regulons: { name: string; tf: string; expression: number[]; auc: number[] }[];
-}
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
@@ -123,12 +116,13 @@ export async function writeStep2(
   const nS = sampled.length;
   const sampledAuc = new Float64Array(nS * nR);
   sampled.forEach((c, j) => sampledAuc.set(auc.subarray(c * nR, (c + 1) * nR), j * nR));
-  await sink.data('heatmap.json', {
+  const heatmap: RegulonCellHeatmap = {
     regulons: names,
     cells: sampled.map((c) => result.barcodes[c]),
     cellTypes: sampled.map((c) => labels[c]),
     z: Array.from(zscoreClipped(sampledAuc, nS, nR), round),
-  });
+  };
+  await sink.data('heatmap.json', heatmap);
 
   // feature plots: the best two regulons by RSS of each type, TF expression and AUC per cell
   const picked: number[] = [];
