@@ -1,10 +1,14 @@
 import { Alert, Card, Col, Row, Select, Space, Spin, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
+import type {
+  RegulonCellHeatmap,
+  RegulonFeatures,
+  RegulonsSummary,
+} from '@cellcloud/contracts/tasks/regulons';
 import { EChart } from '../../charts/EChart';
 import { useTaskJson } from '../trajectory/useTaskJson';
-import { cellHeatmapOption, featureOption, type CellHeatmap, type RegulonFeatures } from './charts';
+import { cellHeatmapOption, featureOption } from './charts';
 
 /** Regulons shown in the per-cell heat map: the top 5 by RSS of every cell type, in that order. */
 export function topRegulons(summary: RegulonsSummary): string[] {
@@ -24,7 +28,7 @@ export function RegulonCellHeatmap({
   summary: RegulonsSummary;
 }) {
   const { t } = useTranslation('regulons');
-  const heat = useTaskJson<CellHeatmap>(datasetId, taskId, 'data/heatmap.json');
+  const heat = useTaskJson<RegulonCellHeatmap>(datasetId, taskId, 'data/heatmap.json');
   const option = useMemo(
     () =>
       heat && !(heat instanceof Error)
@@ -47,6 +51,24 @@ export function RegulonCellHeatmap({
         <Spin />
       )}
     </Card>
+  );
+}
+
+/** One feature plot with its caption (`<testId>-title`). */
+function FeaturePlot(p: {
+  features: RegulonFeatures;
+  values: number[];
+  caption: string;
+  name: string;
+  testId: string;
+}) {
+  return (
+    <Col xs={24} lg={12}>
+      <Typography.Text strong data-testid={`${p.testId}-title`}>
+        {p.caption}
+      </Typography.Text>
+      <EChart option={featureOption(p.features, p.values)} height={380} fileName={p.name} testId={p.testId} />
+    </Col>
   );
 }
 
@@ -78,28 +100,23 @@ export function RegulonFeaturePlots({ datasetId, taskId }: { datasetId: string; 
             <Typography.Text type="secondary">{features.embedding}</Typography.Text>
           </Space>
           <Row gutter={12}>
-            <Col xs={24} lg={12}>
-              <Typography.Text strong data-testid="regulons-feature-expression-title">
-                {t('features.expression', { tf: reg.tf })}
-              </Typography.Text>
-              <EChart
-                option={featureOption(features, reg.expression)}
-                height={380}
-                fileName={`regulons_${reg.tf}_expression`}
-                testId="regulons-feature-expression"
+            {[
+              {
+                kind: 'expression',
+                values: reg.expression,
+                caption: t('features.expression', { tf: reg.tf }),
+              },
+              { kind: 'auc', values: reg.auc, caption: t('features.auc', { name: reg.name }) },
+            ].map((p) => (
+              <FeaturePlot
+                key={p.kind}
+                features={features}
+                values={p.values}
+                caption={p.caption}
+                name={`regulons_${reg.tf}_${p.kind}`}
+                testId={`regulons-feature-${p.kind}`}
               />
-            </Col>
-            <Col xs={24} lg={12}>
-              <Typography.Text strong data-testid="regulons-feature-auc-title">
-                {t('features.auc', { name: reg.name })}
-              </Typography.Text>
-              <EChart
-                option={featureOption(features, reg.auc)}
-                height={380}
-                fileName={`regulons_${reg.tf}_auc`}
-                testId="regulons-feature-auc"
-              />
-            </Col>
+            ))}
           </Row>
         </Space>
       )}

@@ -1,3 +1,4 @@
+import type { RegulonCellHeatmap, RegulonFeatures } from '@cellcloud/contracts/tasks/regulons';
 import type { ChartOption } from '../../charts/echarts';
 import { palette } from '../../viewer/palettes';
 
@@ -5,24 +6,6 @@ export type Rows = (string | number | null)[][];
 
 const DIVERGING = ['#2c7bb6', '#ffffbf', '#d7191c'];
 const SEQUENTIAL = ['#f7fbff', '#6baed6', '#08306b'];
-
-/** `data/heatmap.json` of the regulons task: z-scored AUC of the sampled cells (cells × regulons). */
-export interface CellHeatmap {
-  regulons: string[];
-  cells: string[];
-  cellTypes: string[];
-  z: number[];
-}
-
-/** `data/features.json`: TF expression and regulon AUC per drawn cell on the embedding. */
-export interface RegulonFeatures {
-  embedding: string | null;
-  cellTypes: string[];
-  x: number[];
-  y: number[];
-  type: number[];
-  regulons: { name: string; tf: string; expression: number[]; auc: number[] }[];
-}
 
 /** Heat map of a (row label, values…) table: rows on y, the remaining columns on x. */
 export function matrixHeatmap(
@@ -85,7 +68,7 @@ export function scaleColumns(rows: Rows): Rows {
  * Per-cell heat map (METHODS §8.1): the chosen regulons' z-scored AUC (clipped to ±4 by the
  * engine) of the sampled cells, rows grouped by cell type with an annotation strip on the left.
  */
-export function cellHeatmapOption(h: CellHeatmap, regulons: string[], typeLabel: string): ChartOption {
+export function cellHeatmapOption(h: RegulonCellHeatmap, regulons: string[], typeLabel: string): ChartOption {
   const nR = h.regulons.length;
   const cols = regulons.map((r) => h.regulons.indexOf(r)).filter((k) => k >= 0);
   const types = [...new Set(h.cellTypes)].sort();
