@@ -71,6 +71,9 @@ describe.skipIf(!pbmc)('trajectory tasks in the explorer', () => {
     const panel = page.getByTestId('task-panel-monocle2');
     await panel.waitFor({ timeout: 60_000 });
     await panel.getByTestId('task-field-root').locator('input').fill('1');
+    // DDRTree on all of pbmc3k with the default 2,000 ordering genes finds a single State (no branch
+    // point, so BEAM is rightly disabled); with 1,000 it finds 3 States and a branch point (CLI-checked)
+    await panel.getByTestId('task-field-nHvg').locator('input').fill('1000');
     await panel.getByTestId('task-run-monocle2').click();
     const summary = page.getByTestId('monocle2-summary');
     await summary.waitFor({ timeout: 300_000 });
