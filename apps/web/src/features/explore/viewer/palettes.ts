@@ -8,7 +8,8 @@ import { deltaE, oklchToHex } from './colorSpace';
 export const paletteNames = ['Default', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6'] as const;
 export type PaletteName = (typeof paletteNames)[number];
 
-const CLASSIC10 = [
+/** The ten categorical colours of matplotlib's tab10 (Default / v1, and the CNV heat-map groups). */
+export const CLASSIC10 = [
   '#1f77b4',
   '#ff7f0e',
   '#2ca02c',

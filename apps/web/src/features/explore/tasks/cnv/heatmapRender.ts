@@ -1,4 +1,5 @@
 import type { CnvHeatmapLayout } from '@cellcloud/contracts/tasks/cnv';
+import { CLASSIC10 } from '../../viewer/palettes';
 
 /**
  * The inferCNV heat map drawn from data/heatmap.bin (Uint8, rows × bins; value = vmin + b/255 ·
@@ -31,16 +32,7 @@ export const DIVERGING: Uint8Array = (() => {
 })();
 
 export const GROUP_COLOURS = [
-  '#1f77b4',
-  '#ff7f0e',
-  '#2ca02c',
-  '#d62728',
-  '#9467bd',
-  '#8c564b',
-  '#e377c2',
-  '#7f7f7f',
-  '#bcbd22',
-  '#17becf',
+  ...CLASSIC10,
   '#393b79',
   '#637939',
   '#8c6d31',
