@@ -9,7 +9,7 @@ import { levelLabelKey } from '../annotationLevels';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
 import { filterDegRows, passesDegFilter } from '../stats/degFilter';
-import { toCsv, toXlsx } from '../tableExport';
+import { toCsv, toXlsx } from '@cellcloud/formats/table-export';
 import { downloadBlob } from '../viewer/exportImage';
 import type { TabProps } from './registry';
 import { DEG_COLUMN_KEYS } from '../i18nKeys';

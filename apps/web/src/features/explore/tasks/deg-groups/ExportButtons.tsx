@@ -1,6 +1,6 @@
 import { Button, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { toCsv, toXlsx, type Cell } from '../../tableExport';
+import { toCsv, toXlsx, type Cell } from '@cellcloud/formats/table-export';
 import { downloadBlob } from '../../viewer/exportImage';
 
 /** CSV and XLSX export of the rows the user sees (header as shown). */

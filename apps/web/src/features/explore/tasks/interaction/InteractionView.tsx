@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { interactionCategories, type InteractionCategory } from '@cellcloud/contracts/tasks/interaction';
 import { EChart } from '../../charts/EChart';
-import type { Cell } from '../../tableExport';
+import type { Cell } from '@cellcloud/formats/table-export';
 import { palette } from '../../viewer/palettes';
 import { ExportButtons } from '../deg-groups/ExportButtons';
 import {
