@@ -30,6 +30,12 @@ export const jobPayloads = {
   /** One downstream analysis task (issue 11; row in analysis_tasks, definition in contracts tasks/). */
   'analysis.task': z.object({ taskId: z.string() }),
   /**
+   * Curation ingest of a public database dataset (issue 20; row in public_ingests): the validated,
+   * standardized counts are staged under the new version's prefix; the job runs the standard
+   * analysis there and swaps the catalogue row to the new version.
+   */
+  'public.ingest': z.object({ ingestId: z.string() }),
+  /**
    * Diagnostic no-op (queue health, `npm run bench:jobs`, failure tests). With `jobId` it runs
    * through the same job-row lifecycle as an analysis; `failTimes` makes the first N attempts throw.
    */

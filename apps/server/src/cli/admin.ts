@@ -24,6 +24,9 @@ running server holds it (CELLCLOUD_DATA_DIR/pg/cellcloud.lock) and the tool says
   npm run admin -- restore <backup folder>  into an empty CELLCLOUD_DATA_DIR
   npm run admin -- ingest-public <file.h5ad> --meta <sheet.yaml|json>   public database (CELLxGENE schema)
   npm run admin -- ingest-public <10x folder|counts file> --meta <sheet>  public database (counts + sheet: cells, columns)
+      validates at once (a violation prints the report and stores nothing), then queues the
+      public.ingest job (standard analysis → explorer) and waits for it, working the queue itself;
+      --no-wait only queues it and prints the ingest id (a server's worker runs it)
   npm run admin -- withdraw-public <dataset id>                         hide a public dataset
 `;
 
@@ -55,6 +58,7 @@ async function run(db: Db, argv: string[]): Promise<string> {
       'last-name': { type: 'string' },
       institution: { type: 'string' },
       meta: { type: 'string' },
+      'no-wait': { type: 'boolean' },
     },
   });
   const [command, ...args] = positionals;
@@ -122,7 +126,17 @@ async function run(db: Db, argv: string[]): Promise<string> {
       need(1);
       if (command === 'ingest-public' && !values.meta)
         throw new UsageError('ingest-public needs --meta <sheet.yaml|json>');
-      return ingestPublicCli(db, await openStorage(loadConfigOrExit()), command, args[0]!, values.meta);
+      const config = loadConfigOrExit();
+      return ingestPublicCli(
+        { db, storage: await openStorage(config), config },
+        command,
+        args[0]!,
+        values.meta,
+        {
+          wait: !values['no-wait'],
+          log: (line) => console.log(line),
+        },
+      );
     }
     case undefined:
     case 'help':

@@ -8,6 +8,7 @@ import { handleAnalysisSubcluster } from './analysis.subcluster';
 import { handleAnalysisTask } from './analysis.task';
 import { handleDatasetIngest } from './dataset.ingest';
 import { handleDownloadExport } from './download.export';
+import { handlePublicIngest } from './public.ingest';
 import { expireDownloads } from '../services/downloads/expiry';
 import { reconcileJobs } from './runner-reconcile';
 import { runTracked } from './runner-tracked';
@@ -42,6 +43,7 @@ export async function startWorker(
   );
   await queue.work('analysis.task', (job) => handleAnalysisTask(ctx, notifications, job));
   await queue.work('download.export', (job) => handleDownloadExport(ctx, notifications, job.data));
+  await queue.work('public.ingest', (job) => handlePublicIngest(ctx, job));
   await queue.work(
     'system.noop',
     async (job) => {

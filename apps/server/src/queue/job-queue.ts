@@ -42,6 +42,7 @@ export const JOB_WEIGHT: Record<JobName, 'heavy' | 'light'> = {
   'analysis.subcluster': 'heavy',
   'analysis.task': 'heavy',
   'download.export': 'light',
+  'public.ingest': 'heavy',
   'system.noop': 'light',
 };
 

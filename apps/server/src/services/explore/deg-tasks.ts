@@ -8,7 +8,7 @@ import {
 } from '../../db/repos/explore-deg-tasks';
 import { AppError } from '../../errors';
 import { jobsDeps } from '../jobs-wire';
-import { artifactPrefix } from './results';
+import { artifactPrefix, writableArtifactPrefix } from './results';
 import { groupingOf, manifestOf } from './subsets';
 import './deg-messages';
 
@@ -151,7 +151,7 @@ export async function calculateDeg(
   datasetId: string,
   body: CalculateDegBody,
 ): Promise<DegTaskView> {
-  const prefix = await artifactPrefix(ctx, user, datasetId);
+  const prefix = await writableArtifactPrefix(ctx, user, datasetId);
   const r = await resolve(ctx, prefix, datasetId, body);
   await exploreDegTasksRepo.expireStale(ctx.db, user.id, ctx.config.jobTimeoutSeconds + 60);
   const row = await exploreDegTasksRepo.insertRunning(ctx.db, {

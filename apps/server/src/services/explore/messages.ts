@@ -26,6 +26,10 @@ registerMessages({
     'explore.name.invalid':
       'Invalid name: use letters, digits, underscores, dots or spaces, starting with a letter or underscore (no special symbols or Chinese characters).',
     'explore.clusterName.invalid': 'Cluster names cannot contain special characters.',
+    'explore.public.readOnly':
+      'Public datasets are read only: open them in the explorer, or add them to an analysis of your own to change labels or run tasks.',
+    'explore.public.notAnalysed':
+      'The public dataset "{id}" has no standard analysis yet; an administrator re-ingests it to produce one.',
   },
   'zh-CN': {
     'explore.notReady': '该分析尚未完成（状态：{status}）。请在完成后再打开。',
@@ -48,5 +52,8 @@ registerMessages({
     'explore.name.invalid':
       '名称无效：只能使用字母、数字、下划线、点或空格，并以字母或下划线开头（不能含特殊符号或中文）。',
     'explore.clusterName.invalid': '簇名称不能包含特殊字符。',
+    'explore.public.readOnly':
+      '公共数据集为只读：可在浏览器中查看，或将其加入您自己的分析后再修改标签或运行任务。',
+    'explore.public.notAnalysed': '公共数据集“{id}”尚无标准分析；需由管理员重新导入以生成。',
   },
 });

@@ -7,7 +7,7 @@ import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
 import { jobsDeps } from '../jobs-wire';
-import { artifactPrefix } from './results';
+import { artifactPrefix, writableArtifactPrefix } from './results';
 import { groupingOf } from './subsets';
 import './deg-messages';
 import { childCellsKey } from '../../storage/keys';
@@ -37,7 +37,7 @@ export async function startSubcluster(
   datasetId: string,
   input: SubclusterBody,
 ): Promise<ChildTaskView> {
-  const prefix = await artifactPrefix(ctx, user, datasetId);
+  const prefix = await writableArtifactPrefix(ctx, user, datasetId);
   if (!input.key.startsWith('subset:'))
     throw new AppError('VALIDATION_FAILED', { key: input.key }, 'explore.subcluster.copyFirst');
   const subsetId = input.key.slice(7);

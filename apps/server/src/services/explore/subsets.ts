@@ -4,7 +4,7 @@ import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
 import type { AppContext, AuthUser } from '../../context';
 import { exploreSubsetsRepo, type SubsetRow } from '../../db/repos/explore-subsets';
 import { AppError } from '../../errors';
-import { artifactPrefix } from './results';
+import { artifactPrefix, writableArtifactPrefix } from './results';
 import { duplicateColour, relabel, restrict, type Labelled } from './relabel';
 import './messages';
 import { subsetCodesKey } from '../../storage/keys';
@@ -98,7 +98,7 @@ export async function createSubset(
   datasetId: string,
   body: CreateSubsetBody,
 ): Promise<SubsetView> {
-  const prefix = await artifactPrefix(ctx, user, datasetId);
+  const prefix = await writableArtifactPrefix(ctx, user, datasetId);
   await assertFreeName(ctx, datasetId, body.name);
   let result: Labelled & { counts: number[] };
   let sourceKey: string | null = null;
@@ -169,7 +169,7 @@ export async function deleteSubset(
   datasetId: string,
   id: string,
 ): Promise<void> {
-  await artifactPrefix(ctx, user, datasetId);
+  await writableArtifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, id);
   if (row.child_tasks > 0) throw new AppError('CONFLICT', {}, 'explore.subset.hasChildren');
   await exploreSubsetsRepo.delete(ctx.db, row.id);
@@ -199,7 +199,7 @@ export async function editSubset(
   datasetId: string,
   body: { subsetId: string; name?: string; renames?: Record<string, string> },
 ): Promise<SubsetView> {
-  await artifactPrefix(ctx, user, datasetId);
+  await writableArtifactPrefix(ctx, user, datasetId);
   let row = await subsetOf(ctx, datasetId, body.subsetId);
   if (body.name !== undefined && body.name !== row.name) {
     if (row.child_tasks > 0) throw new AppError('CONFLICT', {}, 'explore.subset.hasChildren');
@@ -239,7 +239,7 @@ export async function setColours(
   datasetId: string,
   body: { subsetId: string; colours: Record<string, string> },
 ): Promise<SubsetView> {
-  await artifactPrefix(ctx, user, datasetId);
+  await writableArtifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, body.subsetId);
   const unknown = Object.keys(body.colours).filter((l) => !row.labels.includes(l));
   if (unknown.length)

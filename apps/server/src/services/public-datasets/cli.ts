@@ -5,9 +5,13 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Db } from '../../db/client';
 import { publicDatasetsRepo } from '../../db/repos/public-datasets';
+import type { Config } from '../../config';
+import { JobQueue } from '../../queue/job-queue';
 import type { Storage } from '../../storage/storage';
-import { ingestPublicH5ad } from './ingest';
-import { ingestPublicCounts } from './ingest-counts';
+import { standardizePublicH5ad } from './ingest';
+import { standardizePublicCounts } from './ingest-counts';
+import { queuePublicIngest, waitPublicIngest } from './queue-ingest';
+import { ingestResult } from './store';
 
 /** Reads a metadata sheet: JSON (`.json`) or YAML (anything else). */
 export async function readMetaSheet(file: string): Promise<unknown> {
@@ -15,14 +19,38 @@ export async function readMetaSheet(file: string): Promise<unknown> {
   return file.toLowerCase().endsWith('.json') ? JSON.parse(text) : parseYaml(text);
 }
 
-/** `admin ingest-public` / `admin withdraw-public` (administrators run the admin tool). */
+export interface IngestCliDeps {
+  db: Db;
+  storage: Storage;
+  config: Config;
+  /** A started queue whose workers run `public.ingest` (a server's); else the tool starts its own. */
+  queue?: JobQueue;
+}
+
+export interface IngestCliOptions {
+  /** Wait for the job (default), else print its id and return once it is queued. */
+  wait?: boolean;
+  /** Progress lines while waiting. */
+  log?: (line: string) => void;
+}
+
+/**
+ * `admin ingest-public` / `admin withdraw-public` (administrators run the admin tool). The file is
+ * validated and standardized here — a schema-violating file throws PublicIngestError naming every
+ * rule and nothing is stored — then the `public.ingest` job is queued (queue-ingest.ts). Waiting,
+ * the tool also works that queue itself (one job at a time), so the job runs whether or not a
+ * server's worker is up: with PostgreSQL a running server's worker may take it first; with the
+ * embedded database the server is stopped (the tool refuses a database a server holds), so the
+ * tool runs it. `--no-wait` only queues it: the next worker to start runs it.
+ */
 export async function ingestPublicCli(
-  db: Db,
-  storage: Storage,
+  deps: IngestCliDeps,
   command: string,
   target: string,
   meta?: string,
+  opts: IngestCliOptions = {},
 ): Promise<string> {
+  const { db, storage } = deps;
   if (command === 'withdraw-public') {
     if (!(await publicDatasetsRepo.withdraw(db, target)))
       throw new Error(`no visible public dataset "${target}"`);
@@ -31,33 +59,45 @@ export async function ingestPublicCli(
   const sheet = (await readMetaSheet(meta!)) as Record<string, unknown>;
   // (b) counts + metadata sheet: a folder (10x), or a sheet naming a cells table or columns
   const counts = (await stat(target)).isDirectory() || 'cells' in sheet || 'columns' in sheet;
-  const r = counts
-    ? await ingestCountsFile(db, storage, target, meta!, sheet)
-    : await ingestPublicH5ad(
-        { db, storage },
-        new Uint8Array(await readFile(target)),
-        path.basename(target),
-        sheet,
+  const std = counts
+    ? await standardizeCountsFile(target, meta!, sheet)
+    : await standardizePublicH5ad(new Uint8Array(await readFile(target)), path.basename(target), sheet);
+  const queue = deps.queue ?? new JobQueue(deps.config, db);
+  const own = !deps.queue;
+  if (own) await queue.start();
+  try {
+    const row = await queuePublicIngest({ db, storage, queue }, std);
+    const what = `public dataset ${row.dataset_id} v${row.version}`;
+    if (opts.wait === false)
+      return `queued the ingest of ${what}: ingest ${row.id} (a worker runs it; the catalogue keeps the current version until it completes)`;
+    if (own) {
+      const { handlePublicIngest } = await import('../../jobs/public.ingest');
+      await queue.work('public.ingest', (job) => handlePublicIngest(deps, job), { concurrency: 1 });
+    }
+    const done = await waitPublicIngest(db, row.id, (r) =>
+      opts.log?.(`${what}: ${r.status}${r.step ? ` — ${r.step} ${Math.round(r.progress * 100)} %` : ''}`),
+    );
+    if (done.status === 'error')
+      throw new Error(
+        `the ingest of ${what} failed: ${done.message}; the catalogue keeps the previous version`,
       );
-  return [
-    `ingested public dataset ${r.id} v${r.version}: ${r.cells} cells, ${r.genes} genes; levels ${r.annotationLevels.join(', ')}`,
-    ...r.warnings.map((w) => `warning: ${w}`),
-  ].join('\n');
+    const r = ingestResult(row.catalogue, row.version, row.warnings);
+    return [
+      `ingested public dataset ${r.id} v${r.version}: ${r.cells} cells, ${r.genes} genes; levels ${r.annotationLevels.join(', ')}; standard analysis ready for the explorer`,
+      ...r.warnings.map((w) => `warning: ${w}`),
+    ].join('\n');
+  } finally {
+    if (own) await queue.stop();
+  }
 }
 
 /** Ingest (b): the counts file or folder read like an upload, the cells table relative to the sheet. */
-async function ingestCountsFile(
-  db: Db,
-  storage: Storage,
-  target: string,
-  metaFile: string,
-  sheet: Record<string, unknown>,
-) {
+async function standardizeCountsFile(target: string, metaFile: string, sheet: Record<string, unknown>) {
   const d = await readDataset(await pathBundle(target));
   const cells =
     typeof sheet.cells === 'string' ? path.resolve(path.dirname(metaFile), sheet.cells) : undefined;
   const table = cells
     ? { name: path.basename(cells), bytes: new Uint8Array(await readFile(cells)) }
     : undefined;
-  return ingestPublicCounts({ db, storage }, d, sheet, table);
+  return standardizePublicCounts(d, sheet, table);
 }

@@ -5,7 +5,7 @@ import { parseCsvRows } from '@cellcloud/contracts/tasks/csv';
 import type { Db } from '../../db/client';
 import type { Storage } from '../../storage/storage';
 import { parseMeta, PublicIngestError } from './ingest';
-import { cat, distinct, storePublicDataset, type IngestResult } from './store';
+import { cat, distinct, storePublicDataset, type IngestResult, type Standardized } from './store';
 
 const SPECIES = ['Homo sapiens', 'Mus musculus'];
 
@@ -59,6 +59,15 @@ export async function ingestPublicCounts(
   rawMeta: unknown,
   cellTable?: { name: string; bytes: Uint8Array },
 ): Promise<IngestResult> {
+  return storePublicDataset(deps, standardizePublicCounts(d, rawMeta, cellTable));
+}
+
+/** The sheet rules above (PublicIngestError with every violated rule) and the standardization. */
+export function standardizePublicCounts(
+  d: Dataset,
+  rawMeta: unknown,
+  cellTable?: { name: string; bytes: Uint8Array },
+): Standardized {
   const meta = parseMeta(rawMeta);
   const v: SchemaViolation[] = [];
   if (d.counts.nCells === 0) v.push({ rule: 'X.nonEmpty', message: 'the matrix has no cells' });
@@ -107,21 +116,25 @@ export async function ingestPublicCounts(
   const sub = (levels.annot_sub as { values: string[] } | undefined)?.values;
   const full = (levels.annot_full as { values: string[] } | undefined)?.values;
   const pairs = sub && full ? distinct(sub.map((s, i) => `${s}\u0000${full[i]}`)) : [];
-  return storePublicDataset(deps, d, meta, {
-    species: meta.species!,
-    levels,
-    facets: {
-      tissue: meta.tissue!,
-      disease: meta.disease!,
-      developmentStage: meta.developmentStage ?? [],
-      assay: meta.assay!,
+  return {
+    d,
+    meta,
+    s: {
+      species: meta.species!,
+      levels,
+      facets: {
+        tissue: meta.tissue!,
+        disease: meta.disease!,
+        developmentStage: meta.developmentStage ?? [],
+        assay: meta.assay!,
+      },
+      cellTypes: distinct([...(sub ?? []), ...(full ?? [])]),
+      ontologyIds: [],
+      mapping: pairs.map((p) => {
+        const [annotSub, annotFull] = p.split('\u0000') as [string, string];
+        return { annotSub, annotFull, ontologyId: null };
+      }),
+      warnings: [...d.warnings],
     },
-    cellTypes: distinct([...(sub ?? []), ...(full ?? [])]),
-    ontologyIds: [],
-    mapping: pairs.map((p) => {
-      const [annotSub, annotFull] = p.split('\u0000') as [string, string];
-      return { annotSub, annotFull, ontologyId: null };
-    }),
-    warnings: [...d.warnings],
-  });
+  };
 }

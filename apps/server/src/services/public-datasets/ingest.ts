@@ -7,7 +7,7 @@ import { FormatError, readH5adBytes, type CellColumn, type Dataset } from '@cell
 import type { Db } from '../../db/client';
 import type { Storage } from '../../storage/storage';
 import { lineageOf } from './cell-ontology';
-import { cat, distinct, storePublicDataset, type IngestResult } from './store';
+import { cat, distinct, storePublicDataset, type IngestResult, type Standardized } from './store';
 
 export type { IngestResult };
 
@@ -21,7 +21,8 @@ export type { IngestResult };
  *     (`feature_name` gives the symbols);
  *  3. store `public/<id>/v<version>/counts.h5ad` + `manifest.json` (the canonical dataset layout
  *     the analysis job reads), then swap the catalogue row in one transaction (re-ingest replaces
- *     atomically) and delete the previous version's files.
+ *     atomically) and delete the previous version's files. The admin tool does step 3 through the
+ *     queued `public.ingest` job (queue-ingest.ts), which also runs the standard analysis.
  */
 export class PublicIngestError extends Error {
   constructor(readonly violations: SchemaViolation[]) {
@@ -100,12 +101,22 @@ export function parseMeta(raw: unknown): PublicDatasetMeta {
   return r.data;
 }
 
+/** Validate + store at once, without the standard analysis (the admin tool queues `public.ingest`). */
 export async function ingestPublicH5ad(
   deps: { db: Db; storage: Storage },
   bytes: Uint8Array,
   fileName: string,
   rawMeta: unknown,
 ): Promise<IngestResult> {
+  return storePublicDataset(deps, await standardizePublicH5ad(bytes, fileName, rawMeta));
+}
+
+/** Steps 1–2: the schema check (PublicIngestError with every violated rule) and the standardization. */
+export async function standardizePublicH5ad(
+  bytes: Uint8Array,
+  fileName: string,
+  rawMeta: unknown,
+): Promise<Standardized> {
   const meta = parseMeta(rawMeta);
   let d: Dataset;
   try {
@@ -159,23 +170,27 @@ export async function ingestPublicH5ad(
       'development_stage_ontology_term_id',
     ].flatMap((c) => cat(d, c) ?? []),
   ]).filter((x) => x !== 'unknown');
-  return storePublicDataset(deps, d, meta, {
-    species: meta.species ?? ORGANISM[organism![0]!]!,
-    levels,
-    facets: {
-      tissue: meta.tissue ?? label('tissue', 'tissue_ontology_term_id'),
-      disease: meta.disease ?? label('disease', 'disease_ontology_term_id'),
-      developmentStage:
-        meta.developmentStage ?? label('development_stage', 'development_stage_ontology_term_id'),
-      assay: meta.assay ?? label('assay', 'assay_ontology_term_id'),
+  return {
+    d,
+    meta,
+    s: {
+      species: meta.species ?? ORGANISM[organism![0]!]!,
+      levels,
+      facets: {
+        tissue: meta.tissue ?? label('tissue', 'tissue_ontology_term_id'),
+        disease: meta.disease ?? label('disease', 'disease_ontology_term_id'),
+        developmentStage:
+          meta.developmentStage ?? label('development_stage', 'development_stage_ontology_term_id'),
+        assay: meta.assay ?? label('assay', 'assay_ontology_term_id'),
+      },
+      cellTypes: distinct([...cellType, ...full.values()]),
+      ontologyIds,
+      mapping: [...full.entries()].map(([annotSub, annotFull]) => ({
+        annotSub,
+        annotFull,
+        ontologyId: cellTypeIds[cellType.indexOf(annotSub)] ?? null,
+      })),
+      warnings,
     },
-    cellTypes: distinct([...cellType, ...full.values()]),
-    ontologyIds,
-    mapping: [...full.entries()].map(([annotSub, annotFull]) => ({
-      annotSub,
-      annotFull,
-      ontologyId: cellTypeIds[cellType.indexOf(annotSub)] ?? null,
-    })),
-    warnings,
-  });
+  };
 }

@@ -6,6 +6,7 @@ import type {
 } from '@cellcloud/contracts/public-datasets';
 import { writeH5ad, type CellColumn, type Dataset } from '@cellcloud/formats';
 import type { Db } from '../../db/client';
+import type { PublicCatalogueInput } from '../../db/repos/public-ingests';
 import { publicDatasetsRepo } from '../../db/repos/public-datasets';
 import type { Storage } from '../../storage/storage';
 
@@ -88,19 +89,19 @@ const SAMPLE_COLUMNS = [
   'disease_ontology_term_id',
 ];
 
-/**
- * Stores a validated, standardized public dataset: `public/<id>/v<version>/counts.h5ad` +
- * `manifest.json` (the canonical dataset layout the analysis job reads), then swaps the catalogue
- * row in one transaction (re-ingest replaces atomically) and deletes the previous version's files.
- */
-export async function storePublicDataset(
-  deps: { db: Db; storage: Storage },
-  d: Dataset,
-  meta: PublicDatasetMeta,
-  s: StandardizedDataset,
-): Promise<IngestResult> {
+/** A validated file: the dataset, its metadata sheet and what the ingest standardized. */
+export interface Standardized {
+  d: Dataset;
+  meta: PublicDatasetMeta;
+  s: StandardizedDataset;
+}
+
+/** Storage prefix of one version of a public dataset (counts, manifest, analysis, artifacts). */
+export const versionPrefix = (id: string, version: number) => `public/${id}/v${version}/`;
+
+/** The catalogue entry of a standardized dataset: facets, samples, level summary, file properties. */
+export function catalogueEntry({ d, meta, s }: Standardized): PublicCatalogueInput {
   const { levels, species, warnings } = s;
-  const obs: Record<string, CellColumn> = { ...d.cells.columns, ...levels };
   const donor = (levels['Sample ID'] as { values: string[] }).values;
   const bySample = new Map<string, number[]>();
   donor.forEach((x, i) => (bySample.get(x) ?? bySample.set(x, []).get(x)!).push(i));
@@ -112,62 +113,105 @@ export async function storePublicDataset(
     }
     return { id, cells: idx.length, metadata };
   });
+  const annotationLevels = Object.keys(levels).filter((k) => k !== 'Sample ID');
+  return {
+    id: meta.id,
+    title: meta.title,
+    description: meta.description,
+    species,
+    ...s.facets,
+    cells: d.counts.nCells,
+    genes: d.counts.nGenes,
+    samples,
+    article: meta.article,
+    sourceUrl: meta.sourceUrl ?? null,
+    licence: meta.licence ?? null,
+    annotationLevels,
+    cellTypes: s.cellTypes,
+    ontologyIds: s.ontologyIds,
+    properties: sampleProperties(d, species, warnings),
+    levelSummary: {
+      levels: annotationLevels.map((level) => ({
+        level,
+        values: countValues((levels[level] as { values: string[] }).values),
+      })),
+      mapping: s.mapping,
+    },
+  };
+}
 
-  const version = await publicDatasetsRepo.nextVersion(deps.db, meta.id);
-  const prefix = `public/${meta.id}/v${version}/`;
+/**
+ * Writes `counts.h5ad` (the counts with the standardized levels in obs) + `manifest.json` — the
+ * canonical dataset layout the analysis job reads — under `prefix`, cleared first.
+ */
+export async function stagePublicCounts(storage: Storage, prefix: string, { d, meta, s }: Standardized) {
+  await storage.delete(prefix);
+  const obs: Record<string, CellColumn> = { ...d.cells.columns, ...s.levels };
   const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs });
-  await deps.storage.put(`${prefix}counts.h5ad`, h5ad);
+  await storage.put(`${prefix}counts.h5ad`, h5ad);
   const manifest = {
     publicDatasetId: meta.id,
     sampleName: meta.id,
     format: 'h5ad',
     files: [`${prefix}counts.h5ad`],
     shape: { cells: d.counts.nCells, genes: d.counts.nGenes, nnz: d.counts.data.length },
-    species,
+    species: s.species,
     contentSha256: createHash('sha256').update(h5ad).digest('hex'),
     createdAt: new Date().toISOString(),
   };
-  await deps.storage.put(
-    `${prefix}manifest.json`,
-    new TextEncoder().encode(JSON.stringify(manifest, null, 2)),
-  );
+  await storage.put(`${prefix}manifest.json`, new TextEncoder().encode(JSON.stringify(manifest, null, 2)));
+}
 
-  const annotationLevels = Object.keys(levels).filter((k) => k !== 'Sample ID');
-  let previous: string | null = null;
+/**
+ * Swaps the catalogue row to the version stored under `prefix` in one transaction (re-ingest
+ * replaces atomically; withdrawal is lifted), recording `analysisId` — the ingest whose standard
+ * analysis lies under the same prefix — then deletes the previous version's files.
+ */
+export async function swapCatalogue(
+  deps: { db: Db; storage: Storage },
+  entry: PublicCatalogueInput,
+  prefix: string,
+  analysisId: string | null,
+): Promise<number> {
+  const r = await deps.db.tx(async (q) => {
+    const up = await publicDatasetsRepo.upsert(q, { ...entry, storagePrefix: prefix });
+    if (analysisId) await publicDatasetsRepo.setAnalysis(q, entry.id, analysisId);
+    return up;
+  });
+  if (r.previousPrefix && r.previousPrefix !== prefix) await deps.storage.delete(r.previousPrefix);
+  return r.version;
+}
+
+/** What an ingest reports (the admin tool prints it). */
+export function ingestResult(entry: PublicCatalogueInput, version: number, warnings: string[]): IngestResult {
+  return {
+    id: entry.id,
+    version,
+    cells: entry.cells,
+    genes: entry.genes,
+    annotationLevels: entry.annotationLevels,
+    warnings,
+  };
+}
+
+/**
+ * Stores a validated, standardized public dataset at once, without the standard analysis: stages
+ * its counts under the next version's prefix and swaps the catalogue row (a failed swap removes
+ * the staged files). The admin tool queues `public.ingest` instead (queue-ingest.ts).
+ */
+export async function storePublicDataset(
+  deps: { db: Db; storage: Storage },
+  std: Standardized,
+): Promise<IngestResult> {
+  const entry = catalogueEntry(std);
+  const prefix = versionPrefix(entry.id, await publicDatasetsRepo.nextVersion(deps.db, entry.id));
+  await stagePublicCounts(deps.storage, prefix, std);
+  let version: number;
   try {
-    const r = await deps.db.tx((q) =>
-      publicDatasetsRepo.upsert(q, {
-        id: meta.id,
-        title: meta.title,
-        description: meta.description,
-        species,
-        ...s.facets,
-        cells: d.counts.nCells,
-        genes: d.counts.nGenes,
-        samples,
-        article: meta.article,
-        sourceUrl: meta.sourceUrl ?? null,
-        licence: meta.licence ?? null,
-        annotationLevels,
-        cellTypes: s.cellTypes,
-        ontologyIds: s.ontologyIds,
-        storagePrefix: prefix,
-        properties: sampleProperties(d, species, warnings),
-        levelSummary: {
-          levels: annotationLevels.map((level) => ({
-            level,
-            values: countValues((levels[level] as { values: string[] }).values),
-          })),
-          mapping: s.mapping,
-        },
-      }),
-    );
-    previous = r.previousPrefix;
+    version = await swapCatalogue(deps, entry, prefix, null);
   } catch (e) {
-    for (const k of await deps.storage.list(prefix)) await deps.storage.delete(k);
+    await deps.storage.delete(prefix);
     throw e;
   }
-  if (previous && previous !== prefix)
-    for (const k of await deps.storage.list(previous)) await deps.storage.delete(k);
-  return { id: meta.id, version, cells: d.counts.nCells, genes: d.counts.nGenes, annotationLevels, warnings };
+  return ingestResult(entry, version, std.s.warnings);
 }

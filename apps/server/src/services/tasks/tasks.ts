@@ -13,6 +13,7 @@ import { analysisTasksRepo, type TaskRow } from '../../db/repos/analysis-tasks';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo, type JobRow } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
+import { assertWritableDataset } from '../explore/results';
 import { translate } from '../../i18n/translate';
 import { ENGINE_VERSION } from '../jobs-cache';
 import { jobsDeps } from '../jobs-wire';
@@ -35,6 +36,7 @@ export async function datasetOf(
   user: AuthUser,
   datasetId: string,
 ): Promise<JobRow & { resultId: string }> {
+  assertWritableDataset(datasetId); // a public dataset has no tasks and takes none (read-only)
   const job = await jobsRepo.get(ctx.db, datasetId);
   if (!job || (job.user_id !== user.id && !user.isAdmin)) throw new AppError('NOT_FOUND');
   if (job.status !== 'completed') throw new AppError('CONFLICT', { status: job.status }, 'explore.notReady');
