@@ -1,11 +1,17 @@
+import {
+  ANNOTATION_SOURCE,
+  confidenceColumn,
+  SOURCE_PUBLIC,
+  SOURCE_TRANSFERRED,
+  TRANSFERRED_LEVELS,
+  UNASSIGNED,
+  type LabelTransferSummary,
+} from '@cellcloud/contracts/label-transfer';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { sqDist32 } from './methods/knn-scan';
 import type { AnalysisResult } from './run-analysis';
 
-/** The standardized levels of public datasets (METHODS §11) that are transferred onto the user's cells. */
-export const TRANSFERRED_LEVELS = ['annot_full', 'annot_sub', 'annot_sub2'] as const;
-/** Label given to a cell whose winning label holds less than `minConfidence` of its neighbours. */
-export const UNASSIGNED = 'unassigned';
+export { TRANSFERRED_LEVELS, UNASSIGNED, type LabelTransferSummary };
 /** Documented defaults (docs/public-database.md): 15 reference neighbours, a majority of at least half. */
 export const LABEL_TRANSFER_DEFAULTS = { k: 15, minConfidence: 0.5 } as const;
 
@@ -98,14 +104,6 @@ export function majorityVote(
   return { labels, confidence };
 }
 
-export interface LabelTransferSummary {
-  k: number;
-  minConfidence: number;
-  referenceCells: number;
-  queryCells: number;
-  levels: { level: string; unassigned: number; meanConfidence: number }[];
-}
-
 /**
  * Label transfer from public database datasets onto the user's cells (issue 20), on a finished
  * pipeline result: reference cells = the cells of `referenceSamples` (public datasets), queries =
@@ -167,16 +165,16 @@ export function transferPublicLabels(
       conf[q] = vote.confidence[i]!;
     });
     result.obs[level] = { kind: 'categorical', values };
-    result.obs[`${level}_confidence`] = { kind: 'numeric', values: conf };
+    result.obs[confidenceColumn(level)] = { kind: 'numeric', values: conf };
     summary.levels.push({
       level,
       unassigned: vote.labels.filter((l) => l === UNASSIGNED).length,
       meanConfidence: vote.confidence.reduce((a, b) => a + b, 0) / Math.max(1, queryIdx.length),
     });
   }
-  result.obs.annotation_source = {
+  result.obs[ANNOTATION_SOURCE] = {
     kind: 'categorical',
-    values: sample.values.map((s) => (isRef.has(s) ? 'public' : 'transferred')),
+    values: sample.values.map((s) => (isRef.has(s) ? SOURCE_PUBLIC : SOURCE_TRANSFERRED)),
   };
   return summary;
 }

@@ -17,6 +17,7 @@ import {
   type ViewState,
 } from './EmbeddingViewer';
 import { downloadBlob, exportScale, imageDataToPng } from './exportImage';
+import { LabelTransferSummary } from './LabelTransferSummary';
 import { Legend } from './Legend';
 import { project3D } from './scatterPoints';
 import { useColouring } from './useColouring';
@@ -219,6 +220,7 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
           </div>
         )}
       </div>
+      <LabelTransferSummary client={client} manifest={manifest} column={colour.column} />
       <Space style={{ marginTop: 8 }}>
         <Typography.Text data-testid="selection-count">
           {t('viewer.selected', { count: selected.length })}
