@@ -19,6 +19,8 @@ const debs = [
   ['fonts-noto-cjk', () => existsSync('/usr/share/fonts/opentype/noto')],
   ['python3-h5py', () => spawnSync('python3', ['-c', 'import h5py']).status === 0],
   ['python3-anndata', () => spawnSync('python3', ['-c', 'import anndata']).status === 0],
+  // openpyxl: the tables download's tables.xlsx is read back (apps/server/test/download-tables-figures)
+  ['python3-openpyxl', () => spawnSync('/usr/bin/python3', ['-c', 'import openpyxl']).status === 0],
   // R + Seurat: the Seurat bundle of requested downloads is loaded with its own load_seurat.R
   ['r-cran-seurat', () => spawnSync('Rscript', ['-e', 'library(Seurat)']).status === 0],
   // pdftotext: the methods report PDF's text is checked in both languages

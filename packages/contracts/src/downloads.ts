@@ -32,9 +32,12 @@ export const DOWNLOADS_API = {
 /**
  * What can be exported: `h5ad` (analysis.h5ad for scanpy), `seurat` (zip: counts and normalized
  * 10x MTX, cell metadata CSV with every annotation level and QC column, embeddings CSV and
- * `load_seurat.R`), `markers` (the marker table CSV).
+ * `load_seurat.R`), `markers` (the marker table CSV), `tables` (zip: the markers, every saved DE
+ * result and every completed task's tables as CSV with their documented columns, plus
+ * `tables.xlsx` with a sheet per table and a README.txt), `figures` (zip: the result's figures
+ * rendered on the server as SVG + PNG, labels in the requester's language).
  */
-export const downloadKinds = ['h5ad', 'seurat', 'markers'] as const;
+export const downloadKinds = ['h5ad', 'seurat', 'markers', 'tables', 'figures'] as const;
 export const downloadKind = z.enum(downloadKinds);
 export type DownloadKind = z.infer<typeof downloadKind>;
 

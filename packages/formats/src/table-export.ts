@@ -54,7 +54,10 @@ function sheetXml(rows: Cell[][]): string {
       return `<row r="${ri + 1}">${cells}</row>`;
     })
     .join('');
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`;
+  // the used range up front: readers that stream (openpyxl read-only, Excel's preview) size the sheet by it
+  const nCols = rows.reduce((m, r) => Math.max(m, r.length), 1);
+  const dimension = `A1:${colName(nCols - 1)}${Math.max(rows.length, 1)}`;
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="${dimension}"/><sheetData>${body}</sheetData></worksheet>`;
 }
 
 /**

@@ -26,6 +26,7 @@ describe('table export', () => {
     const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!);
     expect(sheet).toContain('<c r="A2" t="inlineStr"><is><t>A&lt;B</t></is></c>');
     expect(sheet).toContain('<c r="B2"><v>1.5</v></c>');
+    expect(sheet).toContain('<dimension ref="A1:B2"/>');
     expect(strFromU8(files['xl/workbook.xml']!)).toContain('name="DEG"');
   });
   it('makes sheet names valid and unique within 31 characters', () => {

@@ -1,11 +1,15 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Locale } from '@cellcloud/contracts';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { extraColumn, type ExtraObsSource } from './extra-obs';
 import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
 import { writeSeuratBundle } from './download.seurat-bundle';
+import type { TableEntry } from './download.tables';
+import { zipToStorage } from './download.zip-out';
+import type { FiguresSource } from './figures/read';
 
 /**
  * Child entry of `download.export` for the h5ad and the Seurat bundle, with the result's other
@@ -16,17 +20,46 @@ import { writeSeuratBundle } from './download.seurat-bundle';
  * time, the counts sliced from the open file a block of cells at a time) and uploads that file as
  * a stream to `outKey`.
  */
-export interface ExportInput {
-  kind: 'h5ad' | 'seurat';
-  h5adKey: string;
-  outKey: string;
-  nCells: number;
-  extraObs: (ExtraObsSource & { column: string })[];
-}
+export type ExportInput =
+  | {
+      kind: 'h5ad' | 'seurat';
+      h5adKey: string;
+      outKey: string;
+      nCells: number;
+      extraObs: (ExtraObsSource & { column: string })[];
+    }
+  | { kind: 'tables'; outKey: string; lang: Locale; resultName: string; tables: TableEntry[] }
+  | { kind: 'figures'; outKey: string; lang: Locale; resultName: string; figures: FiguresSource };
 
 const main: ChildMain<ExportInput> = async (task, io) => {
   const storage = await io.storage();
   io.progress(0.05, 'read');
+  if (task.kind === 'tables') {
+    const { writeTables } = await import('./download.tables');
+    await zipToStorage(storage, task.outKey, async (zip) => {
+      await writeTables(
+        zip,
+        task.tables,
+        (k) => storage.getBytes(k),
+        task,
+        (f) => io.progress(0.05 + 0.9 * f, 'write'),
+      );
+    });
+    return undefined;
+  }
+  if (task.kind === 'figures') {
+    // the PNGs' CJK font: fontconfig must know CELLCLOUD_CJK_FONT_DIR before sharp loads
+    const { useCjkFontDir } = await import('./figures/render');
+    useCjkFontDir();
+    const { readFigureData } = await import('./figures/read');
+    const { writeFigures } = await import('./download.figures');
+    const data = await readFigureData(storage, task.figures);
+    io.progress(0.2, 'render');
+    await zipToStorage(storage, task.outKey, async (zip) => {
+      await writeFigures(zip, data, task, (f) => io.progress(0.2 + 0.75 * f, 'render'));
+    });
+    return undefined;
+  }
   const obs: Record<string, CellColumn> = {};
   for (const s of task.extraObs) {
     const col = await extraColumn(storage, s, task.nCells);

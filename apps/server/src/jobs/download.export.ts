@@ -1,8 +1,10 @@
 import type { AppContext } from '../context';
 import { downloadsRepo } from '../db/repos/downloads';
+import { jobsRepo } from '../db/repos/jobs';
 import type { NotificationsService } from '../services/notifications';
 import { downloadKey, sourceKeyOf } from '../services/downloads/requests';
 import type { ExportInput } from './download.export.child';
+import { figuresOf, tablesOf } from './download.sources';
 import type { ExtraObsSource } from './extra-obs';
 import { extraObsSources } from './extra-obs-sources';
 import { storedResultSize } from './runner-child-budget';
@@ -35,8 +37,9 @@ export function exportColumns(
  * Job `download.export` (issue 21): writes the file of an approved request under
  * `downloads/<requestId>/` — markers.csv as stored (streamed); the h5ad or the Seurat bundle in a
  * memory-capped child process from analysis.h5ad plus the annotation levels saved since and the
- * tasks' per-cell columns (issue 13: the download holds every level the explorer shows) — then
- * starts the validity and notifies the user.
+ * tasks' per-cell columns (issue 13: the download holds every level the explorer shows); the
+ * tables / figures zips (markers, saved DE results, every completed task's tables; the result's
+ * figures rendered as SVG + PNG) in the same child — then starts the validity and notifies the user.
  */
 export async function handleDownloadExport(
   ctx: AppContext,
@@ -51,6 +54,23 @@ export async function handleDownloadExport(
     const key = downloadKey(r.id, r.file_name);
     if (r.kind === 'markers') {
       await ctx.storage.put(key, await ctx.storage.get(source));
+    } else if (r.kind === 'tables' || r.kind === 'figures') {
+      const job = await jobsRepo.get(ctx.db, r.job_id);
+      const meta = { outKey: key, lang: r.lang, resultName: r.job_name || r.job_id };
+      await runInChild(
+        childTask<ExportInput>(
+          new URL('./download.export.child.ts', import.meta.url),
+          r.id,
+          r.kind === 'tables'
+            ? { kind: 'tables', ...meta, tables: await tablesOf(ctx, r.job_id, source) }
+            : {
+                kind: 'figures',
+                ...meta,
+                figures: await figuresOf(ctx, r.job_id, job?.result_of ?? r.job_id),
+              },
+        ),
+        { config: ctx.config, memoryBytes: ctx.config.workerMemoryBytes },
+      );
     } else {
       const size = await storedResultSize(ctx.storage, source.slice(0, -'analysis.h5ad'.length));
       if (!size) throw new Error(`the stored result of ${r.job_id} is incomplete`);

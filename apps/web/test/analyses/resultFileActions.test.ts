@@ -21,13 +21,15 @@ const base: DownloadView = {
 const dl = (over: Partial<DownloadView>): DownloadView => ({ ...base, ...over });
 
 describe('result file actions (My Analyses → Result files)', () => {
-  it('offers the h5ad and the Seurat bundle for analysis.h5ad, the table for markers.csv, nothing for a task file', () => {
+  it('offers the h5ad, the Seurat bundle and the figures for analysis.h5ad, the table and all tables for markers.csv, nothing for a task file', () => {
     expect(fileActions({ datasetId: 'job1', downloadKind: 'h5ad' }, [])).toEqual([
       { kind: 'h5ad', state: 'request' },
       { kind: 'seurat', state: 'request' },
+      { kind: 'figures', state: 'request' },
     ]);
     expect(fileActions({ datasetId: 'job1', downloadKind: 'markers' }, [])).toEqual([
       { kind: 'markers', state: 'request' },
+      { kind: 'tables', state: 'request' },
     ]);
     expect(fileActions({ datasetId: 'job1', downloadKind: null }, [])).toEqual([]);
   });
@@ -52,6 +54,7 @@ describe('result file actions (My Analyses → Result files)', () => {
         expiresAt: '2026-11-27T10:00:00.000Z',
       },
       { kind: 'seurat', state: 'request' },
+      { kind: 'figures', state: 'request' },
     ]);
     // a newer pending request does not hide a link that still works
     const newer = dl({ id: 'd2', requestedAt: '2026-11-21T10:00:00.000Z' });

@@ -1,3 +1,4 @@
+import type { DownloadKind } from '@cellcloud/contracts/downloads';
 import type { Queryable } from '../client';
 
 /** SQL of `download_requests` (contracts/downloads.ts) and `server_secrets`. */
@@ -5,7 +6,9 @@ export interface DownloadRow {
   id: string;
   user_id: string;
   job_id: string;
-  kind: 'h5ad' | 'seurat' | 'markers';
+  kind: DownloadKind;
+  /** Language of the figures' labels (the requester's when asking). */
+  lang: 'en-US' | 'zh-CN';
   status: 'pending' | 'approved' | 'declined' | 'expired';
   export_state: 'waiting' | 'running' | 'ready' | 'failed';
   file_key: string | null;
@@ -34,12 +37,13 @@ export const downloadsRepo = {
       status: string;
       fileName: string;
       validDays: number;
+      lang: string;
     },
   ): Promise<void> {
     await q.query(
-      `INSERT INTO download_requests (id, user_id, job_id, kind, status, file_name, valid_days, decided_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7, CASE WHEN $5 = 'approved' THEN now() END)`,
-      [r.id, r.userId, r.jobId, r.kind, r.status, r.fileName, r.validDays],
+      `INSERT INTO download_requests (id, user_id, job_id, kind, status, file_name, valid_days, lang, decided_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8, CASE WHEN $5 = 'approved' THEN now() END)`,
+      [r.id, r.userId, r.jobId, r.kind, r.status, r.fileName, r.validDays, r.lang],
     );
   },
   async get(q: Queryable, id: string): Promise<DownloadRow | undefined> {

@@ -22,6 +22,7 @@ import { checkLink } from '../../services/downloads/signing';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
+import { localeOf } from '../error-handler';
 import { sendStored } from '../send-stored';
 
 const tags = ['downloads'];
@@ -42,7 +43,7 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(downloadView),
       },
     },
-    async (req) => ok(await requestDownload(ctx, userOf(req), req.body)),
+    async (req) => ok(await requestDownload(ctx, userOf(req), req.body, localeOf(req))),
   );
   app.get(
     DOWNLOADS_API.list,

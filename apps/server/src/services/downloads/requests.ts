@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DownloadKind, DownloadView } from '@cellcloud/contracts/downloads';
 import { DOWNLOADS_API } from '@cellcloud/contracts/downloads';
 import type { AppContext, AuthUser } from '../../context';
+import type { Locale } from '@cellcloud/contracts';
 import { downloadsRepo, type DownloadRow } from '../../db/repos/downloads';
 import { jobsRepo } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
@@ -21,12 +22,25 @@ export const SOURCE_FILE: Record<DownloadKind, string> = {
   h5ad: 'analysis.h5ad',
   seurat: 'analysis.h5ad',
   markers: 'markers.csv',
+  // the tables zip starts from the marker table; the figures from the explorer artifacts
+  tables: 'markers.csv',
+  figures: 'artifacts/manifest.json',
 };
 const FILE_NAME: Record<DownloadKind, (job: string) => string> = {
   h5ad: (j) => `${j}.h5ad`,
   seurat: (j) => `${j}_seurat.zip`,
   markers: (j) => `${j}_markers.csv`,
+  tables: (j) => `${j}_tables.zip`,
+  figures: (j) => `${j}_figures.zip`,
 };
+/**
+ * Bytes a converted file is expected to take, checked against the quota when asking: the source's
+ * size (tables: the CSVs plus the workbook, about twice the marker table); the figures zip is
+ * bounded by its figure count rather than by the source, so a flat allowance.
+ */
+const FIGURES_ESTIMATE_BYTES = 20 * 1024 * 1024;
+const expectedBytes = (kind: DownloadKind, sourceBytes: number) =>
+  kind === 'figures' ? FIGURES_ESTIMATE_BYTES : kind === 'tables' ? 2 * sourceBytes : sourceBytes;
 
 export const downloadKey = (id: string, fileName: string) => `downloads/${id}/${fileName}`;
 
@@ -74,6 +88,7 @@ export async function requestDownload(
   ctx: AppContext,
   user: AuthUser,
   body: { datasetId: string; kind: DownloadKind },
+  lang: Locale = 'en-US',
 ): Promise<DownloadView> {
   const job = await jobsRepo.get(ctx.db, body.datasetId);
   if (!job || job.user_id !== user.id) throw new AppError('NOT_FOUND');
@@ -83,7 +98,7 @@ export async function requestDownload(
   const st = await ctx.storage.stat(source);
   if (!st) throw new AppError('NOT_FOUND', { kind: body.kind }, 'downloads.noSource');
   // the converted file counts against the quota until it expires
-  await assertStorageAvailable(ctx, user.id, st.size);
+  await assertStorageAvailable(ctx, user.id, expectedBytes(body.kind, st.size));
   const free = user.privileges.has('downloadFreeFile') && !user.blockedPrivileges.has('downloadFreeFile');
   const id = randomUUID();
   await downloadsRepo.insert(ctx.db, {
@@ -94,6 +109,7 @@ export async function requestDownload(
     status: free ? 'approved' : 'pending',
     fileName: FILE_NAME[body.kind](job.job_name || job.id.slice(0, 8)),
     validDays: ctx.config.downloadValidDays,
+    lang,
   });
   if (free) await queueExport(ctx, id);
   return toView(ctx, (await downloadsRepo.get(ctx.db, id))!);

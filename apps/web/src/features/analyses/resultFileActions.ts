@@ -5,7 +5,9 @@ import type { ResultFileView } from '@cellcloud/contracts/my-files';
  * What the "Result files" tab offers for one file (issue 21): for each export the file can be
  * requested as, the state of the user's latest request of that export — none yet (request),
  * waiting for an administrator, approved and being prepared, or ready with its signed link.
- * `analysis.h5ad` is also the source of the Seurat bundle, so its row offers both.
+ * `analysis.h5ad` is also the source of the Seurat bundle and of the figures, so its row offers
+ * all three; `markers.csv` starts the tables zip (markers, DE results, task tables), so its row
+ * offers both.
  */
 export type FileAction =
   | { kind: DownloadKind; state: 'request' }
@@ -14,7 +16,8 @@ export type FileAction =
 
 export function exportKindsOf(file: Pick<ResultFileView, 'downloadKind'>): DownloadKind[] {
   if (!file.downloadKind) return [];
-  return file.downloadKind === 'h5ad' ? ['h5ad', 'seurat'] : [file.downloadKind];
+  if (file.downloadKind === 'h5ad') return ['h5ad', 'seurat', 'figures'];
+  return file.downloadKind === 'markers' ? ['markers', 'tables'] : [file.downloadKind];
 }
 
 /** `downloads`: the user's active and requested downloads (any order; the newest request wins). */

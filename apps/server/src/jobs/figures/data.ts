@@ -1,0 +1,47 @@
+import type { DegRow } from '@cellcloud/contracts/artifacts';
+import type { TaskTable } from '@cellcloud/contracts/tasks/csv';
+
+/** What the figure builders draw from (read from storage by figures/read.ts). */
+export interface Level {
+  key: string;
+  labels: string[];
+  codes: ArrayLike<number>;
+}
+export interface Numeric {
+  key: string;
+  values: ArrayLike<number>;
+}
+export interface FigureData {
+  nCells: number;
+  /** 2-D embeddings (umap, tsne, …), row-major x, y. */
+  embeddings: { name: string; values: Float32Array }[];
+  /** Categorical levels a figure can colour or group by: `cluster` first. */
+  levels: Level[];
+  numeric: Numeric[];
+  /** The sample level (`Sample ID`), when the result has one. */
+  sample: Level | undefined;
+  markers: { groupBy: string; rows: DegRow[] }[];
+  /** Saved explorer DE results (compare mode: a volcano each). */
+  de: { name: string; rows: DegRow[] }[];
+  tasks: { task: string; name: string; tables: Record<string, TaskTable>; numeric: Numeric[] }[];
+}
+
+/** Indices of the cells of each code of `level` (codes outside the labels dropped). */
+export function cellsByCode(level: Level): number[][] {
+  const out = level.labels.map(() => [] as number[]);
+  for (let c = 0; c < level.codes.length; c++) out[level.codes[c]!]?.push(c);
+  return out;
+}
+
+/** Column `name` of a task table as numbers (missing / text → NaN). */
+export function numberColumn(t: TaskTable, name: string): number[] | undefined {
+  const j = t.columns.indexOf(name);
+  if (j < 0) return undefined;
+  return t.rows.map((r) => (typeof r[j] === 'number' ? r[j] : NaN));
+}
+
+export function textColumn(t: TaskTable, name: string): string[] | undefined {
+  const j = t.columns.indexOf(name);
+  if (j < 0) return undefined;
+  return t.rows.map((r) => (r[j] === null || r[j] === undefined ? '' : String(r[j])));
+}

@@ -1,0 +1,89 @@
+import { artifactManifest, type DegRow } from '@cellcloud/contracts/artifacts';
+import { csvToTable } from '@cellcloud/contracts/tasks/csv';
+import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
+import type { Storage } from '../../storage/storage';
+import { extraColumn, type ExtraObsSource } from '../extra-obs';
+import type { FigureData, Level, Numeric } from './data';
+
+/**
+ * What the parent job hands the figures child (all storage keys): the result's explorer
+ * artifacts, the saved levels (extra categorical columns), the saved DE comparisons and the
+ * completed tasks with their tables and per-cell numeric columns.
+ */
+export interface FiguresSource {
+  artifactsPrefix: string;
+  extraLevels: (ExtraObsSource & { column: string })[];
+  de: { name: string; key: string }[];
+  tasks: {
+    task: string;
+    name: string;
+    tables: { name: string; key: string }[];
+    numeric: { key: string; fileKey: string }[];
+  }[];
+}
+
+const dec = new TextDecoder();
+const json = async (s: Storage, key: string) => JSON.parse(dec.decode(await s.getBytes(key))) as unknown;
+const f32 = (b: Uint8Array) => {
+  const out = new Float32Array(b.byteLength >> 2);
+  new Uint8Array(out.buffer).set(b.subarray(0, out.length * 4));
+  return out;
+};
+const SAMPLE_KEYS = ['Sample ID', 'sample', 'Sample', 'orig.ident'];
+const EMBEDDING_ORDER = ['umap', 'tsne'];
+
+/** Categorical values as a level (labels in first-seen order, `NA` last). */
+function levelOf(key: string, values: readonly (string | number)[]): Level {
+  const index = new Map<string, number>();
+  const codes = new Uint32Array(values.length);
+  values.forEach((v, c) => {
+    const s = String(v);
+    let k = index.get(s);
+    if (k === undefined) index.set(s, (k = index.size));
+    codes[c] = k;
+  });
+  return { key, labels: [...index.keys()], codes };
+}
+
+export async function readFigureData(storage: Storage, src: FiguresSource): Promise<FigureData> {
+  const p = src.artifactsPrefix;
+  const m = artifactManifest.parse(await json(storage, `${p}manifest.json`));
+  const embeddings: FigureData['embeddings'] = [];
+  for (const e of [...m.embeddings].sort(
+    (a, b) => (EMBEDDING_ORDER.indexOf(a.name) + 1 || 99) - (EMBEDDING_ORDER.indexOf(b.name) + 1 || 99),
+  )) {
+    if (e.dims === 2 && EMBEDDING_ORDER.includes(e.name))
+      embeddings.push({ name: e.name, values: f32(await storage.getBytes(p + e.file)) });
+  }
+  const levels: Level[] = [];
+  const numeric: Numeric[] = [];
+  for (const o of m.obs) {
+    const bytes = await storage.getBytes(p + o.file);
+    if (o.kind === 'categorical')
+      levels.push({ key: o.key, labels: o.labels, codes: decodeCodes(bytes, o.dtype) });
+    else numeric.push({ key: o.key, values: f32(bytes) });
+  }
+  levels.sort((a, b) => (a.key === 'cluster' ? -1 : b.key === 'cluster' ? 1 : 0));
+  for (const s of src.extraLevels) {
+    const col = await extraColumn(storage, s, m.nCells);
+    if (col?.kind === 'categorical') levels.push(levelOf(s.column, col.values));
+  }
+  const markers: FigureData['markers'] = [];
+  for (const mk of m.markers)
+    markers.push({ groupBy: mk.groupBy, rows: (await json(storage, p + mk.file)) as DegRow[] });
+  const de: FigureData['de'] = [];
+  for (const d of src.de) de.push({ name: d.name, rows: (await json(storage, d.key)) as DegRow[] });
+  const tasks: FigureData['tasks'] = [];
+  for (const k of src.tasks) {
+    const tables: FigureData['tasks'][number]['tables'] = {};
+    for (const tb of k.tables) tables[tb.name] = csvToTable(dec.decode(await storage.getBytes(tb.key)));
+    const cols: Numeric[] = [];
+    for (const n of k.numeric) {
+      const v = f32(await storage.getBytes(n.fileKey));
+      if (v.length === m.nCells) cols.push({ key: n.key, values: v });
+    }
+    tasks.push({ task: k.task, name: k.name, tables, numeric: cols });
+  }
+  const sample = SAMPLE_KEYS.map((k) => levels.find((l) => l.key === k)).find(Boolean);
+  return { nCells: m.nCells, embeddings, levels, numeric, sample, markers, de, tasks };
+}
