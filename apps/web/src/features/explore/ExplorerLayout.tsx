@@ -1,4 +1,4 @@
-import { Alert, Empty, Space, Spin, Typography } from 'antd';
+import { Alert, Empty, Space, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DISPLAY_SWITCHES } from '@cellcloud/contracts/privileges';
 import { useAccountInfo } from '../../api/account';
@@ -19,7 +19,10 @@ export interface ExplorerLayoutProps {
 /** Page frame of the explorer: title, the result's viewer and tabs; empty state without an id. */
 export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
   const { t } = useTranslation('explore');
+  const { t: tp } = useTranslation('publicdb');
   const session = useSession();
+  // a public database dataset's standard analysis (issue 20): shared, read only
+  const readOnly = datasetId?.startsWith('public:') ?? false;
   const info = useAccountInfo();
   const state = useArtifactClient(datasetId, session?.token ?? null);
   const privileges = info.data?.privileges ?? [];
@@ -36,8 +39,15 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
   return (
     <div style={{ padding: 16 }}>
       <Space style={{ width: '100%', justifyContent: 'space-between' }} align="baseline">
-        <Typography.Title level={3}>{title}</Typography.Title>
-        {state.status === 'ready' && datasetId && (
+        <Space align="baseline">
+          <Typography.Title level={3}>{title}</Typography.Title>
+          {readOnly && (
+            <Tag color="blue" data-testid="explore-readonly">
+              {tp('preview.readOnlyTag')}
+            </Tag>
+          )}
+        </Space>
+        {state.status === 'ready' && datasetId && !readOnly && (
           <Space>
             <MethodsReport datasetId={datasetId} />
             {state.manifest.h5ad && <RequestDownloadButton datasetId={datasetId} />}
@@ -53,12 +63,18 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
       ) : state.status === 'error' ? (
         <LoadError error={state.error} />
       ) : (
-        <ExplorerWorkspace
-          datasetId={datasetId}
-          client={state.client}
-          manifest={state.manifest}
-          access={access}
-        />
+        <>
+          {readOnly && (
+            <Alert type="info" showIcon title={tp('preview.readOnlyHint')} style={{ marginBottom: 12 }} />
+          )}
+          <ExplorerWorkspace
+            readOnly={readOnly}
+            datasetId={datasetId}
+            client={state.client}
+            manifest={state.manifest}
+            access={access}
+          />
+        </>
       )}
     </div>
   );

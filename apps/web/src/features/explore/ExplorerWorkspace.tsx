@@ -24,11 +24,17 @@ interface Props {
   manifest: ArtifactManifest;
   access: ExploreAccess;
   onDrawn?: (t: DrawTiming) => void;
+  /**
+   * A shared public dataset (issue 20): the viewer and tabs run without a dataset id — the mode
+   * without a server, so no subsets, label edits or DEG jobs — and the analysis tasks are hidden.
+   */
+  readOnly?: boolean;
 }
 
 /** Viewer + the tab registry; tabs respect the explore privileges (hidden / disabled). */
-export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn }: Props) {
+export function ExplorerWorkspace({ datasetId: id, client, manifest, access, onDrawn, readOnly }: Props) {
   const { t } = useTranslation('explore');
+  const datasetId = readOnly ? null : id;
   const [symbols, setSymbols] = useState<string[]>([]);
   const [selection, setSelection] = useState<number[]>([]);
   const subsets = useSubsets(datasetId);
@@ -66,7 +72,9 @@ export function ExplorerWorkspace({ datasetId, client, manifest, access, onDrawn
           const own = Own ? <Own {...props} /> : null;
           // The analysis tasks of this tab (issue 11): their run panel and results.
           const tasks =
-            tab.tasks.length > 0 ? <TaskPanel tabKey={tab.key} tasks={tab.tasks} {...props} /> : null;
+            tab.tasks.length > 0 && !readOnly ? (
+              <TaskPanel tabKey={tab.key} tasks={tab.tasks} {...props} />
+            ) : null;
           if (!own && !tasks) return <EmptyAnalysisTab tabKey={tab.key} />;
           return (
             <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>

@@ -28,11 +28,13 @@ import {
   usePublicSearch,
   type PublicSearchState,
 } from '../../api/public-datasets';
+import { PublicPreview, publicExploreId } from './PublicPreview';
 
 /**
  * The public database page (issue 20): full-text search, facets with counts, a sortable list and a
- * detail drawer (metadata, article link, samples, annotation levels) with "add to analysis" (the
- * integrate wizard, where public datasets are samples) and "open in explorer" when analysed.
+ * detail drawer (metadata, article link, samples, annotation levels; the embedding preview of the
+ * standard analysis coloured by level or gene, PublicPreview.tsx) with "add to analysis" (the
+ * integrate wizard, where public datasets are samples) and "open in explorer" (read-only) when analysed.
  */
 export default function PublicDatabasePage() {
   const { t } = useTranslation('publicdb');
@@ -169,7 +171,10 @@ function DatasetDrawer({
             </Button>
             {d.analysisId && (
               <Button
-                onClick={() => navigate(`/userDatasetAnalysis?id=${encodeURIComponent(d.analysisId!)}`)}
+                data-testid="publicdb-open-explorer"
+                onClick={() =>
+                  navigate(`/userDatasetAnalysis?id=${encodeURIComponent(publicExploreId(d.id))}`)
+                }
               >
                 {t('openInExplorer')}
               </Button>
@@ -233,6 +238,7 @@ function DatasetDrawer({
               },
             ]}
           />
+          {d.analysisId && <PublicPreview datasetId={d.id} levels={d.annotationLevels} />}
           <Typography.Title level={5}>{t('composition')}</Typography.Title>
           {m?.levels.map((l) => (
             <div key={l.level} data-testid={`publicdb-level-${l.level}`}>
