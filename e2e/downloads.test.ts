@@ -121,7 +121,7 @@ describe.skipIf(!pbmc)('requested downloads with approval', () => {
     expect((await fromTab.body()).subarray(0, 8).toString('latin1')).toBe('\x89HDF\r\n\x1a\n');
     await files
       .locator('.ant-table-row', { hasText: 'markers.csv' })
-      .getByTestId('result-file-request')
+      .locator('[data-testid="result-file-request"][data-kind="markers"]')
       .waitFor();
     await screenshot(u.page, 'result-files');
     const notes = (

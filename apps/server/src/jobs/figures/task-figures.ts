@@ -227,7 +227,7 @@ const byTask: Record<string, TaskFigure> = {
     if (!x || !y || !pt) return [];
     const step = Math.max(1, Math.ceil(x.length / 20_000));
     const data = x.flatMap((v, i) => (i % step ? [] : [[v, y[i]!, pt[i]!]]));
-    const max = Math.max(...pt.filter(Number.isFinite), 1);
+    const max = pt.reduce((m, v) => (Number.isFinite(v) && v > m ? v : m), 1);
     return [
       figure(
         `tasks/${stem(k.name)}_pseudotime`,

@@ -113,6 +113,7 @@ function FileActionView({ file, action }: { file: ResultFileView; action: FileAc
     <Button
       size="small"
       data-testid="result-file-request"
+      data-kind={action.kind}
       loading={req.isPending}
       onClick={() =>
         req.mutate(
