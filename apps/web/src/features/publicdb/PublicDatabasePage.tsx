@@ -181,6 +181,7 @@ function DatasetDrawer({
             )}
           </Space>
           <Typography.Paragraph>{d.description}</Typography.Paragraph>
+          {d.analysisId && <PublicPreview datasetId={d.id} levels={d.annotationLevels} />}
           <Descriptions bordered size="small" column={1}>
             <Descriptions.Item label={t('columns.species')}>{d.species}</Descriptions.Item>
             <Descriptions.Item label={t('facets.tissue')}>{d.tissue.join(', ')}</Descriptions.Item>
@@ -238,7 +239,6 @@ function DatasetDrawer({
               },
             ]}
           />
-          {d.analysisId && <PublicPreview datasetId={d.id} levels={d.annotationLevels} />}
           <Typography.Title level={5}>{t('composition')}</Typography.Title>
           {m?.levels.map((l) => (
             <div key={l.level} data-testid={`publicdb-level-${l.level}`}>
