@@ -85,6 +85,85 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
   }
 }
 
+/** What scanNeighbors reads (the lists of ScanInput) and writes (k nearest per point). */
+export interface NeighborScanInput extends Omit<ScanInput, 'want' | 'firstMarked' | 'counts'> {
+  /** Distances between centroids, nList × nList (Euclidean). */
+  centerDist: Float64Array;
+  /** Output, by original index, n × k nearest first: neighbour indices and Euclidean distances. */
+  indices: Int32Array;
+  distances: Float64Array;
+}
+
+/**
+ * The exact k nearest neighbours (self excluded) of the stored points qp in [from, to), by an
+ * inverted-file scan that skips a list only when no point of it can be nearer than the current
+ * k-th: every point p of list c is nearer to centroid c than to the query's own centroid c0, so
+ * |q − p| ≥ (|q − c|² − |q − c0|²) / (2 |c − c0|) (the distance from q to the bisector of c and
+ * c0) ≥ (|q − c| − |q − c0|) / 2. Lists are visited by increasing |q − c|, so once the last bound
+ * exceeds the k-th distance no farther list can contribute and the scan stops.
+ */
+export function scanNeighbors(s: NeighborScanInput, from: number, to: number): void {
+  const { d, k, nList, nNear, coords, centers, near, listStart, sorted, origin, centerDist } = s;
+  const bestD = new Float64Array(k);
+  const bestI = new Int32Array(k);
+  const visited = new Int32Array(nList).fill(-1);
+  const keys = new Float64Array(nList);
+  const words = new Uint32Array(keys.buffer);
+  // a bound must beat the k-th distance by this relative margin to skip (float32 rounding)
+  const slack = 1 + 1e-6;
+  for (let qp = from; qp < to; qp++) {
+    const q = origin[qp];
+    const qo = qp * d;
+    bestD.fill(Infinity);
+    bestI.fill(-1);
+    const c0 = near[q * nNear];
+    const d0sq = sqDist32(sorted, qo, centers, c0 * d, d, Infinity);
+    const d0 = Math.sqrt(d0sq);
+    for (let r = 0; r < nList; r++) {
+      let c: number;
+      if (r < nNear) c = near[q * nNear + r];
+      else {
+        // the nearest nNear lists did not settle it: order all lists by distance (float32
+        // distances widened to float64 leave 29 low mantissa bits for the list number)
+        if (r === nNear) {
+          for (let l = 0; l < nList; l++) {
+            keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
+            words[2 * l] |= l;
+          }
+          keys.sort();
+        }
+        c = words[2 * r] & 0x1fffffff;
+      }
+      if (visited[c] === qp) continue;
+      visited[c] = qp;
+      const kth = Math.sqrt(bestD[k - 1]) * slack;
+      const dcSq = c === c0 ? d0sq : sqDist32(sorted, qo, centers, c * d, d, Infinity);
+      const dc = Math.sqrt(dcSq);
+      if ((dc - d0) / 2 > kth) break;
+      if (c !== c0 && (dcSq - d0sq) / (2 * centerDist[c0 * nList + c]) > kth) continue;
+      const end = listStart[c + 1];
+      for (let p = listStart[c]; p < end; p++) {
+        if (p === qp) continue;
+        const dp = sqDist32(sorted, qo, sorted, p * d, d, bestD[k - 1]);
+        if (dp >= bestD[k - 1]) continue;
+        let pos = k - 1;
+        while (pos > 0 && bestD[pos - 1] > dp) {
+          bestD[pos] = bestD[pos - 1];
+          bestI[pos] = bestI[pos - 1];
+          pos--;
+        }
+        bestD[pos] = dp;
+        bestI[pos] = origin[p];
+      }
+    }
+    const o = q * k;
+    for (let t = 0; t < k; t++) {
+      s.indices[o + t] = bestI[t];
+      s.distances[o + t] = Math.sqrt(bestD[t]);
+    }
+  }
+}
+
 /** What assignNearLists reads and writes (a subset of ScanInput). */
 export type NearInput = Pick<ScanInput, 'n' | 'd' | 'nList' | 'nNear' | 'coords' | 'centers' | 'near'>;
 
@@ -165,10 +244,15 @@ export function selectSmallest(dist: Float32Array, mark: Uint8Array, m: number, 
   }
 }
 
-// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near', input, from, to }
+// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near' | 'knn-lists', input, from, to }
 // (shared arrays).
-if (!isMainThread && (workerData?.task === 'knn-scan' || workerData?.task === 'knn-near')) {
-  const run = workerData.task === 'knn-scan' ? scanQueries : assignNearLists;
-  run(workerData.input as ScanInput, workerData.from as number, workerData.to as number);
+const WORKER_TASKS = { 'knn-scan': scanQueries, 'knn-near': assignNearLists, 'knn-lists': scanNeighbors };
+if (!isMainThread && typeof workerData?.task === 'string' && workerData.task in WORKER_TASKS) {
+  const run = WORKER_TASKS[workerData.task as keyof typeof WORKER_TASKS] as (
+    i: unknown,
+    f: number,
+    t: number,
+  ) => void;
+  run(workerData.input, workerData.from as number, workerData.to as number);
   parentPort?.postMessage('done');
 }

@@ -1,7 +1,14 @@
 import { freeAll, initScran } from '../scran';
 import { Worker } from 'node:worker_threads';
 import { kmeans } from './kmeans';
-import { assignNearLists, scanQueries, type ScanInput } from './knn-scan';
+import {
+  assignNearLists,
+  scanNeighbors,
+  scanQueries,
+  sqDist32,
+  type NeighborScanInput,
+  type ScanInput,
+} from './knn-scan';
 import { knnExact } from './knn';
 import { Random } from './random';
 
@@ -81,56 +88,106 @@ export async function countMarkedNeighbors(
       for (let t = 0; t < k; t++) if (indices[i * k + t] >= firstMarked) counts[i]++;
     return counts;
   }
+  const threads = opts.threads ?? 2;
+  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads);
+  const input: ScanInput = {
+    ...lists,
+    k,
+    want: Math.max(k + 1, Math.ceil((opts.candidatesPerNeighbor ?? 3) * k)),
+    firstMarked,
+    counts: shared(Int32Array, n),
+  };
+  await runInTwo('knn-scan', input, scanQueries, threads);
+  return Int32Array.from(input.counts);
+}
+
+const shared = <T extends Float32Array | Int32Array | Float64Array>(
+  Kind: new (b: SharedArrayBuffer) => T,
+  length: number,
+  bytes = 4,
+): T => new Kind(new SharedArrayBuffer(length * bytes));
+
+type Lists = Omit<ScanInput, 'k' | 'want' | 'firstMarked' | 'counts'>;
+
+/**
+ * The inverted lists shared by both searches: k-means centroids (≈ √n lists, fitted on a seeded
+ * sample), each point's NEAR_LISTS nearest centroids in order (the first is its list; half of
+ * the points in a worker thread) and the points stored list by list (contiguous scans), all in
+ * SharedArrayBuffers.
+ */
+async function buildLists(
+  coords: Float32Array,
+  n: number,
+  d: number,
+  seed: number,
+  threads: number,
+): Promise<Lists> {
   const nList = Math.max(2, Math.round(Math.sqrt(n)));
-  const shared = <T extends Float32Array | Int32Array>(
-    Kind: new (b: SharedArrayBuffer) => T,
-    length: number,
-  ): T => new Kind(new SharedArrayBuffer(length * 4));
-  const centers = fitCentroids(coords, n, d, nList, opts.seed ?? 0, shared(Float32Array, nList * d));
-  // Each point's NEAR_LISTS nearest centroids, in order (the first is its list); half of the
-  // points in a worker thread, as the queries below
+  const centers = fitCentroids(coords, n, d, nList, seed, shared(Float32Array, nList * d));
   const nNear = Math.min(nList, NEAR_LISTS);
   const near = shared(Int32Array, n * nNear);
   const sharedCoords = shared(Float32Array, n * d);
   sharedCoords.set(coords.subarray(0, n * d));
-  const threads = opts.threads ?? 2;
   await runInTwo(
     'knn-near',
     { n, d, nList, nNear, coords: sharedCoords, centers, near },
     assignNearLists,
     threads,
   );
-  const listSize = new Int32Array(nList + 1);
-  for (let i = 0; i < n; i++) listSize[near[i * nNear] + 1]++;
-  // the points stored list by list (contiguous scans)
   const listStart = shared(Int32Array, nList + 1);
-  for (let c = 0; c < nList; c++) listStart[c + 1] = listStart[c] + listSize[c + 1];
+  for (let i = 0; i < n; i++) listStart[near[i * nNear] + 1]++;
+  for (let c = 0; c < nList; c++) listStart[c + 1] += listStart[c];
   const fill = listStart.slice(0, nList);
   const sorted = shared(Float32Array, n * d);
   const origin = shared(Int32Array, n);
   for (let i = 0; i < n; i++) {
     const p = fill[near[i * nNear]]++;
-    sorted.set(coords.subarray(i * d, i * d + d), p * d);
+    sorted.set(sharedCoords.subarray(i * d, i * d + d), p * d);
     origin[p] = i;
   }
-  const input: ScanInput = {
-    n,
-    d,
+  return { n, d, nList, nNear, coords: sharedCoords, centers, near, listStart, sorted, origin };
+}
+
+/** Below this many points knnLists searches by plain brute force (knnExact). */
+export const BRUTE_FORCE_MAX_POINTS = 3000;
+
+/**
+ * The exact k nearest neighbours (Euclidean, self excluded) of every point of a row-major n × d
+ * matrix, nearest first: an inverted-file search over k-means lists that skips a list only when
+ * a bound proves none of its points can enter the answer (knn-scan.ts scanNeighbors), so the
+ * result is the brute-force one (up to ties) at a fraction of its cost on clustered data such as
+ * principal components. Half of the queries run in a worker thread over shared arrays (both
+ * cores); the result does not depend on the thread count. Brute force up to
+ * BRUTE_FORCE_MAX_POINTS points.
+ */
+export async function knnLists(
+  coords: Float32Array,
+  n: number,
+  d: number,
+  k: number,
+  opts: { seed?: number; threads?: number } = {},
+): Promise<{ indices: Int32Array; distances: Float64Array }> {
+  if (k >= n) throw new Error(`knnLists: asked for ${k} neighbours but there are only ${n} points`);
+  if (n <= BRUTE_FORCE_MAX_POINTS) return knnExact(coords, n, d, k);
+  const threads = opts.threads ?? 2;
+  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads);
+  const { nList, centers } = lists;
+  const centerDist = shared(Float64Array, nList * nList, 8);
+  for (let a = 0; a < nList; a++)
+    for (let b = 0; b < a; b++) {
+      const v = Math.sqrt(sqDist32(centers, a * d, centers, b * d, d, Infinity));
+      centerDist[a * nList + b] = v;
+      centerDist[b * nList + a] = v;
+    }
+  const input: NeighborScanInput = {
+    ...lists,
     k,
-    nList,
-    nNear,
-    want: Math.max(k + 1, Math.ceil((opts.candidatesPerNeighbor ?? 3) * k)),
-    firstMarked,
-    coords: sharedCoords,
-    centers,
-    near,
-    listStart,
-    sorted,
-    origin,
-    counts: shared(Int32Array, n),
+    centerDist,
+    indices: shared(Int32Array, n * k),
+    distances: shared(Float64Array, n * k, 8),
   };
-  await runInTwo('knn-scan', input, scanQueries, threads);
-  return Int32Array.from(input.counts);
+  await runInTwo('knn-lists', input, scanNeighbors, threads);
+  return { indices: input.indices, distances: input.distances };
 }
 
 /**
@@ -139,7 +196,7 @@ export async function countMarkedNeighbors(
  * on the thread. Without worker threads (or if the worker fails to start) the main thread does it all.
  */
 async function runInTwo<T extends { n: number }>(
-  task: 'knn-scan' | 'knn-near',
+  task: 'knn-scan' | 'knn-near' | 'knn-lists',
   input: T,
   run: (input: T, from: number, to: number) => void,
   threads: number,

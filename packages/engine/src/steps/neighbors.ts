@@ -1,22 +1,75 @@
 import type { NeighborIndex, NeighborResults } from 'scran.js';
+import type { KnnLists } from '../methods/fuzzy-graph';
+import { knnLists } from '../methods/knn-search';
 import { freeAll, initScran } from '../scran';
 import type { BatchStep } from './batch';
 import { Step } from './step';
 
 export const N_NEIGHBORS = 15;
-/** Up to this many cells the search is exact; above, scran.js's Annoy index (approximate). */
+/** Above this many cells the on-demand scran.js index (`index`) is approximate (Annoy). */
 export const EXACT_SEARCH_MAX_CELLS = 10_000;
 
+/**
+ * k-nearest-neighbour lists with scran.js NeighborResults' interface (serialize(),
+ * numberOfCells(), free()), so that the graph and the UMAP steps read them as before.
+ */
+export class KnnResult implements NeighborResults {
+  constructor(
+    readonly nCells: number,
+    readonly k: number,
+    readonly indices: Int32Array,
+    readonly distances: Float64Array,
+  ) {}
+
+  numberOfCells(): number {
+    return this.nCells;
+  }
+
+  /** scran.js layout: `runs` (neighbours per cell), then indices and distances cell after cell. */
+  serialize(): KnnLists {
+    return {
+      runs: new Int32Array(this.nCells).fill(this.k),
+      indices: this.indices,
+      distances: this.distances,
+    };
+  }
+
+  /** The first k of each cell's lists (the exact k nearest when this holds the exact k' ≥ k). */
+  first(k: number): KnnResult {
+    if (k > this.k) throw new Error(`knn: asked for the first ${k} of ${this.k} neighbours`);
+    if (k === this.k) return this;
+    const indices = new Int32Array(this.nCells * k);
+    const distances = new Float64Array(this.nCells * k);
+    for (let i = 0; i < this.nCells; i++) {
+      indices.set(this.indices.subarray(i * this.k, i * this.k + k), i * k);
+      distances.set(this.distances.subarray(i * this.k, i * this.k + k), i * k);
+    }
+    return new KnnResult(this.nCells, k, indices, distances);
+  }
+
+  free(): void {}
+}
+
 export interface NeighborsResult {
-  /** Search index over the reduced representation (t-SNE searches its own, larger k on it). */
-  index: NeighborIndex;
-  /** The min(15, n − 1) nearest neighbours of every cell, searched once and shared by the SNN graph, UMAP and 3D UMAP. */
-  nn: NeighborResults;
+  /** The min(15, n − 1) exact nearest neighbours of every cell, shared by the SNN graph, UMAP and 3D UMAP. */
+  nn: KnnResult;
+  /**
+   * The exact k nearest neighbours of every cell (k ≤ n − 1), searched once per larger k and
+   * cut for smaller ones — for t-SNE's 90 neighbours (issue 14: one search reused everywhere).
+   */
+  knn(k: number): Promise<KnnResult>;
+  /**
+   * scran.js search index over the same representation, built on first use only (the t-SNE step
+   * searches it for its 90 neighbours; `knn(90)` gives the exact ones without WebAssembly memory).
+   */
+  readonly index: NeighborIndex;
 }
 
 /**
- * Nearest-neighbour search index over the reduced representation (scran.js: exact, or Annoy above
- * 10k cells) and the 15-nearest-neighbour result that clustering and both UMAPs reuse.
+ * The exact nearest neighbours of every cell in the reduced representation: our inverted-file
+ * search with exactness bounds (methods/knn-search.ts knnLists, on both cores; was scran.js's
+ * Annoy index above 10k cells — 30 CPU s at 100k cells against ~3–5 now). The 15-nearest lists
+ * serve the clustering graph and both UMAPs; larger k are searched on demand (`knn`).
  */
 export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> {
   readonly name = 'neighbors' as const;
@@ -30,23 +83,38 @@ export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> 
   }
 
   protected async run(): Promise<NeighborsResult> {
-    const scran = await initScran();
     const { embedding, dims } = this.batch.value;
     const nCells = embedding.length / dims;
-    const index = scran.buildNeighborSearchIndex(embedding, {
-      numberOfDims: dims,
-      numberOfCells: nCells,
-      approximate: nCells > EXACT_SEARCH_MAX_CELLS,
-    });
-    try {
-      return { index, nn: scran.findNearestNeighbors(index, Math.min(N_NEIGHBORS, nCells - 1)) };
-    } catch (e) {
-      index.free();
-      throw e;
-    }
+    const coords = Float32Array.from(embedding);
+    const search = async (k: number): Promise<KnnResult> => {
+      const { indices, distances } = await knnLists(coords, nCells, dims, k);
+      return new KnnResult(nCells, k, indices, distances);
+    };
+    let widest = await search(Math.min(N_NEIGHBORS, nCells - 1));
+    let index: NeighborIndex | undefined;
+    const scran = await initScran();
+    this.freeIndex = () => freeAll(index);
+    return {
+      nn: widest,
+      async knn(k: number): Promise<KnnResult> {
+        if (k > widest.k) widest = await search(k);
+        return widest.first(k);
+      },
+      get index(): NeighborIndex {
+        index ??= scran.buildNeighborSearchIndex(embedding, {
+          numberOfDims: dims,
+          numberOfCells: nCells,
+          approximate: nCells > EXACT_SEARCH_MAX_CELLS,
+        });
+        return index;
+      },
+    };
   }
 
+  private freeIndex: () => void = () => {};
+
   protected override release(): void {
-    freeAll(this.result?.nn, this.result?.index);
+    this.freeIndex();
+    this.freeIndex = () => {};
   }
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { knnExact } from '../../src/methods/knn';
-import { countMarkedNeighbors, EXACT_KNN_LIMIT, knnSearch } from '../../src/methods/knn-search';
+import {
+  BRUTE_FORCE_MAX_POINTS,
+  countMarkedNeighbors,
+  EXACT_KNN_LIMIT,
+  knnLists,
+  knnSearch,
+} from '../../src/methods/knn-search';
 import { Random } from '../../src/methods/random';
 
 describe('knn', () => {
@@ -88,5 +94,42 @@ describe('knn', () => {
     expect(meanErr).toBeLessThan(0.04);
     // half of the queries ran in a worker thread; all on this thread gives the same counts
     expect(await countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3, threads: 1 })).toEqual(approx);
+  });
+  it('the inverted-file search with exactness bounds finds the brute-force neighbours, on one or two threads', async () => {
+    // 8 Gaussian clusters of different spreads in 12 dims (leading dims wider, as PCs)
+    const rng = new Random(21);
+    const d = 12;
+    const n = 7000;
+    const centres = Array.from({ length: 8 }, () =>
+      Array.from({ length: d }, (_, j) => (5 * rng.normal()) / (1 + j / 4)),
+    );
+    const pts = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) {
+      const c = rng.int(8);
+      for (let j = 0; j < d; j++)
+        pts[i * d + j] = centres[c][j] + ((0.5 + (c % 3)) * rng.normal()) / (1 + j / 8);
+    }
+    expect(n).toBeGreaterThan(BRUTE_FORCE_MAX_POINTS);
+    for (const k of [15, 90]) {
+      const exact = knnExact(pts, n, d, k);
+      const two = await knnLists(pts, n, d, k);
+      let same = 0;
+      let maxDiff = 0;
+      for (let i = 0; i < n; i++) {
+        const want = new Set(exact.indices.subarray(i * k, i * k + k));
+        for (let t = 0; t < k; t++) {
+          if (want.has(two.indices[i * k + t])) same++;
+          maxDiff = Math.max(maxDiff, Math.abs(two.distances[i * k + t] - exact.distances[i * k + t]));
+        }
+        expect(two.indices.subarray(i * k, i * k + k)).not.toContain(i);
+      }
+      // exact up to float32 ties: every neighbour found, distances sorted as brute force
+      expect(same / (n * k)).toBeGreaterThanOrEqual(0.9999);
+      expect(maxDiff).toBeLessThan(1e-5);
+      const one = await knnLists(pts, n, d, k, { threads: 1 });
+      expect(one.indices).toEqual(two.indices);
+      expect(one.distances).toEqual(two.distances);
+    }
+    await expect(knnLists(pts, 10, d, 10)).rejects.toThrow(/only 10 points/);
   });
 });
