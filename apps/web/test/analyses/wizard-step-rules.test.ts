@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { wizardDraft } from '@cellcloud/contracts/wizard';
-import { optionsStepErrors } from '../../src/features/wizard/stepRules';
+import { NAME_PATTERN, wizardDraft } from '@cellcloud/contracts/wizard';
+import { optionsStepErrors, proposedSampleName } from '../../src/features/wizard/stepRules';
 
 /** SPEC §5 in the wizard's step 3 (issue 13): annotation needs a tissue type; reference annotation a reference. */
 describe('wizard step 3 rules', () => {
@@ -20,5 +20,16 @@ describe('wizard step 3 rules', () => {
       'rules.tissueRequired',
     ]);
     expect(optionsStepErrors(draft({ annotationType: 'none' }))).toEqual([]);
+  });
+});
+
+/** Issue 20: public datasets are listed by title; their proposed sample name passes the SPEC §5 rule. */
+describe('proposed sample names', () => {
+  it('keeps a valid name and turns a public title into a valid one', () => {
+    expect(proposedSampleName('ifnb_stim')).toBe('ifnb_stim');
+    expect(proposedSampleName('PBMC 3k healthy donor (public)')).toBe('PBMC 3k healthy donor public');
+    expect(proposedSampleName('10x: lung (2019)')).toBe('_10x lung 2019');
+    for (const t of ['PBMC 3k (public)', '10x: lung', 'Ré-analyse—β', '((x))'])
+      expect(NAME_PATTERN.test(proposedSampleName(t))).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { AnalysisOptionsStep } from './AnalysisOptionsStep';
 import { CellFilteringStep } from './CellFilteringStep';
 import { PreviewStep } from './PreviewStep';
 import { SelectSamplesStep } from './SelectSamplesStep';
-import { optionsStepErrors, samplesStepErrors, type RuleKey } from './stepRules';
+import { optionsStepErrors, proposedSampleName, samplesStepErrors, type RuleKey } from './stepRules';
 import { useWizard } from './useWizard';
 
 export type IntegrateSource = 'local' | 'public' | 'both';
@@ -39,7 +39,7 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
   const noneSelected = !w.loading && w.draft.datasets.length === 0;
   useEffect(() => {
     if (preselectSample && noneSelected)
-      setDatasets([{ id: preselectSample.id, name: preselectSample.name, group: 'g1' }]);
+      setDatasets([{ id: preselectSample.id, name: proposedSampleName(preselectSample.name), group: 'g1' }]);
   }, [preselectSample, noneSelected, setDatasets]);
   // Local + public (issue 20): Harmony by default on a new wizard (a draft keeps its own choice).
   const { setParam } = w;

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { species as speciesList } from '@cellcloud/contracts/analysis-params';
 import type { AnalysableSample } from '../../api/wizard';
+import { proposedSampleName } from './stepRules';
 import type { WizardState } from './useWizard';
 
 /** Step 1: the user's Completed samples (one species), job name, sample names and groups. */
@@ -63,7 +64,7 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
                 (k) =>
                   selected.get(String(k)) ?? {
                     id: String(k),
-                    name: samples.find((s) => s.id === k)!.name,
+                    name: proposedSampleName(samples.find((s) => s.id === k)!.name),
                     group: '',
                   },
               ),

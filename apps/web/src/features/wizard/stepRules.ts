@@ -14,6 +14,21 @@ export type RuleKey =
   | 'rules.referenceRequired'
   | 'rules.tissueRequired';
 
+/**
+ * A sample name that passes the SPEC §5 rule, proposed when a sample is selected: public datasets
+ * are listed by their titles ("PBMC 3k healthy donor (public)"), whose other characters become
+ * spaces ("PBMC 3k healthy donor public"); the user can still edit it.
+ */
+export function proposedSampleName(name: string): string {
+  if (NAME_PATTERN.test(name)) return name;
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_. ]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+    .slice(0, 100);
+  return NAME_PATTERN.test(cleaned) ? cleaned : `_${cleaned}`.slice(0, 100);
+}
+
 const nameRule = (v: string, required: RuleKey): RuleKey | null =>
   !v.trim() ? required : NAME_PATTERN.test(v.trim()) ? null : 'rules.nameInvalid';
 
