@@ -21,7 +21,8 @@ import { umapEpochs, umapMinDist } from '@cellcloud/engine/steps/embeddings';
 
 const D = 30;
 
-function data(n: number): Float64Array {
+/** Ten Gaussian clusters of different spreads in D = 30 dimensions (row-major n × 30), seeded. */
+export function gaussianClusters(n: number): Float64Array {
   const rng = new Random(9);
   const centers = Array.from({ length: 10 }, () => Array.from({ length: D }, () => 5 * rng.normal()));
   const x = new Float64Array(n * D);
@@ -45,7 +46,7 @@ function interleave(x: Float64Array, y: Float64Array): Float32Array {
 export async function benchEmbeddings(sizes: number[]): Promise<void> {
   const scran = await initScran();
   for (const n of sizes) {
-    const x = data(n);
+    const x = gaussianClusters(n);
     const index = scran.buildNeighborSearchIndex(x, {
       numberOfDims: D,
       numberOfCells: n,

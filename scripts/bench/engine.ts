@@ -34,6 +34,7 @@ import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { benchEmbeddings } from './embeddings';
+import { benchTsne } from './tsne';
 import { printStepTable, StepTimer, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 
@@ -271,6 +272,10 @@ if (args[0] === '--child') {
 } else if (args[0] === 'embeddings') {
   // the embedding steps alone, previous vs current implementations (scripts/bench/embeddings.ts)
   await benchEmbeddings(args.length > 1 ? args.slice(1).map(Number) : [20_000, 100_000]);
+  process.exit(0);
+} else if (args[0] === 'tsne') {
+  // the 2D t-SNE alone: search, affinities, layout, trustworthiness (scripts/bench/tsne.ts)
+  await benchTsne(args.length > 1 ? args.slice(1) : ['pbmc3k', 'synth20k', '20000', '100000']);
   process.exit(0);
 } else {
   const chosen = (

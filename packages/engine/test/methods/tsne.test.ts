@@ -4,7 +4,8 @@ import { knnExact } from '../../src/methods/knn';
 import { Random } from '../../src/methods/random';
 import { tsneAffinities } from '../../src/methods/tsne/affinities';
 import { Fft, fftNd } from '../../src/methods/tsne/fft';
-import { defaultRepulsion, exactRepulsion, FftRepulsion } from '../../src/methods/tsne/repulsion';
+import { defaultRepulsion, exactRepulsion, FftRepulsion, fftSize } from '../../src/methods/tsne/repulsion';
+import { affinityRows, reorderRows, spatialOrder } from '../../src/methods/tsne/order';
 import { tsne } from '../../src/methods/tsne/tsne';
 import { initScran } from '../../src/scran';
 import { trustworthiness } from '../../src/stats/trustworthiness';
@@ -54,6 +55,34 @@ describe('FFT (methods/tsne/fft)', () => {
     fftNd(new Fft(n), 2, re, im, true);
     for (let t = 0; t < n * n; t++) expect(re[t] / (n * n)).toBeCloseTo(r0[t], 10);
   });
+
+  it('handles lengths 2^a · 3^b (radix 4, 2 and 3 stages), several vectors at once', () => {
+    const rng = new Random(2);
+    for (const n of [3, 6, 12, 18, 27, 48, 54, 96]) {
+      const width = 3;
+      const re = Float64Array.from({ length: n * width }, () => rng.normal());
+      const im = Float64Array.from({ length: n * width }, () => rng.normal());
+      const [r0, i0] = [re.slice(), im.slice()];
+      new Fft(n).run(re, im, false, 0, width);
+      let err = 0;
+      for (let c = 0; c < width; c++)
+        for (let u = 0; u < n; u++) {
+          let sr = 0;
+          let si = 0;
+          for (let a = 0; a < n; a++) {
+            const ang = (-2 * Math.PI * u * a) / n;
+            sr += r0[a * width + c] * Math.cos(ang) - i0[a * width + c] * Math.sin(ang);
+            si += r0[a * width + c] * Math.sin(ang) + i0[a * width + c] * Math.cos(ang);
+          }
+          err = Math.max(err, Math.abs(sr - re[u * width + c]), Math.abs(si - im[u * width + c]));
+        }
+      expect(err).toBeLessThan(1e-9);
+      new Fft(n).run(re, im, true, 0, width);
+      for (let t = 0; t < n * width; t++) expect(im[t] / n).toBeCloseTo(i0[t], 10);
+    }
+    expect(() => new Fft(10)).toThrow(/2\^a · 3\^b/);
+    expect([250, 252, 300, 400, 500].map(fftSize)).toEqual([256, 256, 384, 432, 512]);
+  });
 });
 
 describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsion)', () => {
@@ -68,16 +97,18 @@ describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsi
     return Math.sqrt(e / s);
   };
 
-  it('agrees with the exact sums in 2D (boxes of width < 1) and, coarser, in 3D', () => {
-    for (const [dims, spread, tol] of [
-      [2, 8, 0.02],
-      [3, 3, 0.2],
+  it('agrees with the exact sums in 2D (boxes ~1 wide as openTSNE; finer, closer) and, coarser, in 3D', () => {
+    for (const [dims, spread, tol, ints] of [
+      [2, 8, 0.04, 1],
+      [2, 8, 0.02, 1.5],
+      [3, 3, 0.2, 1],
     ] as const) {
       const n = 600;
       const y = Float64Array.from({ length: n * dims }, () => spread * rng.normal());
       const approx = new Float64Array(n * dims);
       const exact = new Float64Array(n * dims);
-      const z = new FftRepulsion(n, dims, defaultRepulsion(dims)).compute(y, approx);
+      const opts = { ...defaultRepulsion(dims), intsInInterval: ints };
+      const z = new FftRepulsion(n, dims, opts).compute(y, approx);
       const zExact = exactRepulsion(y, dims, exact);
       expect(relErr(approx, exact)).toBeLessThan(tol);
       expect(Math.abs(z - zExact) / zExact).toBeLessThan(tol);
@@ -86,6 +117,36 @@ describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsi
 
   it('rejects other dimensions', () => {
     expect(() => new FftRepulsion(10, 4)).toThrow(/dims must be 2 or 3/);
+  });
+});
+
+describe('spatial renumbering of the t-SNE points (methods/tsne/order)', () => {
+  it('is a permutation that keeps every affinity edge and groups nearby points', () => {
+    const n = 500;
+    const { knn } = clusters(n, 3);
+    const aff = tsneAffinities(knn, 30);
+    const rng = new Random(5);
+    const y = Float64Array.from({ length: 2 * n }, () => rng.normal());
+    const order = spatialOrder(y, n, 2);
+    expect(Array.from(order).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+    const rank = new Int32Array(n);
+    order.forEach((old, i) => (rank[old] = i));
+    const rows = reorderRows(affinityRows(aff), order, rank);
+    const key = (i: number, j: number, p: number) => `${Math.min(i, j)}-${Math.max(i, j)}-${p}`;
+    const before = Array.from(aff.rows, (i, e) => key(i, aff.cols[e], aff.p[e])).sort();
+    const after: string[] = [];
+    for (let i = 0; i < n; i++)
+      for (let e = rows.start[i]; e < rows.start[i + 1]; e++)
+        after.push(key(order[i], order[rows.cols[e]], rows.p[e]));
+    expect(after.sort()).toEqual(before);
+    // consecutive points in the new order are much closer than consecutive points before
+    const step = (at: (i: number) => number) => {
+      let s = 0;
+      for (let i = 1; i < n; i++)
+        s += Math.hypot(y[2 * at(i)] - y[2 * at(i - 1)], y[2 * at(i) + 1] - y[2 * at(i - 1) + 1]);
+      return s / (n - 1);
+    };
+    expect(step((i) => order[i])).toBeLessThan(0.3 * step((i) => i));
   });
 });
 

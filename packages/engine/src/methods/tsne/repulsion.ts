@@ -6,15 +6,15 @@ export interface RepulsionOptions {
   nInterpolationPoints: number;
   /**
    * At least this many boxes per axis (openTSNE min_num_intervals: 50; here 42, so that the
-   * zero-padded grid, 2 · 3 · 42 = 252 nodes, fits the power-of-two FFT length 256).
+   * zero-padded grid, 2 · 3 · 42 = 252 nodes, fits the FFT length 256).
    */
   minNumIntervals: number;
   /** Boxes per unit of embedding range (openTSNE ints_in_interval: 1). */
   intsInInterval: number;
   /**
-   * Largest FFT length per axis (a power of two). The grid has nBoxes · nInterpolationPoints nodes
-   * per axis, zero-padded to twice that for the circular convolution; beyond this length the boxes
-   * widen instead (coarser, cheaper interpolation).
+   * Largest FFT length per axis. The grid has nBoxes · nInterpolationPoints nodes per axis,
+   * zero-padded to twice that for the circular convolution, rounded up to a fast FFT length
+   * (fftSize); beyond this length the boxes widen instead (coarser, cheaper interpolation).
    */
   maxFftSize: number;
 }
@@ -23,7 +23,7 @@ export const DEFAULT_REPULSION: RepulsionOptions = {
   nInterpolationPoints: 3,
   minNumIntervals: 42,
   intsInInterval: 1,
-  maxFftSize: 512,
+  maxFftSize: 486,
 };
 
 /**
@@ -68,10 +68,19 @@ export function exactRepulsion(y: Float64Array, dims: number, out: Float64Array)
   return z;
 }
 
-function nextPow2(v: number): number {
-  let p = 1;
-  while (p < v) p <<= 1;
-  return p;
+/**
+ * The FFT length used for a padded grid of at least v nodes per axis: the smallest 2^a · 3^b ≥ v
+ * with b ≤ 3 (more radix-3 stages cost more than the next length with fewer: 486 = 2 · 3⁵ is
+ * slower than 512), e.g. 288, 384, 432 where a power of two would take 512.
+ */
+export function fftSize(v: number): number {
+  let best = Infinity;
+  for (let p3 = 1; p3 <= 27; p3 *= 3) {
+    let s = p3;
+    while (s < v || s < 2) s *= 2;
+    if (s < best) best = s;
+  }
+  return best;
 }
 
 /**
@@ -126,7 +135,7 @@ export class FftRepulsion {
     if (!geom || !span || lo < geom.lo || hi > geom.lo + span || range < 0.8 * span) {
       const padded = range * 1.1;
       let nBoxes = Math.max(opts.minNumIntervals, Math.ceil(padded * opts.intsInInterval));
-      const size = Math.min(opts.maxFftSize, nextPow2(2 * nBoxes * p));
+      const size = Math.min(opts.maxFftSize, fftSize(2 * nBoxes * p));
       nBoxes = Math.floor(size / (2 * p)); // use the whole padded length
       geom = { lo: lo - 0.05 * range, h: padded / nBoxes, nBoxes, size };
       this.geom = geom;

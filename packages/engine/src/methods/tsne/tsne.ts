@@ -1,5 +1,6 @@
 import { Random } from '../random';
 import type { TsneAffinities } from './affinities';
+import { affinityRows, type AffinityRows, permuteRows, reorderRows, spatialOrder } from './order';
 import {
   DEFAULT_REPULSION,
   defaultRepulsion,
@@ -27,6 +28,12 @@ export interface TsneOptions {
   init?: Float32Array | Float64Array;
   seed: number;
 }
+
+/**
+ * Every this many iterations the points are renumbered in the layout's spatial order
+ * (methods/tsne/order): memory locality only — the layout is the same up to rounding.
+ */
+export const REORDER_EVERY = 50;
 
 export const DEFAULT_TSNE: TsneOptions = {
   dims: 2,
@@ -106,10 +113,20 @@ export function tsne(
     options.repulsion || (dims === 2 && n > EXACT_REPULSION_MAX_POINTS)
       ? new FftRepulsion(n, dims, options.repulsion ?? defaultRepulsion(dims))
       : undefined;
-  const { rows, cols, p } = aff;
-  const nEdges = rows.length;
+  let graph = affinityRows(aff);
+  // internal numbering: point i here is cell order[i]; renumbered in spatial order as it forms
+  let order = Int32Array.from({ length: n }, (_, i) => i);
+  const scratch = new Float64Array(n * dims);
   const total = o.earlyExaggerationIter + o.nIter;
   for (let iter = 0; iter < total; iter++) {
+    if (iter % REORDER_EVERY === 0) {
+      const next = spatialOrder(y, n, dims);
+      const rank = new Int32Array(n);
+      for (let i = 0; i < n; i++) rank[next[i]] = i;
+      graph = reorderRows(graph, next, rank);
+      for (const v of [y, update, gains]) permuteRows(v, next, dims, scratch);
+      order = Int32Array.from(next, (old) => order[old]);
+    }
     const early = iter < o.earlyExaggerationIter;
     if (iter === o.earlyExaggerationIter) update.fill(0); // a new optimisation phase, as openTSNE
     const exaggeration = early ? o.earlyExaggeration : 1;
@@ -119,24 +136,8 @@ export function tsne(
     const invZ = z > 0 ? 1 / z : 0;
     for (let t = 0; t < grad.length; t++) grad[t] = -rep[t] * invZ;
     // attraction over the affinity edges
-    if (dims === 2) attract2d(y, rows, cols, p, exaggeration, grad);
-    else {
-      for (let e = 0; e < nEdges; e++) {
-        const i = rows[e] * dims;
-        const j = cols[e] * dims;
-        let d2 = 0;
-        for (let a = 0; a < dims; a++) {
-          const diff = y[i + a] - y[j + a];
-          d2 += diff * diff;
-        }
-        const w = (exaggeration * p[e]) / (1 + d2);
-        for (let a = 0; a < dims; a++) {
-          const f = w * (y[i + a] - y[j + a]);
-          grad[i + a] += f;
-          grad[j + a] -= f;
-        }
-      }
-    }
+    if (dims === 2) attract2d(y, graph, exaggeration, grad);
+    else attract(y, dims, graph, exaggeration, grad);
     // delta-bar-delta gains, momentum step, re-centre
     for (let t = 0; t < y.length; t++) {
       const g4 = 4 * grad[t];
@@ -153,27 +154,48 @@ export function tsne(
     }
     if (onProgress && ((iter + 1) % 10 === 0 || iter + 1 === total)) onProgress(iter + 1, total);
   }
-  return Float32Array.from(y);
+  const out = new Float32Array(n * dims);
+  for (let i = 0; i < n; i++) for (let a = 0; a < dims; a++) out[order[i] * dims + a] = y[i * dims + a];
+  return out;
 }
 
-/** The 2D attraction, edges grouped by their first end (tsneAffinities lists them by row). */
-function attract2d(
+/** The attraction in any dimension: exaggeration · Σ pᵢⱼ (yᵢ − yⱼ) / (1 + d²) into grad. */
+function attract(
   y: Float64Array,
-  rows: Int32Array,
-  cols: Int32Array,
-  p: Float64Array,
+  dims: number,
+  g: AffinityRows,
   exaggeration: number,
   grad: Float64Array,
 ): void {
-  const m = rows.length;
-  let e = 0;
-  while (e < m) {
-    const i = rows[e];
+  const { start, cols, p } = g;
+  for (let i = 0; i < start.length - 1; i++) {
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const j = cols[e] * dims;
+      let d2 = 0;
+      for (let a = 0; a < dims; a++) {
+        const diff = y[i * dims + a] - y[j + a];
+        d2 += diff * diff;
+      }
+      const w = (exaggeration * p[e]) / (1 + d2);
+      for (let a = 0; a < dims; a++) {
+        const f = w * (y[i * dims + a] - y[j + a]);
+        grad[i * dims + a] += f;
+        grad[j + a] -= f;
+      }
+    }
+  }
+}
+
+/** The 2D attraction (the common case), with the coordinates in locals. */
+function attract2d(y: Float64Array, g: AffinityRows, exaggeration: number, grad: Float64Array): void {
+  const { start, cols, p } = g;
+  const n = start.length - 1;
+  for (let i = 0; i < n; i++) {
     const xi = y[2 * i];
     const yi = y[2 * i + 1];
     let fx = 0;
     let fy = 0;
-    for (; e < m && rows[e] === i; e++) {
+    for (let e = start[i], end = start[i + 1]; e < end; e++) {
       const j = cols[e];
       const dx = xi - y[2 * j];
       const dy = yi - y[2 * j + 1];
