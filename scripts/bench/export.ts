@@ -3,7 +3,9 @@
  * the h5ad and the Seurat bundle through the job's own child entry (download.export.child.ts):
  * the h5ad is analysis.h5ad copied element by element with the streaming writer (plus the saved
  * annotation levels / task columns, none here); the bundle reads analysis.h5ad and writes the zip
- * of 10x MTX counts + normalized values, metadata, embeddings and load_seurat.R.
+ * of 10x MTX counts + normalized values, metadata, embeddings and load_seurat.R; the tables zip
+ * (markers.csv + tables.xlsx; no DE results or tasks here) and the figures zip (embeddings by
+ * every level — rasterized above 20,000 cells —, QC violins, dot plot, composition; SVG + PNG).
  *
  * The result is built first, as an analysis job builds it: synthetic negative-binomial samples of
  * ≤ 50,000 cells (packages/engine/src/synthetic.ts, 20,000 genes, 10 clusters; 100,000 cells by
@@ -26,7 +28,7 @@ import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { localStorage } from '../../apps/server/src/storage/local';
 import type { ChildIo } from '../../apps/server/src/jobs/runner-child-process';
 import type { Config } from '../../apps/server/src/config';
-import exportChild from '../../apps/server/src/jobs/download.export.child';
+import exportChild, { type ExportInput } from '../../apps/server/src/jobs/download.export.child';
 
 const RESULT = 'results/bench';
 const H5AD = `${RESULT}/analysis.h5ad`;
@@ -68,9 +70,35 @@ async function analyze(root: string, nCells: number): Promise<void> {
   console.log(JSON.stringify(r));
 }
 
-async function exportOne(root: string, kind: 'h5ad' | 'seurat'): Promise<void> {
+const KINDS = ['h5ad', 'seurat', 'tables', 'figures'] as const;
+type Kind = (typeof KINDS)[number];
+const OUT: Record<Kind, string> = {
+  h5ad: 'analysis.h5ad',
+  seurat: 'analysis_seurat.zip',
+  tables: 'analysis_tables.zip',
+  figures: 'analysis_figures.zip',
+};
+
+function input(kind: Kind, outKey: string): ExportInput {
+  const meta = { outKey, lang: 'en-US' as const, resultName: 'bench' };
+  if (kind === 'tables')
+    return {
+      kind,
+      ...meta,
+      tables: [{ path: 'markers.csv', sheet: 'markers', key: `${RESULT}/markers.csv`, format: 'csv' }],
+    };
+  if (kind === 'figures')
+    return {
+      kind,
+      ...meta,
+      figures: { artifactsPrefix: `${RESULT}/artifacts/`, extraLevels: [], de: [], tasks: [] },
+    };
+  return { kind, h5adKey: H5AD, outKey, nCells: 0, extraObs: [] };
+}
+
+async function exportOne(root: string, kind: Kind): Promise<void> {
   const storage = localStorage(root);
-  const outKey = `downloads/bench/${kind === 'h5ad' ? 'analysis.h5ad' : 'analysis_seurat.zip'}`;
+  const outKey = `downloads/bench/${OUT[kind]}`;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const io: ChildIo = {
@@ -78,7 +106,7 @@ async function exportOne(root: string, kind: 'h5ad' | 'seurat'): Promise<void> {
     storage: async () => storage,
     progress: () => {},
   };
-  await exportChild({ kind, h5adKey: H5AD, outKey, nCells: 0, extraObs: [] }, io);
+  await exportChild(input(kind, outKey), io);
   const seconds = (performance.now() - t0) / 1000;
   const outMB = ((await storage.stat(outKey))?.size ?? 0) / 1024 / 1024;
   const inMB = ((await storage.stat(H5AD))?.size ?? 0) / 1024 / 1024;
@@ -117,7 +145,7 @@ function runChild(args: string[]): Record<string, unknown> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--analyze') await analyze(args[1]!, Number(args[2]));
-else if (args[0] === '--export') await exportOne(args[1]!, args[2] as 'h5ad' | 'seurat');
+else if (args[0] === '--export') await exportOne(args[1]!, args[2] as Kind);
 else {
   const nCells = Number(args[0] ?? 100_000);
   if (!Number.isInteger(nCells) || nCells < 100)
@@ -133,7 +161,7 @@ else {
     const analysisPeak = existsSync(figures)
       ? (JSON.parse(readFileSync(figures, 'utf8')) as { peakRssMB: number }).peakRssMB
       : undefined;
-    for (const kind of ['h5ad', 'seurat'] as const) {
+    for (const kind of KINDS) {
       const r = runChild(['--export', root, kind]);
       if (analysisPeak)
         console.log(

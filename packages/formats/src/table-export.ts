@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, Zip, ZipDeflate } from 'fflate';
 
 /**
  * Table export shared by the web (explorer CSV / XLSX buttons) and the server (the `tables`
@@ -40,25 +40,15 @@ function colName(i: number): string {
   return s;
 }
 
-function sheetXml(rows: Cell[][]): string {
-  const body = rows
-    .map((r, ri) => {
-      const cells = r
-        .map((v, ci) => {
-          const ref = `${colName(ci)}${ri + 1}`;
-          return typeof v === 'number' && Number.isFinite(v)
-            ? `<c r="${ref}"><v>${v}</v></c>`
-            : `<c r="${ref}" t="inlineStr"><is><t>${xml(String(v))}</t></is></c>`;
-        })
-        .join('');
-      return `<row r="${ri + 1}">${cells}</row>`;
+const rowXml = (r: Cell[], ri: number) =>
+  `<row r="${ri + 1}">${r
+    .map((v, ci) => {
+      const ref = `${colName(ci)}${ri + 1}`;
+      return typeof v === 'number' && Number.isFinite(v)
+        ? `<c r="${ref}"><v>${v}</v></c>`
+        : `<c r="${ref}" t="inlineStr"><is><t>${xml(String(v))}</t></is></c>`;
     })
-    .join('');
-  // the used range up front: readers that stream (openpyxl read-only, Excel's preview) size the sheet by it
-  const nCols = rows.reduce((m, r) => Math.max(m, r.length), 1);
-  const dimension = `A1:${colName(nCols - 1)}${Math.max(rows.length, 1)}`;
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="${dimension}"/><sheetData>${body}</sheetData></worksheet>`;
-}
+    .join('')}</row>`;
 
 /**
  * Sheet names for `names`, in order: characters Excel refuses (`\ / ? * [ ] :`) replaced by `_`,
@@ -81,40 +71,100 @@ export function sheetNames(names: string[]): string[] {
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-/** An XLSX workbook with one sheet per entry (names made valid and unique with `sheetNames`). */
-export function toXlsxWorkbook(sheets: Sheet[]): Uint8Array {
-  if (!sheets.length) throw new Error('a workbook needs at least one sheet');
-  const names = sheetNames(sheets.map((s) => s.name));
-  const files: Record<string, Uint8Array> = {
-    '[Content_Types].xml': strToU8(
-      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets
-        .map(
-          (_, i) =>
-            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
-        )
-        .join('')}</Types>`,
-    ),
-    '_rels/.rels': strToU8(
-      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    ),
-    'xl/workbook.xml': strToU8(
-      `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}"><sheets>${names
-        .map((n, i) => `<sheet name="${xml(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
-        .join('')}</sheets></workbook>`,
-    ),
-    'xl/_rels/workbook.xml.rels': strToU8(
-      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets
-        .map(
-          (_, i) =>
-            `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
-        )
-        .join('')}</Relationships>`,
-    ),
-  };
-  sheets.forEach((s, i) => {
-    files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(sheetXml([s.header, ...s.rows]));
+/** Rows serialized per compressed chunk of a sheet. */
+const ROWS_PER_CHUNK = 2048;
+
+export interface XlsxWriter {
+  /** Appends a sheet (header row + rows); its XML is compressed a few thousand rows at a time. */
+  sheet(name: string, header: string[], rows: readonly Cell[][]): void;
+  /** Writes the workbook parts naming the sheets (names made valid and unique) and ends the zip. */
+  end(): void;
+}
+
+/**
+ * A streaming XLSX writer: sheets are added one at a time and their XML is deflated in chunks as
+ * it is produced, so a workbook of many large tables never holds more than one table and one chunk
+ * of XML; the package parts that list the sheets are written last (zip entry order is free).
+ */
+export function xlsxWriter(sink: (chunk: Uint8Array) => void): XlsxWriter {
+  const zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    sink(chunk);
   });
-  return zipSync(files, { level: 6 });
+  const part = (name: string, text: string) => {
+    const f = new ZipDeflate(name, { level: 6 });
+    zip.add(f);
+    f.push(strToU8(text), true);
+  };
+  const wanted: string[] = [];
+  return {
+    sheet(name, header, rows) {
+      wanted.push(name);
+      const f = new ZipDeflate(`xl/worksheets/sheet${wanted.length}.xml`, { level: 6 });
+      zip.add(f);
+      // the used range up front: streaming readers (openpyxl read-only, Excel's preview) size the sheet by it
+      const nCols = rows.reduce((m, r) => Math.max(m, r.length), Math.max(header.length, 1));
+      f.push(
+        strToU8(
+          `${XML_HEAD}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:${colName(nCols - 1)}${rows.length + 1}"/><sheetData>${rowXml(header, 0)}`,
+        ),
+      );
+      for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
+        let text = '';
+        for (let k = i; k < Math.min(rows.length, i + ROWS_PER_CHUNK); k++) text += rowXml(rows[k]!, k + 1);
+        f.push(strToU8(text));
+      }
+      f.push(strToU8('</sheetData></worksheet>'), true);
+    },
+    end() {
+      if (!wanted.length) throw new Error('a workbook needs at least one sheet');
+      const names = sheetNames(wanted);
+      part(
+        '[Content_Types].xml',
+        `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${names
+          .map(
+            (_, i) =>
+              `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+          )
+          .join('')}</Types>`,
+      );
+      part(
+        '_rels/.rels',
+        `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      );
+      part(
+        'xl/workbook.xml',
+        `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}"><sheets>${names
+          .map((n, i) => `<sheet name="${xml(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
+          .join('')}</sheets></workbook>`,
+      );
+      part(
+        'xl/_rels/workbook.xml.rels',
+        `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${names
+          .map(
+            (_, i) =>
+              `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+          )
+          .join('')}</Relationships>`,
+      );
+      zip.end();
+    },
+  };
+}
+
+/** An XLSX workbook with one sheet per entry, in memory (names made valid and unique with `sheetNames`). */
+export function toXlsxWorkbook(sheets: Sheet[]): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const w = xlsxWriter((c) => chunks.push(c));
+  for (const s of sheets) w.sheet(s.name, s.header, s.rows);
+  w.end();
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** A single-sheet XLSX (the explorer's table buttons). */

@@ -2,7 +2,7 @@ import type { Locale } from '@cellcloud/contracts';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { csvToTable } from '@cellcloud/contracts/tasks/csv';
 import { markersCsv } from '@cellcloud/engine';
-import { sheetNames, toXlsxWorkbook, XLSX_MAX_ROWS, type Sheet } from '@cellcloud/formats/table-export';
+import { sheetNames, XLSX_MAX_ROWS, xlsxWriter } from '@cellcloud/formats/table-export';
 import type { ZipWriter } from '@cellcloud/formats/write-zip';
 import { labelsOf } from './figures/labels';
 
@@ -10,7 +10,8 @@ import { labelsOf } from './figures/labels';
  * The `tables` download (issue 21): every table of a result — the marker table, each saved DE
  * result (SPEC §3 DEG columns, as markers.csv) and every completed task's `tables/<name>.csv` as
  * stored (their documented columns) — as CSV files, plus `tables.xlsx` with one sheet per table
- * (names ≤ 31 characters, unique) and README.txt. A table with more rows than a sheet holds
+ * (names ≤ 31 characters, unique; written table by table with the streaming xlsxWriter) and
+ * README.txt. A table with more rows than a sheet holds
  * (XLSX_MAX_ROWS) is left out of the workbook and named in the README.
  */
 export interface TableEntry {
@@ -51,25 +52,39 @@ export async function writeTables(
   read: (key: string) => Promise<Uint8Array>,
   meta: { lang: Locale; resultName: string },
   progress: (f: number) => void = () => {},
+  /** Rows a sheet may hold (XLSX_MAX_ROWS; tests pass a small one). */
+  maxRows = XLSX_MAX_ROWS,
 ): Promise<{ sheets: string[]; leftOut: string[] }> {
   const t = labelsOf(meta.lang);
-  const sheets: Sheet[] = [];
   const listed: string[] = [];
+  const written: string[] = [];
   const notes: string[] = [];
   const names = sheetNames(entries.map((e) => e.sheet));
+  // one table at a time: its CSV into the zip, its sheet into the workbook (compressed as it is
+  // written), then it is dropped; the workbook's compressed bytes wait for the end of the zip
+  const xlsx: Uint8Array[] = [];
+  const book = xlsxWriter((c) => xlsx.push(c));
   for (const [i, e] of entries.entries()) {
     const text = entryCsv(e, await read(e.key));
     zip.add(e.path, [enc.encode(text)]);
     const table = csvToTable(text);
-    if (table.rows.length > XLSX_MAX_ROWS) {
-      notes.push(t('readme.tooBig', { rows: table.rows.length, max: XLSX_MAX_ROWS, file: e.path }));
+    if (table.rows.length > maxRows) {
+      notes.push(t('readme.tooBig', { rows: table.rows.length, max: maxRows, file: e.path }));
     } else {
-      sheets.push({ name: names[i]!, header: table.columns, rows: table.rows.map((r) => r.map(xlsxValue)) });
+      book.sheet(
+        names[i]!,
+        table.columns,
+        table.rows.map((r) => r.map(xlsxValue)),
+      );
+      written.push(names[i]!);
       listed.push(`${e.path}\t${names[i]}\t${table.rows.length}`);
     }
     progress((i + 1) / (entries.length + 1));
   }
-  if (sheets.length) zip.add('tables.xlsx', [toXlsxWorkbook(sheets)]);
+  if (listed.length) {
+    book.end();
+    zip.add('tables.xlsx', xlsx);
+  }
   const readme = [
     t('readme.tables', { name: meta.resultName }),
     '',
@@ -79,5 +94,5 @@ export async function writeTables(
     '',
   ].join('\n');
   zip.add('README.txt', [enc.encode(readme)]);
-  return { sheets: sheets.map((s) => s.name), leftOut: notes };
+  return { sheets: written, leftOut: notes };
 }
