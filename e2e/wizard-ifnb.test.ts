@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedData } from '@cellcloud/testkit';
 import { screenshot, type TestPage } from './support/browser';
 import { newUser, waitForPath } from './support/flows';
 import { uploadParsed } from './support/api-setup';
+import { splitTriplet } from './support/ifnb-fixture';
 import { wizardEnv, type WizardEnv } from './support/wizard-setup';
 
 /**
@@ -17,34 +17,6 @@ import { wizardEnv, type WizardEnv } from './support/wizard-setup';
  */
 const ifnb = sharedData('ifnb_kang2018_subset');
 const geneLists = sharedData('gene_ids');
-
-/** Writes the cells [from, to) of the ifnb triplet as a 10x triplet in `dir`. */
-function splitTriplet(src: string, dir: string, from: number, to: number): string[] {
-  const lines = gunzipSync(readFileSync(path.join(src, 'matrix.mtx.gz')))
-    .toString('utf8')
-    .split('\n');
-  const header: string[] = [];
-  let i = 0;
-  while (lines[i]!.startsWith('%')) header.push(lines[i++]!);
-  const [genes] = lines[i++]!.split(/\s+/).map(Number);
-  const entries: string[] = [];
-  for (; i < lines.length; i++) {
-    const l = lines[i]!;
-    if (!l) continue;
-    const [g, c, v] = l.split(/\s+/);
-    const col = Number(c);
-    if (col > from && col <= to) entries.push(`${g} ${col - from} ${v}`);
-  }
-  const mtx = [...header, `${genes} ${to - from} ${entries.length}`, ...entries, ''].join('\n');
-  const barcodes = gunzipSync(readFileSync(path.join(src, 'barcodes.tsv.gz')))
-    .toString('utf8')
-    .split('\n')
-    .slice(from, to);
-  writeFileSync(path.join(dir, 'matrix.mtx.gz'), gzipSync(mtx));
-  writeFileSync(path.join(dir, 'barcodes.tsv.gz'), gzipSync(`${barcodes.join('\n')}\n`));
-  writeFileSync(path.join(dir, 'genes.tsv.gz'), readFileSync(path.join(src, 'genes.tsv.gz')));
-  return ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) => path.join(dir, f));
-}
 
 let env: WizardEnv;
 let tp: TestPage;
