@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_API, type AdminJobView } from '@cellcloud/contracts/admin';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { PUBLIC_PATHS, type PublicDatasetDetail } from '@cellcloud/contracts/public-datasets';
 import { read10xMtx } from '@cellcloud/formats/read-10x-mtx';
@@ -150,6 +151,16 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest job and the read-o
     expect(await s.ctx.storage.list(`public/${ID}/v2/`)).toHaveLength(0);
     expect((await detail()).version).toBe(1);
     expect((await manifest(alice.token)).status).toBe(200);
+    // the admin console's jobs overview lists the failed ingest with its reason
+    await s.ctx.db.query('UPDATE users SET is_admin = true WHERE id = $1', [plain.user.id]);
+    const failedJobs = (await s.request('GET', `${ADMIN_API.jobs}?status=error`, { token: plain.token })).body
+      .data as AdminJobView[];
+    await s.ctx.db.query('UPDATE users SET is_admin = false WHERE id = $1', [plain.user.id]);
+    expect(failedJobs.find((j) => j.kind === 'publicIngest')).toMatchObject({
+      jobName: 'public.ingest',
+      analysisId: `public:${ID} v2`,
+      status: 'error',
+    });
 
     // queued without waiting: until the job completes, readers keep the old version
     const queued = await cli(goodFile, false);
@@ -171,7 +182,7 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest job and the read-o
   }, 900_000);
 
   it('withdrawal hides the dataset from the catalogue and the explorer', async () => {
-    const out = await ingestPublicCli(s.ctx, 'withdraw-public', ID);
+    const out = await ingestPublicCli({ ...s.ctx, queue: jobsDeps(s.ctx).queue }, 'withdraw-public', ID);
     expect(out).toContain('withdrawn');
     expect((await s.request('GET', PUBLIC_PATHS.one(ID), { token: alice.token })).status).toBe(404);
     expect((await manifest(alice.token)).status).toBe(404);

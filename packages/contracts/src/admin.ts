@@ -71,6 +71,8 @@ export type UpdatePlanBody = z.infer<typeof updatePlanBody>;
 export const adminJobsQuery = z.object({ status: z.enum(['running', 'error']).default('running') }).strict();
 export const adminJobView = z.object({
   id: z.string(),
+  /** `publicIngest`: a public database ingest (issue 20; no owner, no re-queue / cancel here). */
+  kind: z.enum(['analysis', 'publicIngest']).default('analysis'),
   analysisId: z.string(),
   jobName: z.string(),
   username: z.string(),

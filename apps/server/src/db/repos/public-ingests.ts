@@ -107,7 +107,15 @@ export const publicIngestsRepo = {
     );
   },
 
-  /** Recent ingests, newest first (admin jobs overview). */
+  /** Ingests in one of `statuses`, newest first (admin jobs overview). */
+  async byStatus(q: Queryable, statuses: string[], limit = 200): Promise<PublicIngestRow[]> {
+    return q.query<PublicIngestRow>(
+      `SELECT ${COLUMNS} FROM public_ingests WHERE status = ANY($1::text[]) ORDER BY submitted_at DESC LIMIT $2`,
+      [statuses, limit],
+    );
+  },
+
+  /** Recent ingests, newest first. */
   async recent(q: Queryable, limit = 50): Promise<PublicIngestRow[]> {
     return q.query<PublicIngestRow>(
       `SELECT ${COLUMNS} FROM public_ingests ORDER BY submitted_at DESC LIMIT $1`,

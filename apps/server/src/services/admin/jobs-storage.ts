@@ -2,16 +2,15 @@ import type { AdminJobView, AdminStorageView } from '@cellcloud/contracts/admin'
 import type { AppContext, AuthUser } from '../../context';
 import { adminRepo, type AdminJobRow } from '../../db/repos/admin';
 import { jobsRepo } from '../../db/repos/jobs';
+import { publicIngestsRepo, type PublicIngestRow } from '../../db/repos/public-ingests';
 import { AppError } from '../../errors';
 import { resultsPrefix } from '../../storage/keys';
 import { recordAudit } from './audit';
 
-function jobView(r: AdminJobRow): AdminJobView {
+/** What an analysis job row and a public ingest row show alike: state and times. */
+function stateView(r: AdminJobRow | PublicIngestRow) {
   return {
     id: r.id,
-    analysisId: r.analysis_id,
-    jobName: r.job_name,
-    username: r.username ?? r.user_id,
     status: r.status,
     progress: r.progress,
     step: r.step,
@@ -21,10 +20,34 @@ function jobView(r: AdminJobRow): AdminJobView {
   };
 }
 
-/** Running (or waiting) jobs, or failed ones with their reasons, of every user. */
+function jobView(r: AdminJobRow): AdminJobView {
+  return {
+    ...stateView(r),
+    kind: 'analysis',
+    analysisId: r.analysis_id,
+    jobName: r.job_name,
+    username: r.username ?? r.user_id,
+  };
+}
+
+/** A public database ingest (issue 20) as a row of the jobs overview (no owner: the admin tool). */
+function ingestView(r: PublicIngestRow): AdminJobView {
+  return {
+    ...stateView(r),
+    kind: 'publicIngest',
+    analysisId: `public:${r.dataset_id} v${r.version}`,
+    jobName: 'public.ingest',
+    username: '—',
+  };
+}
+
+/** Running (or waiting) jobs, or failed ones with their reasons, of every user; public ingests too. */
 export async function adminListJobs(ctx: AppContext, status: 'running' | 'error'): Promise<AdminJobView[]> {
   const statuses = status === 'running' ? ['submitted', 'queued', 'running'] : ['error'];
-  return (await adminRepo.jobs(ctx.db, statuses)).map(jobView);
+  return [
+    ...(await publicIngestsRepo.byStatus(ctx.db, statuses)).map(ingestView),
+    ...(await adminRepo.jobs(ctx.db, statuses)).map(jobView),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import type { AdminJobView } from '@cellcloud/contracts/admin';
 import { useAdminJobs, useJobAction } from '../../api/admin';
 
-/** Jobs: running (cancel) or failed with their reasons (re-queue), of every user. */
+/** Jobs: running (cancel) or failed with their reasons (re-queue), of every user; public ingests listed without actions. */
 export function AdminJobsTab() {
   const { t } = useTranslation('admin');
   const [status, setStatus] = useState<'running' | 'error'>('running');
@@ -51,16 +51,20 @@ export function AdminJobsTab() {
           {
             key: 'action',
             title: t('jobs.action'),
-            render: (_, j) => (
-              <Button
-                size="small"
-                danger={status === 'running'}
-                loading={act.isPending && act.variables?.id === j.id}
-                onClick={() => act.mutate({ id: j.id, action: status === 'running' ? 'cancel' : 'requeue' })}
-              >
-                {status === 'running' ? t('jobs.cancel') : t('jobs.requeue')}
-              </Button>
-            ),
+            // public database ingests (issue 20) are run and retried by the admin tool / worker
+            render: (_, j) =>
+              j.kind === 'publicIngest' ? null : (
+                <Button
+                  size="small"
+                  danger={status === 'running'}
+                  loading={act.isPending && act.variables?.id === j.id}
+                  onClick={() =>
+                    act.mutate({ id: j.id, action: status === 'running' ? 'cancel' : 'requeue' })
+                  }
+                >
+                  {status === 'running' ? t('jobs.cancel') : t('jobs.requeue')}
+                </Button>
+              ),
           },
         ]}
       />
