@@ -28,15 +28,13 @@ export interface ScanInput {
 
 /** Counts, for the stored points qp in [from, to), the marked points among their k nearest candidates. */
 export function scanQueries(s: ScanInput, from: number, to: number): void {
-  const { d, k, nList, nNear, want, firstMarked, coords, centers, near, listStart, sorted, origin, counts } =
-    s;
+  const { d, k, nList, want, firstMarked, listStart, sorted, origin, counts } = s;
   let maxList = 0;
   for (let c = 0; c < nList; c++) maxList = Math.max(maxList, listStart[c + 1] - listStart[c]);
   // candidates kept: at most 2k (then cut back to the k nearest) plus one list
   const dist = new Float32Array(2 * k + maxList);
   const mark = new Uint8Array(2 * k + maxList);
-  const keys = new Float64Array(nList);
-  const words = new Uint32Array(keys.buffer);
+  const listAt = listOrder(s);
   // queries in list order: consecutive queries scan mostly the same lists (cache-friendly)
   for (let qp = from; qp < to; qp++) {
     const q = origin[qp];
@@ -48,20 +46,7 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
     // variance, so most far points are rejected within the first dimensions).
     let bound = Infinity;
     for (let r = 0; r < nList && seen < want; r++) {
-      let c: number;
-      if (r < nNear) c = near[q * nNear + r];
-      else {
-        // rare: the nearest nNear lists hold too few points; order all lists by distance (float32
-        // distances widened to float64 leave 29 low mantissa bits for the list number)
-        if (r === nNear) {
-          for (let l = 0; l < nList; l++) {
-            keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
-            words[2 * l] |= l;
-          }
-          keys.sort();
-        }
-        c = words[2 * r] & 0x1fffffff;
-      }
+      const c = listAt(q, r);
       const end = listStart[c + 1];
       for (let p = listStart[c]; p < end; p++) {
         if (p === qp) continue;
@@ -103,12 +88,11 @@ export interface NeighborScanInput extends Omit<ScanInput, 'want' | 'firstMarked
  * exceeds the k-th distance no farther list can contribute and the scan stops.
  */
 export function scanNeighbors(s: NeighborScanInput, from: number, to: number): void {
-  const { d, k, nList, nNear, coords, centers, near, listStart, sorted, origin, centerDist } = s;
+  const { d, k, nList, nNear, centers, near, listStart, sorted, origin, centerDist } = s;
   const bestD = new Float64Array(k);
   const bestI = new Int32Array(k);
   const visited = new Int32Array(nList).fill(-1);
-  const keys = new Float64Array(nList);
-  const words = new Uint32Array(keys.buffer);
+  const listAt = listOrder(s);
   // a bound must beat the k-th distance by this relative margin to skip (float32 rounding)
   const slack = 1 + 1e-6;
   for (let qp = from; qp < to; qp++) {
@@ -120,20 +104,7 @@ export function scanNeighbors(s: NeighborScanInput, from: number, to: number): v
     const d0sq = sqDist32(sorted, qo, centers, c0 * d, d, Infinity);
     const d0 = Math.sqrt(d0sq);
     for (let r = 0; r < nList; r++) {
-      let c: number;
-      if (r < nNear) c = near[q * nNear + r];
-      else {
-        // the nearest nNear lists did not settle it: order all lists by distance (float32
-        // distances widened to float64 leave 29 low mantissa bits for the list number)
-        if (r === nNear) {
-          for (let l = 0; l < nList; l++) {
-            keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
-            words[2 * l] |= l;
-          }
-          keys.sort();
-        }
-        c = words[2 * r] & 0x1fffffff;
-      }
+      const c = listAt(q, r);
       if (visited[c] === qp) continue;
       visited[c] = qp;
       const kth = Math.sqrt(bestD[k - 1]) * slack;
@@ -166,6 +137,29 @@ export function scanNeighbors(s: NeighborScanInput, from: number, to: number): v
 
 /** What assignNearLists reads and writes (a subset of ScanInput). */
 export type NearInput = Pick<ScanInput, 'n' | 'd' | 'nList' | 'nNear' | 'coords' | 'centers' | 'near'>;
+
+/**
+ * listAt(q, r): the r-th nearest list of point q, for r = 0, 1, 2, … in turn — the remembered
+ * nNear nearest first, then (rare: they did not settle the query) all lists ordered by distance,
+ * sorted once per query when r reaches nNear.
+ */
+function listOrder(s: NearInput): (q: number, r: number) => number {
+  const { d, nList, nNear, coords, centers, near } = s;
+  const keys = new Float64Array(nList);
+  const words = new Uint32Array(keys.buffer);
+  return (q, r) => {
+    if (r < nNear) return near[q * nNear + r];
+    if (r === nNear) {
+      // float32 distances widened to float64 leave 29 low mantissa bits for the list number
+      for (let l = 0; l < nList; l++) {
+        keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
+        words[2 * l] |= l;
+      }
+      keys.sort();
+    }
+    return words[2 * r] & 0x1fffffff;
+  };
+}
 
 /** For points [from, to): their nNear nearest centroids, nearest first, into `near` (n × nNear). */
 export function assignNearLists(s: NearInput, from: number, to: number): void {
