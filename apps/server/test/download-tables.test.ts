@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { concatChunks } from '@cellcloud/formats/sources';
 import { zipWriter } from '@cellcloud/formats/write-zip';
 import { writeTables, type TableEntry } from '../src/jobs/download.tables';
 import { TEST_DB } from './support/harness';
@@ -60,9 +61,7 @@ describe.skipIf(TEST_DB !== 'pglite')('tables zip', () => {
       2,
     );
     zip.end();
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
-    return { r, files: unzipSync(bytes) };
+    return { r, files: unzipSync(concatChunks(chunks)) };
   }
 
   it('names sheets uniquely within 31 characters, leaves an over-long table out of the workbook with a note', async () => {

@@ -1,4 +1,5 @@
 import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { concatChunks } from './sources';
 
 /**
  * Table export shared by the web (explorer CSV / XLSX buttons) and the server (the `tables`
@@ -158,13 +159,7 @@ export function toXlsxWorkbook(sheets: Sheet[]): Uint8Array {
   const w = xlsxWriter((c) => chunks.push(c));
   for (const s of sheets) w.sheet(s.name, s.header, s.rows);
   w.end();
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatChunks(chunks);
 }
 
 /** A single-sheet XLSX (the explorer's table buttons). */
