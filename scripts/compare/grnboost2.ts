@@ -18,7 +18,8 @@ import { gunzipSync } from 'node:zlib';
 import { readH5adBytes } from '@cellcloud/formats';
 import { defaultResourcesDir } from '../../packages/engine/src/cli/node-resources';
 import { Random } from '../../packages/engine/src/methods/random';
-import { binFeatures, boostImportances, GRNBOOST2 } from '../../packages/engine/src/tasks/regulons/gbm';
+import { binFeatures, GRNBOOST2 } from '../../packages/engine/src/tasks/regulons/binning';
+import { boostImportances } from '../../packages/engine/src/tasks/regulons/gbm';
 import { resultHandleFromDataset } from '../../packages/engine/src/tasks/result-handle';
 
 const [nCellsArg = '600', nTargetsArg = '30'] = process.argv.slice(2);
@@ -89,7 +90,7 @@ const bins = binFeatures(
   tfs.map((t) => t.v),
   GRNBOOST2.maxBins,
 );
-const ours = targets.map((t, j) => boostImportances(bins, tfs.length, t.v, GRNBOOST2, 1000 + j));
+const ours = targets.map((t, j) => boostImportances(bins, t.v, GRNBOOST2, 1000 + j));
 console.log(`ours: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const py = spawnSync('/usr/bin/python3', [path.join(import.meta.dirname, 'grnboost2.py'), work], {
   stdio: 'inherit',

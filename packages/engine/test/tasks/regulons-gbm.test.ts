@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readH5adBytes } from '@cellcloud/formats';
 import { sharedData } from '@cellcloud/testkit';
 import { Random } from '../../src/methods/random';
-import { binFeatures, boostImportances, GRNBOOST2 } from '../../src/tasks/regulons/gbm';
+import { binFeatures, GRNBOOST2 } from '../../src/tasks/regulons/binning';
+import { boostImportances } from '../../src/tasks/regulons/gbm';
 import { resultHandleFromDataset } from '../../src/tasks/result-handle';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
@@ -44,7 +45,7 @@ describe.skipIf(!H5AD)('GRNBoost2-style importances (pbmc3k TF expression)', () 
     const y = cells.map((_, j) => 2 * features[spi1]![j]! + features[tbx21]![j]! + 0.1 * rng.normal());
     const bins = binFeatures(features, GRNBOOST2.maxBins);
     const params = { ...GRNBOOST2, maxFeatures: 0.5 };
-    const a = boostImportances(bins, TFS.length, y, params, 1);
+    const a = boostImportances(bins, y, params, 1);
     const order = Array.from(a.importances.keys()).sort((p, q) => a.importances[q]! - a.importances[p]!);
     console.log(
       'importances:',
@@ -58,18 +59,18 @@ describe.skipIf(!H5AD)('GRNBoost2-style importances (pbmc3k TF expression)', () 
     expect(order[0]).toBe(spi1);
     expect(order.slice(0, 3)).toContain(tbx21);
     expect(a.stages).toBeGreaterThan(25);
-    const b = boostImportances(bins, TFS.length, y, params, 1);
+    const b = boostImportances(bins, y, params, 1);
     expect(Array.from(b.importances)).toEqual(Array.from(a.importances));
     // importances sum to the number of stages (normalised gain × stages, as arboreto)
     expect(a.importances.reduce((s, v) => s + v, 0)).toBeCloseTo(a.stages, 8);
     // node histograms from the node's cells or from the TFs' nonzero cells: the same trees
     for (const histogram of ['dense', 'sparse'] as const) {
-      const c = boostImportances(bins, TFS.length, y, { ...params, histogram }, 1);
+      const c = boostImportances(bins, y, { ...params, histogram }, 1);
       expect(c.stages).toBe(a.stages);
       expect(Array.from(c.importances)).toEqual(Array.from(a.importances));
     }
     // the excluded feature (the target's own TF) never gets importance
-    const d = boostImportances(bins, TFS.length, y, params, 1, spi1);
+    const d = boostImportances(bins, y, params, 1, spi1);
     expect(d.importances[spi1]).toBe(0);
     expect(d.importances.reduce((s, v) => s + v, 0)).toBeCloseTo(d.stages, 8);
   });

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { BinnedFeatures, GbmParams } from './binning';
 
 /**
  * GRNBoost2-style importances (issue 18): for one target gene, stochastic gradient boosting of
@@ -15,12 +16,34 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
  * zero), the histogram method of LightGBM / sklearn's HistGradientBoosting. Agreement with
  * sklearn's exact GRNBoost2 importances is measured by scripts/compare/grnboost2.ts.
  *
- * This file imports nothing of ours and uses erasable TypeScript only: grn.ts starts it directly
- * as a worker thread (entry at the bottom) to boost slices of the targets.
+ * This file imports only types of ours and uses erasable TypeScript only: grn.ts starts it
+ * directly as a worker thread (entry at the bottom) to boost slices of the targets.
  */
 
+const rotl = (v: number, k: number) => ((v << k) | (v >>> (32 - k))) >>> 0;
+
+/** One xoshiro128** step on the state s (4 words). */
+function xoshiro(s: Uint32Array): number {
+  const s0 = s[0]!;
+  const s1 = s[1]!;
+  const s2 = s[2]! ^ s0;
+  const s3 = s[3]! ^ s1;
+  s[0] = s0 ^ s3;
+  s[1] = s1 ^ s2;
+  s[2] = s2 ^ (s1 << 9);
+  s[3] = rotl(s3, 11);
+  return Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
+}
+
+interface Rng {
+  /** One 32-bit draw scaled to [0, n) (bias < n / 2^32, negligible for cell and TF counts). */
+  below(n: number): number;
+  /** Partial Fisher–Yates: a[0..k) become k draws without replacement (a[i] ↔ a[i + below(n − i)]). */
+  shuffleHead(a: Int32Array, k: number): void;
+}
+
 /** xoshiro128** seeded through splitmix32 (the algorithm of methods/random, inlined for workers). */
-function makeRng(seed: number): { below(n: number): number } {
+function makeRng(seed: number): Rng {
   let x = seed >>> 0;
   const next = (): number => {
     x = (x + 0x9e3779b9) >>> 0;
@@ -29,84 +52,20 @@ function makeRng(seed: number): { below(n: number): number } {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let s0 = next();
-  let s1 = next();
-  let s2 = next();
-  let s3 = next();
-  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
-  const rotl = (v: number, k: number) => ((v << k) | (v >>> (32 - k))) >>> 0;
-  const u32 = (): number => {
-    const r = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-    const t = (s1 << 9) >>> 0;
-    s2 = (s2 ^ s0) >>> 0;
-    s3 = (s3 ^ s1) >>> 0;
-    s1 = (s1 ^ s2) >>> 0;
-    s0 = (s0 ^ s3) >>> 0;
-    s2 = (s2 ^ t) >>> 0;
-    s3 = rotl(s3, 11);
-    return r;
-  };
+  const s = Uint32Array.of(next(), next(), next(), next());
+  if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
   return {
-    /** One 32-bit draw scaled to [0, n) (bias < n / 2^32, negligible for cell and TF counts). */
-    below(n: number): number {
-      return Math.floor((u32() / 4294967296) * n);
+    below: (n) => Math.floor((xoshiro(s) / 4294967296) * n),
+    shuffleHead(a, k) {
+      const n = a.length;
+      for (let i = 0; i < k; i++) {
+        const j = i + Math.floor((xoshiro(s) / 4294967296) * (n - i));
+        const t = a[j]!;
+        a[j] = a[i]!;
+        a[i] = t;
+      }
     },
   };
-}
-
-export interface GbmParams {
-  learningRate: number;
-  maxStages: number;
-  maxFeatures: number;
-  subsample: number;
-  maxDepth: number;
-  earlyStopWindow: number;
-  maxBins: number;
-  /**
-   * How node histograms are built: from the node's cells ('dense'), from the feature's nonzero
-   * cells ('sparse') or whichever is shorter ('auto', the default). The result is the same.
-   */
-  histogram?: 'auto' | 'dense' | 'sparse';
-}
-
-export const GRNBOOST2: GbmParams = {
-  learningRate: 0.01,
-  maxStages: 5000,
-  maxFeatures: 0.1,
-  subsample: 0.9,
-  maxDepth: 3,
-  earlyStopWindow: 25,
-  maxBins: 32,
-};
-
-/** Feature-major bins (nFeatures × nCells, Uint8): 0 for values ≤ 0, else 1.. by quantiles of the positive values. */
-export function binFeatures(features: readonly Float32Array[], maxBins: number): Uint8Array {
-  const n = features[0]?.length ?? 0;
-  const out = new Uint8Array(features.length * n);
-  features.forEach((v, f) => {
-    const pos = Array.from(v)
-      .filter((x) => x > 0)
-      .sort((a, b) => a - b);
-    const edges: number[] = [];
-    const nb = Math.min(maxBins - 1, pos.length);
-    for (let b = 1; b < nb; b++) {
-      const e = pos[Math.floor((b * pos.length) / nb)]!;
-      if (edges.length === 0 || e > edges[edges.length - 1]!) edges.push(e);
-    }
-    for (let i = 0; i < n; i++) {
-      const x = v[i]!;
-      if (!(x > 0)) continue;
-      let lo = 0;
-      let hi = edges.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (x >= edges[mid]!) lo = mid + 1;
-        else hi = mid;
-      }
-      out[f * n + i] = 1 + lo;
-    }
-  });
-  return out;
 }
 
 export interface GbmResult {
@@ -114,64 +73,132 @@ export interface GbmResult {
   stages: number;
 }
 
-/** Nonzero bins of each feature (CSC): cells rows[colPtr[f]..colPtr[f+1]) with bins rowBins[…]. */
-interface SparseBins {
-  colPtr: Int32Array;
-  rows: Int32Array;
-  rowBins: Uint8Array;
+/** Zeroes the histogram block [b0, b0 + len) and adds the entries [k0, k1) at each cell's slot. */
+function sparsePass(
+  entries: Int32Array,
+  k0: number,
+  k1: number,
+  slotOf: Int32Array,
+  resid: Float64Array,
+  hCnt: Float64Array,
+  hSum: Float64Array,
+  b0: number,
+  len: number,
+): void {
+  hCnt.fill(0, b0, b0 + len);
+  hSum.fill(0, b0, b0 + len);
+  for (let k = k0; k < k1; k++) {
+    const e = entries[k]!;
+    const i = e >>> 8;
+    const h = b0 + slotOf[i]! + (e & 255);
+    hCnt[h]!++;
+    hSum[h]! += resid[i]!;
+  }
 }
 
-// built once per bins array (shared by every target of a worker)
-const sparseCache = new WeakMap<Uint8Array, SparseBins>();
-
-function sparseBins(bins: Uint8Array, nFeatures: number, n: number): SparseBins {
-  const hit = sparseCache.get(bins);
-  if (hit) return hit;
-  const colPtr = new Int32Array(nFeatures + 1);
-  for (let f = 0; f < nFeatures; f++) {
-    let c = 0;
-    for (let i = f * n, e = i + n; i < e; i++) if (bins[i]) c++;
-    colPtr[f + 1] = colPtr[f]! + c;
+/** The histogram at o (nBins) of the cells idx[start..end) in feature row fo of `bins`. */
+function densePass(
+  bins: Uint8Array,
+  fo: number,
+  idx: Int32Array,
+  start: number,
+  end: number,
+  resid: Float64Array,
+  hCnt: Float64Array,
+  hSum: Float64Array,
+  o: number,
+  nBins: number,
+): void {
+  hCnt.fill(0, o, o + nBins);
+  hSum.fill(0, o, o + nBins);
+  for (let k = start; k < end; k++) {
+    const i = idx[k]!;
+    const h = o + bins[fo + i]!;
+    hCnt[h]!++;
+    hSum[h]! += resid[i]!;
   }
-  const rows = new Int32Array(colPtr[nFeatures]!);
-  const rowBins = new Uint8Array(rows.length);
-  for (let f = 0, k = 0; f < nFeatures; f++) {
-    for (let i = 0; i < n; i++) {
-      const b = bins[f * n + i]!;
-      if (b) {
-        rows[k] = i;
-        rowBins[k++] = b;
-      }
-    }
-  }
-  const out = { colPtr, rows, rowBins };
-  sparseCache.set(bins, out);
-  return out;
 }
 
 /**
- * Importances of every feature for target `y` (length nCells), features binned by binFeatures.
+ * Best threshold of a node's histogram at o (bins ≥ 1 read; bin 0 = the node's remainder): the
+ * bin b (left = bins ≤ b) of the first largest friedman_mse gain, stored in out[0]; -1 when the
+ * feature is constant in the node.
+ */
+function bestBinOf(
+  hCnt: Float64Array,
+  hSum: Float64Array,
+  o: number,
+  nBins: number,
+  size: number,
+  total: number,
+  out: Float64Array,
+): number {
+  let nz = 0;
+  let sz = 0;
+  let lo = nBins;
+  let hi = 0;
+  for (let b = 1; b < nBins; b++) {
+    const c = hCnt[o + b]!;
+    if (!c) continue;
+    nz += c;
+    sz += hSum[o + b]!;
+    if (b < lo) lo = b;
+    hi = b;
+  }
+  let cL = 0;
+  let sL = 0;
+  if (nz < size) {
+    cL = size - nz;
+    sL = total - sz;
+    lo = 0;
+  }
+  if (lo >= hi) return -1;
+  const base = (total * total) / size;
+  let best = -Infinity;
+  let bestBin = lo;
+  for (let b = lo; b < hi; b++) {
+    if (b > 0) {
+      const c = hCnt[o + b]!;
+      if (!c) continue;
+      cL += c;
+      sL += hSum[o + b]!;
+    }
+    const sR = total - sL;
+    const g = (sL * sL) / cL + (sR * sR) / (size - cL) - base;
+    if (g > best) {
+      best = g;
+      bestBin = b;
+    }
+  }
+  out[0] = best;
+  return bestBin;
+}
+
+/**
+ * Importances of every feature for target `y` (length nCells) on the binned features `x`.
  *
  * Trees grow level by level. A node's histogram of a feature is built from whichever is smaller:
- * the node's cells (dense bins) or the feature's nonzero cells (sparse, kept when the cell is in
- * the node); bin 0 (zero expression) is the node's remainder. Features are drawn per node as
- * sklearn's BestSplitter does: without replacement until `max_features` were visited, constant
- * ones included, and on until a non-constant one is found.
+ * the node's cells (dense bins) or the feature's nonzero cells (sparse); bin 0 (zero expression)
+ * is the node's remainder. A sparse pass fills the histograms of every node of the level at once
+ * (each cell adds to its node's slot, no branch), kept for the level: a sibling drawing the same
+ * feature reads them. Features are drawn per node as sklearn's BestSplitter does: without
+ * replacement until `max_features` were visited, constant ones included, and on until a
+ * non-constant one is found.
  */
 export function boostImportances(
-  bins: Uint8Array,
-  nFeatures: number,
+  x: BinnedFeatures,
   y: ArrayLike<number>,
   params: GbmParams,
   seed: number,
   /** A feature never used (the target itself when it is a TF, as arboreto drops it). */
   exclude = -1,
 ): GbmResult {
+  const { nFeatures, bins, colPtr, entries } = x;
   const n = y.length;
-  const { colPtr, rows, rowBins } = sparseBins(bins, nFeatures, n);
   const rng = makeRng(seed);
   const nBins = params.maxBins;
   const mode = params.histogram ?? 'auto';
+  const depthMax = params.maxDepth;
   const pred = new Float64Array(n);
   let mean = 0;
   for (let i = 0; i < n; i++) mean += y[i]!;
@@ -185,10 +212,18 @@ export function boostImportances(
   const nPool = pool.length;
   const perSplit = Math.max(1, Math.floor(params.maxFeatures * nPool));
   const perm = Int32Array.from({ length: n }, (_, i) => i);
-  const cnt = new Float64Array(nBins);
-  const sum = new Float64Array(nBins);
+  // histograms of the current level: one block per feature scanned sparsely (slot 0 = cells in no
+  // node of the level, then one slot per node), then a scratch histogram for dense passes
+  const maxBlock = (2 ** Math.max(0, depthMax - 1) + 1) * nBins;
+  const hCnt = new Float64Array((nPool + 1) * maxBlock);
+  const hSum = new Float64Array((nPool + 1) * maxBlock);
+  const scratch = nPool * maxBlock;
+  const cachedAt = new Int32Array(nFeatures);
+  const cacheStamp = new Int32Array(nFeatures).fill(-1);
+  const gainOut = new Float64Array(1);
+  let stamp = 0;
   // tree (heap numbering, ≤ 2^(depth+1) nodes): split feature (-1 = leaf), bin, leaf value
-  const maxNodes = 2 ** (params.maxDepth + 1);
+  const maxNodes = 2 ** (depthMax + 1);
   const nodeFeature = new Int32Array(maxNodes);
   const nodeBin = new Int32Array(maxNodes);
   const nodeValue = new Float64Array(maxNodes);
@@ -196,20 +231,19 @@ export function boostImportances(
   const nodeEnd = new Int32Array(maxNodes);
   /** Node of each in-bag cell (its leaf once the tree is grown), -1 out of bag. */
   const nodeOf = new Int32Array(n);
+  /** Offset of each cell's histogram slot in a block of the current level (0: in no node). */
+  const slotOf = new Int32Array(n);
   const idx = new Int32Array(nInbag);
   const oobImprovement: number[] = [];
-  let level: number[] = [];
-  let nextLevel: number[] = [];
   let stages = 0;
   for (let stage = 0; stage < params.maxStages; stage++) {
     // in-bag sample (sklearn _random_sample_mask: nInbag cells without replacement)
     nodeOf.fill(-1);
+    slotOf.fill(0);
+    rng.shuffleHead(perm, nInbag);
     for (let i = 0; i < nInbag; i++) {
-      const j = i + rng.below(n - i);
-      const t = perm[i]!;
-      perm[i] = perm[j]!;
-      perm[j] = t;
       nodeOf[perm[i]!] = 0;
+      slotOf[perm[i]!] = nBins;
     }
     let oobBefore = 0;
     let nOob = 0;
@@ -226,19 +260,21 @@ export function boostImportances(
     nodeFeature.fill(-1);
     nodeStart[0] = 0;
     nodeEnd[0] = nInbag;
-    level.length = 0;
-    level.push(0);
-    for (let depth = 0; level.length; depth++) {
-      nextLevel.length = 0;
-      for (const nd of level) {
+    for (let depth = 0; depth <= depthMax; depth++) {
+      stamp++;
+      const first = 2 ** depth - 1;
+      const block = (first + 2) * nBins;
+      let blocks = 0;
+      for (let nd = first; nd < 2 * first + 1; nd++) {
+        if (depth > 0 && nodeFeature[(nd - 1) >> 1]! < 0) continue; // parent is a leaf
         const start = nodeStart[nd]!;
         const end = nodeEnd[nd]!;
         const size = end - start;
         let total = 0;
         for (let k = start; k < end; k++) total += resid[idx[k]!]!;
         nodeValue[nd] = size ? total / size : 0;
-        if (depth >= params.maxDepth || size < 2) continue;
-        const base = (total * total) / size;
+        if (depth >= depthMax || size < 2) continue;
+        const slot = (nd - first + 1) * nBins;
         let best = 0;
         let bestF = -1;
         let bestBin = -1;
@@ -251,64 +287,28 @@ export function boostImportances(
           const f = pool[j]!;
           pool[j] = pool[undrawn]!;
           pool[undrawn] = f;
-          cnt.fill(0);
-          sum.fill(0);
-          let nz = 0;
-          let sz = 0;
-          let lo = nBins;
-          let hi = 0;
           const k0 = colPtr[f]!;
           const k1 = colPtr[f + 1]!;
-          if (mode === 'sparse' || (mode === 'auto' && k1 - k0 < size)) {
-            for (let k = k0; k < k1; k++) {
-              const i = rows[k]!;
-              if (nodeOf[i] !== nd) continue;
-              const b = rowBins[k]!;
-              cnt[b]!++;
-              sum[b]! += resid[i]!;
-            }
-          } else {
-            const o = f * n;
-            for (let k = start; k < end; k++) {
-              const i = idx[k]!;
-              const b = bins[o + i]!;
-              cnt[b]!++;
-              sum[b]! += resid[i]!;
-            }
-          }
-          for (let b = 1; b < nBins; b++) {
-            if (!cnt[b]) continue;
-            nz += cnt[b]!;
-            sz += sum[b]!;
-            if (b < lo) lo = b;
-            hi = b;
-          }
-          if (nz < size) {
-            cnt[0] = size - nz;
-            sum[0] = total - sz;
-            lo = 0;
-          }
-          if (lo >= hi) {
+          let o = scratch;
+          if (cacheStamp[f] === stamp) o = cachedAt[f]! + slot;
+          else if (mode === 'sparse' || (mode === 'auto' && k1 - k0 < size)) {
+            // one pass over the nonzeros fills the histograms of every node of the level
+            const b0 = blocks++ * block;
+            sparsePass(entries, k0, k1, slotOf, resid, hCnt, hSum, b0, block);
+            cacheStamp[f] = stamp;
+            cachedAt[f] = b0;
+            o = b0 + slot;
+          } else densePass(bins, f * n, idx, start, end, resid, hCnt, hSum, o, nBins);
+          const b = bestBinOf(hCnt, hSum, o, nBins, size, total, gainOut);
+          if (b < 0)
             constants++; // constant in this node
-            continue;
-          }
-          let cL = 0;
-          let sL = 0;
-          for (let b = lo; b < hi; b++) {
-            if (!cnt[b]) continue;
-            cL += cnt[b]!;
-            sL += sum[b]!;
-            const cR = size - cL;
-            const sR = total - sL;
-            const g = (sL * sL) / cL + (sR * sR) / cR - base;
-            if (g > best) {
-              best = g;
-              bestF = f;
-              bestBin = b;
-            }
+          else if (gainOut[0]! > best) {
+            best = gainOut[0]!;
+            bestF = f;
+            bestBin = b;
           }
         }
-        if (bestF < 0 || !(best > 0)) continue;
+        if (bestF < 0) continue;
         gain[bestF]! += best;
         nodeFeature[nd] = bestF;
         nodeBin[nd] = bestBin;
@@ -334,9 +334,20 @@ export function boostImportances(
         nodeEnd[left] = a;
         nodeStart[right] = a;
         nodeEnd[right] = end;
-        nextLevel.push(left, right);
       }
-      [level, nextLevel] = [nextLevel, level];
+      // once the level is done, cells take their slot at the next one (0 under a leaf)
+      if (depth + 1 >= depthMax) continue;
+      for (let nd = first; nd < 2 * first + 1; nd++) {
+        if (depth > 0 && nodeFeature[(nd - 1) >> 1]! < 0) continue;
+        if (nodeFeature[nd]! < 0) {
+          for (let k = nodeStart[nd]!; k < nodeEnd[nd]!; k++) slotOf[idx[k]!] = 0;
+          continue;
+        }
+        for (let c = 2 * nd + 1; c <= 2 * nd + 2; c++) {
+          const slot = (c - 2 * first) * nBins;
+          for (let k = nodeStart[c]!; k < nodeEnd[c]!; k++) slotOf[idx[k]!] = slot;
+        }
+      }
     }
     // update every cell (in-bag cells know their leaf); OOB loss after the stage
     let oobAfter = 0;
@@ -372,9 +383,7 @@ export function boostImportances(
 
 /** Inputs of a worker slice (SharedArrayBuffer-backed arrays). */
 export interface GrnSlice {
-  bins: Uint8Array;
-  nFeatures: number;
-  nCells: number;
+  features: BinnedFeatures;
   /** Targets' values, target-major (nTargets × nCells). */
   targets: Float32Array;
   exclude: Int32Array;
@@ -384,11 +393,12 @@ export interface GrnSlice {
 
 /** Importances of targets [from, to) (target-major × nFeatures); seeds seed + target index. */
 export function boostSlice(s: GrnSlice, from: number, to: number, onTarget?: () => void): Float64Array {
-  const out = new Float64Array((to - from) * s.nFeatures);
+  const { nFeatures, nCells } = s.features;
+  const out = new Float64Array((to - from) * nFeatures);
   for (let k = from; k < to; k++) {
-    const y = s.targets.subarray(k * s.nCells, (k + 1) * s.nCells);
-    const r = boostImportances(s.bins, s.nFeatures, y, s.params, s.seed + k, s.exclude[k]);
-    out.set(r.importances, (k - from) * s.nFeatures);
+    const y = s.targets.subarray(k * nCells, (k + 1) * nCells);
+    const r = boostImportances(s.features, y, s.params, s.seed + k, s.exclude[k]);
+    out.set(r.importances, (k - from) * nFeatures);
     onTarget?.();
   }
   return out;

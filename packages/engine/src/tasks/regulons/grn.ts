@@ -13,7 +13,8 @@ export async function boostTargets(
   nTargets: number,
   opts: { threads?: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
 ): Promise<Float64Array> {
-  const out = new Float64Array(nTargets * input.nFeatures);
+  const nFeatures = input.features.nFeatures;
+  const out = new Float64Array(nTargets * nFeatures);
   let done = 0;
   const tick = () => {
     done++;
@@ -29,7 +30,7 @@ export async function boostTargets(
   if (threads === 1 || nTargets < 4) {
     for (const [from, to] of slices) {
       abort();
-      out.set(boostSlice(input, from, to, tick), from * input.nFeatures);
+      out.set(boostSlice(input, from, to, tick), from * nFeatures);
       await new Promise((r) => setImmediate(r));
     }
     return out;
@@ -42,7 +43,12 @@ export async function boostTargets(
   };
   const shared: GrnSlice = {
     ...input,
-    bins: share(input.bins),
+    features: {
+      ...input.features,
+      bins: share(input.features.bins),
+      colPtr: share(input.features.colPtr),
+      entries: share(input.features.entries),
+    },
     targets: share(input.targets),
     exclude: share(input.exclude),
   };
@@ -56,7 +62,7 @@ export async function boostTargets(
       onMessage: (msg) => {
         if (msg.tick) tick();
         else if (msg.done && msg.out) {
-          out.set(msg.out, msg.from! * input.nFeatures);
+          out.set(msg.out, msg.from! * nFeatures);
           return true;
         }
         return false;
@@ -64,6 +70,6 @@ export async function boostTargets(
     },
   );
   abort();
-  for (const [from, to] of rest ?? slices) out.set(boostSlice(input, from, to, tick), from * input.nFeatures);
+  for (const [from, to] of rest ?? slices) out.set(boostSlice(input, from, to, tick), from * nFeatures);
   return out;
 }

@@ -3,7 +3,7 @@ import { Random } from '../../methods/random';
 import { TaskError } from '../errors';
 import { categoricalLevel } from '../groups';
 import type { EngineTask, TaskRunContext } from '../types';
-import { binFeatures, GRNBOOST2 } from './gbm';
+import { binFeatures, GRNBOOST2 } from './binning';
 import { boostTargets } from './grn';
 import { writeStep2 } from './outputs';
 import { loadPruner } from './pruning';
@@ -138,7 +138,7 @@ export async function runRegulons(
   });
 
   // 3. GRNBoost2-style importances per target
-  const bins = binFeatures(
+  const features = binFeatures(
     tfGenes.map((t) => dense.get(t.g)!),
     GRNBOOST2.maxBins,
   );
@@ -160,9 +160,7 @@ export async function runRegulons(
   targets.forEach((g, k) => targetValues.set(dense.get(g)!, k * nS));
   const importances = await boostTargets(
     {
-      bins,
-      nFeatures: tfGenes.length,
-      nCells: nS,
+      features,
       targets: targetValues,
       exclude: Int32Array.from(targets, (g) => tfIndex.get(g) ?? -1),
       params: GRNBOOST2,
