@@ -60,8 +60,9 @@ const MESSAGES: Record<StepName, string> = {
 
 /**
  * The standard pipeline as a fixed sequence of step objects (markers come right after clustering,
- * before the four embeddings; the 2D and 3D UMAP layouts start in worker threads before the t-SNE
- * steps run on this thread, and are joined by the umap / umap3D steps after them). `run` validates the parameters and
+ * before the four embeddings; the 2D and 3D UMAP layouts start in worker threads as soon as the
+ * neighbour graph exists, run alongside clustering, markers and the t-SNE steps on this thread,
+ * and are joined by the umap / umap3D steps after them). `run` validates the parameters and
  * samples, then computes each step in order; on a later call only steps whose parameters (or
  * upstream results) changed are recomputed. Call `free()` when done (WebAssembly memory).
  */
@@ -74,6 +75,12 @@ export interface RunnerOptions {
   oneShot?: boolean;
   /** With `oneShot`: the caller hands its sample matrices over; each is emptied once merged. */
   releaseSamples?: boolean;
+  /**
+   * Where the 2D and 3D UMAP layouts start in their worker threads: 'neighbors' (default) as soon
+   * as the neighbour graph exists, alongside clustering and markers; 'markers' after the markers
+   * step, so that "read → markers" is timed without them (bench:engine BENCH_STOP=markers).
+   */
+  layoutsFrom?: 'neighbors' | 'markers';
 }
 
 export class AnalysisRunner {
@@ -122,6 +129,11 @@ export class AnalysisRunner {
       this.inputs.setInputs(samples);
     }
     this.params = params;
+    const early = (this.options.layoutsFrom ?? 'neighbors') === 'neighbors';
+    const startLayouts = () => {
+      this.umap.start(pick(params, 'seed'));
+      this.umap3d.start(pick(params, 'seed'));
+    };
     // [step, its parameter slice, what to start just before it]
     const plan: [Step<never, unknown>, unknown, (() => void)?][] = [
       [this.inputs, {}],
@@ -138,19 +150,13 @@ export class AnalysisRunner {
       [this.pca, pick(params, 'seed')],
       [this.batch, pick(params, 'batchEffectRemoval', 'seed', 'pcValue')],
       [this.neighbors, {}],
-      [this.clusters, pick(params, 'clusterResolution', 'algorithm')],
+      // the 2D and 3D UMAP layouts (worker threads) need only the neighbour graph: they start
+      // before the clustering and run alongside it, the markers and the t-SNE steps (this thread);
+      // the umap / umap3D steps join them
+      [this.clusters, pick(params, 'clusterResolution', 'algorithm'), early ? startLayouts : undefined],
       // markers right after the clusters: "read → markers" is a milestone before the embeddings
       [this.markers, {}],
-      // the 2D and 3D UMAP layouts (worker threads) run alongside the t-SNE steps (this thread);
-      // the umap / umap3D steps join them
-      [
-        this.tsne,
-        pick(params, 'seed'),
-        () => {
-          this.umap.start(pick(params, 'seed'));
-          this.umap3d.start(pick(params, 'seed'));
-        },
-      ],
+      [this.tsne, pick(params, 'seed'), early ? undefined : startLayouts],
       [this.tsne3d, pick(params, 'seed')],
       [this.umap, pick(params, 'seed')],
       [this.umap3d, pick(params, 'seed')],

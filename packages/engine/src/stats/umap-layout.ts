@@ -16,9 +16,9 @@ export interface UmapLayoutOptions {
  * kNN graph (methods/fuzzy-graph: umap-learn's membership strengths and fuzzy union, the same graph
  * the clustering uses), with typed arrays only (umap-js keeps Map-based matrices: ~3 GB at 20k
  * cells). As umap-learn: edges weaker than max/epochs dropped, every symmetric edge in both
- * directions, the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10], SGD
- * with 5 negative samples per positive edge, learning rate 1 decaying linearly, gradients clipped
- * at 4 (the SGD loop is in stats/umap-sgd.ts). Runs on the calling thread; `UmapLayoutJob` runs
+ * directions, the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10]
+ * (umap-learn's init='random'), SGD with 5 negative samples per positive edge, learning rate 1
+ * decaying linearly, gradients clipped at 4 (the SGD loop is in stats/umap-sgd.ts). Runs on the calling thread; `UmapLayoutJob` runs
  * the same computation in a worker thread, with the same result.
  */
 export function umapLayout(
@@ -128,11 +128,20 @@ export class UmapLayoutJob {
   }
 }
 
+type Edges = { rows: Int32Array; cols: Int32Array; weights: Float32Array };
+/** Edge lists per graph and epoch count: the 2D and 3D layouts of one graph share theirs (read-only). */
+const edgeCache = new WeakMap<WeightedGraph, Map<number, Edges>>();
+
+function edgeList(g: WeightedGraph, epochs: number): Edges {
+  let byEpochs = edgeCache.get(g);
+  if (!byEpochs) edgeCache.set(g, (byEpochs = new Map()));
+  let edges = byEpochs.get(epochs);
+  if (!edges) byEpochs.set(epochs, (edges = buildEdgeList(g, epochs)));
+  return edges;
+}
+
 /** The graph's edges in both directions as COO (shared arrays), without those below max weight / epochs (umap-learn). */
-function edgeList(
-  g: WeightedGraph,
-  epochs: number,
-): { rows: Int32Array; cols: Int32Array; weights: Float32Array } {
+function buildEdgeList(g: WeightedGraph, epochs: number): Edges {
   let wMax = 0;
   for (const w of g.weights) if (w > wMax) wMax = w;
   const floor = wMax / Math.max(1, epochs);

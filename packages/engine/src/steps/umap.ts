@@ -1,9 +1,9 @@
-import { fuzzyConnectivities } from '../methods/fuzzy-graph';
+import { fuzzyConnectivities, type WeightedGraph } from '../methods/fuzzy-graph';
 import { UmapLayoutJob } from '../stats/umap-layout';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
 import { umapEpochs, umapMinDist } from './embeddings';
-import { N_NEIGHBORS, type NeighborsStep } from './neighbors';
+import { N_NEIGHBORS, type NeighborsResult, type NeighborsStep } from './neighbors';
 import { Step, type StepProgress } from './step';
 
 /**
@@ -11,12 +11,30 @@ import { Step, type StepProgress } from './step';
  * epochs, negative sampling and a/b curve) over the fuzzy graph of the same 15 nearest neighbours
  * the clustering uses (methods/fuzzy-graph), min_dist by cell count, a seeded generator.
  *
- * The layout runs in a worker thread. The runner calls `start(params)` for both UMAP steps before
- * the t-SNE steps (main thread), so the two layouts and t-SNE share the two cores; this step's
+ * The layout runs in a worker thread. The runner calls `start(params)` for both UMAP steps as soon
+ * as the neighbour graph exists (before the clustering), so the two layouts share the two cores
+ * with clustering, markers and t-SNE (main thread); both use one fuzzy graph (`umapGraph`); this step's
  * compute then joins the running layout (same parameters and upstream results) or, without a
  * start, starts and joins it itself. The coordinates are the same either way, and the same as on
  * one thread (one worker per layout: deterministic for a seed).
  */
+/**
+ * The fuzzy graph of a neighbour result, built once for the 2D and the 3D layout (keyed by the
+ * neighbours step's result object: a recomputed search gives a new object and a new graph).
+ */
+const graphs = new WeakMap<NeighborsResult, WeightedGraph>();
+
+function umapGraph(neighbors: NeighborsResult): WeightedGraph {
+  let graph = graphs.get(neighbors);
+  if (!graph) {
+    const nn = neighbors.nn;
+    // scanpy/umap-learn n_neighbors = 15 counts the cell itself: the cell + its 14 nearest.
+    graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: Math.min(N_NEIGHBORS, nn.numberOfCells()) });
+    graphs.set(neighbors, graph);
+  }
+  return graph;
+}
+
 abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
   protected abstract readonly dims: 2 | 3;
   protected abstract readonly message: string;
@@ -72,10 +90,8 @@ abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
   }
 
   private layoutJob(params: { seed: number }): UmapLayoutJob {
-    const { nn } = this.neighbors.value;
-    const n = nn.numberOfCells();
-    // scanpy/umap-learn n_neighbors = 15 counts the cell itself: the cell + its 14 nearest.
-    const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: Math.min(N_NEIGHBORS, n) });
+    const graph = umapGraph(this.neighbors.value);
+    const n = graph.nNodes;
     return new UmapLayoutJob(graph, {
       dims: this.dims,
       minDist: umapMinDist(n),
