@@ -19,6 +19,17 @@ export async function loadH5wasm(): Promise<{ h5: H5Api; FS: NonNullable<Awaited
 
 let counter = 0;
 
+/**
+ * Synchronous random access to a file's bytes — what HDF5 reads need (h5wasm's reads are
+ * synchronous): a local file handle (node-sources `fileRandomAccess`). Only the ranges HDF5 asks
+ * for are read, so a file opened this way is never held in memory.
+ */
+export interface RandomAccessSource {
+  size: number;
+  /** Fills `into` from `position` on; returns the bytes read (fewer only at the end). */
+  readInto(into: Uint8Array, position: number): number;
+}
+
 /** Open the HDF5 bytes, run `fn`, then close and free the in-memory copy. */
 export async function withH5<T>(
   bytes: Uint8Array,
@@ -27,10 +38,44 @@ export async function withH5<T>(
 ): Promise<T> {
   if (!isH5Magic(bytes.subarray(0, 8)))
     throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
-  const { h5, FS } = await loadH5wasm();
+  const { FS } = await loadH5wasm();
   const path = `/cellcloud-read-${uniqueId()}-${counter++}.h5`;
   // canOwn: MEMFS keeps a reference to the bytes instead of copying them (the file is opened read-only).
   FS.writeFile(path, bytes, { canOwn: true } as { flags?: string });
+  return openAt(path, file, fn);
+}
+
+/**
+ * Like `withH5`, over a random-access source: the file is a node of h5wasm's file system whose
+ * reads call `source.readInto` for the range HDF5 asks for (as Emscripten's lazy files do), so
+ * memory holds HDF5's caches and the values read, not the file.
+ */
+export async function withH5Source<T>(
+  source: RandomAccessSource,
+  file: string,
+  fn: (f: H5File) => T | Promise<T>,
+): Promise<T> {
+  const head = new Uint8Array(8);
+  if (source.readInto(head, 0) < 8 || !isH5Magic(head))
+    throw new FormatError('h5.open_failed', { file, detail: 'the HDF5 signature is missing' });
+  const { FS } = await loadH5wasm();
+  const name = `cellcloud-source-${uniqueId()}-${counter++}.h5`;
+  type FsNode = { usedBytes: number; stream_ops: Record<string, unknown> };
+  const fs = FS as unknown as { createFile(p: string, n: string, o: object, r: boolean, w: boolean): FsNode };
+  const node = fs.createFile('/', name, {}, true, false);
+  Object.defineProperty(node, 'usedBytes', { get: () => source.size });
+  node.stream_ops = {
+    ...node.stream_ops,
+    read: (_s: unknown, heap: Int8Array, offset: number, length: number, position: number) => {
+      const n = Math.max(0, Math.min(length, source.size - position));
+      return n ? source.readInto(new Uint8Array(heap.buffer, heap.byteOffset + offset, n), position) : 0;
+    },
+  };
+  return openAt(`/${name}`, file, fn);
+}
+
+async function openAt<T>(path: string, file: string, fn: (f: H5File) => T | Promise<T>): Promise<T> {
+  const { h5, FS } = await loadH5wasm();
   let f: H5File;
   try {
     f = new h5.File(path, 'r');

@@ -1,6 +1,17 @@
 import { FormatError } from './errors';
 import { readDataFrame, readObsm } from './h5ad-elements';
-import { attrString, child, datasetAt, groupAt, isGroup, numbers, withH5 } from './h5-io';
+import {
+  attrString,
+  child,
+  datasetAt,
+  groupAt,
+  isGroup,
+  numbers,
+  type RandomAccessSource,
+  withH5,
+  withH5Source,
+  type H5Group,
+} from './h5-io';
 import { cellBlocksOf, type CellBlocks } from './cell-blocks';
 import type { CellTable, Dataset, GeneTable } from './matrix';
 import { geneTable, readH5adBytes } from './read-h5ad';
@@ -14,16 +25,19 @@ export interface H5adParts extends Pick<Dataset, 'genes' | 'embeddings'> {
 /**
  * Runs `fn` over an .h5ad whose `layers["counts"]` is CSR cells × genes (our analysis.h5ad) while
  * the file is open: obs, var, obsm are read; the counts are sliced from the HDF5 datasets on
- * demand. Only the file's bytes (held, not copied) and the requested blocks are in memory.
+ * demand. Only the file's bytes (held, not copied) — none from a random-access source — and the
+ * requested blocks are in memory.
  * Other layouts (counts in X or raw.X, CSC, dense) fall back to the whole-matrix reader.
  */
 export async function withH5adCellBlocks<T>(
-  bytes: Uint8Array,
+  input: Uint8Array | RandomAccessSource,
   file: string,
   fn: (parts: H5adParts) => T,
 ): Promise<T> {
   const other = Symbol('not a CSR counts layer');
-  const r = await withH5(bytes, file, (f) => {
+  const open = (g: (f: H5Group) => T | typeof other) =>
+    input instanceof Uint8Array ? withH5(input, file, g) : withH5Source(input, file, g);
+  const r = await open((f) => {
     const obs = readDataFrame(child(f, 'obs'), 'obs', file);
     const genes = geneTable(readDataFrame(child(f, 'var'), 'var', file));
     const layers = groupAt(f, 'layers');
@@ -59,6 +73,9 @@ export async function withH5adCellBlocks<T>(
   });
   if (r !== other) return r as T;
   // other layouts (counts in X or raw.X, CSC, dense): the whole-matrix reader
+  let bytes: Uint8Array;
+  if (input instanceof Uint8Array) bytes = input;
+  else input.readInto((bytes = new Uint8Array(input.size)), 0);
   const ds = await readH5adBytes(bytes, file);
   return fn({ counts: cellBlocksOf(ds.counts), genes: ds.genes, cells: ds.cells, embeddings: ds.embeddings });
 }

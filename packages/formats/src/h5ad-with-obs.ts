@@ -1,6 +1,16 @@
 import type { Metadata } from 'h5wasm';
 import { FormatError } from './errors';
-import { isDataset, isGroup, shapeOf, strings, withH5, type H5Dataset, type H5Group } from './h5-io';
+import {
+  isDataset,
+  isGroup,
+  type RandomAccessSource,
+  shapeOf,
+  strings,
+  withH5,
+  withH5Source,
+  type H5Dataset,
+  type H5Group,
+} from './h5-io';
 import {
   type AttrValue,
   type ElementArray,
@@ -103,12 +113,14 @@ async function copyDataset(h5: Hdf5Writer, parent: GroupNode, name: string, d: H
     const kind = numericKind(m);
     if (!kind) throw unsupported(file, d.path, m);
     const n = shape ? shape.reduce((a, b) => a * b, 1) : 1;
-    const sliced = shape?.length === 1 && n > CHUNK;
+    // elements per first-dimension row: the writer asks for whole chunks of rows (or everything)
+    const row = shape && shape.length > 1 ? n / Math.max(1, shape[0]!) : 1;
+    const sliced = !!shape && shape.length <= 2 && n > CHUNK && row > 0;
     node = await h5.dataset(parent, name, {
       dtype: { kind },
       shape,
       data: sliced
-        ? (s: number, e: number) => asElements(d.slice([[s, e]]), kind)
+        ? (s: number, e: number) => asElements(d.slice([[Math.floor(s / row), Math.ceil(e / row)]]), kind)
         : asElements(d.value, kind),
       ...(shape ? { compression: LEVEL, chunkElements: CHUNK } : {}),
     });
@@ -140,14 +152,19 @@ async function copyGroup(
     await writeH5adColumn(h5, to, k, col, { compression: LEVEL, blockElements: CHUNK });
 }
 
-/** Writes `bytes` (an .h5ad) to `sink` with `obs` columns added or replaced; returns the file size. */
+/**
+ * Writes an .h5ad — its bytes, or a random-access source read range by range — to `sink` with
+ * `obs` columns added or replaced; returns the file size.
+ */
 export async function writeH5adWithObs(
-  bytes: Uint8Array,
+  input: Uint8Array | RandomAccessSource,
   obs: Record<string, CellColumn>,
   sink: PositionalSink,
   file = 'analysis.h5ad',
 ): Promise<number> {
-  return withH5(bytes, file, async (f) => {
+  const open = <T>(fn: (f: H5Group) => Promise<T>) =>
+    input instanceof Uint8Array ? withH5(input, file, fn) : withH5Source(input, file, fn);
+  return open(async (f) => {
     const obsGroup = f.get('obs');
     if (!isGroup(obsGroup)) throw new FormatError('h5.missing_field', { file, field: '/obs' });
     const index = obsGroup.attrs['_index']?.value;

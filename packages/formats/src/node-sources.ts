@@ -2,13 +2,14 @@
  * The one Node adapter: file-system backed byte sources. For entry points only (server storage,
  * CLI, tests); readers never import this file.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createGunzip, deflate } from 'node:zlib';
 import { gzipCorrupt, setGunzipImplementation } from './gzip';
 import { setDeflateImplementation } from './hdf5-write';
+import type { RandomAccessSource } from './h5-io';
 import type { ByteSource, SourceBundle } from './sources';
 
 /** Streaming gunzip on Node's native zlib (installed for every reader when this module loads). */
@@ -79,6 +80,28 @@ export async function fileSource(filePath: string, name = path.basename(filePath
         yield new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
       }
     },
+  };
+}
+
+/**
+ * A local file opened for synchronous positional reads (HDF5 through h5wasm, `withH5Source`);
+ * `close()` releases the descriptor.
+ */
+export function fileRandomAccess(filePath: string): RandomAccessSource & { close(): void } {
+  const fd = openSync(filePath, 'r');
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    readInto(into, position) {
+      let done = 0;
+      while (done < into.length) {
+        const n = readSync(fd, into, done, into.length - done, position + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done;
+    },
+    close: () => closeSync(fd),
   };
 }
 

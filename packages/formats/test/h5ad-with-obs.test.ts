@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileRandomAccess } from '../src/node-sources';
 import { writeH5adWithObs } from '../src/h5ad-with-obs';
 import { isDataset, isGroup, withH5, type H5Group } from '../src/h5-io';
 import { MemorySink } from '../src/hdf5-write';
@@ -65,7 +69,11 @@ describe('writeH5adWithObs (download of a result with its saved annotation level
       var: {
         highly_variable: { kind: 'boolean', values: Array.from({ length: 1000 }, (_, g) => g % 3 === 0) },
       },
-      obsm: { X_umap: { dims: 2, values: Float32Array.from({ length: nCells * 2 }, (_, i) => i / 3) } },
+      obsm: {
+        X_umap: { dims: 2, values: Float32Array.from({ length: nCells * 2 }, (_, i) => i / 3) },
+        // 300 × 1,000 = 300k elements: copied by chunks of rows
+        X_wide: { dims: 1000, values: Float32Array.from({ length: nCells * 1000 }, (_, i) => i % 977) },
+      },
       uns: { cellcloud: { engineVersion: 'x', params: '{"a":1}', nPcsUsed: 30, batchCorrection: false } },
     });
     const sink = new MemorySink();
@@ -104,6 +112,54 @@ describe('writeH5adWithObs (download of a result with its saved annotation level
       'encoding-type': 'dataframe',
       'column-order': ['cluster', 'n_genes', 'my_labels', 'annot_auto_score'],
     });
+  });
+
+  it('reads the stored file from a file handle range by range, with the same output as from bytes', async () => {
+    const nCells = 300;
+    const counts = dense(nCells, 1000);
+    const barcodes = Array.from({ length: nCells }, (_, i) => `AAAC-${i}`);
+    const original = await writeH5ad({
+      counts,
+      normalized: { ...counts, data: counts.data.map((x) => Math.log1p(x)) },
+      genes: {
+        ids: Array.from({ length: 1000 }, (_, g) => `ENSG${g}`),
+        symbols: Array.from({ length: 1000 }, (_, g) => `G${g}`),
+      },
+      barcodes,
+      obsm: {
+        X_pca: {
+          dims: 1000,
+          values: Float32Array.from({ length: nCells * 1000 }, (_, i) => Math.sin(i * 12.9898) * 43758.5453),
+        },
+      },
+    });
+    const obs = { my_labels: { kind: 'categorical' as const, values: barcodes.map((_, i) => `L${i % 3}`) } };
+    const fromBytes = new MemorySink();
+    await writeH5adWithObs(original, obs, fromBytes);
+    const dir = mkdtempSync(path.join(tmpdir(), 'h5ad-source-'));
+    try {
+      const file = path.join(dir, 'analysis.h5ad');
+      writeFileSync(file, original);
+      const handle = fileRandomAccess(file);
+      const reads: number[] = [];
+      const source = {
+        size: handle.size,
+        readInto: (into: Uint8Array, at: number) => (reads.push(into.length), handle.readInto(into, at)),
+      };
+      const fromFile = new MemorySink();
+      try {
+        await writeH5adWithObs(source, obs, fromFile);
+      } finally {
+        handle.close();
+      }
+      expect(fromFile.bytes()).toEqual(fromBytes.bytes());
+      // the file (≈ 1.2 MB of incompressible PCA values) is read in ranges of at most one
+      // compressed chunk (262,144 elements × 4 bytes), never whole
+      expect(original.byteLength).toBeGreaterThan(1_100_000);
+      expect(Math.max(...reads)).toBeLessThanOrEqual(262_144 * 4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a column of another length with a format error', async () => {

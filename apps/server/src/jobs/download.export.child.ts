@@ -5,6 +5,7 @@ import type { Locale } from '@cellcloud/contracts';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { extraColumn, type ExtraObsSource } from './extra-obs';
 import { storageOutputSink } from './output-sink';
+import { withStoredFile } from './stored-file';
 import type { ChildMain } from './runner-child-process';
 import { writeSeuratBundle } from './download.seurat-bundle';
 import type { TableEntry } from './download.tables';
@@ -14,11 +15,12 @@ import type { FiguresSource } from './figures/read';
 /**
  * Child entry of `download.export` for the h5ad and the Seurat bundle, with the result's other
  * per-cell columns (`extraObs`, each under its `column` name: saved annotation levels, task columns
- * such as annot_auto / annot_sub; issue 13) added to the stored obs. h5ad: analysis.h5ad copied
- * element by element with the streaming writer (writeH5adWithObs) into a local file uploaded to
- * `outKey`. Seurat: reads analysis.h5ad, streams the zip into a temporary local file (a chunk at a
- * time, the counts sliced from the open file a block of cells at a time) and uploads that file as
- * a stream to `outKey`.
+ * such as annot_auto / annot_sub; issue 13) added to the stored obs. analysis.h5ad is streamed
+ * from storage into a local temporary file and read from there range by range (withStoredFile:
+ * never held in memory). h5ad: copied a chunk at a time with the streaming writer
+ * (writeH5adWithObs) into a local file uploaded to `outKey`. Seurat: streams the zip into a
+ * temporary local file (the counts sliced from the open file a block of cells at a time) and
+ * uploads that file as a stream to `outKey`.
  */
 export type ExportInput =
   | {
@@ -67,12 +69,13 @@ const main: ChildMain<ExportInput> = async (task, io) => {
   }
   if (task.kind === 'h5ad') {
     const { writeH5adWithObs } = await import('@cellcloud/formats/h5ad-with-obs');
-    const bytes = await storage.getBytes(task.h5adKey);
-    io.progress(0.2, 'write');
     const file = await storageOutputSink(storage, '').open!(task.outKey);
     let written = false;
     try {
-      await writeH5adWithObs(bytes, obs, file);
+      await withStoredFile(storage, task.h5adKey, (source) => {
+        io.progress(0.2, 'write');
+        return writeH5adWithObs(source, obs, file);
+      });
       written = true;
     } finally {
       await file.close();
@@ -80,22 +83,23 @@ const main: ChildMain<ExportInput> = async (task, io) => {
     }
     return undefined;
   }
-  // the counts are sliced from the open file a block of cells at a time: only the file's bytes
-  // and one block are in memory, never the decoded matrix
+  // the counts are sliced from the open file a block of cells at a time: one block is in memory,
+  // never the decoded matrix nor the file's bytes
   const { withH5adCellBlocks } = await import('@cellcloud/formats/h5ad-cell-blocks');
-  const bytes = await storage.getBytes(task.h5adKey);
   io.progress(0.4, 'convert');
   const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-seurat-'));
   try {
     const file = path.join(dir, 'bundle.zip');
     const fd = openSync(file, 'w');
     try {
-      await withH5adCellBlocks(bytes, 'analysis.h5ad', (ds) => {
-        Object.assign(ds.cells.columns, obs);
-        writeSeuratBundle(ds, (chunk) => {
-          for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done);
-        });
-      });
+      await withStoredFile(storage, task.h5adKey, (source) =>
+        withH5adCellBlocks(source, 'analysis.h5ad', (ds) => {
+          Object.assign(ds.cells.columns, obs);
+          writeSeuratBundle(ds, (chunk) => {
+            for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done);
+          });
+        }),
+      );
     } finally {
       closeSync(fd);
     }
