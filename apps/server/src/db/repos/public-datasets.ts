@@ -355,6 +355,19 @@ export const publicDatasetsRepo = {
           ? `species = ANY(${fpush(vals)}::text[])`
           : `${COLUMN[f]} && ${fpush(vals)}::text[]`;
     }
+    // A row failing two or more facet filters counts in no facet: with several filters the scan
+    // keeps only rows failing at most one (each filter's GIN index serves the OR), not every row.
+    if (filtered.length >= 2)
+      pre.push(
+        `(${filtered
+          .map((f) =>
+            filtered
+              .filter((g) => g !== f)
+              .map((g) => flag[g])
+              .join(' AND '),
+          )
+          .join(' OR ')})`,
+      );
     const others = (f: PublicFacet) =>
       PUBLIC_FACETS.filter((g) => g !== f)
         .map((g) => `f_${g}`)
