@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { ADMIN_API } from '@cellcloud/contracts/admin';
 import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
 import { PUBLIC_PATHS, type PublicSearchResult } from '@cellcloud/contracts/public-datasets';
-import { sharedData } from '@cellcloud/testkit';
+import { PBMC3K_LINEAGES, sharedData } from '@cellcloud/testkit';
 import { registerAndLogIn, uploadParsed } from './support/api-setup';
 import { ensureWebBuild } from './support/build';
 import { launchBrowser, openPage, screenshot, switchLanguage, type TestPage } from './support/browser';
@@ -36,18 +36,6 @@ const ifnb = sharedData('ifnb_kang2018_subset');
 const geneLists = sharedData('gene_ids');
 const have = !!(pbmc && labels && ifnb && geneLists);
 
-/** The curator's lineage (annot_full) of each Seurat pbmc3k label (Cell Ontology major lineages). */
-const LINEAGE: Record<string, string> = {
-  'Naive CD4 T': 'T cell',
-  'Memory CD4 T': 'T cell',
-  'CD8 T': 'T cell',
-  'CD14+ Mono': 'Monocyte',
-  'FCGR3A+ Mono': 'Monocyte',
-  B: 'B cell',
-  NK: 'NK cell',
-  DC: 'Dendritic cell',
-  Platelet: 'Platelet',
-};
 const LOCAL_CELLS = 400;
 const PUBLIC_TITLE = 'PBMC 3k healthy donor (public)';
 
@@ -109,9 +97,9 @@ describe.skipIf(!have)('public database in the browser', () => {
     const cells = path.join(tmp, 'pbmc3k-cells.csv');
     writeFileSync(
       cells,
-      ['barcode,label,lineage', ...rows.map((r) => `${r},${LINEAGE[r.split(',')[1]!]}`)].join('\n'),
+      ['barcode,label,lineage', ...rows.map((r) => `${r},${PBMC3K_LINEAGES[r.split(',')[1]!]}`)].join('\n'),
     );
-    lineages = new Set(rows.map((r) => LINEAGE[r.split(',')[1]!]!));
+    lineages = new Set(rows.map((r) => PBMC3K_LINEAGES[r.split(',')[1]!]!));
     const sheet = path.join(tmp, 'pbmc3k.yaml');
     writeFileSync(
       sheet,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readDataset } from '@cellcloud/formats';
 import { filesBundle } from '@cellcloud/formats/node-sources';
 import type { Dataset } from '@cellcloud/formats/matrix';
-import { hasSharedData, sharedData } from '@cellcloud/testkit';
+import { hasSharedData, PBMC3K_LINEAGES, sharedData } from '@cellcloud/testkit';
 import { majorityVote, transferPublicLabels, UNASSIGNED } from '../src/label-transfer';
 import { runAnalysis } from '../src/run-analysis';
 import { subsetCells } from '../src/sparse';
@@ -29,19 +29,6 @@ const have = hasSharedData(
   'pbmc3k/pbmc3k_seurat_labels.csv',
   'gene_ids/human_GRCh38-2024-A_features.tsv.gz',
 );
-
-/** The Seurat tutorial labels of pbmc3k at the Cell Ontology lineage level (what the public ingest stores as annot_full). */
-const LINEAGE: Record<string, string> = {
-  'Naive CD4 T': 'T cell',
-  'Memory CD4 T': 'T cell',
-  'CD8 T': 'T cell',
-  'CD14+ Mono': 'Monocyte',
-  'FCGR3A+ Mono': 'Monocyte',
-  B: 'B cell',
-  NK: 'NK cell',
-  DC: 'Dendritic cell',
-  Platelet: 'Platelet',
-};
 
 const load = async (dir: string) =>
   readDataset(
@@ -103,7 +90,7 @@ describe.skipIf(!have)('label transfer: public pbmc3k → the ifnb stim half (Ha
     const sub = pbmc.cells.barcodes.map((b) => labels.get(b) ?? 'unknown');
     pbmc.cells.columns = {
       annot_sub: { kind: 'categorical', values: sub },
-      annot_full: { kind: 'categorical', values: sub.map((l) => LINEAGE[l] ?? 'unknown') },
+      annot_full: { kind: 'categorical', values: sub.map((l) => PBMC3K_LINEAGES[l] ?? 'unknown') },
     };
     // the user's sample: the IFN-β stimulated half of Kang 2018 (symbols only, no labels)
     const ifnb = await load(IFNB);

@@ -33,3 +33,19 @@ export function sharedData(rel: string): string | undefined {
 export function hasSharedData(...rels: string[]): boolean {
   return rels.every((r) => sharedData(r) !== undefined);
 }
+
+/**
+ * The Seurat tutorial labels of pbmc3k (`pbmc3k/pbmc3k_seurat_labels.csv`) at the Cell Ontology
+ * lineage level — what a curator stores as annot_full for them (label-transfer tests, e2e ingest).
+ */
+export const PBMC3K_LINEAGES: Readonly<Record<string, string>> = {
+  'Naive CD4 T': 'T cell',
+  'Memory CD4 T': 'T cell',
+  'CD8 T': 'T cell',
+  'CD14+ Mono': 'Monocyte',
+  'FCGR3A+ Mono': 'Monocyte',
+  B: 'B cell',
+  NK: 'NK cell',
+  DC: 'Dendritic cell',
+  Platelet: 'Platelet',
+};
