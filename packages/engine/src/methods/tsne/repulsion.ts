@@ -1,4 +1,5 @@
 import { Fft, fftNd } from './fft';
+import { gather2d, spread2d } from './interp2d';
 
 /** Interpolation settings of the repulsive forces (openTSNE / FIt-SNE names and defaults). */
 export interface RepulsionOptions {
@@ -109,7 +110,8 @@ export class FftRepulsion {
   ) {
     if (dims !== 2 && dims !== 3) throw new Error(`FftRepulsion: dims must be 2 or 3, got ${dims}`);
     this.nStencil = opts.nInterpolationPoints ** dims;
-    this.weights = new Float64Array(n * this.nStencil);
+    // 2D: the 2p per-axis weights of each point (methods/tsne/interp2d); 3D: the p³ products
+    this.weights = new Float64Array(n * (dims === 2 ? 2 * opts.nInterpolationPoints : this.nStencil));
     this.base = new Int32Array(n);
   }
 
@@ -144,7 +146,9 @@ export class FftRepulsion {
     }
     const { size, nBoxes } = geom;
     const g = nBoxes * p; // nodes per axis
-    this.spread(y, geom.lo, geom.h, nBoxes, size);
+    const [ga, gb] = this.grids;
+    if (dims === 2) spread2d(y, geom.lo, geom.h, nBoxes, size, p, this.base, this.weights, ga, gb);
+    else this.spread(y, geom.lo, geom.h, nBoxes, size);
     const khat = this.kernel!.re;
     const total = size ** dims;
     const scale = 1 / total;
@@ -156,7 +160,7 @@ export class FftRepulsion {
       }
       fftNd(this.fft!, dims, grid.re, grid.im, true, g);
     }
-    return this.gather(y, out);
+    return dims === 2 ? gather2d(y, size, p, this.base, this.weights, ga, gb, out) : this.gather(y, out);
   }
 
   private prepare(size: number): void {
