@@ -17,8 +17,9 @@
  * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults);
  * BENCH_WRITE=1 also writes the outputs (writeOutputs to a temporary folder, removed after) and
  * reports the peak RSS of pipeline + writing, as a job has it. BENCH_STOP=markers ends the run once
- * the markers are done (read → markers and peak RSS only: no embeddings, no ARI) — for the
- * peer-matched read → markers figure on a busy machine.
+ * the markers are done (read → markers and peak RSS only: no embeddings, no ARI; the UMAP layouts,
+ * which otherwise start alongside the clustering, are not started) — for the peer-matched
+ * read → markers figure on a busy machine.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -234,7 +235,8 @@ async function untilMarkers(
         timer.onProgress(e);
         if (timer.markersDone !== undefined) throw stop;
       },
-      { releaseSamples: true },
+      // the UMAP layouts would otherwise run alongside clustering and markers (and count in them)
+      { releaseSamples: true, layoutsFrom: 'markers' },
     );
   } catch (e) {
     if (e !== stop) throw e;

@@ -55,6 +55,8 @@ export interface RunAnalysisOptions {
   releaseSamples?: boolean;
   /** Precomputed PCs (row-major nCells × dims) used instead of the PCA (sub-clustering without re-reduction). */
   pcs?: { dims: number; values: Float32Array | Float64Array };
+  /** When the UMAP layouts start (RunnerOptions.layoutsFrom; default: as soon as the neighbour graph exists). */
+  layoutsFrom?: 'neighbors' | 'markers';
 }
 
 /**
@@ -67,7 +69,11 @@ export async function runAnalysis(
   onProgress?: ProgressCallback,
   options: RunAnalysisOptions = {},
 ): Promise<AnalysisResult> {
-  const runner = new AnalysisRunner({ oneShot: true, releaseSamples: options.releaseSamples ?? false });
+  const runner = new AnalysisRunner({
+    oneShot: true,
+    releaseSamples: options.releaseSamples ?? false,
+    layoutsFrom: options.layoutsFrom,
+  });
   if (options.pcs) {
     const pcs = Float64Array.from(options.pcs.values);
     const variances = scoreVariances(pcs, options.pcs.dims);

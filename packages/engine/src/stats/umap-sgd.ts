@@ -35,8 +35,8 @@ export type SgdMessage = { type: 'progress'; epochs: number } | { type: 'done'; 
  * `onEpochs(done)` is called every `every` epochs (and after the last).
  *
  * Speed (issue 14): one table-based power per update (`powTable`, d^(2b) shared by the attractive
- * coefficient as d^(2b)/d²), the coordinates held as float64 with stride 3 whatever `dims` (a 2D
- * layout keeps z = 0: one scalar kernel without inner loops), and the negative samples of one
+ * coefficient as d^(2b)/d²), one scalar kernel without inner loops for 2D and 3D (float32
+ * coordinates, float64 arithmetic), and the negative samples of one
  * positive update computed from the head's position after that update and applied together (their
  * clipped steps summed) instead of one after the other — they no longer wait on each other.
  */
@@ -48,8 +48,11 @@ export function optimizeLayout(
 ): Float32Array {
   const { nNodes: n, dims, epochs, a, b, rows, cols, weights } = s;
   if (dims !== 2 && dims !== 3) throw new Error(`UMAP layout: dims must be 2 or 3 (got ${dims})`);
-  const y = new Float64Array(n * 3);
-  for (let i = 0; i < n; i++) for (let t = 0; t < dims; t++) y[i * 3 + t] = 20 * rng.uniform() - 10;
+  // float32 coordinates, row-major n × dims (the negative samples read them at random: at 100k
+  // cells the array must stay small for the caches); float64 arithmetic
+  const y = new Float32Array(n * dims);
+  for (let i = 0; i < y.length; i++) y[i] = 20 * rng.uniform() - 10;
+  const three = dims === 3;
   // tau-rand state (umap-learn tau_rand_int); the lowest bits set keep each component non-degenerate
   let r0 = rng.nextUint32() | 2;
   let r1 = rng.nextUint32() | 8;
@@ -64,7 +67,6 @@ export function optimizeLayout(
   const perNeg = Float64Array.from(perSample, (e) => e / negRate);
   const nextNeg = perNeg.slice();
   const draw = n / 4294967296;
-  const zOn = dims === 3 ? 1 : 0;
   const m2ab = -2 * a * b;
   const twoB = 2 * b;
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -72,14 +74,14 @@ export function optimizeLayout(
     const due = epoch + 1;
     for (let e = 0; e < nEdges; e++) {
       if (nextSample[e] > due) continue;
-      const i = rows[e] * 3;
-      const j = cols[e] * 3;
+      const i = rows[e] * dims;
+      const j = cols[e] * dims;
       let xi = y[i];
       let yi = y[i + 1];
-      let zi = y[i + 2];
+      let zi = three ? y[i + 2] : 0;
       const dx = xi - y[j];
       const dy = yi - y[j + 1];
-      const dz = zi - y[j + 2];
+      const dz = three ? zi - y[j + 2] : 0;
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > 0) {
         const p = pow(d2); // d2^b; d2^(b−1) = p / d2
@@ -92,7 +94,7 @@ export function optimizeLayout(
         zi += gz;
         y[j] -= gx;
         y[j + 1] -= gy;
-        y[j + 2] -= gz;
+        if (three) y[j + 2] -= gz;
       }
       nextSample[e] += perSample[e];
       const nNeg = Math.floor((due - nextNeg[e]) / perNeg[e]) + 1;
@@ -103,11 +105,11 @@ export function optimizeLayout(
         r0 = (((r0 & 4294967294) << 12) ^ (((r0 << 13) ^ r0) >>> 19)) | 0;
         r1 = (((r1 & 4294967288) << 4) ^ (((r1 << 2) ^ r1) >>> 25)) | 0;
         r2 = (((r2 & 4294967280) << 17) ^ (((r2 << 3) ^ r2) >>> 11)) | 0;
-        const k = (((r0 ^ r1 ^ r2) >>> 0) * draw) | 0;
-        if (k * 3 === i) continue;
-        const ex = xi - y[k * 3];
-        const ey = yi - y[k * 3 + 1];
-        const ez = zi - y[k * 3 + 2];
+        const k = ((((r0 ^ r1 ^ r2) >>> 0) * draw) | 0) * dims;
+        if (k === i) continue;
+        const ex = xi - y[k];
+        const ey = yi - y[k + 1];
+        const ez = three ? zi - y[k + 2] : 0;
         const dn = ex * ex + ey * ey + ez * ez;
         if (dn > 0) {
           const coef = twoB / ((0.001 + dn) * (a * pow(dn) + 1));
@@ -117,19 +119,17 @@ export function optimizeLayout(
         } else {
           sx += 4;
           sy += 4;
-          sz += 4 * zOn;
+          sz += 4;
         }
       }
       y[i] = xi + sx * alpha;
       y[i + 1] = yi + sy * alpha;
-      y[i + 2] = zi + sz * alpha;
+      if (three) y[i + 2] = zi + sz * alpha;
       nextNeg[e] += nNeg * perNeg[e];
     }
     if (onEpochs && ((epoch + 1) % every === 0 || epoch + 1 === epochs)) onEpochs(epoch + 1);
   }
-  const out = new Float32Array(n * dims);
-  for (let i = 0; i < n; i++) for (let t = 0; t < dims; t++) out[i * dims + t] = y[i * 3 + t];
-  return out;
+  return y;
 }
 
 function clip(v: number): number {
