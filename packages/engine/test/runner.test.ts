@@ -42,6 +42,27 @@ describe('AnalysisRunner', () => {
     expect(adjustedRandIndex(truth, runner.clusters.value.codes)).toBeGreaterThan(0.9);
   }, 300_000);
 
+  it('starts the UMAP layouts once the neighbour graph exists and stops them when a later step fails', async () => {
+    const other = new AnalysisRunner();
+    const runningAt: Record<string, boolean[]> = {};
+    const stop = new Error('stop in the markers step');
+    try {
+      await expect(
+        other.run([sample], base, (e) => {
+          runningAt[e.step] = [other.umap.running, other.umap3d.running]; // at the step's last event
+          if (e.step === 'markers') throw stop;
+        }),
+      ).rejects.toBe(stop);
+      expect(runningAt.neighbors).toEqual([false, false]);
+      expect(runningAt.clusters).toEqual([true, true]); // started before the clustering
+      // the failure cancelled both workers; the steps hold no layout
+      expect([other.umap.running, other.umap3d.running]).toEqual([false, false]);
+      expect(() => other.umap.value).toThrow(/not been computed/);
+    } finally {
+      other.free();
+    }
+  }, 300_000);
+
   it('recomputes only the steps downstream of a changed parameter', async () => {
     const before = runner.umap.value;
     const before3d = runner.umap3d.value;

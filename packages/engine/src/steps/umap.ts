@@ -65,6 +65,11 @@ abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
     if (stale) this.pending = { key, job: this.layoutJob(params) };
   }
 
+  /** True while a layout started ahead (`start`) has not been joined or cancelled. */
+  get running(): boolean {
+    return this.pending !== undefined;
+  }
+
   /** Stops a layout started ahead and not joined (e.g. a step before this one failed). */
   async cancel(): Promise<void> {
     const job = this.pending?.job;
