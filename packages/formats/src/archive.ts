@@ -149,7 +149,8 @@ function zipDirectory(b: Uint8Array): Map<string, { crc: number; size: number }>
 
 let crcTable: Uint32Array | undefined;
 
-export function crc32(data: Uint8Array): number {
+/** CRC-32 of `data`; pass the CRC of the bytes before it to continue over consecutive chunks. */
+export function crc32(data: Uint8Array, previous = 0): number {
   if (!crcTable) {
     crcTable = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -158,7 +159,7 @@ export function crc32(data: Uint8Array): number {
       crcTable[n] = c >>> 0;
     }
   }
-  let c = 0xffffffff;
+  let c = (previous ^ 0xffffffff) >>> 0;
   for (let k = 0; k < data.length; k++) c = crcTable[(c ^ data[k]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
