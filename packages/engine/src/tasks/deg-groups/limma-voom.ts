@@ -2,6 +2,7 @@ import { benjaminiHochberg, twoSidedNormalP } from '../../stats/normal';
 import { studentTwoSidedP } from '../../stats/two-sample';
 import { digamma, trigamma } from '../../methods/special';
 import { approxFun, lowess } from './lowess';
+import { averageRanks } from '../../stats/ranks';
 
 /**
  * limma-voom for two groups of pseudobulk columns, as the standard edgeR/limma pipeline:
@@ -28,18 +29,6 @@ function quantile7(sorted: Float64Array, p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   return sorted[lo]! + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? 0) - sorted[lo]!);
-}
-
-function averageRanks(v: Float64Array): Float64Array {
-  const idx = Array.from(v.keys()).sort((a, b) => v[a]! - v[b]!);
-  const r = new Float64Array(v.length);
-  for (let i = 0; i < idx.length;) {
-    let j = i;
-    while (j + 1 < idx.length && v[idx[j + 1]!] === v[idx[i]!]) j++;
-    for (let k = i; k <= j; k++) r[idx[k]!] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
-  return r;
 }
 
 export function tmmFactors(

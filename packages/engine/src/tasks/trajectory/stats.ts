@@ -1,3 +1,4 @@
+import { averageRanks } from '../../stats/ranks';
 /**
  * Statistics shared by the trajectory tasks (monocle2, monocle3): p-value adjustment, Spearman
  * correlation, and the normal / χ² tails of their tests (one Chebyshev erfc for all of them).
@@ -34,8 +35,8 @@ export function holmAdjust(p: ArrayLike<number>): Float64Array {
 
 /** Spearman rank correlation (average ranks for ties). */
 export function spearman(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const ra = ranks(a);
-  const rb = ranks(b);
+  const ra = averageRanks(a);
+  const rb = averageRanks(b);
   let ma = 0;
   let mb = 0;
   for (let i = 0; i < ra.length; i++) {
@@ -53,18 +54,6 @@ export function spearman(a: ArrayLike<number>, b: ArrayLike<number>): number {
     sbb += (rb[i]! - mb) ** 2;
   }
   return sab / Math.sqrt(saa * sbb);
-}
-
-function ranks(x: ArrayLike<number>): Float64Array {
-  const idx = Array.from({ length: x.length }, (_, i) => i).sort((i, j) => x[i]! - x[j]!);
-  const r = new Float64Array(x.length);
-  for (let s = 0; s < idx.length;) {
-    let e = s;
-    while (e + 1 < idx.length && x[idx[e + 1]!] === x[idx[s]!]) e++;
-    for (let k = s; k <= e; k++) r[idx[k]!] = (s + e) / 2 + 1;
-    s = e + 1;
-  }
-  return r;
 }
 
 /** Upper-tail standard normal probability. */
