@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { categoricalColumns, defaultGroupColumn, levelLabelKey, sampleColumn } from '../annotationLevels';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
+import { levelCacheKey } from '../levelCacheKey';
 import { loadLevelCodes, type LevelCodes } from '../levelCodes';
 import { columnProportions, groupProportionBoxes, sampleGroups } from '../stats/composition';
 import { boxStats, crossTab } from '../stats/groupStats';
@@ -33,11 +34,15 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
     sampleColumn(manifest)?.key ?? cats.find((c) => c.key !== typeKey)?.key ?? typeKey,
   );
   const [groupKey, setGroupKey] = useState<string | null>(null);
+  // loaded levels by levelCacheKey: a saved level edited after it was loaded is loaded again
   const [cols, setCols] = useState<Record<string, LevelCodes>>({});
+  const cached = (k: string) => cols[levelCacheKey(k, subsets)];
 
   useEffect(() => {
     let live = true;
-    const keys = [typeKey, byKey, groupKey].filter((k): k is string => Boolean(k) && !cols[k!]);
+    const keys = [typeKey, byKey, groupKey].filter(
+      (k): k is string => Boolean(k) && !cols[levelCacheKey(k!, subsets)],
+    );
     if (keys.length === 0) return undefined;
     const outside = t('subsets.outside');
     void Promise.all(keys.map((k) => loadLevelCodes(client, datasetId, subsets, k, outside))).then(
@@ -45,7 +50,9 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
         if (!live) return;
         setCols((c) => ({
           ...c,
-          ...Object.fromEntries(loaded.filter((o): o is LevelCodes => !!o).map((o) => [o.key, o])),
+          ...Object.fromEntries(
+            loaded.filter((o): o is LevelCodes => !!o).map((o) => [levelCacheKey(o.key, subsets), o]),
+          ),
         }));
       },
     );
@@ -54,9 +61,9 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
     };
   }, [client, datasetId, subsets, typeKey, byKey, groupKey, cols, t]);
 
-  const type = cols[typeKey];
-  const by = cols[byKey];
-  const group = groupKey ? cols[groupKey] : undefined;
+  const type = cached(typeKey);
+  const by = cached(byKey);
+  const group = groupKey ? cached(groupKey) : undefined;
   const result = useMemo(() => {
     if (!type || !by) return null;
     const counts = crossTab(type.codes, type.labels.length, by.codes, by.labels.length);
