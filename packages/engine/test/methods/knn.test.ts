@@ -8,6 +8,7 @@ import {
   knnSearch,
 } from '../../src/methods/knn-search';
 import { Random } from '../../src/methods/random';
+import { KnnResult } from '../../src/steps/neighbors';
 
 describe('knn', () => {
   it('exact search excludes the point itself and sorts by distance', () => {
@@ -110,6 +111,7 @@ describe('knn', () => {
         pts[i * d + j] = centres[c][j] + ((0.5 + (c % 3)) * rng.normal()) / (1 + j / 8);
     }
     expect(n).toBeGreaterThan(BRUTE_FORCE_MAX_POINTS);
+    const found = new Map<number, KnnResult>();
     for (const k of [15, 90]) {
       const exact = knnExact(pts, n, d, k);
       const two = await knnLists(pts, n, d, k);
@@ -126,10 +128,15 @@ describe('knn', () => {
       // exact up to float32 ties: every neighbour found, distances sorted as brute force
       expect(same / (n * k)).toBeGreaterThanOrEqual(0.9999);
       expect(maxDiff).toBeLessThan(1e-5);
+      found.set(k, new KnnResult(n, k, two.indices, two.distances));
       const one = await knnLists(pts, n, d, k, { threads: 1 });
       expect(one.indices).toEqual(two.indices);
       expect(one.distances).toEqual(two.distances);
     }
+    // the neighbours step serves k = 15 from a k = 90 search (knn(k)): the same lists
+    const cut = found.get(90)!.first(15);
+    expect(cut.indices).toEqual(found.get(15)!.indices);
+    expect(cut.serialize().runs).toEqual(new Int32Array(n).fill(15));
     await expect(knnLists(pts, 10, d, 10)).rejects.toThrow(/only 10 points/);
   });
 });
