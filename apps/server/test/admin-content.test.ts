@@ -8,7 +8,7 @@ import {
   type AuthoredItem,
   type VideoView,
 } from '@cellcloud/contracts/admin-content';
-import type { AdminAuditView } from '@cellcloud/contracts/admin';
+import type { AdminAuditView, AdminStorageView } from '@cellcloud/contracts/admin';
 import { ADMIN_API } from '@cellcloud/contracts/admin';
 import { contentPaths, type FaqEntry, type ContentEntry } from '@cellcloud/contracts';
 import { videoKey } from '../src/storage/keys';
@@ -255,6 +255,10 @@ describe('admin content authoring API', () => {
       v.id,
       second.id,
     ]);
+    // the admin storage tab counts them as videos, outside every user's row
+    const storage = async () =>
+      (await s.request('GET', ADMIN_API.storage, { token: admin.token })).body.data as AdminStorageView;
+    expect((await storage()).totals.videos).toBe(v.size + second.size);
 
     const full = await s.app.inject({ method: 'GET', url: VIDEOS_API.file(v.id) });
     expect(full.statusCode).toBe(200);
@@ -291,6 +295,7 @@ describe('admin content authoring API', () => {
       200,
     );
     expect(await s.ctx.storage.stat(videoKey(v.id))).toBeUndefined();
+    expect((await storage()).totals.videos).toBe(second.size);
     expect((await s.app.inject({ method: 'GET', url: VIDEOS_API.file(v.id) })).statusCode).toBe(404);
     expect(((await s.request('GET', VIDEOS_API.list)).body.data as VideoView[]).map((x) => x.id)).toEqual([
       second.id,

@@ -85,9 +85,11 @@ export const adminJobView = z.object({
 });
 export type AdminJobView = z.infer<typeof adminJobView>;
 
+/** Kinds of a user's storage (counted in the user's quota). */
 export const storageKinds = ['uploads', 'results', 'downloads'] as const;
 export const adminStorageView = z.object({
-  totals: z.object({ uploads: z.number(), results: z.number(), downloads: z.number() }),
+  /** Every user's kinds summed, and the tutorial videos (admin-owned, in no user's quota). */
+  totals: z.object({ uploads: z.number(), results: z.number(), downloads: z.number(), videos: z.number() }),
   users: z.array(
     z.object({
       userId: z.string(),

@@ -4,7 +4,7 @@ import { adminRepo, type AdminJobRow } from '../../db/repos/admin';
 import { jobsRepo } from '../../db/repos/jobs';
 import { publicIngestsRepo, type PublicIngestRow } from '../../db/repos/public-ingests';
 import { AppError } from '../../errors';
-import { resultsPrefix } from '../../storage/keys';
+import { resultsPrefix, videoKey } from '../../storage/keys';
 import { recordAudit } from './audit';
 
 /** What an analysis job row and a public ingest row show alike: state and times. */
@@ -93,9 +93,16 @@ export async function resultBytesByUser(ctx: AppContext): Promise<Map<string, nu
   return out;
 }
 
-/** Storage by user and kind: uploads (originals + parsed datasets), analysis results, converted downloads. */
+/**
+ * Storage by user and kind: uploads (originals + parsed datasets), analysis results, converted
+ * downloads; plus the tutorial videos (stored under videos/, admin-owned, in no user's quota).
+ */
 export async function adminStorage(ctx: AppContext): Promise<AdminStorageView> {
-  const [users, results] = await Promise.all([adminRepo.users(ctx.db, undefined), resultBytesByUser(ctx)]);
+  const [users, results, videos] = await Promise.all([
+    adminRepo.users(ctx.db, undefined),
+    resultBytesByUser(ctx),
+    ctx.storage.usage(videoKey('')),
+  ]);
   const rows = users.map((u) => {
     const uploads = Number(u.upload_bytes);
     const downloads = Number(u.download_bytes);
@@ -112,7 +119,7 @@ export async function adminStorage(ctx: AppContext): Promise<AdminStorageView> {
   rows.sort((a, b) => b.total - a.total);
   const sum = (k: 'uploads' | 'results' | 'downloads') => rows.reduce((s, r) => s + r[k], 0);
   return {
-    totals: { uploads: sum('uploads'), results: sum('results'), downloads: sum('downloads') },
+    totals: { uploads: sum('uploads'), results: sum('results'), downloads: sum('downloads'), videos },
     users: rows,
   };
 }

@@ -1,10 +1,13 @@
-import { Col, Row, Statistic, Table } from 'antd';
+import { Col, Row, Statistic, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { storageKinds, type AdminStorageView } from '@cellcloud/contracts/admin';
 import { useAdminStorage } from '../../api/admin';
 import { formatBytes } from '../files/format';
 
-/** Storage: totals by kind (uploads, results, downloads) and usage per user, largest first. */
+/**
+ * Storage: totals by kind (uploads, results, downloads of every user, and the tutorial videos,
+ * admin-owned and in no quota) and usage per user, largest first.
+ */
 export function AdminStorageTab() {
   const { t } = useTranslation('admin');
   const q = useAdminStorage();
@@ -16,6 +19,14 @@ export function AdminStorageTab() {
             <Statistic title={t(`storage.${k}`)} value={formatBytes(q.data?.totals[k] ?? 0)} />
           </Col>
         ))}
+        <Col>
+          <Statistic
+            title={t('storage.videos')}
+            value={formatBytes(q.data?.totals.videos ?? 0)}
+            data-testid="admin-storage-videos"
+          />
+          <Typography.Text type="secondary">{t('storage.videosNote')}</Typography.Text>
+        </Col>
       </Row>
       <Table<AdminStorageView['users'][number]>
         size="small"
