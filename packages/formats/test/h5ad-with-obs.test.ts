@@ -49,19 +49,24 @@ function dense(nCells: number, nGenes: number): CountMatrix {
   };
 }
 
+/** Counts, log1p normalized values, 1,000 genes and the barcodes of an analysis.h5ad. */
+const base = (counts: CountMatrix, barcodes: string[]) => ({
+  counts,
+  normalized: { ...counts, data: counts.data.map((x) => Math.log1p(x)) },
+  genes: {
+    ids: Array.from({ length: counts.nGenes }, (_, g) => `ENSG${g}`),
+    symbols: Array.from({ length: counts.nGenes }, (_, g) => `G${g}`),
+  },
+  barcodes,
+});
+
 describe('writeH5adWithObs (download of a result with its saved annotation levels)', () => {
   it('copies every element as stored and adds / replaces obs columns', async () => {
     const nCells = 300;
     const counts = dense(nCells, 1000);
     const barcodes = Array.from({ length: nCells }, (_, i) => `AAAC-${i}`);
     const original = await writeH5ad({
-      counts,
-      normalized: { ...counts, data: counts.data.map((x) => Math.log1p(x)) },
-      genes: {
-        ids: Array.from({ length: 1000 }, (_, g) => `ENSG${g}`),
-        symbols: Array.from({ length: 1000 }, (_, g) => `G${g}`),
-      },
-      barcodes,
+      ...base(counts, barcodes),
       obs: {
         cluster: { kind: 'categorical', values: barcodes.map((_, i) => String(i % 4)) },
         n_genes: { kind: 'numeric', values: Float64Array.from(barcodes, (_, i) => i) },
@@ -119,13 +124,7 @@ describe('writeH5adWithObs (download of a result with its saved annotation level
     const counts = dense(nCells, 1000);
     const barcodes = Array.from({ length: nCells }, (_, i) => `AAAC-${i}`);
     const original = await writeH5ad({
-      counts,
-      normalized: { ...counts, data: counts.data.map((x) => Math.log1p(x)) },
-      genes: {
-        ids: Array.from({ length: 1000 }, (_, g) => `ENSG${g}`),
-        symbols: Array.from({ length: 1000 }, (_, g) => `G${g}`),
-      },
-      barcodes,
+      ...base(counts, barcodes),
       obsm: {
         X_pca: {
           dims: 1000,
