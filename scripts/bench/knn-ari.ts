@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/bench/knn-ari.ts [cells] — issue 14 check of the neighbours step's exact search
+ * npx tsx scripts/bench/knn-ari.ts [cells < 100000: one sample] — issue 14 check of the neighbours step's exact search
  * against the scran.js Annoy search it replaced: runs the pipeline on synthetic data (10 known
  * clusters, 20,000 genes) up to the clusters, then clusters the Annoy 15-NN lists of the same
  * reduced representation the same way, and prints the ARI between the two clusterings, each one's
