@@ -188,7 +188,9 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     // close the multi-select's list (with many clusters it covers the dialog's buttons), as a user would
     await page.locator('.ant-modal-title').click();
     await expect
-      .poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count())
+      .poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count(), {
+        timeout: 15_000, // the list's closing animation is slow on a loaded 2-core machine
+      })
       .toBe(0);
     await page.locator('.ant-modal input.ant-input').fill('Merged');
     await ok();
