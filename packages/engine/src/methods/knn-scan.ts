@@ -116,15 +116,7 @@ export function scanNeighbors(s: NeighborScanInput, from: number, to: number): v
       for (let p = listStart[c]; p < end; p++) {
         if (p === qp) continue;
         const dp = sqDist32(sorted, qo, sorted, p * d, d, bestD[k - 1]);
-        if (dp >= bestD[k - 1]) continue;
-        let pos = k - 1;
-        while (pos > 0 && bestD[pos - 1] > dp) {
-          bestD[pos] = bestD[pos - 1];
-          bestI[pos] = bestI[pos - 1];
-          pos--;
-        }
-        bestD[pos] = dp;
-        bestI[pos] = origin[p];
+        if (dp < bestD[k - 1]) insertNearest(bestD, bestI, k, dp, origin[p]);
       }
     }
     const o = q * k;
@@ -133,6 +125,24 @@ export function scanNeighbors(s: NeighborScanInput, from: number, to: number): v
       s.distances[o + t] = Math.sqrt(bestD[t]);
     }
   }
+}
+
+/** Inserts (dist, index) into the ascending k-list bestD/bestI (dist < bestD[k − 1]), dropping the last. */
+export function insertNearest(
+  bestD: Float64Array,
+  bestI: Int32Array,
+  k: number,
+  dist: number,
+  index: number,
+): void {
+  let pos = k - 1;
+  while (pos > 0 && bestD[pos - 1] > dist) {
+    bestD[pos] = bestD[pos - 1];
+    bestI[pos] = bestI[pos - 1];
+    pos--;
+  }
+  bestD[pos] = dist;
+  bestI[pos] = index;
 }
 
 /** What assignNearLists reads and writes (a subset of ScanInput). */

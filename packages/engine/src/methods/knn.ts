@@ -1,3 +1,5 @@
+import { insertNearest } from './knn-scan';
+
 /**
  * Exact k-nearest-neighbour search (Euclidean) on row-major n × d coordinates, self excluded.
  * Brute force with a bounded insertion list per query: O(n² d); fine up to a few ten thousand
@@ -32,15 +34,7 @@ export function knnExact(
       let dot = 0;
       for (let j = 0; j < d; j++) dot += x[qo + j] * x[po + j];
       const dist = norms[q] + norms[p] - 2 * dot;
-      if (dist >= bestD[k - 1]) continue;
-      let pos = k - 1;
-      while (pos > 0 && bestD[pos - 1] > dist) {
-        bestD[pos] = bestD[pos - 1];
-        bestI[pos] = bestI[pos - 1];
-        pos--;
-      }
-      bestD[pos] = dist;
-      bestI[pos] = p;
+      if (dist < bestD[k - 1]) insertNearest(bestD, bestI, k, dist, p);
     }
     for (let t = 0; t < k; t++) {
       indices[q * k + t] = bestI[t];
