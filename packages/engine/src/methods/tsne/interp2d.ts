@@ -20,6 +20,29 @@ export function lagrangeNodes(p: number): { nodes: Float64Array; denom: Float64A
 }
 
 /**
+ * The box of grid coordinate u (in box widths, clamped to the grid) and the Lagrange weights of
+ * its p nodes, written to out[at …].
+ */
+export function axisWeights(
+  u: number,
+  nBoxes: number,
+  nodes: Float64Array,
+  denom: Float64Array,
+  out: Float64Array,
+  at: number,
+): number {
+  const p = nodes.length;
+  const box = Math.min(nBoxes - 1, Math.max(0, Math.floor(u)));
+  const local = u - box;
+  for (let t = 0; t < p; t++) {
+    let num = 1;
+    for (let q = 0; q < p; q++) if (q !== t) num *= local - nodes[q];
+    out[at + t] = num / denom[t];
+  }
+  return box;
+}
+
+/**
  * Spreads the points' charges onto the grids (zeroed first) and keeps each point's first node
  * (`base`) and per-axis weights (`axisW`, n × 2p) for the gather.
  */
@@ -48,15 +71,8 @@ export function spread2d(
     const w = i * 2 * p;
     let b0 = 0;
     for (let ax = 0; ax < 2; ax++) {
-      const u = ((ax === 0 ? y0 : y1) - lo) / h;
-      const box = Math.min(nBoxes - 1, Math.max(0, Math.floor(u)));
-      const local = u - box;
+      const box = axisWeights(((ax === 0 ? y0 : y1) - lo) / h, nBoxes, nodes, denom, axisW, w + ax * p);
       b0 = b0 * size + box * p;
-      for (let t = 0; t < p; t++) {
-        let num = 1;
-        for (let q = 0; q < p; q++) if (q !== t) num *= local - nodes[q];
-        axisW[w + ax * p + t] = num / denom[t];
-      }
     }
     base[i] = b0;
     for (let s = 0; s < p; s++) {

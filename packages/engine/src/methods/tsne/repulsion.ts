@@ -1,5 +1,5 @@
 import { Fft, fftNd } from './fft';
-import { gather2d, spread2d } from './interp2d';
+import { axisWeights, gather2d, lagrangeNodes, spread2d } from './interp2d';
 
 /** Interpolation settings of the repulsive forces (openTSNE / FIt-SNE names and defaults). */
 export interface RepulsionOptions {
@@ -181,12 +181,7 @@ export class FftRepulsion {
     const { n, dims, nStencil, weights, base } = this;
     const p = this.opts.nInterpolationPoints;
     // node positions within a box (in box units) and the Lagrange denominators
-    const nodes = Float64Array.from({ length: p }, (_, t) => (t + 0.5) / p);
-    const denom = Float64Array.from(nodes, (xt, t) => {
-      let d = 1;
-      for (let s = 0; s < p; s++) if (s !== t) d *= xt - nodes[s];
-      return d;
-    });
+    const { nodes, denom } = lagrangeNodes(p);
     const axisW = new Float64Array(dims * p);
     const offsets = stencilOffsets(dims, p, size);
     for (const grid of this.grids) {
@@ -205,15 +200,8 @@ export class FftRepulsion {
       for (let a = 0; a < dims; a++) {
         const v = y[i * dims + a];
         norm2 += v * v;
-        const u = (v - lo) / h;
-        const box = Math.min(nBoxes - 1, Math.max(0, Math.floor(u)));
-        const local = u - box;
+        const box = axisWeights((v - lo) / h, nBoxes, nodes, denom, axisW, a * p);
         b0 = b0 * size + box * p;
-        for (let t = 0; t < p; t++) {
-          let num = 1;
-          for (let q = 0; q < p; q++) if (q !== t) num *= local - nodes[q];
-          axisW[a * p + t] = num / denom[t];
-        }
       }
       base[i] = b0;
       // charges 1, y_1 … y_dims, |y|², two per complex grid
