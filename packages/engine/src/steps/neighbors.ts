@@ -1,12 +1,11 @@
-import type { NeighborIndex, NeighborResults } from 'scran.js';
+import type { NeighborResults } from 'scran.js';
 import type { KnnLists } from '../methods/fuzzy-graph';
 import { knnLists } from '../methods/knn-search';
-import { freeAll, initScran } from '../scran';
 import type { BatchStep } from './batch';
 import { Step } from './step';
 
 export const N_NEIGHBORS = 15;
-/** Above this many cells the on-demand scran.js index (`index`) is approximate (Annoy). */
+/** Above this many cells scran.js's index is approximate (Annoy) — the previous search, kept for bench:engine -- tsne. */
 export const EXACT_SEARCH_MAX_CELLS = 10_000;
 
 /**
@@ -58,11 +57,6 @@ export interface NeighborsResult {
    * cut for smaller ones — for t-SNE's 90 neighbours (issue 14: one search reused everywhere).
    */
   knn(k: number): Promise<KnnResult>;
-  /**
-   * scran.js search index over the same representation, built on first use only (the t-SNE step
-   * searches it for its 90 neighbours; `knn(90)` gives the exact ones without WebAssembly memory).
-   */
-  readonly index: NeighborIndex;
 }
 
 /**
@@ -91,30 +85,12 @@ export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> 
       return new KnnResult(nCells, k, indices, distances);
     };
     let widest = await search(Math.min(N_NEIGHBORS, nCells - 1));
-    let index: NeighborIndex | undefined;
-    const scran = await initScran();
-    this.freeIndex = () => freeAll(index);
     return {
       nn: widest,
       async knn(k: number): Promise<KnnResult> {
         if (k > widest.k) widest = await search(k);
         return widest.first(k);
       },
-      get index(): NeighborIndex {
-        index ??= scran.buildNeighborSearchIndex(embedding, {
-          numberOfDims: dims,
-          numberOfCells: nCells,
-          approximate: nCells > EXACT_SEARCH_MAX_CELLS,
-        });
-        return index;
-      },
     };
-  }
-
-  private freeIndex: () => void = () => {};
-
-  protected override release(): void {
-    this.freeIndex();
-    this.freeIndex = () => {};
   }
 }

@@ -1,4 +1,4 @@
-import { freeAll, initScran } from '../scran';
+import { initScran } from '../scran';
 import { tsneAffinities, type TsneAffinities } from '../methods/tsne/affinities';
 import { tsne } from '../methods/tsne/tsne';
 import type { BatchStep } from './batch';
@@ -16,8 +16,8 @@ export function tsnePerplexity(nCells: number): number {
 /**
  * 2D t-SNE of all cells (methods/tsne: openTSNE's FFT-accelerated interpolation and schedule —
  * 250 early-exaggeration iterations at 12, then 500; learning rate max(200, n/12)), perplexity 30
- * over the 90 nearest neighbours searched on the pipeline's index (the neighbours step's, over the
- * same reduced representation), initialised from the leading two dimensions of that
+ * over the exact 90 nearest neighbours from the neighbours step's search (`knn(90)`, over the same
+ * reduced representation), initialised from the leading two dimensions of that
  * representation (openTSNE's PCA initialisation) — deterministic. The affinities are kept for
  * the 3D t-SNE step.
  */
@@ -39,16 +39,13 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
 
   protected async run(params: { seed: number }, progress: StepProgress): Promise<Embedding> {
     const scran = await initScran();
-    const { index } = this.neighbors.value;
-    const n = index.numberOfCells();
+    const { nn: nn15, knn } = this.neighbors.value;
+    const n = nn15.numberOfCells();
     const perplexity = tsnePerplexity(n);
-    const nn = scran.findNearestNeighbors(index, Math.min(n - 1, scran.perplexityToNeighbors(perplexity)));
-    let aff: TsneAffinities;
-    try {
-      aff = tsneAffinities(nn.serialize(), perplexity);
-    } finally {
-      freeAll(nn);
-    }
+    // the exact 90 nearest from the neighbours step's own two-core search (no scran.js index:
+    // its Annoy build + search cost ~95 CPU s at 100k cells and WebAssembly memory)
+    const nn = await knn(Math.min(n - 1, scran.perplexityToNeighbors(perplexity)));
+    const aff: TsneAffinities = tsneAffinities(nn.serialize(), perplexity);
     // kept for the 3D step only where it runs (~100 MB at 100k cells otherwise held to the end)
     this.affinities = n <= TSNE3D_MAX_CELLS ? aff : undefined;
     return tsneLayout(aff, 2, this.batch, params.seed, (f) => progress(f, 'Computing t-SNE'));
