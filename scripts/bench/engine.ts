@@ -22,7 +22,7 @@
  * read → markers figure on a busy machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -57,6 +57,24 @@ const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = {
   synth200k: [50_000, 50_000, 50_000, 50_000],
   synth500k: Array.from({ length: 10 }, () => 50_000),
 };
+
+/**
+ * Peak RSS in MB since the last `resetPeakRss` (Linux: VmHWM, reset through /proc/self/clear_refs,
+ * so that the synthetic data's generation does not count), else the process's maxRSS.
+ */
+let peakWasReset = false;
+function resetPeakRss(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    peakWasReset = true;
+  } catch {
+    peakWasReset = false;
+  }
+}
+function peakRss(): number {
+  const hwm = peakWasReset ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8')) : null;
+  return Math.round(Number(hwm ? hwm[1] : process.resourceUsage().maxRSS) / 1024);
+}
 
 const cpuSince = (c0: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(c0);
@@ -118,7 +136,10 @@ async function child(name: Name): Promise<void> {
   console.log(
     `${name}: ${samples.length} sample(s), ${nCells} cells × ${samples[0].dataset.counts.nGenes} genes, ${nnz} non-zeros`,
   );
-  if (generateSeconds) console.log(`  generate        ${generateSeconds.toFixed(2)} s (not counted)`);
+  if (generateSeconds) {
+    console.log(`  generate        ${generateSeconds.toFixed(2)} s, peak RSS ${peakRss()} MB (not counted)`);
+    resetPeakRss();
+  }
   const t0 = performance.now();
   const params = {
     ...(process.env.BENCH_PARAMS ? JSON.parse(process.env.BENCH_PARAMS) : {}),
@@ -157,7 +178,7 @@ async function child(name: Name): Promise<void> {
       cpu: readCpuSeconds,
       rssMB: 0,
     });
-  const pipelinePeakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const pipelinePeakRssMB = peakRss();
   let writeSeconds: number | undefined;
   if (process.env.BENCH_WRITE) {
     // as a job does after the pipeline: analysis.h5ad, markers.csv and the explorer artifacts
@@ -178,7 +199,7 @@ async function child(name: Name): Promise<void> {
     });
   }
   printStepTable(rows);
-  const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const peakRssMB = peakRss();
   console.log(
     `  cells after QC ${result.counts.nCells}, clusters ${result.clusterLabels.length}, PCs ${result.qc.nPcsUsed}`,
   );
@@ -245,7 +266,7 @@ async function untilMarkers(
   const rows = timer.steps.filter((r) => r.step !== 'tsne');
   if (readSeconds) rows.unshift({ step: 'read', wall: readSeconds, cpu: readCpuSeconds, rssMB: 0 });
   printStepTable(rows);
-  const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const peakRssMB = peakRss();
   const load = loadavg().map((x) => Number(x.toFixed(2)));
   console.log(
     `  read → markers ${readToMarkers.toFixed(1)} s (CPU ${cpuSince(cpu0).toFixed(1)} s), peak RSS ${peakRssMB} MB, load ${load.join(' ')} (stopped after the markers)`,
