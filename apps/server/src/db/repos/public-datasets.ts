@@ -10,6 +10,7 @@ import {
   type PublicSearchResult,
 } from '@cellcloud/contracts/public-datasets';
 import type { Queryable } from '../client';
+import { catalogueCounts, FACET_COLUMN, facetCounts } from './public-dataset-facets';
 
 interface Row {
   id: string;
@@ -60,14 +61,6 @@ export interface PublicDatasetInput {
   properties: Record<string, unknown>;
 }
 
-const COLUMN: Record<PublicFacet, string> = {
-  species: 'species',
-  tissue: 'tissue',
-  disease: 'disease',
-  developmentStage: 'development_stage',
-  assay: 'assay',
-};
-
 function summary(r: Row): PublicDatasetSummary {
   return {
     id: r.id,
@@ -115,34 +108,6 @@ const SEARCH_SQL = `setweight(to_tsvector('simple', coalesce(title, '')), 'A') |
   setweight(to_tsvector('simple', array_to_string(tissue || disease || cell_types || species, ' ')), 'B') ||
   setweight(to_tsvector('simple', coalesce(description, '') || ' ' || array_to_string(assay || development_stage || ontology_ids, ' ') || ' ' ||
     coalesce(article->>'title', '') || ' ' || coalesce(article->>'journal', '') || ' ' || coalesce(article->>'doi', '') || ' ' || coalesce(article->>'pmid', '') || ' ' || id), 'C')`;
-
-/** Values listed per facet (the most frequent first). */
-const FACET_VALUES = 50;
-
-/**
- * The facet counts of the whole visible catalogue (table public_facet_counts, kept by a trigger,
- * migration 0630) and the number of visible datasets (each has exactly one species).
- */
-async function catalogueCounts(
-  q: Queryable,
-): Promise<{ facets: PublicSearchResult['facets']; total: number }> {
-  const rows = await q.query<{ facet: PublicFacet; value: string; n: number }>(
-    `SELECT facet, value, n FROM (
-       SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value) AS rn
-       FROM public_facet_counts WHERE n > 0
-     ) c WHERE rn <= ${FACET_VALUES} ORDER BY facet, rn`,
-  );
-  const facets = Object.fromEntries(
-    PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
-  ) as PublicSearchResult['facets'];
-  for (const r of rows) facets[r.facet]?.push({ value: r.value, count: Number(r.n) });
-  const total = (
-    await q.query<{ n: string }>(
-      `SELECT coalesce(sum(n), 0) AS n FROM public_facet_counts WHERE facet = 'species'`,
-    )
-  )[0]!.n;
-  return { facets, total: Number(total) };
-}
 
 export const publicDatasetsRepo = {
   /** Insert or replace (re-ingest: version + 1, withdrawal lifted); returns the new version. */
@@ -308,7 +273,7 @@ export const publicDatasetsRepo = {
         const vals = s[f];
         if (!vals?.length || f === except) continue;
         parts.push(
-          f === 'species' ? `species = ANY(${p(vals)}::text[])` : `${COLUMN[f]} && ${p(vals)}::text[]`,
+          f === 'species' ? `species = ANY(${p(vals)}::text[])` : `${FACET_COLUMN[f]} && ${p(vals)}::text[]`,
         );
       }
       return { where: parts.join(' AND '), params };
@@ -337,69 +302,7 @@ export const publicDatasetsRepo = {
        FROM public_datasets WHERE ${all.where} ORDER BY ${order}, id LIMIT ${s.pageSize} OFFSET ${offset}`,
       all.params,
     );
-    // All five facet counts in one statement over one materialized scan: each row carries a flag per
-    // facet filter, and a facet counts the rows passing every OTHER facet's filter.
-    const fp: unknown[] = [];
-    const fpush = (v: unknown) => {
-      fp.push(v);
-      return `$${fp.length}`;
-    };
-    const pre = ['withdrawn_at IS NULL'];
-    if (tsq) pre.push(`search @@ to_tsquery('simple', ${fpush(tsq)})`);
-    const flag: Record<PublicFacet, string> = {} as Record<PublicFacet, string>;
-    for (const f of PUBLIC_FACETS) {
-      const vals = s[f];
-      flag[f] = !vals?.length
-        ? 'true'
-        : f === 'species'
-          ? `species = ANY(${fpush(vals)}::text[])`
-          : `${COLUMN[f]} && ${fpush(vals)}::text[]`;
-    }
-    // A row failing two or more facet filters counts in no facet: with several filters the scan
-    // keeps only rows failing at most one (each filter's GIN index serves the OR), not every row.
-    if (filtered.length >= 2)
-      pre.push(
-        `(${filtered
-          .map((f) =>
-            filtered
-              .filter((g) => g !== f)
-              .map((g) => flag[g])
-              .join(' AND '),
-          )
-          .join(' OR ')})`,
-      );
-    const others = (f: PublicFacet) =>
-      PUBLIC_FACETS.filter((g) => g !== f)
-        .map((g) => `f_${g}`)
-        .join(' AND ');
-    // A facet counts the rows passing the OTHER facets' filters: with no words and at most one
-    // filter, that is the whole catalogue for every facet but the filtered one (summary table).
-    const scanned = catalogue ? filtered.flatMap((f) => PUBLIC_FACETS.filter((g) => g !== f)) : PUBLIC_FACETS;
-    const counts = scanned.length
-      ? await q.query<{ facet: PublicFacet; value: string; count: string }>(
-          `WITH base AS MATERIALIZED (
-         SELECT species, tissue, disease, development_stage, assay, ${PUBLIC_FACETS.map((f) => `${flag[f]} AS f_${f}`).join(', ')}
-         FROM public_datasets WHERE ${pre.join(' AND ')}
-       ), v AS (
-         ${scanned
-           .map(
-             (f) =>
-               `SELECT '${f}' AS facet, ${f === 'species' ? 'species' : `unnest(${COLUMN[f]})`} AS value FROM base WHERE ${others(f)}`,
-           )
-           .join('\n         UNION ALL ')}
-       ), c AS (
-         SELECT facet, value, count(*) AS count, row_number() OVER (PARTITION BY facet ORDER BY count(*) DESC, value) AS rn
-         FROM v GROUP BY facet, value
-       )
-       SELECT facet, value, count FROM c WHERE rn <= ${FACET_VALUES} ORDER BY facet, rn`,
-          fp,
-        )
-      : [];
-    const facets = Object.fromEntries(
-      PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
-    ) as PublicSearchResult['facets'];
-    for (const c of counts) facets[c.facet].push({ value: c.value, count: Number(c.count) });
-    if (catalogue) for (const f of PUBLIC_FACETS) if (!scanned.includes(f)) facets[f] = catalogue.facets[f];
+    const facets = await facetCounts(q, s, tsq, catalogue);
     let total = unfiltered ? catalogue.total : rows.length ? Number(rows[0]!.total) : 0;
     if (!rows.length && offset > 0 && !unfiltered) {
       total = Number(
