@@ -1,17 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskOutputsView, TaskTablePage, TaskView } from '@cellcloud/contracts/tasks/api';
 import type { EnrichSummary } from '@cellcloud/contracts/tasks/enrich';
 import { TASK_API } from '@cellcloud/contracts/tasks/api';
-import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
-import { writeArtifacts } from '@cellcloud/formats/write-artifacts';
-import { sharedData } from '@cellcloud/testkit';
 import type { JobEvent } from '@cellcloud/contracts/jobs';
-import { jobsRepo } from '../src/db/repos/jobs';
 import { jobsDeps } from '../src/services/jobs-wire';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
+import { PBMC_H5AD, pbmcResult } from './support/pbmc-result';
 
 /**
  * Analysis tasks through the API and the worker (issue 11), on the real pbmc3k data stored as a
@@ -21,41 +17,8 @@ import { testUser } from './support/jobs';
  * any child starts, a bad gene set file fails with the SPEC message in both languages, and another
  * user's dataset and task ids answer 404.
  */
-const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const T_GENES = 'CD3D\nCD3E\nCD2\nIL7R\nLCK\nCD3G\n';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-async function pbmcResult(s: TestServer, userId: string) {
-  const bytes = new Uint8Array(await readFile(H5AD!));
-  const ds = await readH5adBytes(bytes, 'pbmc3k.h5ad');
-  const job = await jobsRepo.insert(s.ctx.db, {
-    userId,
-    jobName: 'pbmc_tasks',
-    kind: 'custom',
-    species: 'Homo sapiens',
-    sampleIds: [],
-    params: {},
-    draft: {},
-    cacheKey: null,
-  });
-  const prefix = `results/${job.id}/`;
-  await writeArtifacts(
-    {
-      engineVersion: 'test',
-      species: 'Homo sapiens',
-      genes: ds.genes,
-      nCells: ds.counts.nCells,
-      layers: { counts: ds.counts },
-      embeddings: { umap: ds.embeddings.X_umap! },
-      obs: { label: ds.cells.columns.label! },
-    },
-    { write: (p, b) => s.ctx.storage.put(`${prefix}artifacts/${p}`, b) },
-  );
-  await s.ctx.storage.put(`${prefix}analysis.h5ad`, bytes);
-  await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
-  const labels = (ds.cells.columns.label as { values: string[] }).values;
-  return { id: job.id, labels, barcodes: ds.cells.barcodes };
-}
 
 async function waitTask(
   s: TestServer,
@@ -86,7 +49,7 @@ async function waitChildPid(id: string): Promise<number> {
   throw new Error(`no child process for task ${id}`);
 }
 
-describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', () => {
+describe.skipIf(!PBMC_H5AD)('analysis tasks: cell score on pbmc3k through the API', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof testUser>>;
   let other: Awaited<ReturnType<typeof testUser>>;
@@ -98,7 +61,7 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
     s = await createTestServer();
     owner = await testUser(s);
     other = await testUser(s);
-    data = await pbmcResult(s, owner.user.id);
+    data = await pbmcResult(s, owner.user.id, 'pbmc_tasks');
   }, 120_000);
   afterAll(() => s?.close());
 
@@ -289,7 +252,7 @@ describe.skipIf(!H5AD)('analysis tasks: cell score on pbmc3k through the API', (
   }, 180_000);
 });
 
-describe.skipIf(!H5AD)('analysis tasks over the memory budget (WORKER_MEMORY_MB=256)', () => {
+describe.skipIf(!PBMC_H5AD)('analysis tasks over the memory budget (WORKER_MEMORY_MB=256)', () => {
   let s: TestServer;
   afterAll(() => s?.close());
   it('refuses the task up front with the budget message, no child started', async () => {

@@ -13,19 +13,28 @@ import type { TestServer } from './harness';
 
 export const PBMC_H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 
+let parsed: Promise<{ bytes: Uint8Array; ds: Awaited<ReturnType<typeof readH5adBytes>> }> | undefined;
+
+/** pbmc3k.h5ad read and parsed once per test file (each caller stores its own copy). */
+function pbmcDataset() {
+  parsed ??= (async () => {
+    const bytes = new Uint8Array(await readFile(PBMC_H5AD!));
+    return { bytes, ds: await readH5adBytes(bytes, 'pbmc3k.h5ad') };
+  })();
+  return parsed;
+}
+
 /**
- * A completed analysis of the real pbmc3k data (2,638 cells) as the pipeline stores it —
- * analysis.h5ad, explorer artifacts with the pipeline's obs names (cluster, Sample ID,
- * n_genes_by_counts, total_counts, pct_counts_mito, plus the tutorial `label`), its UMAP, the
- * cluster markers (computed by the explorer's DE job: markers/cluster.json + markers.csv) — then a
- * saved DE comparison (B vs the rest) and a completed cell-score task, both through the API.
+ * The real pbmc3k data (2,638 cells) stored as a completed result of `userId`, as the pipeline
+ * stores it: analysis.h5ad and explorer artifacts with the pipeline's obs names (cluster,
+ * Sample ID, n_genes_by_counts, total_counts, pct_counts_mito, plus the tutorial `label`) and
+ * its UMAP. Returns the job id, its storage prefix, the cells' labels and barcodes.
  */
-export async function pbmcAnalysisWithTask(s: TestServer, userId: string, token: string) {
-  const bytes = new Uint8Array(await readFile(PBMC_H5AD!));
-  const ds = await readH5adBytes(bytes, 'pbmc3k.h5ad');
+export async function pbmcResult(s: TestServer, userId: string, jobName = 'pbmc3k_result') {
+  const { bytes, ds } = await pbmcDataset();
   const job = await jobsRepo.insert(s.ctx.db, {
     userId,
-    jobName: 'pbmc3k_figures',
+    jobName,
     kind: 'custom',
     species: 'Homo sapiens',
     sampleIds: [],
@@ -57,7 +66,18 @@ export async function pbmcAnalysisWithTask(s: TestServer, userId: string, token:
   );
   await s.ctx.storage.put(`${prefix}analysis.h5ad`, bytes);
   await jobsRepo.setStatus(s.ctx.db, job.id, ['submitted'], 'completed');
+  const labels = (col('label') as { values: string[] }).values;
+  return { id: job.id, prefix, nCells: ds.counts.nCells, labels, barcodes: ds.cells.barcodes };
+}
 
+/**
+ * pbmcResult (job `pbmc3k_figures`) with the cluster markers (computed by the explorer's DE job:
+ * markers/cluster.json + markers.csv), then a saved DE comparison (B vs the rest) and a completed
+ * cell-score task, both through the API.
+ */
+export async function pbmcAnalysisWithTask(s: TestServer, userId: string, token: string) {
+  const { id, prefix, nCells } = await pbmcResult(s, userId, 'pbmc3k_figures');
+  const job = { id };
   const base = `/api/user_datasets/${job.id}`;
   const deg = async (body: object): Promise<DegTaskView> => {
     const r = await s.request('POST', `${base}/calculate_deg_task`, { token, body });
@@ -108,5 +128,5 @@ export async function pbmcAnalysisWithTask(s: TestServer, userId: string, token:
     await new Promise((r) => setTimeout(r, 250));
   }
   if (view?.status !== 'completed') throw new Error(`cell-score did not complete: ${JSON.stringify(view)}`);
-  return { id: job.id, nCells: ds.counts.nCells, markerRows: rows.length, compare, markers, taskId };
+  return { id: job.id, nCells, markerRows: rows.length, compare, markers, taskId };
 }
