@@ -9,7 +9,7 @@ import type { Queryable } from '../client';
 /** Facet counting of the public catalogue search (split from public-datasets.ts). */
 
 /** The table column of each facet. */
-export const FACET_COLUMN: Record<PublicFacet, string> = {
+const FACET_COLUMN: Record<PublicFacet, string> = {
   species: 'species',
   tissue: 'tissue',
   disease: 'disease',
@@ -21,6 +21,25 @@ const emptyFacets = () =>
   Object.fromEntries(
     PUBLIC_FACETS.map((f) => [f, [] as { value: string; count: number }[]]),
   ) as PublicSearchResult['facets'];
+
+/** The filter of one facet on its values' placeholder (`$n`, a text array). */
+export const facetCondition = (f: PublicFacet, values: string) =>
+  f === 'species' ? `species = ANY(${values}::text[])` : `${FACET_COLUMN[f]} && ${values}::text[]`;
+
+/**
+ * The visible datasets matching the words (`tsq`): WHERE parts and their parameters; `p(v)`
+ * adds a parameter and returns its placeholder.
+ */
+export function visibleMatching(tsq: string | undefined) {
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where = ['withdrawn_at IS NULL'];
+  if (tsq) where.push(`search @@ to_tsquery('simple', ${p(tsq)})`);
+  return { params, p, where };
+}
 
 /** Values listed per facet (the most frequent first). */
 const FACET_VALUES = 50;
@@ -62,21 +81,11 @@ export async function facetCounts(
   const filtered = PUBLIC_FACETS.filter((f) => s[f]?.length);
   // All five facet counts in one statement over one materialized scan: each row carries a flag per
   // facet filter, and a facet counts the rows passing every OTHER facet's filter.
-  const fp: unknown[] = [];
-  const fpush = (v: unknown) => {
-    fp.push(v);
-    return `$${fp.length}`;
-  };
-  const pre = ['withdrawn_at IS NULL'];
-  if (tsq) pre.push(`search @@ to_tsquery('simple', ${fpush(tsq)})`);
+  const { params: fp, p: fpush, where: pre } = visibleMatching(tsq);
   const flag: Record<PublicFacet, string> = {} as Record<PublicFacet, string>;
   for (const f of PUBLIC_FACETS) {
     const vals = s[f];
-    flag[f] = !vals?.length
-      ? 'true'
-      : f === 'species'
-        ? `species = ANY(${fpush(vals)}::text[])`
-        : `${FACET_COLUMN[f]} && ${fpush(vals)}::text[]`;
+    flag[f] = !vals?.length ? 'true' : facetCondition(f, fpush(vals));
   }
   // A row failing two or more facet filters counts in no facet: with several filters the scan
   // keeps only rows failing at most one (each filter's GIN index serves the OR), not every row.

@@ -10,7 +10,7 @@ import {
   type PublicSearchResult,
 } from '@cellcloud/contracts/public-datasets';
 import type { Queryable } from '../client';
-import { catalogueCounts, FACET_COLUMN, facetCounts } from './public-dataset-facets';
+import { catalogueCounts, facetCondition, facetCounts, visibleMatching } from './public-dataset-facets';
 
 interface Row {
   id: string;
@@ -262,19 +262,11 @@ export const publicDatasetsRepo = {
     const tsq = prefixQuery(s.q);
     /** WHERE clause and its parameters; `except` leaves one facet's filter out (its counts). */
     const build = (except?: PublicFacet) => {
-      const params: unknown[] = [];
-      const p = (v: unknown) => {
-        params.push(v);
-        return `$${params.length}`;
-      };
-      const parts = ['withdrawn_at IS NULL'];
-      if (tsq) parts.push(`search @@ to_tsquery('simple', ${p(tsq)})`);
+      const { params, p, where: parts } = visibleMatching(tsq);
       for (const f of PUBLIC_FACETS) {
         const vals = s[f];
         if (!vals?.length || f === except) continue;
-        parts.push(
-          f === 'species' ? `species = ANY(${p(vals)}::text[])` : `${FACET_COLUMN[f]} && ${p(vals)}::text[]`,
-        );
+        parts.push(facetCondition(f, p(vals)));
       }
       return { where: parts.join(' AND '), params };
     };
