@@ -22,6 +22,9 @@ export interface OutputFile extends PositionalSink {
  */
 export type OutputSink = ArtifactSink & { open?(path: string): Promise<OutputFile> };
 
+/** gzip level of analysis.h5ad's arrays (see writeOutputs). */
+export const H5AD_DEFLATE_LEVEL = 1;
+
 export const OUTPUT_FILES = {
   h5ad: 'analysis.h5ad',
   markers: 'markers.csv',
@@ -96,6 +99,9 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
         batchCorrection: result.qc.batchCorrection,
       },
     },
+    // deflate level 1: at 20k cells (synthetic) 1.84 CPU s / 71.7 MB against 2.57 / 64.4 at level 4
+    // (integers byte-shuffled, the counts' indices linked to X's: 4.45 / 131 MB before)
+    compression: H5AD_DEFLATE_LEVEL,
   };
   if (sink.open) {
     const file = await sink.open(OUTPUT_FILES.h5ad);

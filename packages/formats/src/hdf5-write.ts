@@ -1,4 +1,5 @@
 import { zlibSync } from 'fflate';
+import { filterPipeline, shuffleBytes } from './hdf5-filters';
 import {
   type AttrValue,
   attributeMessage,
@@ -16,6 +17,7 @@ import {
   utf8,
 } from './hdf5-encode';
 
+export { shuffleBytes } from './hdf5-filters';
 export {
   type AttrValue,
   type Dtype,
@@ -75,6 +77,10 @@ export interface GroupNode extends Node {
 export interface DatasetNode extends Node {
   kind: 'dataset';
   messages: Message[];
+  /** Hard links to this dataset (1 unless `link` added more). */
+  links?: number;
+  /** Set on a second link (`link`): the dataset whose object header this name points to. */
+  target?: DatasetNode;
 }
 
 /** Options of a dataset written from an in-memory array (or produced chunk by chunk). */
@@ -91,6 +97,11 @@ export interface DatasetOptions {
   chunkElements?: number;
   /** gzip level (0 = none). */
   compression?: number;
+  /**
+   * HDF5's byte shuffle before deflate (filter 2, as h5py's `shuffle=True`): the k-th bytes of the
+   * chunk's elements together. Integer arrays (sparse indices) compress ~1.6× smaller and faster.
+   */
+  shuffle?: boolean;
 }
 
 const B_TREE_K = 32; // HDF5_BTREE_CHUNK_IK_DEF: superblock v2 without extension uses the default
@@ -113,6 +124,17 @@ export class Hdf5Writer {
 
   attr(node: GroupNode | DatasetNode, name: string, value: AttrValue): void {
     node.attrs.push([name, value]);
+  }
+
+  /**
+   * A second hard link to a dataset already written (HDF5 hard links: one object, two names — e.g.
+   * the counts layer's `indices` and X's when both matrices share their sparsity layout). Readers
+   * see two ordinary datasets; the data is stored and compressed once.
+   */
+  link(parent: GroupNode, name: string, target: DatasetNode): void {
+    const t = target.target ?? target;
+    t.links = (t.links ?? 1) + 1;
+    parent.children.push({ kind: 'dataset', name, attrs: [], messages: [], target: t });
   }
 
   private async append(bytes: Uint8Array): Promise<bigint> {
@@ -168,6 +190,7 @@ export class Hdf5Writer {
       for (let s = 0; s < n; s += step) await this.append(get(s, Math.min(n, s + step)));
       messages.push({ type: 0x8, data: new Bytes().u8(3).u8(1).u64(start).u64(bytes).done() });
     } else {
+      const shuffle = (opts.shuffle ?? false) && esize > 1;
       const rows = Math.max(
         1,
         Math.min(shape[0]!, Math.floor((opts.chunkElements ?? 262144) / Math.max(1, rowElements))),
@@ -186,6 +209,7 @@ export class Hdf5Writer {
           full.set(raw);
           raw = full;
         }
+        if (shuffle) raw = shuffleBytes(raw, esize);
         return Promise.resolve(deflateImpl(raw, level));
       };
       for (let c = 0; c < Math.min(IN_FLIGHT, nChunks); c++) pending.push(compress(c));
@@ -211,8 +235,7 @@ export class Hdf5Writer {
       for (const d of chunkDims) layout.u32(d);
       layout.u32(esize);
       messages.push({ type: 0x8, data: layout.done() });
-      // filter pipeline v2: deflate (id 1), optional flag as H5Pset_deflate, one client value
-      messages.push({ type: 0xb, data: new Bytes().u8(2).u8(1).u16(1).u16(1).u16(1).u32(level).done() });
+      messages.push({ type: 0xb, data: filterPipeline(level, shuffle ? esize : 0) });
     }
     const node: DatasetNode = { kind: 'dataset', name, attrs: [], messages };
     parent.children.push(node);
@@ -267,6 +290,8 @@ export class Hdf5Writer {
   }
 
   private async writeHeaders(node: GroupNode | DatasetNode): Promise<bigint> {
+    if (node.kind === 'dataset' && node.target) return this.writeHeaders(node.target);
+    if (node.address !== undefined) return node.address; // a hard-linked dataset: one header
     const attrs: Message[] = node.attrs.map(([k, v]) => ({
       type: 0xc,
       data: attributeMessage(k, v, this.heap),
@@ -274,6 +299,9 @@ export class Hdf5Writer {
     let messages: Message[];
     if (node.kind === 'dataset') {
       messages = [...node.messages, ...attrs];
+      // object reference count message (0x16, version 0) when the dataset has several hard links
+      if ((node.links ?? 1) > 1)
+        messages.push({ type: 0x16, data: new Bytes().u8(0).u32(node.links!).done() });
     } else {
       const links: Message[] = [];
       for (const child of node.children) {

@@ -99,42 +99,75 @@ export function encodeObsColumn(
   };
 }
 
-/** Bytes of the gene-major chunks of genes [g0, g1) (see geneChunks), from per-cell cursors. */
-function geneBlockBytes(
-  m: CountMatrix,
+/**
+ * Bytes of the gene-major chunks of genes [g0, g1) (see geneChunks) of each layer — layers with
+ * one sparsity layout (counts and normalized values share indices and indptr) — from per-cell
+ * cursors: one pass over the cells' indices fills every layer's block.
+ */
+function geneBlocks(
+  layers: CountMatrix[],
   perGene: Uint32Array,
   index: Float64Array,
   g0: number,
   g1: number,
   cursor: Float64Array,
-): Uint8Array {
+): Uint8Array[] {
+  const m = layers[0]!;
   const start = index[2 * g0]!;
   const end = g1 < m.nGenes ? index[2 * g1]! : index[2 * (m.nGenes - 1)]! + index[2 * (m.nGenes - 1) + 1]!;
-  const words = new Uint32Array((end - start) / 4);
-  const floats = new Float32Array(words.buffer);
-  const fill = new Uint32Array(g1 - g0);
-  for (let g = g0; g < g1; g++) words[(index[2 * g]! - start) / 4] = perGene[g]!;
+  const words = layers.map(() => new Uint32Array((end - start) / 4));
+  const floats = words.map((w) => new Float32Array(w.buffer));
+  const data = layers.map((l) => l.data);
+  // per gene of the block: the next cell-index word; its value sits `count` words further
+  const next = new Int32Array(g1 - g0);
+  const count = perGene.subarray(g0, g1);
+  for (let g = g0; g < g1; g++) {
+    const base = (index[2 * g]! - start) / 4;
+    for (const w of words) w[base] = perGene[g]!;
+    next[g - g0] = base + 1;
+  }
+  const { indices, indptr } = m;
+  const nLayers = layers.length;
   for (let j = 0; j < m.nCells; j++) {
-    const stop = m.indptr[j + 1]!;
+    const stop = indptr[j + 1]!;
     let k = cursor[j]!;
-    for (; k < stop && m.indices[k]! < g1; k++) {
-      const g = m.indices[k]!;
-      const base = (index[2 * g]! - start) / 4;
-      const at = fill[g - g0]!++;
-      words[base + 1 + at] = j;
-      floats[base + 1 + perGene[g]! + at] = m.data[k]!;
+    for (; k < stop && indices[k]! < g1; k++) {
+      const g = indices[k]! - g0;
+      const at = next[g]!++;
+      const value = at + count[g]!;
+      for (let l = 0; l < nLayers; l++) {
+        words[l]![at] = j;
+        floats[l]![value] = data[l]![k]!;
+      }
     }
     cursor[j] = k;
   }
-  return new Uint8Array(words.buffer);
+  return words.map((w) => new Uint8Array(w.buffer));
 }
+
+type PositionalFile = { write(bytes: Uint8Array, position: number): Promise<void> };
 
 /** Writes the gene-major chunks block by block into a positional file; returns the .idx offsets. */
 export async function writeGeneChunks(
   m: CountMatrix,
-  file: { write(bytes: Uint8Array, position: number): Promise<void> },
+  file: PositionalFile,
   blockNnz = 1 << 22,
 ): Promise<Float64Array> {
+  return writeLayerChunks([m], [file], blockNnz);
+}
+
+/**
+ * writeGeneChunks for layers of one sparsity layout (the same `indices` and `indptr` arrays), each
+ * into its file, in one pass: the .idx offsets are the same for all.
+ */
+export async function writeLayerChunks(
+  layers: CountMatrix[],
+  files: PositionalFile[],
+  blockNnz = 1 << 22,
+): Promise<Float64Array> {
+  const m = layers[0]!;
+  if (layers.some((l) => l.indices !== m.indices || l.indptr !== m.indptr))
+    throw new Error('writeLayerChunks: the layers do not share one sparsity layout');
   const nnz = m.indptr[m.nCells]!;
   const perGene = new Uint32Array(m.nGenes);
   for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
@@ -151,7 +184,8 @@ export async function writeGeneChunks(
     let g1 = g0 + 1;
     let inBlock = perGene[g0]!;
     while (g1 < m.nGenes && inBlock + perGene[g1]! <= blockNnz) inBlock += perGene[g1++]!;
-    await file.write(geneBlockBytes(m, perGene, index, g0, g1, cursor), index[2 * g0]!);
+    const blocks = geneBlocks(layers, perGene, index, g0, g1, cursor);
+    await Promise.all(blocks.map((b, l) => files[l]!.write(b, index[2 * g0]!)));
     g0 = g1;
   }
   return index;
@@ -212,27 +246,41 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
   if (genes.ids.length !== genes.symbols.length) throw bad('gene ids and symbols differ in length');
   await sink.write('genes.json', json({ ids: genes.ids, symbols: genes.symbols }));
   const layers: ArtifactManifest['layers'] = [];
-  for (const name of ['counts', 'normalized'] as const) {
+  const named = (['counts', 'normalized'] as const).flatMap((name) => {
     const m = input.layers[name];
-    if (!m) continue;
+    if (!m) return [];
     if (m.nCells !== nCells || m.nGenes !== genes.ids.length)
       throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
+    return [{ name, m }];
+  });
+  // layers of one sparsity layout (counts and normalized values) are transposed in one pass
+  const groups: (typeof named)[] = [];
+  for (const l of named) {
+    const same = groups.find((g) => g[0]!.m.indices === l.m.indices && g[0]!.m.indptr === l.m.indptr);
+    if (same && sink.open) same.push(l);
+    else groups.push([l]);
+  }
+  const open = sink.open?.bind(sink);
+  for (const group of groups) {
     let index: Float64Array;
-    if (sink.open) {
-      const file = await sink.open(`expr/${name}.bin`);
+    if (open) {
+      const files = await Promise.all(group.map((l) => open(`expr/${l.name}.bin`)));
       try {
-        index = await writeGeneChunks(m, file);
+        index = await writeLayerChunks(
+          group.map((l) => l.m),
+          files,
+        );
       } finally {
-        await file.close();
+        await Promise.all(files.map((f) => f.close()));
       }
     } else {
-      const chunks = geneChunks(m);
-      await sink.write(`expr/${name}.bin`, chunks.bin);
+      const chunks = geneChunks(group[0]!.m);
+      await sink.write(`expr/${group[0]!.name}.bin`, chunks.bin);
       index = chunks.index;
     }
-    await sink.write(`expr/${name}.idx`, bytesOf(index));
-    layers.push({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` });
+    for (const { name } of group) await sink.write(`expr/${name}.idx`, bytesOf(index));
   }
+  for (const { name } of named) layers.push({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` });
   const markers: ArtifactManifest['markers'] = [];
   const markerNames = stems(Object.keys(input.markers ?? {}));
   for (const [groupBy, rows] of Object.entries(input.markers ?? {})) {

@@ -149,6 +149,9 @@ import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 dec = lambda v: v.decode() if isinstance(v, bytes) else str(v)
 print("h5py", dec(f["X"].attrs["encoding-type"]), tuple(int(x) for x in f["X"].attrs["shape"]), [dec(c) for c in f["obs"].attrs["column-order"]], f["var/highly_variable"].dtype, type(f["obs/cluster"].attrs["ordered"]).__name__, type(f["X"].attrs["encoding-type"]).__name__)
+# the counts layer shares X's sparsity layout: its indices and indptr are hard links to X's
+# datasets (one object, two names), integers byte-shuffled before deflate, floats not
+print("link", f["X/indices"].id == f["layers/counts/indices"].id, f["X/indptr"].id == f["layers/counts/indptr"].id, h5py.h5o.get_info(f["X/indices"].id).rc, f["X/indices"].shuffle, f["X/data"].shuffle, f["X/indices"].compression)
 try:
     import anndata
 except ImportError:
@@ -163,6 +166,7 @@ print("mask", a.var["highly_variable"].dtype, a[:, a.var["highly_variable"]].sha
     expect(out).toContain(
       `h5py csr_matrix (${ds.counts.nCells}, ${ds.counts.nGenes}) ['cluster', 'n_counts'] bool bool_ str`,
     );
+    expect(out).toContain('link True True 2 True False gzip');
     const total = ds.counts.data.reduce((a, b) => a + b, 0);
     if (out.includes('anndata')) {
       expect(out).toContain(
