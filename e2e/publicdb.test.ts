@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ADMIN_API } from '@cellcloud/contracts/admin';
 import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
 import { PUBLIC_PATHS, type PublicSearchResult } from '@cellcloud/contracts/public-datasets';
@@ -12,7 +12,7 @@ import { adminTool } from './support/admin-tool';
 import { ensureWebBuild } from './support/build';
 import { launchBrowser, openPage, screenshot, switchLanguage, type TestPage } from './support/browser';
 import { scratchDatabase, type ScratchDb } from './support/database';
-import { logInViaUi, newUser, waitForPath } from './support/flows';
+import { logInViaUi, newUser, waitForPath, type NewUser } from './support/flows';
 import { splitTriplet } from './support/ifnb-fixture';
 import { startServer, type RunningServer } from './support/server';
 
@@ -28,9 +28,8 @@ import { startServer, type RunningServer } from './support/server';
  * once it is given public access, sees the same public datasets in Chinese without any control to
  * change them; the API refuses the withdrawal (403) and, not being an administrator, they have no
  * admin console (ingest is the administrators' CLI, its jobs are in the admin API: 403).
- * The same ingest serves the detail preview (embedding coloured by each level, by the clustering
- * and by a gene typed in the genes search) and the read-only explorer (no subsets, label edits or
- * tasks), in English then Chinese — run while the integration job computes.
+ * The same ingest serves the detail preview (coloured by each level, the clustering, a searched
+ * gene) and the read-only explorer (no subsets, label edits, tasks), en then zh, during the job.
  */
 const pbmc = sharedData('pbmc3k/10x');
 const labels = sharedData('pbmc3k/pbmc3k_seurat_labels.csv');
@@ -63,6 +62,15 @@ async function dismissTutorial(token: string): Promise<void> {
     body: JSON.stringify({ tutorialDismissed: true }),
   });
   expect(r.ok).toBe(true);
+}
+
+/** Logs `user` in on `page` and opens the public dataset's detail from /publicDatabase. */
+async function openPublicDetail(page: Page, user: NewUser): Promise<void> {
+  await page.goto('/login');
+  await logInViaUi(page, user.username, user.password);
+  await waitForPath(page, '/my_analyzes');
+  await page.goto('/publicDatabase');
+  await page.getByTestId('publicdb-table').locator('.ant-table-row', { hasText: PUBLIC_TITLE }).click();
 }
 
 describe.skipIf(!have)('public database in the browser', () => {
@@ -220,11 +228,7 @@ describe.skipIf(!have)('public database in the browser', () => {
     });
     try {
       const page = own.page;
-      await page.goto('/login');
-      await logInViaUi(page, alice.username, alice.password);
-      await waitForPath(page, '/my_analyzes');
-      await page.goto('/publicDatabase');
-      await page.getByTestId('publicdb-table').locator('.ant-table-row', { hasText: PUBLIC_TITLE }).click();
+      await openPublicDetail(page, alice);
       const preview = page.getByTestId('publicdb-detail').getByTestId('publicdb-preview');
       const caption = preview.getByTestId('publicdb-preview-colour');
       // coloured by the dataset's own first level (annot_full: its lineages in the legend) first
@@ -357,11 +361,7 @@ describe.skipIf(!have)('public database in the browser', () => {
     const zh = await openPage(browser, { baseURL: server.url, locale: 'zh-CN' });
     try {
       const page = zh.page;
-      await page.goto('/login');
-      await logInViaUi(page, bob.username, bob.password);
-      await waitForPath(page, '/my_analyzes');
-      await page.goto('/publicDatabase');
-      await page.getByTestId('publicdb-table').locator('.ant-table-row', { hasText: PUBLIC_TITLE }).click();
+      await openPublicDetail(page, bob);
       const detail = page.getByTestId('publicdb-detail');
       await detail.getByTestId('publicdb-level-annot_sub').waitFor();
       await expect(detail.getByTestId('publicdb-level-annot_sub').textContent()).resolves.toContain(
