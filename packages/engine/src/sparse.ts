@@ -141,7 +141,8 @@ export function selectCellsAndGenes(
     for (const c of cells)
       for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (remap[m.indices[k]] >= 0) nnz++;
     indptr = new Float64Array(cells.length + 1);
-    indices = new Uint32Array(nnz);
+    // shared like the merged input's (the normalized values reuse them; markers' worker thread)
+    indices = new Uint32Array(new SharedArrayBuffer(nnz * 4));
     data = new Float32Array(nnz);
   }
   // In place, writes never overtake reads (cells increase, entries are only dropped); the start of

@@ -1,5 +1,17 @@
+import { Worker } from 'node:worker_threads';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { toShared } from '../methods/sparse-pca';
 import { benjaminiHochberg, twoSidedNormalP } from './normal';
+import {
+  BLOCK_BY_CALLER,
+  BLOCK_FAILED,
+  CONTROL_SLOTS,
+  countValues,
+  rerunBlock,
+  runBlocks,
+  type WilcoxonWork,
+  WORKER_STARTED,
+} from './wilcoxon-kernel';
 
 /**
  * Wilcoxon rank-sum test of every gene, each group vs the rest of the labelled cells, as scanpy's
@@ -40,11 +52,46 @@ export function wilcoxonBlockGenes(nnz: number, nGenes: number): number {
   );
 }
 
+/** Stored values from which the test runs on two threads (below, a worker's start costs more than it saves). */
+export const WILCOXON_PARALLEL_MIN_VALUES = 4_000_000;
+
+/**
+ * Block boundaries (first gene of each block, nGenes last): blocks of `size` genes; on two threads
+ * the blocks then shrink over the last genes (each a quarter of the genes left, at least 256) so
+ * that the two threads finish close together. Each thread holds one block at a time (16 B per
+ * block value in all, as memory.ts counts). The boundaries do not change any result.
+ */
+export function wilcoxonBlocks(nGenes: number, size: number, parallel: boolean): Int32Array {
+  const starts = [0];
+  for (let g = 0; g < nGenes;) {
+    const step = parallel ? Math.min(size, Math.max(256, Math.ceil((nGenes - g) / 4))) : size;
+    g = Math.min(nGenes, g + step);
+    starts.push(g);
+  }
+  return Int32Array.from(starts);
+}
+
+export interface WilcoxonOptions {
+  /** 2 (default): blocks of genes shared with a worker thread when the matrix is in shared memory; 1: one thread. */
+  threads?: number;
+  /** Two threads only from this many stored values (default WILCOXON_PARALLEL_MIN_VALUES). */
+  parallelMinValues?: number;
+  /**
+   * Tests: the calling thread waits (at most 30 s) until the worker has claimed a block before it
+   * claims any, so that both threads take part even on small data.
+   */
+  awaitWorker?: boolean;
+}
+
+/** Blocks of the last wilcoxonByGroup call run by the worker thread, of all. */
+export const lastWilcoxon = { inWorker: 0, blocks: 0 };
+
 export function wilcoxonByGroup(
   norm: CountMatrix,
   labels: Int32Array,
   nGroups: number,
   onProgress?: (fraction: number) => void,
+  options: WilcoxonOptions = {},
 ): GroupTestResult {
   const { nGenes, nCells } = norm;
   const groupSize = new Float64Array(nGroups);
@@ -55,6 +102,81 @@ export function wilcoxonByGroup(
       n++;
     }
   }
+  const nnz = norm.indices.length;
+  const parallel =
+    (options.threads ?? 2) > 1 &&
+    nnz >= (options.parallelMinValues ?? WILCOXON_PARALLEL_MIN_VALUES) &&
+    norm.data.buffer instanceof SharedArrayBuffer &&
+    norm.indices.buffer instanceof SharedArrayBuffer;
+  const starts = wilcoxonBlocks(nGenes, wilcoxonBlockGenes(nnz, nGenes), parallel);
+  const nBlocks = starts.length - 1;
+  const buffer = (bytes: number) => (parallel ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const f64 = (length: number) => new Float64Array(buffer(length * 8));
+  const work: WilcoxonWork = {
+    nGenes,
+    nCells,
+    nGroups,
+    n,
+    indptr: parallel ? toShared(norm.indptr) : norm.indptr,
+    indices: norm.indices,
+    data: norm.data,
+    labels: parallel ? toShared(labels) : labels,
+    blockStart: parallel ? toShared(starts) : starts,
+    control: new Int32Array(buffer(CONTROL_SLOTS * 4)),
+    geneCount: f64(nGenes),
+    state: new Int32Array(buffer(nBlocks * 4)),
+    rankSum: f64(nGenes * nGroups),
+    nzCount: f64(nGenes * nGroups),
+    valSum: f64(nGenes * nGroups),
+    tie: f64(nGenes),
+  };
+  runOnTwoThreads(work, parallel, onProgress, options.awaitWorker);
+  return groupStatistics(work, groupSize);
+}
+
+/**
+ * Runs every block of `work`: on the calling thread alone, or with a worker thread claiming blocks
+ * too (the calling thread then waits for the worker's last blocks, or reruns a block whose worker failed).
+ */
+function runOnTwoThreads(
+  work: WilcoxonWork,
+  parallel: boolean,
+  onProgress?: (fraction: number) => void,
+  awaitWorker = false,
+): void {
+  const nBlocks = work.state.length;
+  let worker: Worker | undefined;
+  if (parallel) {
+    try {
+      worker = new Worker(new URL('./wilcoxon-kernel.ts', import.meta.url), {
+        workerData: { task: 'wilcoxon', work },
+      });
+      worker.unref();
+      worker.on('error', () => {}); // its unfinished blocks are marked failed, or left to this thread
+    } catch {
+      worker = undefined;
+    }
+  }
+  countValues(work);
+  if (worker && awaitWorker) Atomics.wait(work.control, WORKER_STARTED, 0, 30_000);
+  let finished = 0;
+  const mine = runBlocks(work, BLOCK_BY_CALLER, () => onProgress?.(Math.min(++finished, nBlocks) / nBlocks));
+  lastWilcoxon.blocks = nBlocks;
+  lastWilcoxon.inWorker = nBlocks - mine;
+  for (let b = 0; b < nBlocks; b++) {
+    while (Atomics.load(work.state, b) === 0) Atomics.wait(work.state, b, 0);
+    if (work.state[b] === BLOCK_FAILED) {
+      rerunBlock(work, b);
+      lastWilcoxon.inWorker--;
+    }
+  }
+  void worker?.terminate();
+  onProgress?.(1);
+}
+
+/** z, p, BH-adjusted p, log2FC, mean and pct per group and gene from the per-gene sums. */
+function groupStatistics(work: WilcoxonWork, groupSize: Float64Array): GroupTestResult {
+  const { nGenes, nGroups, n, rankSum, nzCount, valSum, tie } = work;
   const mk = () => Array.from({ length: nGroups }, () => new Float64Array(nGenes));
   const res: GroupTestResult = {
     z: mk(),
@@ -65,171 +187,32 @@ export function wilcoxonByGroup(
     pct1: mk(),
     pct2: mk(),
   };
-
-  const rankSum = new Float64Array(nGroups);
-  const nzCount = new Float64Array(nGroups);
-  const valSum = new Float64Array(nGroups);
-  const blockSize = wilcoxonBlockGenes(norm.indices.length, nGenes);
-  // Genes are increasing within a cell, so a per-cell cursor walks each cell once over all blocks.
-  const cursor = norm.indptr.slice(0, nCells);
-  const sorter = new RadixSorter();
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
-  for (let g0 = 0; g0 < nGenes; g0 += blockSize) {
-    const g1 = Math.min(nGenes, g0 + blockSize);
-    const block = transposeBlock(norm, labels, g0, g1, cursor);
-    for (let g = g0; g < g1; g++) {
-      const s = block.ptr[g - g0];
-      const e = block.ptr[g - g0 + 1];
-      // positive float32 bit patterns order as the values: an LSD radix sort of (bits, group)
-      const { bits, groups } = sorter.sort(block.bits, block.groups, s, e);
-      rankSum.fill(0);
-      nzCount.fill(0);
-      valSum.fill(0);
-      const nnz = e - s;
-      const n0 = n - nnz;
-      let tie = n0 * n0 * n0 - n0;
-      let i = 0;
-      while (i < nnz) {
-        let j = i + 1;
-        while (j < nnz && bits[j] === bits[i]) j++;
-        const t = j - i;
-        tie += t * t * t - t;
-        const rank = n0 + (i + 1 + j) / 2; // average of ranks n0+i+1 … n0+j
-        u32[0] = bits[i];
-        const value = f32[0];
-        for (let k = i; k < j; k++) {
-          const grp = groups[k];
-          rankSum[grp] += rank;
-          nzCount[grp]++;
-          valSum[grp] += value;
-        }
-        i = j;
-      }
-      let totalSum = 0;
-      for (let k = 0; k < nGroups; k++) totalSum += valSum[k];
-      const zeroRank = (n0 + 1) / 2;
-      const tieCorr = n > 1 ? 1 - tie / (n * n * n - n) : 0;
-      for (let k = 0; k < nGroups; k++) {
-        const nk = groupSize[k];
-        const m = n - nk;
-        const r = rankSum[k] + zeroRank * (nk - nzCount[k]);
-        const sd = Math.sqrt((tieCorr * nk * m * (n + 1)) / 12);
-        const z = sd > 0 ? (r - (nk * (n + 1)) / 2) / sd : 0;
-        res.z[k][g] = z;
-        res.pval[k][g] = sd > 0 ? twoSidedNormalP(z) : 1;
-        const meanG = nk > 0 ? valSum[k] / nk : 0;
-        const meanR = m > 0 ? (totalSum - valSum[k]) / m : 0;
-        res.meanGroup[k][g] = meanG;
-        res.log2fc[k][g] = Math.log2((Math.expm1(meanG) + 1e-9) / (Math.expm1(meanR) + 1e-9));
-        res.pct1[k][g] = nk > 0 ? nzCount[k] / nk : 0;
-        res.pct2[k][g] = m > 0 ? (nnz - nzCount[k]) / m : 0;
-      }
+  for (let g = 0; g < nGenes; g++) {
+    const o = g * nGroups;
+    let nnz = 0;
+    let totalSum = 0;
+    for (let k = 0; k < nGroups; k++) {
+      nnz += nzCount[o + k];
+      totalSum += valSum[o + k];
     }
-    onProgress?.(g1 / nGenes);
+    const zeroRank = (n - nnz + 1) / 2;
+    const tieCorr = n > 1 ? 1 - tie[g] / (n * n * n - n) : 0;
+    for (let k = 0; k < nGroups; k++) {
+      const nk = groupSize[k];
+      const m = n - nk;
+      const r = rankSum[o + k] + zeroRank * (nk - nzCount[o + k]);
+      const sd = Math.sqrt((tieCorr * nk * m * (n + 1)) / 12);
+      const z = sd > 0 ? (r - (nk * (n + 1)) / 2) / sd : 0;
+      res.z[k][g] = z;
+      res.pval[k][g] = sd > 0 ? twoSidedNormalP(z) : 1;
+      const meanG = nk > 0 ? valSum[o + k] / nk : 0;
+      const meanR = m > 0 ? (totalSum - valSum[o + k]) / m : 0;
+      res.meanGroup[k][g] = meanG;
+      res.log2fc[k][g] = Math.log2((Math.expm1(meanG) + 1e-9) / (Math.expm1(meanR) + 1e-9));
+      res.pct1[k][g] = nk > 0 ? nzCount[o + k] / nk : 0;
+      res.pct2[k][g] = m > 0 ? (nnz - nzCount[o + k]) / m : 0;
+    }
   }
   for (let k = 0; k < nGroups; k++) res.padj[k] = benjaminiHochberg(res.pval[k]);
   return res;
-}
-
-/**
- * Gene-major copy of genes [g0, g1) for labelled cells with value > 0: the float32 bit patterns
- * (which order as the values, all positive) and the group of each.
- */
-function transposeBlock(norm: CountMatrix, labels: Int32Array, g0: number, g1: number, cursor: Float64Array) {
-  const width = g1 - g0;
-  const ptr = new Float64Array(width + 1);
-  for (let c = 0; c < norm.nCells; c++) {
-    if (labels[c] < 0) continue;
-    const end = norm.indptr[c + 1];
-    for (let k = cursor[c]; k < end && norm.indices[k] < g1; k++)
-      if (norm.data[k] > 0) ptr[norm.indices[k] - g0 + 1]++;
-  }
-  for (let i = 0; i < width; i++) ptr[i + 1] += ptr[i];
-  const bits = new Uint32Array(ptr[width]);
-  const groups = new Int32Array(ptr[width]);
-  const dataBits = new Uint32Array(norm.data.buffer, norm.data.byteOffset, norm.data.length);
-  const pos = ptr.slice(0, width);
-  for (let c = 0; c < norm.nCells; c++) {
-    const lab = labels[c];
-    const end = norm.indptr[c + 1];
-    let k = cursor[c];
-    for (; k < end && norm.indices[k] < g1; k++) {
-      if (lab < 0 || norm.data[k] <= 0) continue;
-      const p = pos[norm.indices[k] - g0]++;
-      bits[p] = dataBits[k];
-      groups[p] = lab;
-    }
-    cursor[c] = k;
-  }
-  return { ptr, bits, groups };
-}
-
-/**
- * LSD radix sort of (32-bit key, group) pairs in 3 passes of 11 bits (passes whose digit is the
- * same for every key are skipped); short runs use insertion sort. Stable; scratch reused.
- */
-class RadixSorter {
-  private a = new Uint32Array(0);
-  private b = new Uint32Array(0);
-  private ga = new Int32Array(0);
-  private gb = new Int32Array(0);
-  private readonly count = new Uint32Array(2048);
-
-  sort(
-    keys: Uint32Array,
-    groups: Int32Array,
-    s: number,
-    e: number,
-  ): { bits: Uint32Array; groups: Int32Array } {
-    const n = e - s;
-    if (this.a.length < n) {
-      const size = Math.max(n, this.a.length * 2);
-      this.a = new Uint32Array(size);
-      this.b = new Uint32Array(size);
-      this.ga = new Int32Array(size);
-      this.gb = new Int32Array(size);
-    }
-    let src = this.a;
-    let gsrc = this.ga;
-    let dst = this.b;
-    let gdst = this.gb;
-    src.set(keys.subarray(s, e));
-    gsrc.set(groups.subarray(s, e));
-    if (n <= 64) {
-      for (let i = 1; i < n; i++) {
-        const k = src[i];
-        const g = gsrc[i];
-        let j = i - 1;
-        while (j >= 0 && src[j] > k) {
-          src[j + 1] = src[j];
-          gsrc[j + 1] = gsrc[j];
-          j--;
-        }
-        src[j + 1] = k;
-        gsrc[j + 1] = g;
-      }
-      return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
-    }
-    const count = this.count;
-    for (let shift = 0; shift < 32; shift += 11) {
-      count.fill(0);
-      for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 2047]++;
-      if (count[(src[0] >>> shift) & 2047] === n) continue;
-      let sum = 0;
-      for (let d = 0; d < 2048; d++) {
-        const c = count[d];
-        count[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < n; i++) {
-        const p = count[(src[i] >>> shift) & 2047]++;
-        dst[p] = src[i];
-        gdst[p] = gsrc[i];
-      }
-      [src, dst] = [dst, src];
-      [gsrc, gdst] = [gdst, gsrc];
-    }
-    return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
-  }
 }

@@ -51,7 +51,8 @@ export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): 
     nnz += dataset.counts.indices.length;
   }
   const indptr = new Float64Array(nCells + 1);
-  const indices = new Uint32Array(nnz);
+  // shared: the normalized values reuse these indices and worker threads read them (markers)
+  const indices = new Uint32Array(new SharedArrayBuffer(nnz * 4));
   const data = new Float32Array(nnz);
   const sampleOfCell = new Int32Array(nCells);
   const barcodes: string[] = [];

@@ -6,10 +6,13 @@ export const TARGET_SUM = 1e4;
 
 /**
  * log1p(count / total × 1e4) per cell (scanpy normalize_total + log1p). The result shares
- * `indptr`/`indices` with the counts (immutable by convention) and owns only its values.
+ * `indptr`/`indices` with the counts (immutable by convention) and owns only its values, which
+ * live in a SharedArrayBuffer (same size, no copy) so that worker threads read them — the
+ * Wilcoxon markers split their genes with one (stats/wilcoxon.ts) when the indices are shared too
+ * (the merged input's are: steps/inputs.ts, sparse.ts).
  */
 export function logNormalize(counts: CountMatrix): CountMatrix {
-  const data = new Float32Array(counts.data.length);
+  const data = new Float32Array(new SharedArrayBuffer(counts.data.length * 4));
   for (let c = 0; c < counts.nCells; c++) {
     const s = counts.indptr[c];
     const e = counts.indptr[c + 1];
