@@ -23,10 +23,11 @@ export interface WilcoxonWork {
   labels: Int32Array;
   /** First gene of each block, and nGenes last (length blocks + 1). */
   blockStart: Int32Array;
-  /** [next block to claim, 1 once geneCount is complete, 1 once the worker claimed a block] */
+  /** [next block, counting claimed, upper cells counted, geneCount complete, worker claimed a block] */
   control: Int32Array;
-  /** Per gene: stored values > 0 of labelled cells (countValues). */
+  /** Per gene: stored values > 0 of labelled cells (countValues), and those of the upper cells. */
   geneCount: Float64Array;
+  upperCount: Float64Array;
   /** Per block: 0 not finished, 1 finished by the calling thread, 2 by the worker, 3 worker failed. */
   state: Int32Array;
   /** Outputs, gene-major (g · nGroups + k): sum of ranks, count and sum of the values > 0. */
@@ -38,26 +39,60 @@ export interface WilcoxonWork {
 }
 
 const NEXT = 0;
-const COUNTED = 1;
-export const WORKER_STARTED = 2;
-export const CONTROL_SLOTS = 3;
+const COUNT_CLAIM = 1;
+const UPPER_COUNTED = 2;
+const COUNTED = 3;
+export const WORKER_STARTED = 4;
+export const CONTROL_SLOTS = 5;
 export const BLOCK_BY_CALLER = 1;
 export const BLOCK_BY_WORKER = 2;
 export const BLOCK_FAILED = 3;
 
 /**
- * Counts each gene's stored values > 0 over the labelled cells (one sequential read of the matrix:
- * the blocks then need no counting pass of their own), then lets the worker start on the blocks.
+ * Counts each gene's stored values > 0 over the labelled cells (sequential reads of the matrix: the
+ * blocks then need no counting pass of their own). The calling thread counts the cells before the
+ * half-values cell; the upper cells are counted by whichever thread claims them first (the worker
+ * as it starts, else the calling thread), into `upperCount`. The counts are integers: the same
+ * whichever thread counted.
  */
-export function countValues(w: WilcoxonWork): void {
-  const { indptr, indices, data, labels, nCells, geneCount } = w;
-  for (let c = 0; c < nCells; c++) {
+export function countValues(w: WilcoxonWork, caller: boolean): void {
+  const ctl = w.control;
+  const split = halfValuesCell(w);
+  if (!caller) {
+    if (Atomics.compareExchange(ctl, COUNT_CLAIM, 0, 1) !== 0) return;
+    countCells(w, split, w.nCells, w.upperCount);
+    Atomics.store(ctl, UPPER_COUNTED, 1);
+    Atomics.notify(ctl, UPPER_COUNTED);
+    return;
+  }
+  countCells(w, 0, split, w.geneCount);
+  if (Atomics.compareExchange(ctl, COUNT_CLAIM, 0, 1) === 0) countCells(w, split, w.nCells, w.upperCount);
+  else while (Atomics.load(ctl, UPPER_COUNTED) === 0) Atomics.wait(ctl, UPPER_COUNTED, 0);
+  for (let g = 0; g < w.nGenes; g++) w.geneCount[g] += w.upperCount[g];
+  Atomics.store(ctl, COUNTED, 1);
+  Atomics.notify(ctl, COUNTED);
+}
+
+/** The first cell at or after which half of the stored values lie. */
+function halfValuesCell(w: WilcoxonWork): number {
+  const half = w.indptr[w.nCells] / 2;
+  let lo = 0;
+  let hi = w.nCells;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (w.indptr[mid] < half) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function countCells(w: WilcoxonWork, from: number, to: number, out: Float64Array): void {
+  const { indptr, indices, data, labels } = w;
+  for (let c = from; c < to; c++) {
     if (labels[c] < 0) continue;
     const e = indptr[c + 1];
-    for (let k = indptr[c]; k < e; k++) if (data[k] > 0) geneCount[indices[k]]++;
+    for (let k = indptr[c]; k < e; k++) if (data[k] > 0) out[indices[k]]++;
   }
-  Atomics.store(w.control, COUNTED, 1);
-  Atomics.notify(w.control, COUNTED);
 }
 
 /** Claims and runs blocks until none is left, marking each with `mark`; returns how many it ran. */
@@ -145,7 +180,7 @@ class BlockRunner {
     const bits = new Uint32Array(ptr[width]);
     const groups = new Int32Array(ptr[width]);
     const dataBits = new Uint32Array(data.buffer, data.byteOffset, data.length);
-    const pos = ptr.slice(0, width);
+    const pos = Int32Array.from(ptr.subarray(0, width));
     for (let c = 0; c < nCells; c++) {
       const lab = labels[c];
       if (lab < 0) continue;
@@ -280,6 +315,7 @@ function insertionSort(keys: Uint32Array, groups: Int32Array, n: number): void {
 if (!isMainThread && workerData?.task === 'wilcoxon') {
   const w = workerData.work as WilcoxonWork;
   let current = -1;
+  countValues(w, false);
   while (Atomics.load(w.control, COUNTED) === 0) Atomics.wait(w.control, COUNTED, 0);
   try {
     runBlocks(

@@ -124,6 +124,7 @@ export function wilcoxonByGroup(
     blockStart: parallel ? toShared(starts) : starts,
     control: new Int32Array(buffer(CONTROL_SLOTS * 4)),
     geneCount: f64(nGenes),
+    upperCount: f64(nGenes),
     state: new Int32Array(buffer(nBlocks * 4)),
     rankSum: f64(nGenes * nGroups),
     nzCount: f64(nGenes * nGroups),
@@ -157,7 +158,7 @@ function runOnTwoThreads(
       worker = undefined;
     }
   }
-  countValues(work);
+  countValues(work, true);
   if (worker && awaitWorker) Atomics.wait(work.control, WORKER_STARTED, 0, 30_000);
   let finished = 0;
   const mine = runBlocks(work, BLOCK_BY_CALLER, () => onProgress?.(Math.min(++finished, nBlocks) / nBlocks));
