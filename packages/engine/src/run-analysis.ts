@@ -57,6 +57,12 @@ export interface RunAnalysisOptions {
   pcs?: { dims: number; values: Float32Array | Float64Array };
   /** When the UMAP layouts start (RunnerOptions.layoutsFrom; default: as soon as the neighbour graph exists). */
   layoutsFrom?: 'neighbors' | 'markers';
+  /**
+   * Called once the markers are done, with the result so far (no UMAP / t-SNE embeddings yet),
+   * and run while the embeddings compute (RunnerOptions.whileEmbeddings): e.g. `startOutputs`
+   * writing the matrices, per-cell columns and markers. runAnalysis returns after it settles.
+   */
+  whileEmbeddings?: (early: AnalysisResult) => Promise<void>;
 }
 
 /**
@@ -69,10 +75,13 @@ export async function runAnalysis(
   onProgress?: ProgressCallback,
   options: RunAnalysisOptions = {},
 ): Promise<AnalysisResult> {
-  const runner = new AnalysisRunner({
+  const runner: AnalysisRunner = new AnalysisRunner({
     oneShot: true,
     releaseSamples: options.releaseSamples ?? false,
     layoutsFrom: options.layoutsFrom,
+    whileEmbeddings:
+      options.whileEmbeddings &&
+      ((): Promise<void> => options.whileEmbeddings!(collect(runner, runner.params!, {}, true))),
   });
   if (options.pcs) {
     const pcs = Float64Array.from(options.pcs.values);
@@ -103,10 +112,12 @@ export async function runAnalysis(
   }
 }
 
+/** The result from the runner's steps; `early`: before the embeddings (only the PCs in `embeddings`). */
 function collect(
   r: AnalysisRunner,
   params: AnalysisParams,
   timings: AnalysisResult['timings'],
+  early = false,
 ): AnalysisResult {
   const data = r.ambient.value;
   const doublets = r.doublets.value;
@@ -134,11 +145,13 @@ function collect(
   }
   const embeddings: Record<string, Embedding> = {
     pca: { dims: pca.nComputed, values: Float32Array.from(pca.pcs) },
-    umap: r.umap.value,
-    tsne: r.tsne.value,
-    umap3D: r.umap3d.value,
   };
-  if (r.tsne3d.value) embeddings.tsne3D = r.tsne3d.value; // up to 3000 cells (steps/tsne.ts)
+  if (!early) {
+    embeddings.umap = r.umap.value;
+    embeddings.tsne = r.tsne.value;
+    embeddings.umap3D = r.umap3d.value;
+    if (r.tsne3d.value) embeddings.tsne3D = r.tsne3d.value; // up to 3000 cells (steps/tsne.ts)
+  }
   if (reduced.corrected) embeddings.pcaCorrected = { dims: pca.nComputed, values: reduced.corrected };
   carryInputColumns(r.inputs.value, data.barcodes, obs, embeddings); // uploaded labels/embeddings (issue 13)
   const summary = data.summary;

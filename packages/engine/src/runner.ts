@@ -81,6 +81,12 @@ export interface RunnerOptions {
    * step, so that "read → markers" is timed without them (bench:engine BENCH_STOP=markers).
    */
   layoutsFrom?: 'neighbors' | 'markers';
+  /**
+   * Started (not awaited) once the markers step is done, while the t-SNE (this thread, giving the
+   * event loop a turn each iteration) and the UMAP layouts (worker threads) run; `run` awaits it at
+   * the end. runAnalysis writes the outputs that do not depend on the embeddings here.
+   */
+  whileEmbeddings?: () => Promise<void>;
 }
 
 export class AnalysisRunner {
@@ -164,6 +170,7 @@ export class AnalysisRunner {
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
     let done = 0;
     this.lastComputed = [];
+    let alongside: Promise<void> | undefined;
     try {
       for (const [step, stepParams, before] of plan) {
         const w = WEIGHTS[step.name] ?? 1;
@@ -179,10 +186,12 @@ export class AnalysisRunner {
           this.lastComputed.push(step.name);
         report(1, MESSAGES[step.name]);
         done += w;
+        if (step === this.markers && this.options.whileEmbeddings) alongside = this.options.whileEmbeddings();
       }
+      await alongside;
     } catch (e) {
-      // layouts started ahead are not joined
-      await Promise.all([this.umap.cancel(), this.umap3d.cancel()]);
+      // layouts started ahead are not joined; work started alongside ends before the error is thrown
+      await Promise.all([this.umap.cancel(), this.umap3d.cancel(), alongside?.catch(() => undefined)]);
       throw e;
     }
     return params;

@@ -1,9 +1,10 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import {
-  writeArtifacts,
-  writeH5ad,
-  writeH5adTo,
+  beginArtifacts,
+  beginH5ad,
+  MemorySink,
   type ArtifactSink,
+  type H5adInProgress,
   type H5adInput,
   type PositionalSink,
 } from '@cellcloud/formats';
@@ -68,74 +69,102 @@ export function markersCsv(rows: DegRow[]): string {
  * artifacts under `artifacts/` through the formats writers. Returns the artifact manifest.
  */
 export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Promise<ArtifactManifest> {
-  const genes = { ids: result.geneIds, symbols: result.geneSymbols };
-  const e = result.embeddings;
-  const obsm: Record<string, { dims: number; values: Float32Array }> = {
-    X_pca: e.pca,
-    X_umap: e.umap,
-    X_tsne: e.tsne,
-  };
-  if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
-  if (e.umap3D) obsm.X_umap3D = e.umap3D;
-  if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
-  // embeddings carried from the upload (h5ad obsm, issue 13): X_<name>, spatial as AnnData names it
-  const carried = Object.entries(e).filter(
-    ([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D', 'tsne3D'].includes(k),
-  ); // uploaded obsm (issue 13)
-  for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
+  const outputs = await startOutputs(result, sink);
+  return outputs.finish(result);
+}
+
+/** Outputs whose parts that do not depend on the UMAP / t-SNE embeddings are written. */
+export interface OutputsInProgress {
+  /** Writes the embeddings (h5ad obsm, explorer embeddings), uns and the manifests; closes the files. */
+  finish(result: AnalysisResult): Promise<ArtifactManifest>;
+}
+
+/**
+ * writeOutputs in two parts, for writing while the embeddings compute (runAnalysis
+ * whileEmbeddings: the early result has the matrices, per-cell columns and markers): the h5ad's
+ * matrices, obs and var, markers.csv and the explorer's columns, genes, expression chunks and
+ * markers now; obsm, uns, the explorer embeddings and the manifest with `finish` (the final
+ * result). No copy is held in between: the open h5ad keeps only its chunk index.
+ */
+export async function startOutputs(early: AnalysisResult, sink: OutputSink): Promise<OutputsInProgress> {
+  const genes = { ids: early.geneIds, symbols: early.geneSymbols };
   const h5adInput: H5adInput = {
-    counts: result.counts,
-    normalized: result.normalized,
+    counts: early.counts,
+    normalized: early.normalized,
     genes,
-    barcodes: result.barcodes,
-    obs: result.obs,
-    var: { highly_variable: { kind: 'boolean', values: result.highlyVariable } },
-    obsm,
-    uns: {
-      cellcloud: {
-        engineVersion: result.engineVersion,
-        params: JSON.stringify(result.params),
-        nPcsUsed: result.qc.nPcsUsed,
-        batchCorrection: result.qc.batchCorrection,
-      },
-    },
+    barcodes: early.barcodes,
+    obs: early.obs,
+    var: { highly_variable: { kind: 'boolean', values: early.highlyVariable } },
     // deflate level 1: at 20k cells (synthetic) 1.84 CPU s / 71.7 MB against 2.57 / 64.4 at level 4
     // (integers byte-shuffled, the counts' indices linked to X's: 4.45 / 131 MB before)
     compression: H5AD_DEFLATE_LEVEL,
   };
-  if (sink.open) {
-    const file = await sink.open(OUTPUT_FILES.h5ad);
-    try {
-      await writeH5adTo(h5adInput, file);
-    } finally {
-      await file.close();
-    }
-  } else {
-    await sink.write(OUTPUT_FILES.h5ad, await writeH5ad(h5adInput));
+  const file = sink.open ? await sink.open(OUTPUT_FILES.h5ad) : undefined;
+  const memory = file ? undefined : new MemorySink();
+  let h5ad: H5adInProgress;
+  try {
+    h5ad = await beginH5ad(h5adInput, (file ?? memory)!);
+  } catch (e) {
+    await file?.close();
+    throw e;
   }
-  await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
-  const embeddings: Record<string, { dims: number; values: Float32Array }> = { umap: e.umap, tsne: e.tsne };
-  if (e.umap3D) embeddings.umap3D = e.umap3D;
-  if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
-  for (const [k, v] of carried) embeddings[k] = v;
+  await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(early.markers)));
   const open = sink.open?.bind(sink);
   const artifactSink: ArtifactSink = {
     write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes),
     ...(open ? { open: (p: string) => open(`${OUTPUT_FILES.artifacts}${p}`) } : {}),
   };
-  return writeArtifacts(
+  const artifacts = await beginArtifacts(
     {
-      engineVersion: result.engineVersion,
-      species: result.species,
+      engineVersion: early.engineVersion,
+      species: early.species,
       genes,
-      nCells: result.counts.nCells,
-      layers: { counts: result.counts, normalized: result.normalized },
-      embeddings,
-      obs: result.obs,
-      markers: { cluster: result.markers },
-      qc: result.qc,
+      nCells: early.counts.nCells,
+      layers: { counts: early.counts, normalized: early.normalized },
+      obs: early.obs,
+      markers: { cluster: early.markers },
+      qc: early.qc,
       h5ad: `../${OUTPUT_FILES.h5ad}`,
     },
     artifactSink,
   );
+  return {
+    async finish(result) {
+      const e = result.embeddings;
+      const obsm: Record<string, { dims: number; values: Float32Array }> = {
+        X_pca: e.pca,
+        X_umap: e.umap,
+        X_tsne: e.tsne,
+      };
+      if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
+      if (e.umap3D) obsm.X_umap3D = e.umap3D;
+      if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
+      // embeddings carried from the upload (h5ad obsm, issue 13): X_<name>, spatial as AnnData names it
+      const carried = Object.entries(e).filter(
+        ([k]) => !['pca', 'pcaCorrected', 'umap', 'tsne', 'umap3D', 'tsne3D'].includes(k),
+      );
+      for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
+      try {
+        await h5ad.finish(obsm, {
+          cellcloud: {
+            engineVersion: result.engineVersion,
+            params: JSON.stringify(result.params),
+            nPcsUsed: result.qc.nPcsUsed,
+            batchCorrection: result.qc.batchCorrection,
+          },
+        });
+      } finally {
+        await file?.close();
+      }
+      if (memory) await sink.write(OUTPUT_FILES.h5ad, memory.bytes());
+      const embeddings: Record<string, { dims: number; values: Float32Array }> = {
+        umap: e.umap,
+        tsne: e.tsne,
+      };
+      if (e.umap3D) embeddings.umap3D = e.umap3D;
+      if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
+      for (const [k, v] of carried) embeddings[k] = v;
+      return artifacts.finish(embeddings);
+    },
+  };
 }

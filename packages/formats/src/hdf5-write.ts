@@ -106,13 +106,16 @@ export interface DatasetOptions {
 
 const B_TREE_K = 32; // HDF5_BTREE_CHUNK_IK_DEF: superblock v2 without extension uses the default
 const COMPACT_MAX = 16 * 1024;
-const IN_FLIGHT = 4;
+/** Chunks being deflated at once (libuv's pool has 4 threads; more keep it busy while this thread is). */
+const IN_FLIGHT = 8;
+const WRITES_IN_FLIGHT = 8;
 
 export class Hdf5Writer {
   readonly root: GroupNode = { kind: 'group', name: '', attrs: [], children: [] };
   private eof = 48; // superblock v2 is 48 bytes
   private closed = false;
   private heap: GlobalHeap | undefined;
+  private writes: Promise<void>[] = [];
 
   constructor(private readonly sink: PositionalSink) {}
 
@@ -137,10 +140,20 @@ export class Hdf5Writer {
     parent.children.push({ kind: 'dataset', name, attrs: [], messages: [], target: t });
   }
 
+  /**
+   * Reserves the bytes' place at the end of the file and starts writing them; waits only when
+   * WRITES_IN_FLIGHT writes are pending (close() waits for all), so that, on a busy thread, every
+   * chunk deflated since the last turn of the event loop is passed on in one turn.
+   */
   private async append(bytes: Uint8Array): Promise<bigint> {
     const at = this.eof;
     this.eof += bytes.length;
-    if (bytes.length) await this.sink.write(bytes, at);
+    if (bytes.length) {
+      const write = this.sink.write(bytes, at);
+      write.catch(() => undefined); // awaited below or in close()
+      this.writes.push(write);
+      if (this.writes.length >= WRITES_IN_FLIGHT) await this.writes.shift();
+    }
     return BigInt(at);
   }
 
@@ -342,6 +355,7 @@ export class Hdf5Writer {
       this.heap = heap;
     }
     const root = await this.writeHeaders(this.root);
+    await Promise.all(this.writes.splice(0));
     const sb = new Bytes()
       .bytes(new Uint8Array([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]))
       .u8(2)

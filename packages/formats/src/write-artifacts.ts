@@ -221,19 +221,24 @@ export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Arr
 }
 
 export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactManifest> {
+  const artifacts = await beginArtifacts(input, sink);
+  return artifacts.finish(input.embeddings ?? {});
+}
+
+/** Explorer artifacts whose per-cell columns, genes, expression layers and markers are written. */
+export interface ArtifactsInProgress {
+  /** Writes the embeddings, then the manifest. */
+  finish(embeddings: NonNullable<ArtifactInput['embeddings']>): Promise<ArtifactManifest>;
+}
+
+/**
+ * writeArtifacts in two parts: everything but the embeddings now (e.g. while they compute), the
+ * embeddings and the manifest with `finish`. The input's embeddings are not read here.
+ */
+export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactsInProgress> {
   const { nCells, genes } = input;
   const bad = (detail: string) =>
     new FormatError('write.invalid_input', { file: 'explorer artifacts', detail });
-  const embeddings: ArtifactManifest['embeddings'] = [];
-  const embNames = stems(Object.keys(input.embeddings ?? {}));
-  for (const [name, e] of Object.entries(input.embeddings ?? {})) {
-    if (e.dims < 2 || e.dims > 3)
-      throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
-    if (e.values.length !== nCells * e.dims) throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
-    const file = `embeddings/${embNames.get(name)}.f32`;
-    await sink.write(file, bytesOf(e.values));
-    embeddings.push({ name, dims: e.dims, file });
-  }
   const obs: ArtifactManifest['obs'] = [];
   const obsNames = stems(Object.keys(input.obs ?? {}));
   for (const [key, col] of Object.entries(input.obs ?? {})) {
@@ -289,20 +294,35 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
     markers.push({ groupBy, file });
   }
   if (input.qc !== undefined) await sink.write('qc.json', json(input.qc));
-  const manifest = artifactManifest.parse({
-    formatVersion: 1,
-    engineVersion: input.engineVersion,
-    nCells,
-    nGenes: genes.ids.length,
-    species: input.species,
-    embeddings,
-    obs,
-    genes: { file: 'genes.json', count: genes.ids.length },
-    layers,
-    markers,
-    ...(input.qc !== undefined ? { qc: 'qc.json' } : {}),
-    ...(input.h5ad ? { h5ad: input.h5ad } : {}),
-  });
-  await sink.write('manifest.json', json(manifest));
-  return manifest;
+  return {
+    async finish(embeddingInput) {
+      const embeddings: ArtifactManifest['embeddings'] = [];
+      const embNames = stems(Object.keys(embeddingInput));
+      for (const [name, e] of Object.entries(embeddingInput)) {
+        if (e.dims < 2 || e.dims > 3)
+          throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
+        if (e.values.length !== nCells * e.dims)
+          throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
+        const file = `embeddings/${embNames.get(name)}.f32`;
+        await sink.write(file, bytesOf(e.values));
+        embeddings.push({ name, dims: e.dims, file });
+      }
+      const manifest = artifactManifest.parse({
+        formatVersion: 1,
+        engineVersion: input.engineVersion,
+        nCells,
+        nGenes: genes.ids.length,
+        species: input.species,
+        embeddings,
+        obs,
+        genes: { file: 'genes.json', count: genes.ids.length },
+        layers,
+        markers,
+        ...(input.qc !== undefined ? { qc: 'qc.json' } : {}),
+        ...(input.h5ad ? { h5ad: input.h5ad } : {}),
+      });
+      await sink.write('manifest.json', json(manifest));
+      return manifest;
+    },
+  };
 }

@@ -257,6 +257,24 @@ function validate(input: H5adInput): void {
  */
 export async function writeH5adTo(input: H5adInput, sink: PositionalSink): Promise<number> {
   validate(input);
+  const file = await beginH5ad(input, sink);
+  return file.finish(input.obsm ?? {}, input.uns ?? {});
+}
+
+/** An .h5ad whose matrices, obs and var are written; `finish` adds obsm and uns and closes it. */
+export interface H5adInProgress {
+  finish(
+    obsm: Record<string, { dims: number; values: Float32Array }>,
+    uns: Record<string, UnsValue>,
+  ): Promise<number>;
+}
+
+/**
+ * writeH5adTo in two parts: X, layers, obs and var now (e.g. while the embeddings compute: they
+ * need nothing else), obsm and uns with `finish`. The input's obsm and uns are not read here.
+ */
+export async function beginH5ad(input: H5adInput, sink: PositionalSink): Promise<H5adInProgress> {
+  validate({ ...input, obsm: {} });
   const h5 = new Hdf5Writer(sink);
   const w = new AnnWriter(h5, input.compression ?? 4, Math.max(1, input.blockElements ?? CHUNK));
   const f = h5.root;
@@ -275,13 +293,19 @@ export async function writeH5adTo(input: H5adInput, sink: PositionalSink): Promi
     ...varCols,
     ...(input.var ?? {}),
   });
-  const obsm = w.group(f, 'obsm');
-  for (const [k, e] of Object.entries(input.obsm ?? {}))
-    await w.numeric(obsm, k, e.values, { shape: [input.counts.nCells, e.dims] });
-  for (const name of ['obsp', 'varm', 'varp']) w.group(f, name);
-  const uns = w.group(f, 'uns');
-  for (const [k, v] of Object.entries(input.uns ?? {})) await w.uns(uns, k, v);
-  return h5.close();
+  const nCells = input.counts.nCells;
+  return {
+    async finish(obsmInput, unsInput) {
+      validate({ ...input, obsm: obsmInput });
+      const obsm = w.group(f, 'obsm');
+      for (const [k, e] of Object.entries(obsmInput))
+        await w.numeric(obsm, k, e.values, { shape: [nCells, e.dims] });
+      for (const name of ['obsp', 'varm', 'varp']) w.group(f, name);
+      const uns = w.group(f, 'uns');
+      for (const [k, v] of Object.entries(unsInput)) await w.uns(uns, k, v);
+      return h5.close();
+    },
+  };
 }
 
 /** Write the dataset as .h5ad bytes (in memory; large results should stream with writeH5adTo). */

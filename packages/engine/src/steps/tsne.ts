@@ -1,6 +1,6 @@
 import { initScran } from '../scran';
 import { tsneAffinities, type TsneAffinities } from '../methods/tsne/affinities';
-import { tsne } from '../methods/tsne/tsne';
+import { tsne, tsneAsync } from '../methods/tsne/tsne';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
 import type { NeighborsStep } from './neighbors';
@@ -48,7 +48,15 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
     const aff: TsneAffinities = tsneAffinities(nn.serialize(), perplexity);
     // kept for the 3D step only where it runs (~100 MB at 100k cells otherwise held to the end)
     this.affinities = n <= TSNE3D_MAX_CELLS ? aff : undefined;
-    return tsneLayout(aff, 2, this.batch, params.seed, (f) => progress(f, 'Computing t-SNE'));
+    // a turn of the event loop after each iteration: outputs written alongside (runAnalysis
+    // whileEmbeddings) keep their deflate and file writes going on libuv's threads
+    const values = await tsneAsync(
+      aff,
+      { dims: 2, seed: params.seed, init: tsneInit(this.batch, 2) },
+      (done, total) => progress(done / total, 'Computing t-SNE'),
+      () => new Promise((resolve) => setImmediate(resolve)),
+    );
+    return { dims: 2, values };
   }
 
   protected override release(): void {
@@ -96,8 +104,14 @@ function tsneLayout(
   seed: number,
   progress: (fraction: number) => void,
 ): Embedding {
-  const { embedding, dims: inDims } = batch.value;
-  const init = inDims >= dims ? embedding : undefined;
-  const values = tsne(aff, { dims, seed, init }, (done, total) => progress(done / total));
+  const values = tsne(aff, { dims, seed, init: tsneInit(batch, dims) }, (done, total) =>
+    progress(done / total),
+  );
   return { dims, values };
+}
+
+/** The leading dimensions of the reduced representation (openTSNE's PCA initialisation), if it has enough. */
+function tsneInit(batch: BatchStep, dims: number): Float64Array | Float32Array | undefined {
+  const { embedding, dims: inDims } = batch.value;
+  return inDims >= dims ? embedding : undefined;
 }

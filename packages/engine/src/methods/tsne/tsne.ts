@@ -98,6 +98,38 @@ export function tsne(
   options: Partial<TsneOptions> = {},
   onProgress?: (done: number, total: number) => void,
 ): Float32Array {
+  const run = tsneIterations(aff, options, onProgress);
+  for (;;) {
+    const step = run.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `tsne` giving the event loop a turn after each iteration (`pause`, e.g. setImmediate): the same
+ * layout, while I/O callbacks on this thread (the outputs being written and deflated on libuv's
+ * thread pool alongside, engine write-outputs) keep going.
+ */
+export async function tsneAsync(
+  aff: TsneAffinities,
+  options: Partial<TsneOptions>,
+  onProgress: ((done: number, total: number) => void) | undefined,
+  pause: () => Promise<void>,
+): Promise<Float32Array> {
+  const run = tsneIterations(aff, options, onProgress);
+  for (;;) {
+    const step = run.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** The t-SNE optimisation, one iteration per `next()`; returns the layout (input cell order). */
+function* tsneIterations(
+  aff: TsneAffinities,
+  options: Partial<TsneOptions>,
+  onProgress?: (done: number, total: number) => void,
+): Generator<void, Float32Array> {
   const o = { ...DEFAULT_TSNE, ...options };
   const n = aff.nNodes;
   const dims = o.dims;
@@ -153,6 +185,7 @@ export function tsne(
       for (let i = 0; i < n; i++) y[i * dims + a] -= mean;
     }
     if (onProgress && ((iter + 1) % 10 === 0 || iter + 1 === total)) onProgress(iter + 1, total);
+    yield;
   }
   const out = new Float32Array(n * dims);
   for (let i = 0; i < n; i++) for (let a = 0; a < dims; a++) out[order[i] * dims + a] = y[i * dims + a];
