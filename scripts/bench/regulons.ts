@@ -1,5 +1,5 @@
 /**
- * `npm run bench:regulons [-- 1k 5k 20k] [--threads N]`: wall seconds and peak RSS of the regulons
+ * `npm run bench:regulons [-- 1k 5k 20k] [--threads N] [--max-targets M]`: wall seconds and peak RSS of the regulons
  * task (issue 18) on synthetic data: cells in 10 types, genes = the DoRothEA A–C TFs and targets
  * (human) up to 2,000, every cell used for the network (cellsPerType = cells / 10), all 2,000 genes
  * as candidate targets. Each type has its own set of active TFs whose evidenced targets follow the
@@ -19,7 +19,11 @@ const args = process.argv.slice(2);
 const ti = args.indexOf('--threads');
 const threads = ti >= 0 ? Number(args[ti + 1]) : Math.min(availableParallelism(), 8);
 const CASES: Record<string, number> = { '1k': 1000, '5k': 5000, '20k': 20000 };
-const cases = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--threads');
+const mi = args.indexOf('--max-targets');
+const maxTargets = mi >= 0 ? Number(args[mi + 1]) : 2000;
+const cases = args.filter(
+  (a, i) => !a.startsWith('--') && !['--threads', '--max-targets'].includes(args[i - 1]!),
+);
 const resources = nodeResourceReader(defaultResourcesDir());
 const evidence = await loadDorothea(resources, 'human', 'C');
 const tfs = [...evidence.keys()].sort();
@@ -104,7 +108,7 @@ for (const name of cases.length ? cases : ['1k']) {
   const summary = await runRegulons(
     {
       result: handle(matrix, labels),
-      params: regulonsTask.params.parse({ groupBy: 'type', cellsPerType: n / 10, maxTargets: 2000 }),
+      params: regulonsTask.params.parse({ groupBy: 'type', cellsPerType: n / 10, maxTargets }),
       onProgress: (p: TaskProgress) => {
         peak = Math.max(peak, process.memoryUsage.rss());
         if (!(p.step in marks)) marks[p.step] = performance.now();

@@ -81,3 +81,13 @@ export function binFeatures(features: readonly Float32Array[], maxBins: number):
   }
   return { nFeatures, nCells: n, bins, colPtr, entries };
 }
+
+/** Inputs of a worker slice (SharedArrayBuffer-backed arrays). */
+export interface GrnSlice {
+  features: BinnedFeatures;
+  /** Targets' values, target-major (nTargets × nCells). */
+  targets: Float32Array;
+  exclude: Int32Array;
+  params: GbmParams;
+  seed: number;
+}

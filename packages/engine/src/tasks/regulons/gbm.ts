@@ -1,6 +1,3 @@
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { BinnedFeatures, GbmParams } from './binning';
-
 /**
  * GRNBoost2-style importances (issue 18): for one target gene, stochastic gradient boosting of
  * regression trees on the TF expressions with arboreto's GRNBoost2 settings — squared error,
@@ -16,162 +13,17 @@ import type { BinnedFeatures, GbmParams } from './binning';
  * zero), the histogram method of LightGBM / sklearn's HistGradientBoosting. Agreement with
  * sklearn's exact GRNBoost2 importances is measured by scripts/compare/grnboost2.ts.
  *
- * This file imports only types of ours and uses erasable TypeScript only: grn.ts starts it
- * directly as a worker thread (entry at the bottom) to boost slices of the targets.
+ * Erasable TypeScript only (with histograms.ts and rng.ts): the worker threads of grn.ts load these
+ * files with Node's own type stripping (grn-worker.ts resolves their extensionless imports).
  */
 
-const rotl = (v: number, k: number) => ((v << k) | (v >>> (32 - k))) >>> 0;
-
-/** One xoshiro128** step on the state s (4 words). */
-function xoshiro(s: Uint32Array): number {
-  const s0 = s[0]!;
-  const s1 = s[1]!;
-  const s2 = s[2]! ^ s0;
-  const s3 = s[3]! ^ s1;
-  s[0] = s0 ^ s3;
-  s[1] = s1 ^ s2;
-  s[2] = s2 ^ (s1 << 9);
-  s[3] = rotl(s3, 11);
-  return Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-}
-
-interface Rng {
-  /** One 32-bit draw scaled to [0, n) (bias < n / 2^32, negligible for cell and TF counts). */
-  below(n: number): number;
-  /** Partial Fisher–Yates: a[0..k) become k draws without replacement (a[i] ↔ a[i + below(n − i)]). */
-  shuffleHead(a: Int32Array, k: number): void;
-}
-
-/** xoshiro128** seeded through splitmix32 (the algorithm of methods/random, inlined for workers). */
-function makeRng(seed: number): Rng {
-  let x = seed >>> 0;
-  const next = (): number => {
-    x = (x + 0x9e3779b9) >>> 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  const s = Uint32Array.of(next(), next(), next(), next());
-  if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
-  return {
-    below: (n) => Math.floor((xoshiro(s) / 4294967296) * n),
-    shuffleHead(a, k) {
-      const n = a.length;
-      for (let i = 0; i < k; i++) {
-        const j = i + Math.floor((xoshiro(s) / 4294967296) * (n - i));
-        const t = a[j]!;
-        a[j] = a[i]!;
-        a[i] = t;
-      }
-    },
-  };
-}
+import type { BinnedFeatures, GbmParams, GrnSlice } from './binning';
+import { bestBinOf, densePass, sparsePass } from './histograms';
+import { makeRng } from './rng';
 
 export interface GbmResult {
   importances: Float64Array;
   stages: number;
-}
-
-/** Zeroes the histogram block [b0, b0 + len) and adds the entries [k0, k1) at each cell's slot. */
-function sparsePass(
-  entries: Int32Array,
-  k0: number,
-  k1: number,
-  slotOf: Int32Array,
-  resid: Float64Array,
-  hCnt: Float64Array,
-  hSum: Float64Array,
-  b0: number,
-  len: number,
-): void {
-  hCnt.fill(0, b0, b0 + len);
-  hSum.fill(0, b0, b0 + len);
-  for (let k = k0; k < k1; k++) {
-    const e = entries[k]!;
-    const i = e >>> 8;
-    const h = b0 + slotOf[i]! + (e & 255);
-    hCnt[h]!++;
-    hSum[h]! += resid[i]!;
-  }
-}
-
-/** The histogram at o (nBins) of the cells idx[start..end) in feature row fo of `bins`. */
-function densePass(
-  bins: Uint8Array,
-  fo: number,
-  idx: Int32Array,
-  start: number,
-  end: number,
-  resid: Float64Array,
-  hCnt: Float64Array,
-  hSum: Float64Array,
-  o: number,
-  nBins: number,
-): void {
-  hCnt.fill(0, o, o + nBins);
-  hSum.fill(0, o, o + nBins);
-  for (let k = start; k < end; k++) {
-    const i = idx[k]!;
-    const h = o + bins[fo + i]!;
-    hCnt[h]!++;
-    hSum[h]! += resid[i]!;
-  }
-}
-
-/**
- * Best threshold of a node's histogram at o (bins ≥ 1 read; bin 0 = the node's remainder): the
- * bin b (left = bins ≤ b) of the first largest friedman_mse gain, stored in out[0]; -1 when the
- * feature is constant in the node.
- */
-function bestBinOf(
-  hCnt: Float64Array,
-  hSum: Float64Array,
-  o: number,
-  nBins: number,
-  size: number,
-  total: number,
-  out: Float64Array,
-): number {
-  let nz = 0;
-  let sz = 0;
-  let lo = nBins;
-  let hi = 0;
-  for (let b = 1; b < nBins; b++) {
-    const c = hCnt[o + b]!;
-    if (!c) continue;
-    nz += c;
-    sz += hSum[o + b]!;
-    if (b < lo) lo = b;
-    hi = b;
-  }
-  let cL = 0;
-  let sL = 0;
-  if (nz < size) {
-    cL = size - nz;
-    sL = total - sz;
-    lo = 0;
-  }
-  if (lo >= hi) return -1;
-  const base = (total * total) / size;
-  let best = -Infinity;
-  let bestBin = lo;
-  for (let b = lo; b < hi; b++) {
-    if (b > 0) {
-      const c = hCnt[o + b]!;
-      if (!c) continue;
-      cL += c;
-      sL += hSum[o + b]!;
-    }
-    const sR = total - sL;
-    const g = (sL * sL) / cL + (sR * sR) / (size - cL) - base;
-    if (g > best) {
-      best = g;
-      bestBin = b;
-    }
-  }
-  out[0] = best;
-  return bestBin;
 }
 
 /**
@@ -381,16 +233,6 @@ export function boostImportances(
   return { importances, stages };
 }
 
-/** Inputs of a worker slice (SharedArrayBuffer-backed arrays). */
-export interface GrnSlice {
-  features: BinnedFeatures;
-  /** Targets' values, target-major (nTargets × nCells). */
-  targets: Float32Array;
-  exclude: Int32Array;
-  params: GbmParams;
-  seed: number;
-}
-
 /** Importances of targets [from, to) (target-major × nFeatures); seeds seed + target index. */
 export function boostSlice(s: GrnSlice, from: number, to: number, onTarget?: () => void): Float64Array {
   const { nFeatures, nCells } = s.features;
@@ -402,14 +244,4 @@ export function boostSlice(s: GrnSlice, from: number, to: number, onTarget?: () 
     onTarget?.();
   }
   return out;
-}
-
-// Worker entry: grn.ts starts this file with { task: 'grn-boost', input } and posts { from, to }.
-if (!isMainThread && workerData?.task === 'grn-boost' && parentPort) {
-  const input = workerData.input as GrnSlice;
-  const port = parentPort;
-  port.on('message', (msg: { from: number; to: number }) => {
-    const out = boostSlice(input, msg.from, msg.to, () => port.postMessage({ tick: 1 }));
-    port.postMessage({ done: true, from: msg.from, out }, [out.buffer as ArrayBuffer]);
-  });
 }

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { TaskError } from '../errors';
 import { runSlicesOnWorkers } from '../worker-pool';
-import { boostSlice, type GrnSlice } from './gbm';
+import type { GrnSlice } from './binning';
+import { boostSlice } from './gbm';
 
 /**
  * GRNBoost2-style importances of every target, slices of targets in worker threads (inputs in
@@ -54,7 +55,7 @@ export async function boostTargets(
   };
   const rest = await runSlicesOnWorkers<{ tick?: number; done?: boolean; from?: number; out?: Float64Array }>(
     {
-      script: new URL('./gbm.ts', import.meta.url),
+      script: new URL('./grn-worker.ts', import.meta.url),
       workerData: { task: 'grn-boost', input: shared },
       threads,
       slices,
