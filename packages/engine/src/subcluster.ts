@@ -111,7 +111,12 @@ export async function runSubcluster(
       for (let k = 0; k < d; k++) values[i * d + k] = parentPcs.values[input.cells[i]! * d + k]!;
     pcs = { dims: d, values };
   }
-  return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress, { pcs });
+  // the UMAP layouts start after the markers (not alongside them): on 2 cores their threads would
+  // otherwise share the cores with the markers step, and the child's markers are what the user waits for
+  return runAnalysis([{ name: input.name, species: params.species, dataset }], params, onProgress, {
+    pcs,
+    layoutsFrom: 'markers',
+  });
 }
 
 /** Parent levels for the chosen cells: categorical columns and numeric `annot_*` values. */

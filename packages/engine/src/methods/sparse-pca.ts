@@ -1,15 +1,10 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { Worker } from 'node:worker_threads';
+import { blockKrylovEigen } from './block-krylov';
+import { ImplicitMatrix, lastProducts } from './implicit-matrix';
 import { orthonormalizeColumns, symmetricEigen } from './linalg';
 import { Random } from './random';
-import {
-  CONTROL_SLOTS,
-  runSplit,
-  stopWorker,
-  timesRange,
-  transposeTimesRange,
-  type ProductBuffers,
-} from './sparse-products';
+
+export { lastProducts, PARALLEL_MIN_NNZ, toShared } from './implicit-matrix';
 
 /**
  * PCA of a sparse cells × genes matrix restricted to selected genes, with implicit centering and
@@ -50,12 +45,20 @@ export interface SparsePcaOptions {
    * indices are already in SharedArrayBuffers (the PCA step, Scrublet), else 1.
    */
   threads?: number;
+  /**
+   * 'randomized' (default): randomized SVD with `powerIterations` subspace iterations (continued
+   * up to `maxPowerIterations` until the Ritz values settle). 'block-krylov': block Lanczos over
+   * the p side (block-krylov.ts), stopped when the leading `convergedPcs` Ritz pairs' residuals
+   * are below `tolerance` · θ₁ (at most `maxPowerIterations` blocks); the converged PCs with a
+   * few fused products AᵀA·Q instead of tens of power iterations.
+   */
+  method?: 'randomized' | 'block-krylov';
 }
 
 /** Power iterations done by the last sparsePca call (for logs and benchmarks). */
 export let lastPowerIterations = 0;
-/** Sparse products of the last sparsePca call whose upper half ran in the worker thread, of all. */
-export const lastProducts = { inWorker: 0, total: 0 };
+/** Block Krylov: largest relative residual of the watched Ritz pairs at the stop (for benchmarks). */
+export let lastKrylovResidual = 0;
 
 export function sparsePca(
   m: CountMatrix,
@@ -77,10 +80,56 @@ export function sparsePca(
   lastProducts.inWorker = 0;
   lastProducts.total = 0;
   try {
-    return fitPca(op, p, n, k, l, opts);
+    return opts.method === 'block-krylov' ? fitKrylov(op, n, k, l, opts) : fitPca(op, p, n, k, l, opts);
   } finally {
     op.close();
   }
+}
+
+function fitKrylov(
+  op: ImplicitMatrix,
+  n: number,
+  k: number,
+  l: number,
+  opts: SparsePcaOptions,
+): SparsePcaFit {
+  const p = op.center.length;
+  const fit = blockKrylovEigen(op, p, k, {
+    seed: opts.seed ?? 0,
+    blockSize: l,
+    maxBlocks: opts.maxPowerIterations ?? 8,
+    convergedPcs: opts.convergedPcs ?? 20,
+    tolerance: opts.tolerance ?? 1e-7,
+  });
+  lastPowerIterations = fit.blocks;
+  lastKrylovResidual = fit.residual;
+  const m = fit.values.length;
+  const variance = fit.values.map((v) => Math.max(v, 0) / Math.max(1, n - 1));
+  const rotation = fit.vectors;
+  for (let c = 0; c < m; c++) positiveLargest(rotation, p, m, c);
+  return finishFit(op, rotation, variance, m);
+}
+
+/** Deterministic sign: the largest-magnitude loading of column c (of a row-major p × k) is positive. */
+function positiveLargest(rotation: Float64Array, p: number, k: number, c: number): void {
+  let best = 0;
+  for (let r = 1; r < p; r++) if (Math.abs(rotation[r * k + c]) > Math.abs(rotation[best * k + c])) best = r;
+  if (rotation[best * k + c] < 0) for (let r = 0; r < p; r++) rotation[r * k + c] = -rotation[r * k + c];
+}
+
+function finishFit(
+  op: ImplicitMatrix,
+  rotation: Float64Array,
+  variance: Float64Array,
+  k: number,
+): SparsePcaFit {
+  const { m, col, center, scale } = op;
+  const project = (other: CountMatrix): Float32Array => {
+    if (other.nGenes !== m.nGenes)
+      throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
+    return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
+  };
+  return { pcs: Float32Array.from(op.times(rotation, k)), rotation, variance, nPcs: k, project };
 }
 
 function fitPca(
@@ -91,7 +140,6 @@ function fitPca(
   l: number,
   opts: SparsePcaOptions,
 ): SparsePcaFit {
-  const { m, col, center, scale } = op;
   const rng = new Random(opts.seed ?? 0);
 
   // range finder: Y = A Ω, then power iterations with re-orthonormalisation
@@ -166,184 +214,9 @@ function fitPca(
       for (let a = 0; a < l; a++) v += bt[r * l + a] * vectors[a * l + c];
       rotation[r * k + c] = v * inv;
     }
-    // deterministic sign: the largest-magnitude loading is positive
-    let best = 0;
-    for (let r = 1; r < p; r++)
-      if (Math.abs(rotation[r * k + c]) > Math.abs(rotation[best * k + c])) best = r;
-    if (rotation[best * k + c] < 0) for (let r = 0; r < p; r++) rotation[r * k + c] = -rotation[r * k + c];
+    positiveLargest(rotation, p, k, c);
   }
-  const project = (other: CountMatrix): Float32Array => {
-    if (other.nGenes !== m.nGenes)
-      throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
-    return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
-  };
-  return { pcs: Float32Array.from(op.times(rotation, k)), rotation, variance, nPcs: k, project };
-}
-
-/** Below this many stored values the products run on the calling thread only. */
-export const PARALLEL_MIN_NNZ = 1_000_000;
-
-/**
- * A = (X[:, selected] − center) · scale, X stored by cell (CSC with cells as columns). With
- * `threads` 2 (and a large enough matrix) each product is split at the cell where half of the
- * stored values lie; the upper part runs in a worker thread (sparse-products.ts) on shared arrays.
- * The split is the same with one thread, so results do not depend on the thread count.
- */
-class ImplicitMatrix {
-  private readonly split: number;
-  private buffers: ProductBuffers | undefined;
-  private worker: Worker | undefined;
-
-  constructor(
-    readonly m: CountMatrix,
-    readonly col: Int32Array,
-    readonly center: Float64Array,
-    readonly scale: Float64Array,
-    maxWidth = 0,
-    threads = 1,
-  ) {
-    const half = m.indptr[m.nCells] / 2;
-    let lo = 0;
-    let hi = m.nCells;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (m.indptr[mid] < half) lo = mid + 1;
-      else hi = mid;
-    }
-    this.split = lo;
-    if (threads > 1 && maxWidth > 0 && m.indptr[m.nCells] >= PARALLEL_MIN_NNZ) this.startWorker(maxWidth);
-  }
-
-  private startWorker(maxWidth: number): void {
-    const { m, center } = this;
-    const p = center.length;
-    const f64 = (length: number) => new Float64Array(new SharedArrayBuffer(length * 8));
-    const buffers: ProductBuffers = {
-      m: {
-        nCells: m.nCells,
-        indptr: toShared(m.indptr),
-        indices: toShared(m.indices),
-        data: toShared(m.data),
-      },
-      col: toShared(this.col),
-      scale: toShared(this.scale),
-      maxWidth,
-      input: f64(Math.max(m.nCells, p) * maxWidth),
-      output: f64(m.nCells * maxWidth),
-      upper: f64(p * maxWidth),
-      upperColSum: f64(maxWidth),
-      offset: f64(maxWidth),
-      control: new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4)),
-    };
-    try {
-      const worker = new Worker(new URL('./sparse-products.ts', import.meta.url), {
-        workerData: { task: 'sparse-products', buffers },
-      });
-      worker.unref();
-      worker.on('error', () => {}); // the calling thread then runs every upper half itself
-      this.worker = worker;
-      this.buffers = buffers;
-    } catch {
-      this.buffers = undefined;
-    }
-  }
-
-  private count(inWorker: boolean): void {
-    lastProducts.total++;
-    if (inWorker) lastProducts.inWorker++;
-  }
-
-  /** Ends the worker thread (the products keep working on the calling thread). */
-  close(): void {
-    if (this.buffers) stopWorker(this.buffers.control);
-    this.buffers = undefined;
-    this.worker = undefined;
-  }
-
-  private timesOffset(mat: ArrayLike<number>, w: number, offset: Float64Array): void {
-    const { center, scale } = this;
-    offset.fill(0);
-    for (let j = 0; j < center.length; j++) {
-      const f = center[j] * scale[j];
-      if (f !== 0) for (let c = 0; c < w; c++) offset[c] += f * mat[j * w + c];
-    }
-  }
-
-  /** A · M, M row-major p × w; result n × w. */
-  times(mat: Float64Array, w: number): Float64Array {
-    const { m } = this;
-    const b = this.buffers;
-    if (b && w <= b.maxWidth) {
-      b.input.set(mat.subarray(0, this.center.length * w));
-      this.timesOffset(mat, w, b.offset);
-      this.count(runSplit(b, 1, w, this.split, () => timesRange(b, w, 0, this.split)));
-      return b.output.slice(0, m.nCells * w);
-    }
-    const local: ProductBuffers = {
-      ...this.localBuffers(),
-      input: mat,
-      output: new Float64Array(m.nCells * w),
-      offset: new Float64Array(w),
-    };
-    this.timesOffset(mat, w, local.offset);
-    timesRange(local, w, 0, m.nCells);
-    return local.output;
-  }
-
-  /** Aᵀ · Y, Y row-major n × w; result p × w. */
-  transposeTimes(y: Float64Array, w: number): Float64Array {
-    const { m, center, scale } = this;
-    const p = center.length;
-    const out = new Float64Array(p * w);
-    const colSum = new Float64Array(w);
-    const b = this.buffers;
-    let upper: Float64Array;
-    let upperColSum: Float64Array;
-    if (b && w <= b.maxWidth) {
-      b.input.set(y.subarray(0, m.nCells * w));
-      this.count(runSplit(b, 2, w, this.split, () => transposeTimesRange(b, w, 0, this.split, out, colSum)));
-      upper = b.upper;
-      upperColSum = b.upperColSum;
-    } else {
-      const local = { ...this.localBuffers(), input: y, maxWidth: w };
-      upper = new Float64Array(p * w);
-      upperColSum = new Float64Array(w);
-      transposeTimesRange(local, w, 0, this.split, out, colSum);
-      transposeTimesRange(local, w, this.split, m.nCells, upper, upperColSum);
-    }
-    for (let t = 0; t < p * w; t++) out[t] += upper[t];
-    for (let c = 0; c < w; c++) colSum[c] += upperColSum[c];
-    for (let j = 0; j < p; j++) {
-      const f = center[j] * scale[j];
-      if (f !== 0) for (let c = 0; c < w; c++) out[j * w + c] -= f * colSum[c];
-    }
-    return out;
-  }
-
-  private localBuffers(): ProductBuffers {
-    const empty = new Float64Array(0);
-    return {
-      m: this.m,
-      col: this.col,
-      scale: this.scale,
-      maxWidth: 1,
-      input: empty,
-      output: empty,
-      upper: empty,
-      upperColSum: empty,
-      offset: empty,
-      control: new Int32Array(CONTROL_SLOTS),
-    };
-  }
-}
-
-/** The array itself when it is already backed by a SharedArrayBuffer, else a shared copy. */
-export function toShared<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a;
-  const Kind = a.constructor as new (b: SharedArrayBuffer) => T;
-  const out = new Kind(new SharedArrayBuffer(a.byteLength));
-  out.set(a);
-  return out;
+  return finishFit(op, rotation, variance, k);
 }
 
 /** Orthonormal basis of the columns of a row-major rows × cols matrix (returned row-major). */

@@ -24,7 +24,7 @@ export interface ProductBuffers {
   scale: Float64Array;
   /** Width (columns) of the dense operands, at most `maxWidth`. */
   maxWidth: number;
-  /** Dense input: times() reads p × w, transposeTimes() reads n × w. */
+  /** Dense input: times() and gram() read p × w, transposeTimes() reads n × w. */
   input: Float64Array;
   /** times() output n × w. */
   output: Float64Array;
@@ -33,7 +33,7 @@ export interface ProductBuffers {
   upperColSum: Float64Array;
   /** Offsets subtracted from each times() row (w). */
   offset: Float64Array;
-  /** [generation, claim, done, stop, op (1 times, 2 transposeTimes), width, split cell] */
+  /** [generation, claim, done, stop, op (1 times, 2 transposeTimes, 3 gram), width, split cell] */
   control: Int32Array;
 }
 
@@ -83,6 +83,32 @@ export function transposeTimesRange(
   }
 }
 
+/**
+ * Σ over cells [from, to) of Aᵀ·(A·M) without the centring term of Aᵀ (M = input, p × w), into
+ * `out` (p × w) and `colSum` (the column sums of A·M over those cells): per cell, its row of A·M
+ * (w values, minus `offset`) is formed and scattered back at once — never stored for all cells.
+ */
+export const gramRange: typeof transposeTimesRange = (b, w, from, to, out, colSum) => {
+  const { m, col, scale, input, offset } = b;
+  out.fill(0, 0, (out.length / b.maxWidth) * w);
+  colSum.fill(0);
+  const row = new Float64Array(w);
+  for (let cell = from; cell < to; cell++) {
+    for (let c = 0; c < w; c++) row[c] = -offset[c];
+    const start = m.indptr[cell];
+    const end = m.indptr[cell + 1];
+    for (let t = start; t < end; t++) {
+      const j = col[m.indices[t]];
+      if (j >= 0) addScaledRow(row, 0, input, j * w, m.data[t] * scale[j], w);
+    }
+    for (let c = 0; c < w; c++) colSum[c] += row[c];
+    for (let t = start; t < end; t++) {
+      const j = col[m.indices[t]];
+      if (j >= 0) addScaledRow(out, j * w, row, 0, m.data[t] * scale[j], w);
+    }
+  }
+};
+
 /** dst[d0 … d0+w) += v · src[s0 … s0+w), unrolled by 4. */
 export function addScaledRow(
   dst: Float64Array,
@@ -108,7 +134,8 @@ export function runUpper(b: ProductBuffers): void {
   const w = ctl[WIDTH];
   const split = ctl[SPLIT];
   if (ctl[OP] === 1) timesRange(b, w, split, b.m.nCells);
-  else transposeTimesRange(b, w, split, b.m.nCells, b.upper, b.upperColSum);
+  else if (ctl[OP] === 2) transposeTimesRange(b, w, split, b.m.nCells, b.upper, b.upperColSum);
+  else gramRange(b, w, split, b.m.nCells, b.upper, b.upperColSum);
 }
 
 /**
@@ -116,7 +143,13 @@ export function runUpper(b: ProductBuffers): void {
  * `lower`, then waits for the worker's upper range or runs it itself if the worker did not claim
  * it. Returns whether the worker ran the upper range.
  */
-export function runSplit(b: ProductBuffers, op: 1 | 2, w: number, split: number, lower: () => void): boolean {
+export function runSplit(
+  b: ProductBuffers,
+  op: 1 | 2 | 3,
+  w: number,
+  split: number,
+  lower: () => void,
+): boolean {
   const ctl = b.control;
   ctl[OP] = op;
   ctl[WIDTH] = w;
