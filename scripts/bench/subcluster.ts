@@ -6,13 +6,15 @@
  * (cut there), as a user selects clusters of a parent result. runSubcluster (packages/engine/src/
  * subcluster.ts, the child job's engine call) runs with the default child parameters: subset of
  * the parent counts, re-normalisation, new HVGs + PCA, graph, Louvain, Wilcoxon markers, then the
- * embeddings. Prints wall and CPU seconds per step, the "→ markers" milestone (subset included),
- * the whole child, peak RSS and ARI against the known clusters, and one JSON line. Asserts nothing.
+ * embeddings (the child's UMAP layouts start after its markers). Prints wall and CPU seconds per
+ * step, the PCA's Krylov blocks, the "→ markers" milestone (subset included), the whole child, peak
+ * RSS and ARI against the known clusters, and one JSON line. Asserts nothing.
  */
 import { loadavg } from 'node:os';
 import { runSubcluster } from '@cellcloud/engine/subcluster';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
+import { lastPowerIterations, lastProducts } from '@cellcloud/engine/methods/sparse-pca';
 import { printStepTable, StepTimer } from './step-timer';
 
 const arg = (name: string, dflt: number) => {
@@ -59,6 +61,11 @@ const cpuAll = process.cpuUsage(cpu0);
 const cpuSeconds = (cpuAll.user + cpuAll.system) / 1e6;
 const toMarkers = ((timer.markersDone ?? performance.now()) - t0) / 1000;
 printStepTable(timer.steps);
+// the child's PCA is the last sparsePca call of the run (no doublet step in a child)
+const pca = { blocks: lastPowerIterations, passes: lastProducts.total, inWorker: lastProducts.inWorker };
+console.log(
+  `  pca: ${pca.blocks} Krylov blocks, ${pca.passes} passes over the matrix (${pca.inWorker} split with the worker thread)`,
+);
 const found = result.obs.cluster.kind === 'categorical' ? result.obs.cluster.values : [];
 const known = Array.from(cells, (c) => String(parent.truth[c]));
 const ari = adjustedRandIndex(known, found);
@@ -77,6 +84,7 @@ console.log(
     peakRssMB,
     ari: Number(ari.toFixed(4)),
     clusters: result.clusterLabels.length,
+    pca,
     steps: timer.steps.map((s) => ({ ...s, wall: Number(s.wall.toFixed(2)), cpu: Number(s.cpu.toFixed(2)) })),
     loadavg: load,
   }),
