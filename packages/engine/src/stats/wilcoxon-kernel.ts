@@ -148,7 +148,7 @@ class BlockRunner {
     if (b !== this.last + 1) this.seek(g0);
     this.last = b;
     const block = this.transpose(g0, g1);
-    for (let g = g0; g < g1; g++) this.gene(g, block, block.ptr[g - g0], block.ptr[g - g0 + 1]);
+    for (let g = g0; g < g1; g++) this.gene(g, block.pairs, block.ptr[g - g0], block.ptr[g - g0 + 1]);
   }
 
   /** Moves every labelled cell's cursor to its first value of a gene ≥ g0 (binary search). */
@@ -177,8 +177,8 @@ class BlockRunner {
     const width = g1 - g0;
     const ptr = new Float64Array(width + 1);
     for (let i = 0; i < width; i++) ptr[i + 1] = ptr[i] + geneCount[g0 + i];
-    const bits = new Uint32Array(ptr[width]);
-    const groups = new Int32Array(ptr[width]);
+    // (bits, group) pairs side by side: one write stream per gene, not two
+    const pairs = new Uint32Array(2 * ptr[width]);
     const dataBits = new Uint32Array(data.buffer, data.byteOffset, data.length);
     const pos = Int32Array.from(ptr.subarray(0, width));
     for (let c = 0; c < nCells; c++) {
@@ -191,20 +191,20 @@ class BlockRunner {
         if (g >= g1) break;
         if (data[k] <= 0) continue;
         const p = pos[g - g0]++;
-        bits[p] = dataBits[k];
-        groups[p] = lab;
+        pairs[2 * p] = dataBits[k];
+        pairs[2 * p + 1] = lab;
       }
       cursor[c] = k;
     }
-    return { ptr, bits, groups };
+    return { ptr, pairs };
   }
 
   /** Rank sums, non-zero counts, value sums and tie term of gene g (block values [s, e)). */
-  private gene(g: number, block: { bits: Uint32Array; groups: Int32Array }, s: number, e: number): void {
+  private gene(g: number, pairs: Uint32Array, s: number, e: number): void {
     const { n, nGroups, rankSum, nzCount, valSum } = this.w;
     const { f32, u32 } = this;
     // positive float32 bit patterns order as the values: an LSD radix sort of (bits, group)
-    const { bits, groups } = this.sorter.sort(block.bits, block.groups, s, e);
+    const { bits, groups } = this.sorter.sort(pairs, s, e);
     const o = g * nGroups;
     const nnz = e - s;
     const n0 = n - nnz;
@@ -231,7 +231,7 @@ class BlockRunner {
 }
 
 /**
- * LSD radix sort of (32-bit key, group) pairs in 3 passes of 11 bits (the three digit histograms
+ * LSD radix sort of (32-bit key, group) pairs (stored side by side) in 3 passes of 11 bits (the three digit histograms
  * counted in one read; passes whose digit is the same for every key are skipped); short runs use
  * insertion sort. Stable; scratch reused.
  */
@@ -242,12 +242,7 @@ class RadixSorter {
   private gb = new Int32Array(0);
   private readonly count = new Uint32Array(3 * 2048);
 
-  sort(
-    keys: Uint32Array,
-    groups: Int32Array,
-    s: number,
-    e: number,
-  ): { bits: Uint32Array; groups: Int32Array } {
+  sort(pairs: Uint32Array, s: number, e: number): { bits: Uint32Array; groups: Int32Array } {
     const n = e - s;
     if (this.a.length < n) {
       const size = Math.max(n, this.a.length * 2);
@@ -260,8 +255,10 @@ class RadixSorter {
     let gsrc = this.ga;
     let dst = this.b;
     let gdst = this.gb;
-    src.set(keys.subarray(s, e));
-    gsrc.set(groups.subarray(s, e));
+    for (let i = 0, q = 2 * s; i < n; i++, q += 2) {
+      src[i] = pairs[q];
+      gsrc[i] = pairs[q + 1];
+    }
     if (n <= 64) {
       insertionSort(src, gsrc, n);
       return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
