@@ -73,28 +73,26 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
   return outputs.finish(result);
 }
 
-/** Outputs whose parts that do not depend on the UMAP / t-SNE embeddings are written. */
+/** Outputs whose large parts (the matrices) are written; `finish` writes the rest. */
 export interface OutputsInProgress {
-  /** Writes the embeddings (h5ad obsm, explorer embeddings), uns and the manifests; closes the files. */
+  /** Writes per-cell columns, var, embeddings, markers, uns and the manifests; closes the files. */
   finish(result: AnalysisResult): Promise<ArtifactManifest>;
 }
 
 /**
  * writeOutputs in two parts, for writing while the embeddings compute (runAnalysis
- * whileEmbeddings: the early result has the matrices, per-cell columns and markers): the h5ad's
- * matrices, obs and var, markers.csv and the explorer's columns, genes, expression chunks and
- * markers now; obsm, uns, the explorer embeddings and the manifest with `finish` (the final
- * result). No copy is held in between: the open h5ad keeps only its chunk index.
+ * whileEmbeddings): the large, final parts now — the h5ad's X and layers, the explorer's genes and
+ * gene-major expression layers — and everything else with `finish`, from the final result (so
+ * per-cell columns added after the pipeline, e.g. annotations, are written too). No copy is held
+ * in between: the open h5ad keeps only its chunk index.
  */
 export async function startOutputs(early: AnalysisResult, sink: OutputSink): Promise<OutputsInProgress> {
   const genes = { ids: early.geneIds, symbols: early.geneSymbols };
-  const h5adInput: H5adInput = {
+  const matrices: H5adInput = {
     counts: early.counts,
     normalized: early.normalized,
     genes,
     barcodes: early.barcodes,
-    obs: early.obs,
-    var: { highly_variable: { kind: 'boolean', values: early.highlyVariable } },
     // deflate level 1: at 20k cells (synthetic) 1.84 CPU s / 71.7 MB against 2.57 / 64.4 at level 4
     // (integers byte-shuffled, the counts' indices linked to X's: 4.45 / 131 MB before)
     compression: H5AD_DEFLATE_LEVEL,
@@ -103,12 +101,11 @@ export async function startOutputs(early: AnalysisResult, sink: OutputSink): Pro
   const memory = file ? undefined : new MemorySink();
   let h5ad: H5adInProgress;
   try {
-    h5ad = await beginH5ad(h5adInput, (file ?? memory)!);
+    h5ad = await beginH5ad(matrices, (file ?? memory)!);
   } catch (e) {
     await file?.close();
     throw e;
   }
-  await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(early.markers)));
   const open = sink.open?.bind(sink);
   const artifactSink: ArtifactSink = {
     write: (p, bytes) => sink.write(`${OUTPUT_FILES.artifacts}${p}`, bytes),
@@ -121,9 +118,6 @@ export async function startOutputs(early: AnalysisResult, sink: OutputSink): Pro
       genes,
       nCells: early.counts.nCells,
       layers: { counts: early.counts, normalized: early.normalized },
-      obs: early.obs,
-      markers: { cluster: early.markers },
-      qc: early.qc,
       h5ad: `../${OUTPUT_FILES.h5ad}`,
     },
     artifactSink,
@@ -145,18 +139,24 @@ export async function startOutputs(early: AnalysisResult, sink: OutputSink): Pro
       );
       for (const [k, v] of carried) obsm[k === 'spatial' ? k : `X_${k}`] = v;
       try {
-        await h5ad.finish(obsm, {
-          cellcloud: {
-            engineVersion: result.engineVersion,
-            params: JSON.stringify(result.params),
-            nPcsUsed: result.qc.nPcsUsed,
-            batchCorrection: result.qc.batchCorrection,
+        await h5ad.finish({
+          obs: result.obs,
+          var: { highly_variable: { kind: 'boolean', values: result.highlyVariable } },
+          obsm,
+          uns: {
+            cellcloud: {
+              engineVersion: result.engineVersion,
+              params: JSON.stringify(result.params),
+              nPcsUsed: result.qc.nPcsUsed,
+              batchCorrection: result.qc.batchCorrection,
+            },
           },
         });
       } finally {
         await file?.close();
       }
       if (memory) await sink.write(OUTPUT_FILES.h5ad, memory.bytes());
+      await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
       const embeddings: Record<string, { dims: number; values: Float32Array }> = {
         umap: e.umap,
         tsne: e.tsne,
@@ -164,7 +164,12 @@ export async function startOutputs(early: AnalysisResult, sink: OutputSink): Pro
       if (e.umap3D) embeddings.umap3D = e.umap3D;
       if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
       for (const [k, v] of carried) embeddings[k] = v;
-      return artifacts.finish(embeddings);
+      return artifacts.finish({
+        obs: result.obs,
+        embeddings,
+        markers: { cluster: result.markers },
+        qc: result.qc,
+      });
     },
   };
 }

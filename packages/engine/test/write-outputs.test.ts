@@ -41,7 +41,10 @@ describe('outputs written while the embeddings compute', () => {
       expect(Object.keys(result.embeddings)).toEqual(
         expect.arrayContaining(['pca', 'umap', 'tsne', 'umap3D']),
       );
+      // a per-cell column added after the pipeline (as the job's annotation does) is written too
+      result.obs.annot = { kind: 'categorical', values: result.barcodes.map((_, i) => `t${i % 2}`) };
       const manifest = await outputs!.finish(result);
+      expect(manifest.obs.map((o) => o.key)).toContain('annot');
       const again = await writeOutputs(result, directorySink(after));
       expect(manifest).toEqual(again);
       const names = await files(alongside);
@@ -60,6 +63,7 @@ describe('outputs written while the embeddings compute', () => {
         'a.h5ad',
       );
       expect(back.counts.nCells).toBe(result.counts.nCells);
+      expect(back.cells.columns['annot']).toEqual(result.obs.annot);
       expect(back.embeddings['X_umap']?.values).toEqual(result.embeddings.umap!.values);
       expect(back.embeddings['X_tsne']?.values).toEqual(result.embeddings.tsne!.values);
     } finally {

@@ -222,35 +222,87 @@ export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Arr
 
 export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactManifest> {
   const artifacts = await beginArtifacts(input, sink);
-  return artifacts.finish(input.embeddings ?? {});
+  return artifacts.finish(input);
 }
 
-/** Explorer artifacts whose per-cell columns, genes, expression layers and markers are written. */
+/** What `ArtifactsInProgress.finish` writes: per-cell columns, embeddings, markers, QC. */
+export type ArtifactRest = Pick<ArtifactInput, 'obs' | 'embeddings' | 'markers' | 'qc'>;
+
+/** Explorer artifacts whose genes and expression layers are written. */
 export interface ArtifactsInProgress {
-  /** Writes the embeddings, then the manifest. */
-  finish(embeddings: NonNullable<ArtifactInput['embeddings']>): Promise<ArtifactManifest>;
+  /** Writes the per-cell columns, embeddings, markers and QC, then the manifest. */
+  finish(rest: ArtifactRest): Promise<ArtifactManifest>;
 }
 
 /**
- * writeArtifacts in two parts: everything but the embeddings now (e.g. while they compute), the
- * embeddings and the manifest with `finish`. The input's embeddings are not read here.
+ * writeArtifacts in two parts: the genes and the gene-major expression layers (the large part)
+ * now — e.g. while the embeddings compute — and the rest with `finish`. The input's obs,
+ * embeddings, markers and qc are not read here.
  */
 export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactsInProgress> {
   const { nCells, genes } = input;
   const bad = (detail: string) =>
     new FormatError('write.invalid_input', { file: 'explorer artifacts', detail });
-  const obs: ArtifactManifest['obs'] = [];
-  const obsNames = stems(Object.keys(input.obs ?? {}));
-  for (const [key, col] of Object.entries(input.obs ?? {})) {
-    if (col.values.length !== nCells)
-      throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
-    const { entry, bytes } = encodeObsColumn(key, col, obsNames.get(key)!);
-    await sink.write(entry.file, bytes);
-    obs.push(entry);
-  }
   if (genes.ids.length !== genes.symbols.length) throw bad('gene ids and symbols differ in length');
   await sink.write('genes.json', json({ ids: genes.ids, symbols: genes.symbols }));
-  const layers: ArtifactManifest['layers'] = [];
+  const layers = await writeLayers(input, sink, bad);
+  return {
+    async finish(rest) {
+      const embeddings: ArtifactManifest['embeddings'] = [];
+      const embNames = stems(Object.keys(rest.embeddings ?? {}));
+      for (const [name, e] of Object.entries(rest.embeddings ?? {})) {
+        if (e.dims < 2 || e.dims > 3)
+          throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
+        if (e.values.length !== nCells * e.dims)
+          throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
+        const file = `embeddings/${embNames.get(name)}.f32`;
+        await sink.write(file, bytesOf(e.values));
+        embeddings.push({ name, dims: e.dims, file });
+      }
+      const obs: ArtifactManifest['obs'] = [];
+      const obsNames = stems(Object.keys(rest.obs ?? {}));
+      for (const [key, col] of Object.entries(rest.obs ?? {})) {
+        if (col.values.length !== nCells)
+          throw bad(`obs column "${key}" has ${col.values.length} values for ${nCells} cells`);
+        const { entry, bytes } = encodeObsColumn(key, col, obsNames.get(key)!);
+        await sink.write(entry.file, bytes);
+        obs.push(entry);
+      }
+      const markers: ArtifactManifest['markers'] = [];
+      const markerNames = stems(Object.keys(rest.markers ?? {}));
+      for (const [groupBy, rows] of Object.entries(rest.markers ?? {})) {
+        const file = `markers/${markerNames.get(groupBy)}.json`;
+        await sink.write(file, json(rows));
+        markers.push({ groupBy, file });
+      }
+      if (rest.qc !== undefined) await sink.write('qc.json', json(rest.qc));
+      const manifest = artifactManifest.parse({
+        formatVersion: 1,
+        engineVersion: input.engineVersion,
+        nCells,
+        nGenes: genes.ids.length,
+        species: input.species,
+        embeddings,
+        obs,
+        genes: { file: 'genes.json', count: genes.ids.length },
+        layers,
+        markers,
+        ...(rest.qc !== undefined ? { qc: 'qc.json' } : {}),
+        ...(input.h5ad ? { h5ad: input.h5ad } : {}),
+      });
+      await sink.write('manifest.json', json(manifest));
+      return manifest;
+    },
+  };
+}
+
+/** The gene-major expression layers (expr/<layer>.bin + .idx); layers of one sparsity layout in one pass. */
+async function writeLayers(
+  input: ArtifactInput,
+  sink: ArtifactSink,
+  bad: (detail: string) => Error,
+): Promise<ArtifactManifest['layers']> {
+  const { nCells, genes } = input;
   const named = (['counts', 'normalized'] as const).flatMap((name) => {
     const m = input.layers[name];
     if (!m) return [];
@@ -258,7 +310,6 @@ export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): 
       throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
     return [{ name, m }];
   });
-  // layers of one sparsity layout (counts and normalized values) are transposed in one pass
   const groups: (typeof named)[] = [];
   for (const l of named) {
     const same = groups.find((g) => g[0]!.m.indices === l.m.indices && g[0]!.m.indptr === l.m.indptr);
@@ -271,9 +322,11 @@ export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): 
     if (open) {
       const files = await Promise.all(group.map((l) => open(`expr/${l.name}.bin`)));
       try {
+        // the blocks of all the group's layers are in memory at once: ~32 MB in all
         index = await writeLayerChunks(
           group.map((l) => l.m),
           files,
+          Math.floor((1 << 22) / group.length),
         );
       } finally {
         await Promise.all(files.map((f) => f.close()));
@@ -285,44 +338,5 @@ export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): 
     }
     for (const { name } of group) await sink.write(`expr/${name}.idx`, bytesOf(index));
   }
-  for (const { name } of named) layers.push({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` });
-  const markers: ArtifactManifest['markers'] = [];
-  const markerNames = stems(Object.keys(input.markers ?? {}));
-  for (const [groupBy, rows] of Object.entries(input.markers ?? {})) {
-    const file = `markers/${markerNames.get(groupBy)}.json`;
-    await sink.write(file, json(rows));
-    markers.push({ groupBy, file });
-  }
-  if (input.qc !== undefined) await sink.write('qc.json', json(input.qc));
-  return {
-    async finish(embeddingInput) {
-      const embeddings: ArtifactManifest['embeddings'] = [];
-      const embNames = stems(Object.keys(embeddingInput));
-      for (const [name, e] of Object.entries(embeddingInput)) {
-        if (e.dims < 2 || e.dims > 3)
-          throw bad(`embedding "${name}" has ${e.dims} dimensions; the explorer takes 2 or 3`);
-        if (e.values.length !== nCells * e.dims)
-          throw bad(`embedding "${name}" is not ${nCells} × ${e.dims}`);
-        const file = `embeddings/${embNames.get(name)}.f32`;
-        await sink.write(file, bytesOf(e.values));
-        embeddings.push({ name, dims: e.dims, file });
-      }
-      const manifest = artifactManifest.parse({
-        formatVersion: 1,
-        engineVersion: input.engineVersion,
-        nCells,
-        nGenes: genes.ids.length,
-        species: input.species,
-        embeddings,
-        obs,
-        genes: { file: 'genes.json', count: genes.ids.length },
-        layers,
-        markers,
-        ...(input.qc !== undefined ? { qc: 'qc.json' } : {}),
-        ...(input.h5ad ? { h5ad: input.h5ad } : {}),
-      });
-      await sink.write('manifest.json', json(manifest));
-      return manifest;
-    },
-  };
+  return named.map(({ name }) => ({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` }));
 }

@@ -258,23 +258,30 @@ function validate(input: H5adInput): void {
 export async function writeH5adTo(input: H5adInput, sink: PositionalSink): Promise<number> {
   validate(input);
   const file = await beginH5ad(input, sink);
-  return file.finish(input.obsm ?? {}, input.uns ?? {});
+  return file.finish(input);
 }
 
-/** An .h5ad whose matrices, obs and var are written; `finish` adds obsm and uns and closes it. */
+/** The parts of an .h5ad written by `H5adInProgress.finish`. */
+export type H5adRest = Pick<H5adInput, 'obs' | 'var' | 'obsm' | 'uns'>;
+
+/** An .h5ad whose matrices are written; `finish` adds obs, var, obsm and uns and closes it. */
 export interface H5adInProgress {
-  finish(
-    obsm: Record<string, { dims: number; values: Float32Array }>,
-    uns: Record<string, UnsValue>,
-  ): Promise<number>;
+  finish(rest: H5adRest): Promise<number>;
 }
 
 /**
- * writeH5adTo in two parts: X, layers, obs and var now (e.g. while the embeddings compute: they
- * need nothing else), obsm and uns with `finish`. The input's obsm and uns are not read here.
+ * writeH5adTo in two parts: the matrices (X, layers) now — e.g. while the embeddings compute,
+ * or before per-cell annotations are added — and the small elements (obs, var, obsm, uns) with
+ * `finish`. The input's obs, var, obsm and uns are not read here.
  */
 export async function beginH5ad(input: H5adInput, sink: PositionalSink): Promise<H5adInProgress> {
-  validate({ ...input, obsm: {} });
+  const matrices = {
+    counts: input.counts,
+    normalized: input.normalized,
+    genes: input.genes,
+    barcodes: input.barcodes,
+  };
+  validate(matrices);
   const h5 = new Hdf5Writer(sink);
   const w = new AnnWriter(h5, input.compression ?? 4, Math.max(1, input.blockElements ?? CHUNK));
   const f = h5.root;
@@ -282,27 +289,26 @@ export async function beginH5ad(input: H5adInput, sink: PositionalSink): Promise
   const x = await w.csr(f, 'X', input.normalized ?? input.counts);
   const layers = w.group(f, 'layers');
   if (input.normalized) await w.csr(layers, 'counts', input.counts, x);
-  await w.dataframe(f, 'obs', makeUnique(input.barcodes).names, '_index', input.obs ?? {});
-  const varCols: Record<string, VarColumn> = {
-    gene_ids: { kind: 'string', values: input.genes.ids },
-    gene_symbols: { kind: 'string', values: input.genes.symbols },
-  };
-  if (input.genes.featureTypes)
-    varCols['feature_types'] = { kind: 'categorical', values: input.genes.featureTypes };
-  await w.dataframe(f, 'var', makeUnique(input.genes.symbols).names, '_index', {
-    ...varCols,
-    ...(input.var ?? {}),
-  });
-  const nCells = input.counts.nCells;
   return {
-    async finish(obsmInput, unsInput) {
-      validate({ ...input, obsm: obsmInput });
+    async finish(rest) {
+      validate({ ...matrices, ...rest });
+      await w.dataframe(f, 'obs', makeUnique(input.barcodes).names, '_index', rest.obs ?? {});
+      const varCols: Record<string, VarColumn> = {
+        gene_ids: { kind: 'string', values: input.genes.ids },
+        gene_symbols: { kind: 'string', values: input.genes.symbols },
+      };
+      if (input.genes.featureTypes)
+        varCols['feature_types'] = { kind: 'categorical', values: input.genes.featureTypes };
+      await w.dataframe(f, 'var', makeUnique(input.genes.symbols).names, '_index', {
+        ...varCols,
+        ...(rest.var ?? {}),
+      });
       const obsm = w.group(f, 'obsm');
-      for (const [k, e] of Object.entries(obsmInput))
-        await w.numeric(obsm, k, e.values, { shape: [nCells, e.dims] });
+      for (const [k, e] of Object.entries(rest.obsm ?? {}))
+        await w.numeric(obsm, k, e.values, { shape: [input.counts.nCells, e.dims] });
       for (const name of ['obsp', 'varm', 'varp']) w.group(f, name);
       const uns = w.group(f, 'uns');
-      for (const [k, v] of Object.entries(unsInput)) await w.uns(uns, k, v);
+      for (const [k, v] of Object.entries(rest.uns ?? {})) await w.uns(uns, k, v);
       return h5.close();
     },
   };
