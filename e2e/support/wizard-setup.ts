@@ -16,19 +16,21 @@ export interface WizardEnv {
 
 /**
  * Shared setup of the wizard e2e files: a server with the Ensembl gene lists and one in-process
- * worker, the user registered through the API, their samples uploaded and parsed by `upload`,
+ * worker (`env` overrides, e.g. WORKER_CONCURRENCY), the user registered through the API, their samples uploaded and parsed by `upload`,
  * then a page (first-visit tutorial closed) logged in through the UI on /my_analyzes.
  */
 export async function wizardEnv(
   user: NewUser,
   geneLists: string,
   upload: (server: RunningServer, token: string) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<WizardEnv> {
   ensureWebBuild();
   const server = await startServer({
     ENSEMBL_GENE_LISTS_DIR: geneLists,
     IN_PROCESS_WORKER: 'true',
     WORKER_CONCURRENCY: '1',
+    ...env,
   });
   let browser: Browser | undefined;
   let tp: TestPage | undefined;
