@@ -113,6 +113,12 @@ function portOpen(host, port) {
   });
 }
 
+// The stages run one after another. Running the PostgreSQL server project beside the browser tests
+// (2 cores) was considered (brief E, 2026-11-25) but not adopted: it could not be measured faster on
+// the shared machine (load 15–22 all morning), and the e2e files wait on real analysis jobs whose
+// timeouts a second CPU-bound stage would eat into. The e2e stage got shorter instead: one pbmc3k
+// ingest for publicdb (+ preview), one server/upload and two concurrent jobs for wizard (+ cell
+// annotation).
 vitest('unit+server (PGlite)', ['unit', 'server'], { CELLCLOUD_TEST_DB: 'pglite' });
 
 const pgUrl = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
