@@ -186,6 +186,8 @@ export class AnalysisRunner {
           this.lastComputed.push(step.name);
         report(1, MESSAGES[step.name]);
         done += w;
+        // one-shot: the normalized values are not read again before the result is collected
+        if (this.options.oneShot && step === this.markers) this.normalize.dropValues();
         if (step === this.markers && this.options.whileEmbeddings) alongside = this.options.whileEmbeddings();
       }
       await alongside;

@@ -42,6 +42,21 @@ export class NormalizeStep extends Step<Record<string, never>, CountMatrix> {
   }
 
   protected run(): CountMatrix {
+    this.dropped = false;
     return logNormalize(this.source.value.counts);
+  }
+
+  /** True once `dropValues` let the values go (a one-shot run recomputes them for its result). */
+  dropped = false;
+
+  /**
+   * One-shot runs, once the markers are done: nothing after them reads the normalized values until
+   * the result is collected, so the embeddings do not hold them alongside (4 B per non-zero —
+   * 2.8 GiB at 500k cells, issue 14); `collect` recomputes them (same function, same counts).
+   */
+  dropValues(): void {
+    if (!this.result) return;
+    this.result = { ...this.result, data: new Float32Array(0) };
+    this.dropped = true;
   }
 }
