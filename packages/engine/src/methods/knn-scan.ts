@@ -17,6 +17,16 @@ export interface ScanInput {
   firstMarked: number;
   coords: Float32Array;
   centers: Float32Array;
+  /**
+   * The centroids in nGroup groups (members contiguous: group g holds centroids
+   * groupStart[g] .. groupStart[g + 1]), each with its centre (nGroup × d) and radius (the largest
+   * distance from the centre to a member), so that a point's nearest centroids are found without
+   * measuring all of them (assignNearLists).
+   */
+  nGroup: number;
+  groupCenters: Float32Array;
+  groupRadius: Float64Array;
+  groupStart: Int32Array;
   near: Int32Array;
   listStart: Int32Array;
   /** Points stored list by list, and the original index of each stored point. */
@@ -31,9 +41,9 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
   const { d, k, nList, want, firstMarked, listStart, sorted, origin, counts } = s;
   let maxList = 0;
   for (let c = 0; c < nList; c++) maxList = Math.max(maxList, listStart[c + 1] - listStart[c]);
-  // candidates kept: at most 2k (then cut back to the k nearest) plus one list
-  const dist = new Float32Array(2 * k + maxList);
-  const mark = new Uint8Array(2 * k + maxList);
+  // candidates kept: the k nearest so far plus one list (cut back to k after each list)
+  const dist = new Float32Array(k + maxList);
+  const mark = new Uint8Array(k + maxList);
   const listAt = listOrder(s);
   // queries in list order: consecutive queries scan mostly the same lists (cache-friendly)
   for (let qp = from; qp < to; qp++) {
@@ -43,7 +53,8 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
     let seen = 0;
     // Once k candidates are in hand, the k-th smallest distance so far bounds the answer: a
     // farther point can never enter it, so its distance stops early (PCs come in decreasing
-    // variance, so most far points are rejected within the first dimensions).
+    // variance, so most far points are rejected within the first dimensions). The bound is set
+    // after every list that leaves ≥ k candidates; which points are seen does not depend on it.
     let bound = Infinity;
     for (let r = 0; r < nList && seen < want; r++) {
       const c = listAt(q, r);
@@ -56,7 +67,7 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
         dist[m] = dp;
         mark[m++] = origin[p] >= firstMarked ? 1 : 0;
       }
-      if (m >= 2 * k) {
+      if (m >= k) {
         selectSmallest(dist, mark, m, k);
         m = k;
         bound = 0;
@@ -74,6 +85,11 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
 export interface NeighborScanInput extends Omit<ScanInput, 'want' | 'firstMarked' | 'counts'> {
   /** Distances between centroids, nList × nList (Euclidean). */
   centerDist: Float64Array;
+  /**
+   * Lists scanned per query at most (Infinity: exact). A capped query stops after that many
+   * scanned lists (the nearest first) and keeps the k nearest it has seen.
+   */
+  maxScanned: number;
   /** Output, by original index, n × k nearest first: neighbour indices and Euclidean distances. */
   indices: Int32Array;
   distances: Float64Array;
@@ -84,15 +100,16 @@ export interface NeighborScanInput extends Omit<ScanInput, 'want' | 'firstMarked
  * inverted-file scan that skips a list only when no point of it can be nearer than the current
  * k-th: every point p of list c is nearer to centroid c than to the query's own centroid c0, so
  * |q − p| ≥ (|q − c|² − |q − c0|²) / (2 |c − c0|) (the distance from q to the bisector of c and
- * c0) ≥ (|q − c| − |q − c0|) / 2. Lists are visited by increasing |q − c|, so once the last bound
- * exceeds the k-th distance no farther list can contribute and the scan stops.
+ * c0) ≥ (|q − c| − |q − c0|) / 2. The remembered nNear nearest lists are visited first, by
+ * increasing |q − c| (once the weaker bound exceeds the k-th distance, every farther list is out);
+ * then the lists of the centroid groups that the group's radius does not rule out.
  */
 export function scanNeighbors(s: NeighborScanInput, from: number, to: number): void {
   const { d, k, nList, nNear, centers, near, listStart, sorted, origin, centerDist } = s;
+  const { nGroup, groupCenters, groupRadius, groupStart, maxScanned } = s;
   const bestD = new Float64Array(k);
   const bestI = new Int32Array(k);
   const visited = new Int32Array(nList).fill(-1);
-  const listAt = listOrder(s);
   // a bound must beat the k-th distance by this relative margin to skip (float32 rounding)
   const slack = 1 + 1e-6;
   for (let qp = from; qp < to; qp++) {
@@ -103,21 +120,38 @@ export function scanNeighbors(s: NeighborScanInput, from: number, to: number): v
     const c0 = near[q * nNear];
     const d0sq = sqDist32(sorted, qo, centers, c0 * d, d, Infinity);
     const d0 = Math.sqrt(d0sq);
-    for (let r = 0; r < nList; r++) {
-      const c = listAt(q, r);
-      if (visited[c] === qp) continue;
+    // Scans list c unless a bound proves it cannot hold a neighbour; false when even the
+    // weaker bound (|q − c| − |q − c0|) / 2 exceeds the k-th distance (then so do all farther lists).
+    let scanned = 0;
+    const visit = (c: number): boolean => {
       visited[c] = qp;
+      if (scanned >= maxScanned) return false;
       const kth = Math.sqrt(bestD[k - 1]) * slack;
       const dcSq = c === c0 ? d0sq : sqDist32(sorted, qo, centers, c * d, d, Infinity);
-      const dc = Math.sqrt(dcSq);
-      if ((dc - d0) / 2 > kth) break;
-      if (c !== c0 && (dcSq - d0sq) / (2 * centerDist[c0 * nList + c]) > kth) continue;
+      if ((Math.sqrt(dcSq) - d0) / 2 > kth) return false;
+      if (c !== c0 && (dcSq - d0sq) / (2 * centerDist[c0 * nList + c]) > kth) return true;
+      scanned++;
       const end = listStart[c + 1];
       for (let p = listStart[c]; p < end; p++) {
         if (p === qp) continue;
         const dp = sqDist32(sorted, qo, sorted, p * d, d, bestD[k - 1]);
         if (dp < bestD[k - 1]) insertNearest(bestD, bestI, k, dp, origin[p]);
       }
+      return true;
+    };
+    // the remembered nearest lists first, nearest first: they hold most neighbours
+    let settled = false;
+    for (let r = 0; r < nNear && !settled; r++) settled = !visit(near[q * nNear + r]);
+    // then every other list whose group is not ruled out: no member of group g is nearer to q than
+    // |q − centre_g| − radius_g, so when half of that beyond d0 exceeds the k-th distance no list
+    // of the group can hold a neighbour (any order is exact: each skip uses the current k-th
+    // distance, which only shrinks)
+    for (let g = 0; g < nGroup && !settled && scanned < maxScanned; g++) {
+      const kth = Math.sqrt(bestD[k - 1]) * slack;
+      const reach = 2 * kth + d0 + groupRadius[g];
+      const gd = Math.sqrt(sqDist32(sorted, qo, groupCenters, g * d, d, reach * reach));
+      if ((gd - groupRadius[g] - d0) / 2 > kth) continue;
+      for (let c = groupStart[g]; c < groupStart[g + 1]; c++) if (visited[c] !== qp) visit(c);
     }
     const o = q * k;
     for (let t = 0; t < k; t++) {
@@ -146,7 +180,20 @@ export function insertNearest(
 }
 
 /** What assignNearLists reads and writes (a subset of ScanInput). */
-export type NearInput = Pick<ScanInput, 'n' | 'd' | 'nList' | 'nNear' | 'coords' | 'centers' | 'near'>;
+export type NearInput = Pick<
+  ScanInput,
+  | 'n'
+  | 'd'
+  | 'nList'
+  | 'nNear'
+  | 'coords'
+  | 'centers'
+  | 'near'
+  | 'nGroup'
+  | 'groupCenters'
+  | 'groupRadius'
+  | 'groupStart'
+>;
 
 /**
  * listAt(q, r): the r-th nearest list of point q, for r = 0, 1, 2, … in turn — the remembered
@@ -160,36 +207,66 @@ function listOrder(s: NearInput): (q: number, r: number) => number {
   return (q, r) => {
     if (r < nNear) return near[q * nNear + r];
     if (r === nNear) {
-      // float32 distances widened to float64 leave 29 low mantissa bits for the list number
-      for (let l = 0; l < nList; l++) {
-        keys[l] = Math.fround(sqDist32(coords, q * d, centers, l * d, d, Infinity));
-        words[2 * l] |= l;
-      }
-      keys.sort();
+      for (let l = 0; l < nList; l++) keys[l] = sqDist32(coords, q * d, centers, l * d, d, Infinity);
+      sortWithIndex(keys, words, nList);
     }
     return words[2 * r] & 0x1fffffff;
   };
 }
 
-/** For points [from, to): their nNear nearest centroids, nearest first, into `near` (n × nNear). */
+/**
+ * Sorts keys[0 .. m) ascending with each key's position in its low mantissa bits (read back as
+ * words[2 r] & 0x1fffffff): the keys are rounded to float32 first (29 free bits), so the order is
+ * that of the float32-rounded keys, ties by position.
+ */
+function sortWithIndex(keys: Float64Array, words: Uint32Array, m: number): void {
+  for (let l = 0; l < m; l++) {
+    keys[l] = Math.fround(keys[l]);
+    words[2 * l] |= l;
+  }
+  keys.subarray(0, m).sort();
+}
+
+/**
+ * For points [from, to): their nNear nearest centroids, nearest first, into `near` (n × nNear).
+ * Exact without measuring every centroid: the groups are visited by increasing lower bound
+ * |x − group centre| − radius (no member can be nearer than that) and a group is skipped once its
+ * bound exceeds the nNear-th distance found so far.
+ */
 export function assignNearLists(s: NearInput, from: number, to: number): void {
-  const { d, nList, nNear, coords, centers, near } = s;
+  const { d, nNear, coords, centers, near, nGroup, groupCenters, groupRadius, groupStart } = s;
   const bestD = new Float64Array(nNear);
+  const lower = new Float64Array(nGroup);
+  const keys = new Float64Array(nGroup);
+  const words = new Uint32Array(keys.buffer);
+  // a bound must beat the nNear-th distance by this relative margin to skip (rounding)
+  const slack = 1 + 1e-6;
   for (let i = from; i < to; i++) {
+    const io = i * d;
+    for (let g = 0; g < nGroup; g++) {
+      lower[g] = Math.sqrt(sqDist32(coords, io, groupCenters, g * d, d, Infinity)) - groupRadius[g];
+      keys[g] = lower[g];
+    }
+    sortWithIndex(keys, words, nGroup);
     // bounded insertion list of the nNear nearest centroids
     bestD.fill(Infinity);
     const o = i * nNear;
-    for (let c = 0; c < nList; c++) {
-      const dc = sqDist32(coords, i * d, centers, c * d, d, bestD[nNear - 1]);
-      if (dc >= bestD[nNear - 1]) continue;
-      let pos = nNear - 1;
-      while (pos > 0 && bestD[pos - 1] > dc) {
-        bestD[pos] = bestD[pos - 1];
-        near[o + pos] = near[o + pos - 1];
-        pos--;
+    for (let r = 0; r < nGroup; r++) {
+      const g = words[2 * r] & 0x1fffffff;
+      const lb = lower[g];
+      if (lb > 0 && lb * lb > bestD[nNear - 1] * slack) continue;
+      for (let c = groupStart[g]; c < groupStart[g + 1]; c++) {
+        const dc = sqDist32(coords, io, centers, c * d, d, bestD[nNear - 1]);
+        if (dc >= bestD[nNear - 1]) continue;
+        let pos = nNear - 1;
+        while (pos > 0 && bestD[pos - 1] > dc) {
+          bestD[pos] = bestD[pos - 1];
+          near[o + pos] = near[o + pos - 1];
+          pos--;
+        }
+        bestD[pos] = dc;
+        near[o + pos] = c;
       }
-      bestD[pos] = dc;
-      near[o + pos] = c;
     }
   }
 }

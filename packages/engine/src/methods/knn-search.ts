@@ -9,6 +9,7 @@ import {
   type NeighborScanInput,
   type ScanInput,
 } from './knn-scan';
+import { groupCentroids, listCount } from './knn-groups';
 import { knnExact } from './knn';
 import { Random } from './random';
 
@@ -89,7 +90,10 @@ export async function countMarkedNeighbors(
     return counts;
   }
   const threads = opts.threads ?? 2;
-  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads);
+  // √n lists of √n points (Scrublet's calls are sensitive to the lists of this approximate
+  // search: they stay those of the previous releases)
+  const nList = Math.max(2, Math.round(Math.sqrt(n)));
+  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads, nList);
   const input: ScanInput = {
     ...lists,
     k,
@@ -121,16 +125,17 @@ async function buildLists(
   d: number,
   seed: number,
   threads: number,
+  nList: number,
 ): Promise<Lists> {
-  const nList = Math.max(2, Math.round(Math.sqrt(n)));
-  const centers = fitCentroids(coords, n, d, nList, seed, shared(Float32Array, nList * d));
+  const fitted = fitCentroids(coords, n, d, nList, seed);
+  const { centers, ...groups } = groupCentroids(fitted, nList, d, seed);
   const nNear = Math.min(nList, NEAR_LISTS);
   const near = shared(Int32Array, n * nNear);
   const sharedCoords = shared(Float32Array, n * d);
   sharedCoords.set(coords.subarray(0, n * d));
   await runInTwo(
     'knn-near',
-    { n, d, nList, nNear, coords: sharedCoords, centers, near },
+    { n, d, nList, nNear, coords: sharedCoords, centers, near, ...groups },
     assignNearLists,
     threads,
   );
@@ -145,7 +150,7 @@ async function buildLists(
     sorted.set(sharedCoords.subarray(i * d, i * d + d), p * d);
     origin[p] = i;
   }
-  return { n, d, nList, nNear, coords: sharedCoords, centers, near, listStart, sorted, origin };
+  return { n, d, nList, nNear, coords: sharedCoords, centers, near, ...groups, listStart, sorted, origin };
 }
 
 /** Below this many points knnLists searches by plain brute force (knnExact). */
@@ -165,12 +170,12 @@ export async function knnLists(
   n: number,
   d: number,
   k: number,
-  opts: { seed?: number; threads?: number } = {},
+  opts: { seed?: number; threads?: number; maxScannedLists?: number } = {},
 ): Promise<{ indices: Int32Array; distances: Float64Array }> {
   if (k >= n) throw new Error(`knnLists: asked for ${k} neighbours but there are only ${n} points`);
   if (n <= BRUTE_FORCE_MAX_POINTS) return knnExact(coords, n, d, k);
   const threads = opts.threads ?? 2;
-  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads);
+  const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads, listCount(n));
   const { nList, centers } = lists;
   const centerDist = shared(Float64Array, nList * nList, 8);
   for (let a = 0; a < nList; a++)
@@ -182,6 +187,7 @@ export async function knnLists(
   const input: NeighborScanInput = {
     ...lists,
     k,
+    maxScanned: opts.maxScannedLists ?? Infinity,
     centerDist,
     indices: shared(Int32Array, n * k),
     distances: shared(Float64Array, n * k, 8),
@@ -228,14 +234,7 @@ async function runInTwo<T extends { n: number }>(
 }
 
 /** k-means centroids (k-means++ seeding, 8 Lloyd iterations) fitted on a seeded sample of ≤ 20 points per list. */
-function fitCentroids(
-  coords: Float32Array,
-  n: number,
-  d: number,
-  nList: number,
-  seed: number,
-  out: Float32Array,
-): Float32Array {
+function fitCentroids(coords: Float32Array, n: number, d: number, nList: number, seed: number): Float64Array {
   const rng = new Random(seed);
   const m = Math.min(n, nList * 20);
   const pick = Int32Array.from({ length: n }, (_, i) => i);
@@ -247,6 +246,5 @@ function fitCentroids(
   }
   const sample = new Float64Array(m * d);
   for (let i = 0; i < m; i++) for (let j = 0; j < d; j++) sample[i * d + j] = coords[pick[i] * d + j];
-  out.set(kmeans(sample, m, d, nList, { maxIter: 8, seed }));
-  return out;
+  return kmeans(sample, m, d, nList, { maxIter: 8, seed });
 }
