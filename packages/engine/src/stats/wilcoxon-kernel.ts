@@ -255,31 +255,40 @@ class RadixSorter {
     let gsrc = this.ga;
     let dst = this.b;
     let gdst = this.gb;
-    for (let i = 0, q = 2 * s; i < n; i++, q += 2) {
-      src[i] = pairs[q];
-      gsrc[i] = pairs[q + 1];
-    }
     if (n <= 64) {
+      unpair(pairs, s, n, src, gsrc);
       insertionSort(src, gsrc, n);
       return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
     }
     const count = this.count;
     count.fill(0);
-    for (let i = 0; i < n; i++) {
-      const x = src[i];
+    for (let q = 2 * s; q < 2 * e; q += 2) {
+      const x = pairs[q];
       count[x & 2047]++;
       count[2048 + ((x >>> 11) & 2047)]++;
       count[4096 + (x >>> 22)]++;
     }
+    // the first pass that moves anything reads the pairs directly (no unpairing copy)
+    let paired = true;
     for (let pass = 0; pass < 3; pass++) {
       const shift = 11 * pass;
       const base = 2048 * pass;
-      if (count[base + ((src[0] >>> shift) & 2047)] === n) continue;
+      if (count[base + ((pairs[2 * s] >>> shift) & 2047)] === n) continue;
       let sum = 0;
       for (let d = base; d < base + 2048; d++) {
         const c = count[d];
         count[d] = sum;
         sum += c;
+      }
+      if (paired) {
+        for (let q = 2 * s; q < 2 * e; q += 2) {
+          const x = pairs[q];
+          const p = count[base + ((x >>> shift) & 2047)]++;
+          src[p] = x;
+          gsrc[p] = pairs[q + 1];
+        }
+        paired = false;
+        continue;
       }
       for (let i = 0; i < n; i++) {
         const p = count[base + ((src[i] >>> shift) & 2047)]++;
@@ -289,7 +298,16 @@ class RadixSorter {
       [src, dst] = [dst, src];
       [gsrc, gdst] = [gdst, gsrc];
     }
+    if (paired) unpair(pairs, s, n, src, gsrc);
     return { bits: src.subarray(0, n), groups: gsrc.subarray(0, n) };
+  }
+}
+
+/** keys[i], groups[i] = the i-th (key, group) pair from pair s on. */
+function unpair(pairs: Uint32Array, s: number, n: number, keys: Uint32Array, groups: Int32Array): void {
+  for (let i = 0, q = 2 * s; i < n; i++, q += 2) {
+    keys[i] = pairs[q];
+    groups[i] = pairs[q + 1];
   }
 }
 
