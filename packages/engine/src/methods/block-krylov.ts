@@ -63,13 +63,10 @@ export function blockKrylovEigen(
     for (let j = 0; j < width; j++) {
       const wj = image.subarray(j * p, (j + 1) * p);
       for (let i = 0; i < dim; i++) {
-        const v = dot(basis, i * p, wj, p);
-        if (i >= start && i < start + j) {
-          const avg = (h[i * maxDim + start + j] + v) / 2;
-          h[i * maxDim + start + j] = h[(start + j) * maxDim + i] = avg;
-        } else if (i >= start + j) {
-          h[i * maxDim + start + j] = h[(start + j) * maxDim + i] = v;
-        } else h[i * maxDim + start + j] = h[(start + j) * maxDim + i] = v;
+        let v = dot(basis, i * p, wj, p);
+        // within the block, column i (< j) already set this entry as Q_jᵀ W_i: average the two
+        if (i >= start && i < start + j) v = (h[i * maxDim + start + j] + v) / 2;
+        h[i * maxDim + start + j] = h[(start + j) * maxDim + i] = v;
       }
     }
     const sub = new Float64Array(dim * dim);
