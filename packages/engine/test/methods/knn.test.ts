@@ -7,6 +7,7 @@ import {
   knnLists,
   knnSearch,
 } from '../../src/methods/knn-search';
+import { LIST_SIZE, listCount } from '../../src/methods/knn-groups';
 import { Random } from '../../src/methods/random';
 import { KnnResult } from '../../src/steps/neighbors';
 
@@ -138,5 +139,34 @@ describe('knn', () => {
     expect(cut.indices).toEqual(found.get(15)!.indices);
     expect(cut.serialize().runs).toEqual(new Int32Array(n).fill(15));
     await expect(knnLists(pts, 10, d, 10)).rejects.toThrow(/only 10 points/);
+  });
+  it('sizes the lists by √n up to ~100k points, then by LIST_SIZE; a capped scan stays close to exact', async () => {
+    expect(listCount(10_000)).toBe(100);
+    expect(listCount(500_000)).toBe(Math.round(500_000 / LIST_SIZE));
+    const rng = new Random(4);
+    const d = 8;
+    const n = 5000;
+    const k = 15;
+    const centres = Array.from({ length: 5 }, () => Array.from({ length: d }, () => 4 * rng.normal()));
+    const pts = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) {
+      const c = rng.int(5);
+      for (let j = 0; j < d; j++) pts[i * d + j] = centres[c][j] + rng.normal();
+    }
+    const exact = knnExact(pts, n, d, k);
+    const recall = (found: Int32Array) => {
+      let same = 0;
+      for (let i = 0; i < n; i++) {
+        const want = new Set(exact.indices.subarray(i * k, i * k + k));
+        for (let t = 0; t < k; t++) if (want.has(found[i * k + t])) same++;
+      }
+      return same / (n * k);
+    };
+    const full = await knnLists(pts, n, d, k, { maxScannedLists: Infinity });
+    const capped = await knnLists(pts, n, d, k, { maxScannedLists: 4 });
+    console.log(`[knn] recall of the search capped at 4 lists: ${recall(capped.indices).toFixed(4)}`);
+    expect(recall(full.indices)).toBeGreaterThanOrEqual(0.9999);
+    expect(recall(capped.indices)).toBeGreaterThan(0.8);
+    expect(recall(capped.indices)).toBeLessThanOrEqual(recall(full.indices));
   });
 });
