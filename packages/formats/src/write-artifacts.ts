@@ -8,6 +8,7 @@ export interface ArtifactSink {
   /**
    * Optional positional file writer: with it the gene-major expression chunks are written one
    * block of genes at a time instead of as one buffer (8 bytes per non-zero less at the peak).
+   * The block buffer is reused for the next block once `write` has resolved.
    */
   open?(
     path: string,
@@ -111,12 +112,14 @@ function geneBlocks(
   g0: number,
   g1: number,
   cursor: Float64Array,
+  buffers: ArrayBuffer[],
 ): Uint8Array[] {
   const m = layers[0]!;
   const start = index[2 * g0]!;
   const end = g1 < m.nGenes ? index[2 * g1]! : index[2 * (m.nGenes - 1)]! + index[2 * (m.nGenes - 1) + 1]!;
-  const words = layers.map(() => new Uint32Array((end - start) / 4));
-  const floats = words.map((w) => new Float32Array(w.buffer));
+  // the layers' block buffers are reused from block to block (every word is written below)
+  const words = buffers.map((b) => new Uint32Array(b, 0, (end - start) / 4));
+  const floats = words.map((w) => new Float32Array(w.buffer, 0, w.length));
   const data = layers.map((l) => l.data);
   // per gene of the block: the next cell-index word; its value sits `count` words further
   const next = new Int32Array(g1 - g0);
@@ -142,7 +145,7 @@ function geneBlocks(
     }
     cursor[j] = k;
   }
-  return words.map((w) => new Uint8Array(w.buffer));
+  return words.map((w) => new Uint8Array(w.buffer, 0, w.byteLength));
 }
 
 type PositionalFile = { write(bytes: Uint8Array, position: number): Promise<void> };
@@ -180,13 +183,20 @@ export async function writeLayerChunks(
     offset += len;
   }
   const cursor = m.indptr.slice(0, m.nCells);
+  const blocks: [number, number][] = [];
+  let largest = 0;
   for (let g0 = 0; g0 < m.nGenes;) {
     let g1 = g0 + 1;
     let inBlock = perGene[g0]!;
     while (g1 < m.nGenes && inBlock + perGene[g1]! <= blockNnz) inBlock += perGene[g1++]!;
-    const blocks = geneBlocks(layers, perGene, index, g0, g1, cursor);
-    await Promise.all(blocks.map((b, l) => files[l]!.write(b, index[2 * g0]!)));
+    blocks.push([g0, g1]);
+    largest = Math.max(largest, (g1 < m.nGenes ? index[2 * g1]! : offset) - index[2 * g0]!);
     g0 = g1;
+  }
+  const buffers = layers.map(() => new ArrayBuffer(largest));
+  for (const [g0, g1] of blocks) {
+    const bytes = geneBlocks(layers, perGene, index, g0, g1, cursor, buffers);
+    await Promise.all(bytes.map((b, l) => files[l]!.write(b, index[2 * g0]!)));
   }
   return index;
 }
