@@ -21,41 +21,54 @@ const MB = 1024 * 1024;
  * child process, for the job runner's budget check before spawning (scran.js aborts the whole
  * process on out-of-memory). The peak is the largest of these phases (bytes per non-zero unless
  * said; one copy of a count matrix = Float32 value + Uint32 index = 8):
- *  - merge: the caller's sample matrices (8, gone with `releaseSamples`) + the merged copy (8);
- *    the one-shot runner then filters and drops doublets in place (no further copy);
+ *  - merge: the merged copy (8) + the caller's sample matrices (8; with `releaseSamples` each is
+ *    freed once copied — ArrayBuffer.transfer(0), issue 14: dropped references waited for a full
+ *    GC — so only the sample being copied, 8 × the largest); the one-shot runner then filters and
+ *    drops doublets in place (no further copy);
  *  - Scrublet, one sample at a time: counts (8) + that sample's copy over its expressed genes
  *    with log values (12 × its share) — its HVG, simulated and PCA temporaries are smaller;
- *  - after normalization: counts (8) + normalized values (4, indices shared) + the PCA's HVG
- *    submatrix, clipped in place (8 × HVG share; was 12 with a clipped copy) + the Wilcoxon gene
- *    blocks (16 B per block value, blocks capped at WILCOXON_BLOCK_VALUES values — issue 14: a
- *    2,048-gene block of 500k cells was ~1.2 GB);
+ *  - PCA: counts (8) + normalized values (4, indices shared) + the HVG submatrix, clipped in place
+ *    (8 × HVG share; the share of the non-zeros in the HVGs is taken as 3 × HVGs / genes: measured
+ *    ≤ 0.3 on synth100k, whose HVGs are its most expressed genes) + the randomized SVD's cells × 60
+ *    float64 blocks (1,440 B per cell);
+ *  - markers: counts + normalized (12) + the Wilcoxon gene blocks (16 B per block value, blocks
+ *    capped at WILCOXON_BLOCK_VALUES values) + PCs, neighbour lists and the UMAP layouts running
+ *    alongside (2,640 B per cell) — the HVG submatrix is gone by then;
+ *  - embeddings (t-SNE; the UMAP layouts joined): counts (8) — one-shot runs drop the normalized
+ *    values after the markers and recompute them for the result (runner.ts) — + 11,000 B per cell
+ *    (the t-SNE's 90-neighbour lists, affinities and their row copies, the layouts' graphs:
+ *    fitted to synth100k, whose pipeline peaked at 3,023 MB with the normalized values still
+ *    held, ~9.7 KB per cell beyond them) + 150 MB for the worker threads;
  *  - writing: counts + normalized (12) and ~64 MB in flight — analysis.h5ad and the explorer's
  *    gene-major chunks stream into the sink's opened files (issue 14; the job child's storage sink
- *    opens them). Streaming h5ad of synth20k's two 31M-non-zero matrices added 31 MB RSS; through
- *    h5wasm writing had added 14–17 B per non-zero (synth100k: 3,170 → 5,059 MB);
- *  - per cell in every phase: PCs (50 × 8 × 3), neighbour lists and t-SNE (90 neighbours × 16),
- *    UMAP/embeddings, clustering graph; cell-cycle regression densifies the HVGs (cells × HVGs × 8);
+ *    opens them);
+ *  - per cell in every phase 1,000 B (barcodes, QC and obs columns, result embeddings);
+ *    cell-cycle regression densifies the HVGs (cells × HVGs × 8);
  *  - a fixed 400 MB for Node, the WebAssembly module and code.
- * Measured with npm run bench:engine (releaseSamples, default parameters): synth20k (29.6M
- * non-zeros) pipeline 943 MB, estimate 1,062 MB; synth100k (148M) pipeline 3,023 MB, estimate
- * 3,330 MB (analysis phase); synth200k (297M) 4,540 MB when stopped in t-SNE, estimate 6,200 MB.
+ * Measured with npm run bench:engine (releaseSamples, default parameters; docs/engine-scaling.md
+ * "200k and 500k"): synth20k (29.6M non-zeros) whole job with writing 1,034 MB, estimate 1,100 MB;
+ * synth100k (148M) to the end of the PCA 2,342 MB, whole job with writing 3,144 MB measured before
+ * the normalized values were dropped (−565 MB expected, not re-measured), estimate 2,919 MB;
+ * synth500k (742M) merge and Scrublet 6,517 MB, estimate 12,027 MB (11.75 GiB, embeddings phase).
  */
 export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const params = parseParams(input.params ?? {});
   const { cells, genes, nnz } = input;
   const largest = Math.min(nnz, input.largestSampleNnz ?? nnz);
-  const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 2);
+  const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
   const blockValues = Math.min(nnz, wilcoxonBlockGenes(nnz, genes) * (nnz / Math.max(1, genes)));
   const samples = input.releaseSamples ? 0 : 8 * nnz;
-  const merge = samples + 8 * nnz;
+  const merge = (input.releaseSamples ? 8 * largest : samples) + 8 * nnz;
   const scrublet = params.doubletDetectionAndRemoval ? samples + 8 * nnz + 12 * largest : 0;
   const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
-  const analysis = samples + nnz * (8 + 4 + 8 * hvgShare) + 16 * blockValues;
+  const pca = samples + nnz * (8 + 4 + 8 * hvgShare) + cells * 1440;
+  const markers = samples + nnz * (8 + 4) + 16 * blockValues + cells * 2640;
+  const embeddings = samples + 8 * nnz + 150 * MB + cells * 11_000;
   const writing = samples + nnz * (8 + 4) + 64 * MB;
-  let perCell = 50 * 8 * 3 + 90 * 16 + 2000;
+  let perCell = 1000;
   if (params.removeCellCycleEffects) perCell += params.numberOfHighlyVariableGenes * 4 * 2;
   const perGene = 200; // names, statistics; markers rows are per cluster × gene
   const markerRows = genes * 40 * 120; // up to ~40 clusters × ~120 bytes per row object
-  const peak = Math.max(merge, scrublet, ambient, analysis, writing);
+  const peak = Math.max(merge, scrublet, ambient, pca, markers, embeddings, writing);
   return Math.ceil(400 * MB + peak + cells * perCell + genes * perGene + markerRows);
 }

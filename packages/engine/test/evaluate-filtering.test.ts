@@ -81,4 +81,16 @@ describe('estimateMemoryBytes', () => {
       estimateMemoryBytes({ cells: 1, genes: 1, nnz: 1, params: { bogus: true } as never }),
     ).toThrow(/Invalid analysis parameters/);
   });
+
+  it('covers the peaks measured with bench:engine and admits synth500k within 12 GiB (issue 14)', () => {
+    const MiB = 2 ** 20;
+    const est = (cells: number, nnz: number, largestSampleNnz: number) =>
+      estimateMemoryBytes({ cells, genes: 20000, nnz, largestSampleNnz, releaseSamples: true });
+    // docs/engine-scaling.md "200k and 500k": measured peaks, current code
+    expect(est(20_000, 29.63e6, 29.63e6)).toBeGreaterThan(1034 * MiB * 1.05);
+    expect(est(100_000, 148e6, 74e6)).toBeGreaterThan(2342 * MiB * 1.2);
+    const at500k = est(500_000, 741.84e6, 74.2e6);
+    expect(at500k).toBeGreaterThan(6517 * MiB * 1.5);
+    expect(at500k).toBeLessThanOrEqual(12 * 1024 * MiB);
+  });
 });
