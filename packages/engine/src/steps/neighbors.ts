@@ -62,7 +62,8 @@ export interface NeighborsResult {
 /**
  * The exact nearest neighbours of every cell in the reduced representation: our inverted-file
  * search with exactness bounds (methods/knn-search.ts knnLists, on both cores; was scran.js's
- * Annoy index above 10k cells — 30 CPU s at 100k cells against ~3–5 now). The 15-nearest lists
+ * Annoy index above 10k cells — 30 CPU s at 100k cells against ~3–5 now; above ~102k cells the
+ * scan is capped at 16 lists per cell, recall ≥ 0.998 of the exact lists). The 15-nearest lists
  * serve the clustering graph and both UMAPs; larger k are searched on demand (`knn`).
  */
 export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> {
