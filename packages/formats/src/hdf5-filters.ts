@@ -1,9 +1,13 @@
 import { Bytes } from './hdf5-encode';
 
 /** HDF5 shuffle filter (H5Z_filter_shuffle): byte k of element i goes to k·n + i. */
-export function shuffleBytes(raw: Uint8Array, esize: number): Uint8Array {
+export function shuffleBytes(
+  raw: Uint8Array,
+  esize: number,
+  out: Uint8Array = new Uint8Array(raw.length),
+): Uint8Array {
   const n = Math.floor(raw.length / esize);
-  const out = new Uint8Array(raw.length);
+  if (out.length !== raw.length) throw new Error('shuffleBytes: the output is not the input size');
   if (esize === 4 && raw.byteOffset % 4 === 0) {
     const words = new Uint32Array(raw.buffer, raw.byteOffset, n);
     for (let i = 0; i < n; i++) {

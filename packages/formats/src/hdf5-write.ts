@@ -213,22 +213,26 @@ export class Hdf5Writer {
       const nChunks = Math.ceil(shape[0]! / rows);
       const chunks: { offset: number; size: number; address: bigint }[] = [];
       const pending: Promise<Uint8Array>[] = [];
+      const shuffled: (Uint8Array | undefined)[] = [];
+      const spare: Uint8Array[] = [];
       const compress = (c: number) => {
         const s = c * chunkElems;
         const e = Math.min(n, s + chunkElems);
-        let raw = get(s, e);
+        let raw: Uint8Array = get(s, e);
         if (e - s < chunkElems) {
           const full = new Uint8Array(chunkElems * esize);
           full.set(raw);
           raw = full;
         }
-        if (shuffle) raw = shuffleBytes(raw, esize);
+        // shuffled copies are recycled once their deflate is done (no garbage per chunk)
+        if (shuffle) raw = shuffled[c] = shuffleBytes(raw, esize, spare.pop() ?? new Uint8Array(raw.length));
         return Promise.resolve(deflateImpl(raw, level));
       };
       for (let c = 0; c < Math.min(IN_FLIGHT, nChunks); c++) pending.push(compress(c));
       for (let c = 0; c < nChunks; c++) {
         const z = await pending[c]!;
         pending[c] = undefined as unknown as Promise<Uint8Array>;
+        if (shuffled[c]) spare.push(shuffled[c]!);
         if (c + IN_FLIGHT < nChunks) pending[c + IN_FLIGHT] = compress(c + IN_FLIGHT);
         chunks.push({ offset: c * rows, size: z.length, address: await this.append(z) });
       }
