@@ -12,6 +12,11 @@ export interface MemoryEstimateInput {
   largestSampleNnz?: number;
   /** Whether runAnalysis gets `{ releaseSamples: true }` (the samples are emptied once merged); default false. */
   releaseSamples?: boolean;
+  /**
+   * Whether the outputs are written alongside the embeddings (runAnalysis `whileEmbeddings`, as the
+   * job child does): the normalized values are then held through them; default true.
+   */
+  writesAlongside?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -34,8 +39,10 @@ const MB = 1024 * 1024;
  *  - markers: counts + normalized (12) + the Wilcoxon gene blocks (16 B per block value, blocks
  *    capped at WILCOXON_BLOCK_VALUES values) + PCs, neighbour lists and the UMAP layouts running
  *    alongside (2,640 B per cell) — the HVG submatrix is gone by then;
- *  - embeddings (t-SNE; the UMAP layouts joined): counts (8) — one-shot runs drop the normalized
- *    values after the markers and recompute them for the result (runner.ts) — + 11,000 B per cell
+ *  - embeddings (t-SNE; the UMAP layouts joined): counts (8) + normalized (4) and ~64 MB in flight
+ *    when the outputs are written alongside (`writesAlongside`, the job child) — otherwise one-shot
+ *    runs drop the normalized values after the markers and recompute them for the result
+ *    (runner.ts) — + 11,000 B per cell
  *    (the t-SNE's 90-neighbour lists, affinities and their row copies, the layouts' graphs:
  *    fitted to synth100k, whose pipeline peaked at 3,023 MB with the normalized values still
  *    held, ~9.7 KB per cell beyond them) + 150 MB for the worker threads;
@@ -47,9 +54,10 @@ const MB = 1024 * 1024;
  *  - a fixed 400 MB for Node, the WebAssembly module and code.
  * Measured with npm run bench:engine (releaseSamples, default parameters; docs/engine-scaling.md
  * "200k and 500k"): synth20k (29.6M non-zeros) whole job with writing 1,034 MB, estimate 1,100 MB;
- * synth100k (148M) to the end of the PCA 2,342 MB, whole job with writing 3,144 MB measured before
+ * synth100k (148M) to the end of the markers 2,422 MB, whole job with writing 3,144 MB measured before
  * the normalized values were dropped (−565 MB expected, not re-measured), estimate 2,919 MB;
- * synth500k (742M) merge and Scrublet 6,517 MB, estimate 12,027 MB (11.75 GiB, embeddings phase).
+ * synth500k (742M) merge and Scrublet 6,517 MB; estimate 12,027 MB (11.75 GiB, embeddings phase)
+ * when writing after the pipeline, 14.5 GiB when writing alongside the embeddings.
  */
 export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const params = parseParams(input.params ?? {});
@@ -63,7 +71,8 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
   const pca = samples + nnz * (8 + 4 + 8 * hvgShare) + cells * 1440;
   const markers = samples + nnz * (8 + 4) + 16 * blockValues + cells * 2640;
-  const embeddings = samples + 8 * nnz + 150 * MB + cells * 11_000;
+  const normalizedHeld = input.writesAlongside === false ? 0 : 4 * nnz + 64 * MB;
+  const embeddings = samples + 8 * nnz + normalizedHeld + 150 * MB + cells * 11_000;
   const writing = samples + nnz * (8 + 4) + 64 * MB;
   let perCell = 1000;
   if (params.removeCellCycleEffects) perCell += params.numberOfHighlyVariableGenes * 4 * 2;

@@ -3,7 +3,6 @@ import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 import { carryInputColumns } from './carry-input';
 import { AnalysisRunner } from './runner';
-import { logNormalize } from './steps/normalize';
 import { scoreVariances } from './steps/pca';
 import type { SampleAmbient } from './steps/ambient';
 import type { SampleDoublets } from './steps/doublets';
@@ -163,7 +162,7 @@ function collect(
     sampleNames,
     counts: data.counts,
     // dropped after the markers in one-shot runs (runner.ts): recomputed once the embeddings are done
-    normalized: r.normalize.dropped ? logNormalize(data.counts) : r.normalize.value,
+    normalized: r.normalize.value,
     geneIds: data.geneIds,
     geneSymbols: data.geneSymbols,
     barcodes: data.barcodes,

@@ -187,7 +187,9 @@ export class AnalysisRunner {
         report(1, MESSAGES[step.name]);
         done += w;
         // one-shot: the normalized values are not read again before the result is collected
-        if (this.options.oneShot && step === this.markers) this.normalize.dropValues();
+        // (writing alongside reads them at once: kept then)
+        if (this.options.oneShot && step === this.markers && !this.options.whileEmbeddings)
+          this.normalize.dropValues();
         if (step === this.markers && this.options.whileEmbeddings) alongside = this.options.whileEmbeddings();
       }
       await alongside;

@@ -46,17 +46,26 @@ export class NormalizeStep extends Step<Record<string, never>, CountMatrix> {
     return logNormalize(this.source.value.counts);
   }
 
-  /** True once `dropValues` let the values go (a one-shot run recomputes them for its result). */
+  /** True while the values are let go (`dropValues`); reading `value` recomputes them. */
   dropped = false;
 
   /**
-   * One-shot runs, once the markers are done: nothing after them reads the normalized values until
-   * the result is collected, so the embeddings do not hold them alongside (4 B per non-zero —
-   * 2.8 GiB at 500k cells, issue 14); `collect` recomputes them (same function, same counts).
+   * One-shot runs that do not write alongside the embeddings, once the markers are done: nothing
+   * reads the normalized values until the result is collected, so the t-SNE and UMAP layouts do not
+   * run with them held (4 B per non-zero — 2.8 GiB at 500k cells, issue 14). The next read of
+   * `value` recomputes them (the same logNormalize of the same counts: the same values).
    */
   dropValues(): void {
-    if (!this.result) return;
+    if (!this.result || this.dropped) return;
     this.result = { ...this.result, data: new Float32Array(0) };
     this.dropped = true;
+  }
+
+  override get value(): CountMatrix {
+    if (this.dropped) {
+      this.result = logNormalize(this.source.value.counts);
+      this.dropped = false;
+    }
+    return super.value;
   }
 }
