@@ -1,4 +1,5 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
+import { type OutputsInProgress, startOutputs } from '@cellcloud/engine/write-outputs';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
@@ -22,11 +23,20 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     storage,
     input.samples.map((s) => ({ ...s, species: input.species })),
   );
+  const sink = storageOutputSink(storage, input.outPrefix);
+  // the matrices (h5ad X and layers, explorer expression chunks) are written while the embeddings
+  // compute; per-cell columns (incl. the annotations below), embeddings and markers after
+  let outputs: OutputsInProgress | undefined;
   const result = await runAnalysis(
     samples,
     input.params,
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
-    { releaseSamples: true },
+    {
+      releaseSamples: true,
+      whileEmbeddings: async (early) => {
+        outputs = await startOutputs(early, sink);
+      },
+    },
   );
   // issue 20: public datasets' annot_full / annot_sub transferred onto the user's cells (kNN majority)
   const transfer = transferPublicLabels(
@@ -44,7 +54,7 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     annotationArtifact = annotated?.artifact;
   }
   io.progress(0.92, 'write');
-  await writeOutputs(result, storageOutputSink(storage, input.outPrefix));
+  await (outputs ? outputs.finish(result) : writeOutputs(result, sink));
   if (transfer)
     await storage.put(
       `${input.outPrefix}artifacts/label-transfer.json`,
