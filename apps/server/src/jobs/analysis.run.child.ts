@@ -14,6 +14,8 @@ export interface AnalysisChildInput {
   samples: { name: string; group: string; datasetKey: string; reference?: boolean }[];
   params: unknown;
   outPrefix: string;
+  /** Write the matrices while the embeddings compute (runner-child-budget chooseWriting); default true. */
+  writeAlongside?: boolean;
 }
 
 const main: ChildMain<AnalysisChildInput> = async (input, io) => {
@@ -33,9 +35,12 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
     {
       releaseSamples: true,
-      whileEmbeddings: async (early) => {
-        outputs = await startOutputs(early, sink);
-      },
+      whileEmbeddings:
+        input.writeAlongside === false
+          ? undefined
+          : async (early) => {
+              outputs = await startOutputs(early, sink);
+            },
     },
   );
   // issue 20: public datasets' annot_full / annot_sub transferred onto the user's cells (kNN majority)

@@ -1,8 +1,7 @@
 import type { AnalysisParams } from '@cellcloud/contracts';
-import { estimateMemoryBytes } from '@cellcloud/engine';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
-import { refuseOverBudget } from './runner-child-budget';
+import { chooseWriting } from './runner-child-budget';
 import type { AnalysisChildInput } from './analysis.run.child';
 import { childTask } from './runner-child-process';
 import { runChildAndPublish } from './runner-child-publish';
@@ -47,14 +46,21 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   }
   const params = row.params as AnalysisParams;
   // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.
-  const need = estimateMemoryBytes({ cells, genes, nnz, params, largestSampleNnz, releaseSamples: true });
-  refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
+  const writeAlongside = chooseWriting(ctx.config, {
+    cells,
+    genes,
+    nnz,
+    params,
+    largestSampleNnz,
+    releaseSamples: true,
+  });
   await runChildAndPublish(ctx, t, (outPrefix) =>
     childTask<AnalysisChildInput>(new URL('./analysis.run.child.ts', import.meta.url), row.id, {
       species: row.species,
       samples,
       params,
       outPrefix,
+      writeAlongside,
     }),
   );
 }

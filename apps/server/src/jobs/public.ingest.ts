@@ -1,11 +1,10 @@
 import { analysisParams } from '@cellcloud/contracts';
-import { estimateMemoryBytes } from '@cellcloud/engine';
 import type { AppContext } from '../context';
 import { publicIngestsRepo } from '../db/repos/public-ingests';
 import type { JobContext } from '../queue/job-queue';
 import { swapCatalogue } from '../services/public-datasets/store';
 import type { AnalysisChildInput } from './analysis.run.child';
-import { refuseOverBudget } from './runner-child-budget';
+import { chooseWriting } from './runner-child-budget';
 import { childTask, runInChild } from './runner-child-process';
 import { PermanentJobError } from './runner-tracked';
 
@@ -37,7 +36,7 @@ export async function handlePublicIngest(ctx: PublicIngestContext, job: JobConte
     const props = entry.properties as { umi?: { total?: number } };
     const params = analysisParams.parse({ species: entry.species });
     const nnz = Math.min(entry.cells * entry.genes, Math.ceil(props.umi?.total ?? entry.cells * entry.genes));
-    const need = estimateMemoryBytes({
+    const writeAlongside = chooseWriting(ctx.config, {
       cells: entry.cells,
       genes: entry.genes,
       nnz,
@@ -45,13 +44,13 @@ export async function handlePublicIngest(ctx: PublicIngestContext, job: JobConte
       largestSampleNnz: nnz,
       releaseSamples: true,
     });
-    refuseOverBudget(ctx.config, need, 'jobs.failure.memory');
     await progress(0.01, 'inputs');
     const input: AnalysisChildInput = {
       species: entry.species,
       samples: [{ name: entry.id, group: entry.id, datasetKey: `${row.storage_prefix}counts.h5ad` }],
       params,
       outPrefix: row.storage_prefix,
+      writeAlongside,
     };
     await runInChild(childTask(new URL('./analysis.run.child.ts', import.meta.url), row.id, input), {
       config: ctx.config,

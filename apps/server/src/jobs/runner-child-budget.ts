@@ -1,6 +1,6 @@
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { isEngineError } from '@cellcloud/engine/errors';
-import { estimateMemoryBytes } from '@cellcloud/engine/memory';
+import { estimateMemoryBytes, type MemoryEstimateInput } from '@cellcloud/engine/memory';
 import { parseParams } from '@cellcloud/engine/validate';
 import type { Config } from '../config';
 import '../i18n/job-failures';
@@ -119,4 +119,17 @@ export function refuseOverBudget(config: Config, need: number, key: string): voi
   if (need <= config.workerMemoryBytes) return;
   const params = { need: Math.ceil(need / MiB), limit: Math.floor(config.workerMemoryBytes / MiB) };
   throw new PermanentJobError(translate('en-US', key, params), key, params);
+}
+
+/**
+ * The standard pipeline's budget check (`analysis.run`, `public.ingest`): whether the child writes
+ * the outputs' matrices alongside the embeddings (faster; the normalized values are then held to
+ * the end) or after the pipeline (the normalized values are let go after the markers and
+ * recomputed for writing: ~4 B per non-zero less at the peak — what admits 500k cells in 12 GiB).
+ * Alongside when that fits WORKER_MEMORY_MB, else after when that fits, else refused (translated).
+ */
+export function chooseWriting(config: Config, size: MemoryEstimateInput): boolean {
+  if (estimateMemoryBytes({ ...size, writesAlongside: true }) <= config.workerMemoryBytes) return true;
+  refuseOverBudget(config, estimateMemoryBytes({ ...size, writesAlongside: false }), 'jobs.failure.memory');
+  return false;
 }
