@@ -1,4 +1,5 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { collectGarbage } from './collect-garbage';
 import { AmbientStep } from './steps/ambient';
 import { BatchStep } from './steps/batch';
 import { CellCycleStep } from './steps/cell-cycle';
@@ -187,9 +188,15 @@ export class AnalysisRunner {
         report(1, MESSAGES[step.name]);
         done += w;
         // one-shot: the normalized values are not read again before the result is collected
-        // (writing alongside reads them at once: kept then)
-        if (this.options.oneShot && step === this.markers && !this.options.whileEmbeddings)
+        // (writing alongside reads them at once: kept then). The markers step has waited for its
+        // worker thread to exit; a full collection frees the shared buffer before the t-SNE and the
+        // layouts allocate (V8 would otherwise keep it until its next full collection, seconds later)
+        if (this.options.oneShot && step === this.markers && !this.options.whileEmbeddings) {
           this.normalize.dropValues();
+          // after one turn of the event loop (what the ended job kept, e.g. WeakRef targets, is let go)
+          await new Promise((r) => setImmediate(r));
+          collectGarbage();
+        }
         if (step === this.markers && this.options.whileEmbeddings) alongside = this.options.whileEmbeddings();
       }
       await alongside;

@@ -83,6 +83,17 @@ export interface WilcoxonOptions {
   awaitWorker?: boolean;
 }
 
+let workersExited: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves once every worker thread started by wilcoxonByGroup so far has exited. Until then the
+ * worker still references the matrix's shared buffers (terminate() is asynchronous), so the
+ * normalized values cannot be freed even when nothing on this thread reads them any more.
+ */
+export function wilcoxonWorkersExited(): Promise<void> {
+  return workersExited;
+}
+
 /** Blocks of the last wilcoxonByGroup call run by the worker thread, of all. */
 export const lastWilcoxon = { inWorker: 0, blocks: 0 };
 
@@ -171,7 +182,11 @@ function runOnTwoThreads(
       lastWilcoxon.inWorker--;
     }
   }
-  void worker?.terminate();
+  // the worker holds the shared matrix until it has exited: wilcoxonWorkersExited() awaits that
+  if (worker) {
+    const exited = worker.terminate().catch(() => 0);
+    workersExited = Promise.all([workersExited, exited]).then(() => undefined);
+  }
   onProgress?.(1);
 }
 

@@ -1,5 +1,6 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { findMarkers } from '../markers';
+import { wilcoxonWorkersExited } from '../stats/wilcoxon';
 import type { ClustersStep } from './clusters';
 import type { NormalizeStep } from './normalize';
 import type { CountsSource } from './sources';
@@ -21,10 +22,19 @@ export class MarkersStep extends Step<Record<string, never>, DegRow[]> {
     return {};
   }
 
-  protected run(_p: Record<string, never>, progress: (f: number, m: string) => void): DegRow[] {
+  /**
+   * Ends once the Wilcoxon worker thread has exited: until then it holds the normalized values'
+   * shared buffer, which one-shot runs let go of after this step (runner.ts).
+   */
+  protected async run(
+    _p: Record<string, never>,
+    progress: (f: number, m: string) => void,
+  ): Promise<DegRow[]> {
     const { codes, labels } = this.clusters.value;
-    return findMarkers(this.normalize.value, codes, labels, this.source.value.geneSymbols, (f) =>
+    const rows = findMarkers(this.normalize.value, codes, labels, this.source.value.geneSymbols, (f) =>
       progress(f, 'Wilcoxon rank-sum test per gene'),
     );
+    await wilcoxonWorkersExited();
+    return rows;
   }
 }
