@@ -11,6 +11,7 @@ import type { SampleFilterSummary } from './steps/filter';
 import type { ProgressCallback, StepName } from './steps/step';
 import type { SampleInput } from './validate';
 import { ENGINE_VERSION } from './version';
+import { collectGarbage } from './collect-garbage';
 
 /** The QC report: filter thresholds and before/after counts per sample, doublet and ambient-RNA results. */
 export interface QcReport {
@@ -109,6 +110,8 @@ export async function runAnalysis(
     return collect(runner, params, timings);
   } finally {
     runner.free();
+    // what the freed steps held (PCs, neighbour lists, …) is collected before the caller writes
+    collectGarbage();
   }
 }
 

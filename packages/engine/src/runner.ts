@@ -200,6 +200,9 @@ export class AnalysisRunner {
         if (step === this.markers && this.options.whileEmbeddings) alongside = this.options.whileEmbeddings();
       }
       await alongside;
+      // one-shot: the layouts' and the t-SNE's temporaries are garbage now; collected before the
+      // caller recomputes the normalized values (runAnalysis' collect) and writes the outputs
+      if (this.options.oneShot) collectGarbage();
     } catch (e) {
       // layouts started ahead are not joined; work started alongside ends before the error is thrown
       await Promise.all([this.umap.cancel(), this.umap3d.cancel(), alongside?.catch(() => undefined)]);
