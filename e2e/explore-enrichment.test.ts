@@ -104,9 +104,9 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
     const terms = page.getByTestId('enrich-count');
     const none = page.getByTestId('enrich-none');
     await terms.or(none).first().waitFor({ timeout: 120_000 });
-    // The result shown first can have no terms (pbmc3k clusters 1 vs 2 since the block Krylov PCA:
-    // group 1's few genes reach no GO BP term): the empty state says so, then a result with terms is
-    // picked from the list, whose labels give each result's term count.
+    // The view opens on the first result with terms (pbmc3k clusters 1 vs 2: group 1's few genes
+    // reach no GO BP term, the first library); should every result be empty the empty state shows,
+    // and a result with terms is picked from the list, whose labels give each one's term count.
     if (await none.isVisible()) {
       await page.getByTestId('enrich-result').click({ force: true });
       await visibleOption(page, / — [1-9]\d* terms from /)

@@ -17,7 +17,11 @@ import { barOption, cnetOption, dotOption, emapOption, heatOption, type OraPlotD
 export function EnrichView({ source }: { source: TaskResultSource }) {
   const { t } = useTranslation('enrichment');
   const summary = source.summary as EnrichSummary;
-  const [pick, setPick] = useState(summary.results[0]?.table ?? '');
+  // opens on the first result with terms (a group whose few genes reach no term of the first
+  // library would otherwise greet the user with an empty state); all results stay in the list
+  const [pick, setPick] = useState(
+    (summary.results.find((r) => r.termsReported > 0) ?? summary.results[0])?.table ?? '',
+  );
   const current = summary.results.find((r) => r.table === pick);
   const plots = useTaskOutput(() => source.data<OraPlotData[]>('plots'), [source]);
   const table = useTaskOutput(
