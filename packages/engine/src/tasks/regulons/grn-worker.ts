@@ -8,12 +8,16 @@ import type * as Gbm from './gbm';
  * `{ task: 'grn-boost', input }`, posts `{ from, to }` per slice and gets one `{ tick }` per target,
  * then `{ done, from, out }`. The worker runs under Node's own type stripping (no loader in a test
  * worker), which needs file extensions: a resolve hook adds `.ts` to the extensionless relative
- * imports of gbm.ts, histograms.ts and rng.ts (erasable TypeScript, no other runtime imports).
+ * imports of gbm.ts, histograms.ts, rng.ts and methods/random.ts (erasable TypeScript, no other
+ * runtime imports).
  */
 if (!isMainThread && workerData?.task === 'grn-boost' && parentPort) {
   registerHooks({
     resolve(specifier, context, next) {
-      const local = /^\.\.?\/[\w-]+$/.test(specifier) && context.parentURL?.endsWith('.ts');
+      const local =
+        /^\.\.?\/[\w./-]+$/.test(specifier) &&
+        !specifier.endsWith('.ts') &&
+        context.parentURL?.endsWith('.ts');
       return next(local ? `${specifier}.ts` : specifier, context);
     },
   });
