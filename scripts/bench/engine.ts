@@ -13,7 +13,9 @@
  * the end of the markers step (which runs before the embeddings); synthetic generation is reported
  * apart. synth200k (4 × 50k) and synth500k (10 × 50k, the issue 14 target: 12 GiB, 15 min) are
  * for the largest-size checks and are not run by default.
- * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment; BENCH_PARAMS='{…}'
+ * BENCH_VERBOSE=1 prints each step as it starts, with the RSS at that moment (and the epoch second);
+ * BENCH_MEMTRACE=<file> appends process.memoryUsage() (MB: rss, heap, external, arrayBuffers) with
+ * the scran.js WebAssembly heap, with the epoch second every 0.5 s to <file> (timer ticks: not inside long synchronous loops); BENCH_PARAMS='{…}'
  * passes analysis parameters (e.g. '{"doubletDetectionAndRemoval":false}'; default: all defaults);
  * BENCH_WRITE=1 also writes the outputs (to a temporary folder, removed after) as a job does —
  * the matrices, columns and markers while the embeddings compute (startOutputs), the rest after
@@ -24,7 +26,8 @@
  * read → markers figure on a busy machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { heapSize as scranHeapSize } from 'scran.js';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -76,6 +79,33 @@ function resetPeakRss(): void {
 function peakRss(): number {
   const hwm = peakWasReset ? /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8')) : null;
   return Math.round(Number(hwm ? hwm[1] : process.resourceUsage().maxRSS) / 1024);
+}
+
+/** BENCH_MEMTRACE: one line per 0.5 s — epoch s, rss, heapUsed, external, arrayBuffers (MB). */
+function traceMemory(file: string): void {
+  const mb = (b: number) => Math.round(b / 1048576);
+  const at = () => (Date.now() / 1000).toFixed(1);
+  // worker threads: when each starts and exits (their memory is in the RSS, not in memoryUsage())
+  process.on('worker', (w) => {
+    const id = w.threadId;
+    appendFileSync(file, `${at()} worker ${id} started (RSS ${mb(process.memoryUsage.rss())})\n`);
+    w.once('exit', () =>
+      appendFileSync(file, `${at()} worker ${id} exited (RSS ${mb(process.memoryUsage.rss())})\n`),
+    );
+  });
+  setInterval(() => {
+    const m = process.memoryUsage();
+    let wasm = 0;
+    try {
+      wasm = mb(scranHeapSize()); // the scran.js WebAssembly memory (grows, never shrinks)
+    } catch {
+      // not initialized yet
+    }
+    appendFileSync(
+      file,
+      `${(Date.now() / 1000).toFixed(1)} ${mb(m.rss)} ${mb(m.heapUsed)} ${mb(m.external)} ${mb(m.arrayBuffers)} ${wasm}\n`,
+    );
+  }, 500).unref();
 }
 
 const cpuSince = (c0: NodeJS.CpuUsage) => {
@@ -132,6 +162,7 @@ async function load(name: Name): Promise<Loaded> {
 }
 
 async function child(name: Name): Promise<void> {
+  if (process.env.BENCH_MEMTRACE) traceMemory(process.env.BENCH_MEMTRACE);
   const { samples, truth, readSeconds, readCpuSeconds, generateSeconds } = await load(name);
   const nCells = samples.reduce((a, s) => a + s.dataset.counts.nCells, 0);
   const nnz = samples.reduce((a, s) => a + s.dataset.counts.indices.length, 0);

@@ -36,7 +36,9 @@ export class StepTimer {
     this.cpu = process.cpuUsage();
     this.rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
     if (this.verbose)
-      console.log(`    … ${((this.wall - this.t0) / 1000).toFixed(1)} s ${e.message} (RSS ${this.rss} MB)`);
+      console.log(
+        `    … ${((this.wall - this.t0) / 1000).toFixed(1)} s ${e.message} (RSS ${this.rss} MB, at ${(Date.now() / 1000).toFixed(1)})`,
+      );
   };
 
   /** Ends the current step (call once the run returns). */
