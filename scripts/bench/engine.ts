@@ -5,7 +5,8 @@
  * synthetic negative-binomial data with known clusters (20,000 genes; 20k, 100k, 200k and 500k cells;
  * packages/engine/src/synthetic.ts).
  *
- * Each dataset runs in its own child process so that peak RSS is that run's alone. Prints wall and
+ * Each dataset runs in its own child process so that peak RSS is that run's alone (with the job
+ * child's glibc malloc settings, engine malloc-tunables.ts). Prints wall and
  * CPU seconds per step, peak RSS, ARI against the known labels (pbmc3k: Seurat tutorial labels)
  * and the load average, and ends each run with one JSON line:
  * {"dataset","cells","seconds","readToMarkersSeconds","cpuSeconds","peakRssMB","ari",…}.
@@ -37,6 +38,7 @@ import { runAnalysis, type AnalysisResult } from '@cellcloud/engine/run-analysis
 import { startOutputs, writeOutputs, type OutputsInProgress } from '@cellcloud/engine/write-outputs';
 import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
+import { withMallocTunables } from '@cellcloud/engine/malloc-tunables';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { benchEmbeddings } from './embeddings';
@@ -363,9 +365,8 @@ if (args[0] === '--child') {
     const r = spawnSync(
       process.execPath,
       [...process.execArgv, fileURLToPath(import.meta.url), '--child', name],
-      {
-        stdio: 'inherit',
-      },
+      // glibc malloc settings as the server's job child gets them (engine malloc-tunables.ts)
+      { stdio: 'inherit', env: withMallocTunables(process.env) },
     );
     if (r.status !== 0)
       console.log(

@@ -10,6 +10,16 @@ const env = {
   ...process.env,
   PATH: `${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
 };
+// glibc malloc: buffers ≥ 1 MiB in their own mappings, two arenas — as the server's job child
+// (src/malloc-tunables.ts explains and measures them; entries already set are kept)
+const given = (env.GLIBC_TUNABLES ?? '').split(':').filter(Boolean);
+const names = new Set(given.map((t) => t.split('=')[0]));
+for (const [k, v] of [
+  ['glibc.malloc.mmap_threshold', '1048576'],
+  ['glibc.malloc.arena_max', '2'],
+])
+  if (!names.has(k)) given.push(`${k}=${v}`);
+env.GLIBC_TUNABLES = given.join(':');
 const r = spawnSync(
   'node',
   ['--import', 'tsx', path.join(here, '../src/cli/main.ts'), ...process.argv.slice(2)],

@@ -131,12 +131,15 @@ describe('Wilcoxon rank-sum (tie-corrected normal approximation)', () => {
     }
   });
 
-  it('keeps a transposed block near 32M values at 500k cells (issue 14) and 2,048 genes below', () => {
-    // synth100k: 148M values over 20k genes → full blocks; synth500k: 741M → smaller blocks
-    expect(wilcoxonBlockGenes(148e6, 20_000)).toBe(WILCOXON_BLOCK_GENES);
-    const genes = wilcoxonBlockGenes(741e6, 20_000);
-    expect(genes).toBeLessThan(WILCOXON_BLOCK_GENES);
-    expect(genes * (741e6 / 20_000)).toBeLessThanOrEqual(WILCOXON_BLOCK_VALUES);
+  it('keeps a transposed block within 8M values at 100k and 500k cells (issue 14) and 2,048 genes on small data', () => {
+    // pbmc3k-sized data: full blocks; synth100k: 148M values over 20k genes and synth500k: 741M → smaller blocks
+    expect(wilcoxonBlockGenes(2.3e6, 13_714)).toBe(WILCOXON_BLOCK_GENES);
+    for (const nnz of [148e6, 741e6]) {
+      const genes = wilcoxonBlockGenes(nnz, 20_000);
+      expect(genes).toBeLessThan(WILCOXON_BLOCK_GENES);
+      expect(genes * (nnz / 20_000)).toBeLessThanOrEqual(WILCOXON_BLOCK_VALUES);
+    }
+    expect(WILCOXON_BLOCK_VALUES).toBe(8 * 1024 * 1024);
     expect(wilcoxonBlockGenes(1e12, 100)).toBe(64);
   });
 

@@ -372,7 +372,9 @@ export function kindOf(a: ElementArray): NumericKind {
 /** Fixed-length UTF-8 strings, null-padded to the longest. */
 export function encodeStrings(values: string[]): { dtype: Dtype; raw: Uint8Array } {
   const enc = values.map((s) => utf8.encode(s));
-  const length = Math.max(1, ...enc.map((e) => e.length));
+  // a loop, not Math.max(...spread): 500k barcodes overflowed the call stack (synth500k, issue 14)
+  let length = 1;
+  for (const e of enc) if (e.length > length) length = e.length;
   const raw = new Uint8Array(Math.max(1, values.length) * length);
   enc.forEach((e, i) => raw.set(e, i * length));
   return { dtype: { kind: 'string', length }, raw: values.length ? raw : new Uint8Array(0) };

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { engineErrorCodes } from '@cellcloud/engine/errors';
+import { withMallocTunables } from '@cellcloud/engine/malloc-tunables';
 import { PermanentJobError } from './runner-tracked';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,6 +71,8 @@ export function runInChild(
       execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // freed buffers leave the RSS (engine malloc-tunables.ts: ~100–150 MB lower peak at 100k cells)
+      env: withMallocTunables(process.env),
     });
     let settled = false;
     let doneReceived = false;

@@ -37,7 +37,7 @@ export function parseObsFile(text: string, barcodes: readonly string[]): ObsFile
     ? rowsAll[0]!.map((v, i) => (v === null || v === '' ? `column${i}` : String(v)))
     : [];
   const body = hasHeader ? rowsAll.slice(1) : rowsAll;
-  const width = Math.max(0, ...body.map((r) => r.length));
+  const width = body.reduce((a, r) => Math.max(a, r.length), 0); // no spread: one row per cell
   if (!hasHeader) for (let c = 0; c < width; c++) header.push(c === 0 ? 'barcode' : `column${c}`);
   const unmatched: string[] = [];
   let matched = 0;

@@ -61,11 +61,20 @@ export function optimizeLayout(
   let wMax = 0;
   for (const w of weights) if (w > wMax) wMax = w;
   const nEdges = rows.length;
-  const perSample = Float64Array.from(weights, (w) => (w > 0 ? wMax / w : Infinity));
-  const nextSample = perSample.slice();
+  // epochs per positive sample (wMax / w) and per negative sample (that / 5) are recomputed where
+  // used (the same float64 operations, so the same values): only the two schedules are stored,
+  // 16 B per edge instead of 32 (~100 MB less per layout worker at 100k cells, issue 14)
+  const perSample = (e: number): number => {
+    const w = weights[e];
+    return w > 0 ? wMax / w : Infinity;
+  };
   const negRate = 5;
-  const perNeg = Float64Array.from(perSample, (e) => e / negRate);
-  const nextNeg = perNeg.slice();
+  const nextSample = new Float64Array(nEdges);
+  const nextNeg = new Float64Array(nEdges);
+  for (let e = 0; e < nEdges; e++) {
+    nextSample[e] = perSample(e);
+    nextNeg[e] = nextSample[e] / negRate;
+  }
   const draw = n / 4294967296;
   const m2ab = -2 * a * b;
   const twoB = 2 * b;
@@ -96,8 +105,10 @@ export function optimizeLayout(
         y[j + 1] -= gy;
         if (three) y[j + 2] -= gz;
       }
-      nextSample[e] += perSample[e];
-      const nNeg = Math.floor((due - nextNeg[e]) / perNeg[e]) + 1;
+      const ps = perSample(e);
+      const pn = ps / negRate;
+      nextSample[e] += ps;
+      const nNeg = Math.floor((due - nextNeg[e]) / pn) + 1;
       let sx = 0;
       let sy = 0;
       let sz = 0;
@@ -125,7 +136,7 @@ export function optimizeLayout(
       y[i] = xi + sx * alpha;
       y[i + 1] = yi + sy * alpha;
       if (three) y[i + 2] = zi + sz * alpha;
-      nextNeg[e] += nNeg * perNeg[e];
+      nextNeg[e] += nNeg * pn;
     }
     if (onEpochs && ((epoch + 1) % every === 0 || epoch + 1 === epochs)) onEpochs(epoch + 1);
   }

@@ -133,6 +133,12 @@ class BlockRunner {
   private readonly sorter = new RadixSorter();
   private readonly f32 = new Float32Array(1);
   private readonly u32 = new Uint32Array(this.f32.buffer);
+  /**
+   * The transposed block's (bits, group) pairs, reused from block to block (grown when a block
+   * holds more values): a new array per block left the previous ones to the garbage collector,
+   * which in this synchronous loop let several blocks pile up (~1 GB at 100k cells, issue 14).
+   */
+  private pairs = new Uint32Array(0);
 
   private readonly w: WilcoxonWork;
 
@@ -178,7 +184,11 @@ class BlockRunner {
     const ptr = new Float64Array(width + 1);
     for (let i = 0; i < width; i++) ptr[i + 1] = ptr[i] + geneCount[g0 + i];
     // (bits, group) pairs side by side: one write stream per gene, not two
-    const pairs = new Uint32Array(2 * ptr[width]);
+    if (this.pairs.length < 2 * ptr[width]) {
+      this.pairs = new Uint32Array(0); // the smaller one is let go before the larger is allocated
+      this.pairs = new Uint32Array(2 * ptr[width]);
+    }
+    const pairs = this.pairs;
     const dataBits = new Uint32Array(data.buffer, data.byteOffset, data.length);
     const pos = Int32Array.from(ptr.subarray(0, width));
     for (let c = 0; c < nCells; c++) {

@@ -21,7 +21,7 @@ import {
  *
  * Input: the log-normalized matrix in the canonical cell-major layout; labels[c] = group index or
  * −1 (cell not tested). Genes are processed in blocks transposed on the fly, so memory stays at
- * one block of the matrix (at most ~256 MB, wilcoxonBlockGenes) whatever the dataset size.
+ * one block of the matrix per thread (at most ~64 MB, wilcoxonBlockGenes) whatever the dataset size.
  */
 export interface GroupTestResult {
   /** Per group: arrays of length nGenes. */
@@ -36,8 +36,12 @@ export interface GroupTestResult {
 
 /** At most this many genes per transposed block (fewer when the cells are many: see below). */
 export const WILCOXON_BLOCK_GENES = 2048;
-/** Stored values per block at most (8 B each: float32 bits + group), i.e. ~256 MB per block. */
-export const WILCOXON_BLOCK_VALUES = 32 * 1024 * 1024;
+/**
+ * Stored values per block at most (8 B each: float32 bits + group), i.e. ~64 MB per block and
+ * thread (each thread reuses one block buffer). Was 32 Mi values (256 MB): smaller blocks cost only
+ * a binary search per cell when a thread moves to a block that does not follow its last one.
+ */
+export const WILCOXON_BLOCK_VALUES = 8 * 1024 * 1024;
 
 /**
  * Genes per transposed block: 2,048, fewer when the average gene holds so many values that a

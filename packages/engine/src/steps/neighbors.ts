@@ -53,8 +53,8 @@ export interface NeighborsResult {
   /** The min(15, n − 1) exact nearest neighbours of every cell, shared by the SNN graph, UMAP and 3D UMAP. */
   nn: KnnResult;
   /**
-   * The exact k nearest neighbours of every cell (k ≤ n − 1), searched once per larger k and
-   * cut for smaller ones — for t-SNE's 90 neighbours (issue 14: one search reused everywhere).
+   * The exact k nearest neighbours of every cell (k ≤ n − 1): cut from `nn` up to its k, searched
+   * again above (not kept) — for t-SNE's 90 neighbours.
    */
   knn(k: number): Promise<KnnResult>;
 }
@@ -85,12 +85,13 @@ export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> 
       const { indices, distances } = await knnLists(coords, nCells, dims, k);
       return new KnnResult(nCells, k, indices, distances);
     };
-    let widest = await search(Math.min(N_NEIGHBORS, nCells - 1));
+    const nn = await search(Math.min(N_NEIGHBORS, nCells - 1));
     return {
-      nn: widest,
+      nn,
+      // a wider search is not kept: the t-SNE's 90-neighbour lists (~110 MB at 100k cells) are
+      // freed once its affinities are computed (issue 14's peak memory)
       async knn(k: number): Promise<KnnResult> {
-        if (k > widest.k) widest = await search(k);
-        return widest.first(k);
+        return k > nn.k ? search(k) : nn.first(k);
       },
     };
   }

@@ -1,6 +1,7 @@
 import { initScran } from '../scran';
 import { tsneAffinities, type TsneAffinities } from '../methods/tsne/affinities';
 import { tsne, tsneAsync } from '../methods/tsne/tsne';
+import { affinityRows, type AffinityRows } from '../methods/tsne/order';
 import type { BatchStep } from './batch';
 import type { Embedding } from './embeddings';
 import type { NeighborsStep } from './neighbors';
@@ -38,25 +39,38 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
   }
 
   protected async run(params: { seed: number }, progress: StepProgress): Promise<Embedding> {
-    const scran = await initScran();
-    const { nn: nn15, knn } = this.neighbors.value;
-    const n = nn15.numberOfCells();
-    const perplexity = tsnePerplexity(n);
-    // the exact 90 nearest from the neighbours step's own two-core search (no scran.js index:
-    // its Annoy build + search cost ~95 CPU s at 100k cells and WebAssembly memory)
-    const nn = await knn(Math.min(n - 1, scran.perplexityToNeighbors(perplexity)));
-    const aff: TsneAffinities = tsneAffinities(nn.serialize(), perplexity);
-    // kept for the 3D step only where it runs (~100 MB at 100k cells otherwise held to the end)
-    this.affinities = n <= TSNE3D_MAX_CELLS ? aff : undefined;
+    let rows: AffinityRows | undefined = await this.affinityRows();
     // a turn of the event loop after each iteration: outputs written alongside (runAnalysis
-    // whileEmbeddings) keep their deflate and file writes going on libuv's threads
+    // whileEmbeddings) keep their deflate and file writes going on libuv's threads; the rows are
+    // handed over (this frame keeps no reference: freed at the layout's first reordering)
     const values = await tsneAsync(
-      aff,
+      () => {
+        const taken = rows!;
+        rows = undefined;
+        return taken;
+      },
       { dims: 2, seed: params.seed, init: tsneInit(this.batch, 2) },
       (done, total) => progress(done / total, 'Computing t-SNE'),
       () => new Promise((resolve) => setImmediate(resolve)),
     );
     return { dims: 2, values };
+  }
+
+  /**
+   * The affinities as compressed rows: perplexity 30 over the exact 90 nearest neighbours from the
+   * neighbours step's own two-core search (no scran.js index: its Annoy build + search cost ~95 CPU
+   * s at 100k cells and WebAssembly memory). The neighbour lists (~110 MB at 100k cells) are let go
+   * when this returns; the edge list is kept for the 3D step only where it runs.
+   */
+  private async affinityRows(): Promise<AffinityRows> {
+    const scran = await initScran();
+    const { nn: nn15, knn } = this.neighbors.value;
+    const n = nn15.numberOfCells();
+    const perplexity = tsnePerplexity(n);
+    const nn = await knn(Math.min(n - 1, scran.perplexityToNeighbors(perplexity)));
+    const aff: TsneAffinities = tsneAffinities(nn.serialize(), perplexity);
+    this.affinities = n <= TSNE3D_MAX_CELLS ? aff : undefined;
+    return affinityRows(aff);
   }
 
   protected override release(): void {

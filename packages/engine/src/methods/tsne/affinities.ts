@@ -48,23 +48,33 @@ export function tsneAffinities(
     }
     return -1;
   };
-  const rows = new Int32Array(start[n]);
-  const cols = new Int32Array(start[n]);
-  const p = new Float64Array(start[n]);
+  // the edges each row keeps (a mutual pair under its larger end's row is taken from the other):
+  // counted first so that the edge arrays are allocated at their size (no over-allocation and no
+  // trimmed copies: at 100k cells × 90 neighbours that was ~200 MB more at the t-SNE's start)
+  const keep = (i: number, e: number): number => {
+    const j = knn.indices[e];
+    if (j === i) return -2;
+    const r = reverse(j, i);
+    return r >= 0 && j < i ? -2 : r;
+  };
   let m = 0;
+  for (let i = 0; i < n; i++) for (let e = start[i]; e < start[i + 1]; e++) if (keep(i, e) !== -2) m++;
+  const rows = new Int32Array(m);
+  const cols = new Int32Array(m);
+  const p = new Float64Array(m);
+  m = 0;
   const norm = 1 / (2 * n);
   for (let i = 0; i < n; i++) {
     for (let e = start[i]; e < start[i + 1]; e++) {
-      const j = knn.indices[e];
-      if (j === i) continue;
-      const r = reverse(j, i);
-      if (r >= 0 && j < i) continue; // the mutual pair was taken from row j
+      const r = keep(i, e);
+      if (r === -2) continue;
       rows[m] = i;
-      cols[m] = j;
+      cols[m] = knn.indices[e];
       p[m++] = (cond[e] + (r >= 0 ? cond[r] : 0)) * norm;
     }
   }
-  return { nNodes: n, rows: rows.slice(0, m), cols: cols.slice(0, m), p: p.slice(0, m) };
+  // edges in row order (rows non-decreasing): the t-SNE's compressed rows share cols and p (order.ts)
+  return { nNodes: n, rows, cols, p };
 }
 
 /** Bisection on β (as openTSNE / sklearn: 100 steps at most, tolerance 1e-5 on the entropy). */

@@ -10,13 +10,20 @@ export interface AffinityRows {
   p: Float64Array;
 }
 
-/** Compressed rows of an edge list (a counting sort by the first end; stable). */
+/**
+ * Compressed rows of an edge list (a counting sort by the first end; stable). Edges already in row
+ * order (as tsneAffinities gives them) are not copied: the rows share `cols` and `p` with `aff`
+ * (neither is modified: reorderRows makes new arrays).
+ */
 export function affinityRows(aff: TsneAffinities): AffinityRows {
   const n = aff.nNodes;
   const m = aff.rows.length;
   const start = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) start[aff.rows[e] + 1]++;
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  let sorted = true;
+  for (let e = 1; e < m && sorted; e++) sorted = aff.rows[e - 1] <= aff.rows[e];
+  if (sorted) return { start, cols: aff.cols, p: aff.p };
   const next = start.slice(0, n);
   const cols = new Int32Array(m);
   const p = new Float64Array(m);

@@ -98,7 +98,7 @@ export function tsne(
   options: Partial<TsneOptions> = {},
   onProgress?: (done: number, total: number) => void,
 ): Float32Array {
-  const run = tsneIterations(aff, options, onProgress);
+  const run = tsneIterations(() => affinityRows(aff), options, onProgress);
   for (;;) {
     const step = run.next();
     if (step.done) return step.value;
@@ -108,15 +108,17 @@ export function tsne(
 /**
  * `tsne` giving the event loop a turn after each iteration (`pause`, e.g. setImmediate): the same
  * layout, while I/O callbacks on this thread (the outputs being written and deflated on libuv's
- * thread pool alongside, engine write-outputs) keep going.
+ * thread pool alongside, engine write-outputs) keep going. The affinities come as compressed rows
+ * from `takeRows`, called once: when the caller keeps no reference of its own, the rows given are
+ * freed at the first spatial reordering (only the reordered copy is held; issue 14's 100k peak).
  */
 export async function tsneAsync(
-  aff: TsneAffinities,
+  takeRows: () => AffinityRows,
   options: Partial<TsneOptions>,
   onProgress: ((done: number, total: number) => void) | undefined,
   pause: () => Promise<void>,
 ): Promise<Float32Array> {
-  const run = tsneIterations(aff, options, onProgress);
+  const run = tsneIterations(takeRows, options, onProgress);
   for (;;) {
     const step = run.next();
     if (step.done) return step.value;
@@ -126,12 +128,13 @@ export async function tsneAsync(
 
 /** The t-SNE optimisation, one iteration per `next()`; returns the layout (input cell order). */
 function* tsneIterations(
-  aff: TsneAffinities,
+  takeRows: () => AffinityRows,
   options: Partial<TsneOptions>,
   onProgress?: (done: number, total: number) => void,
 ): Generator<void, Float32Array> {
   const o = { ...DEFAULT_TSNE, ...options };
-  const n = aff.nNodes;
+  let graph = takeRows();
+  const n = graph.start.length - 1;
   const dims = o.dims;
   if (n < 2) return new Float32Array(n * dims);
   const lr = o.learningRate === 'auto' ? Math.max(200, n / 12) : o.learningRate;
@@ -145,7 +148,6 @@ function* tsneIterations(
     options.repulsion || (dims === 2 && n > EXACT_REPULSION_MAX_POINTS)
       ? new FftRepulsion(n, dims, options.repulsion ?? defaultRepulsion(dims))
       : undefined;
-  let graph = affinityRows(aff);
   // internal numbering: point i here is cell order[i]; renumbered in spatial order as it forms
   let order = Int32Array.from({ length: n }, (_, i) => i);
   const scratch = new Float64Array(n * dims);

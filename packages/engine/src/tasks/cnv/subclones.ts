@@ -184,7 +184,7 @@ export function subclusterRows(
     opts.method === 'hcl'
       ? wardClusters(sx, maxExact, d, opts.k)
       : kmeansClusters(sx, maxExact, d, opts.k, opts.seed);
-  const k = Math.max(...lab) + 1;
+  const k = lab.reduce((a, b) => Math.max(a, b), -1) + 1;
   const centers = new Float64Array(k * d);
   const counts = new Float64Array(k);
   sample.forEach((r, i) => {

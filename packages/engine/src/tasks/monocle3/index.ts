@@ -332,7 +332,7 @@ export const monocle3Engine: EngineTask<Monocle3Params, Monocle3Summary> = {
       nNodes: pg.nNodes,
       roots: roots.map(nodeName),
       rootSource,
-      maxPseudotime: finite.length ? Math.max(...finite) : 0,
+      maxPseudotime: finite.reduce((a, b) => Math.max(a, b), 0),
       nGenesTested: tested.filter((r) => r.status === 'OK').length,
       nGenesSignificant: sig.length,
       nModules: mods.nModules,

@@ -29,8 +29,9 @@ export function trajectoryOption(cells: CellLayer, tree: TreeLayer, valueName: s
   let visualMap: ChartOption['visualMap'] | undefined;
   if (cells.values) {
     const finite = cells.values.filter((v): v is number => v !== null && Number.isFinite(v));
-    const max = finite.length ? Math.max(...finite) : 1;
-    const min = finite.length ? Math.min(...finite) : 0;
+    // loops, not Math.max(...spread): one value per cell overflows the call stack at ~100k+
+    const max = finite.length ? finite.reduce((a, b) => Math.max(a, b), -Infinity) : 1;
+    const min = finite.length ? finite.reduce((a, b) => Math.min(a, b), Infinity) : 0;
     series.push({
       type: 'scatter',
       name: valueName,
