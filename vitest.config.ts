@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './scripts/test/slowest-first';
 
 /**
  * Three projects:
@@ -6,9 +7,11 @@ import { defineConfig } from 'vitest/config';
  *  - server: HTTP/database integration tests; run once per database backend by scripts/test.mjs
  *            (CELLCLOUD_TEST_DB=pglite | postgres).
  *  - e2e:    browser tests in Debian's Chromium via playwright-core against a built app.
+ * Files run longest first (scripts/test/slowest-first.ts), also on a fresh clone.
  */
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         test: {

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Test files run longest first, by the seconds each took in a full run (`durations.json` beside
+ * this file, keyed `project:path`; refreshed from a run's reports with
+ * `node scripts/test/update-durations.mjs`). Vitest does this itself from its results cache, but a
+ * fresh clone (CI) has none and falls back to the largest files first: on two workers a 100-s file
+ * could then start last and run alone at the end (server on PostgreSQL: 487 s against ~300 s of
+ * work per worker). Files missing from the list keep vitest's own order after the listed ones.
+ */
+const durations: Record<string, number> = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, 'durations.json'), 'utf8'),
+);
+
+export class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const root = this.ctx.config.root;
+    const seconds = (f: TestSpecification) =>
+      durations[`${f.project.name}:${path.relative(root, f.moduleId).split(path.sep).join('/')}`] ?? -1;
+    const position = new Map(base.map((f, i) => [f, i]));
+    return [...base].sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        seconds(b) - seconds(a) ||
+        position.get(a)! - position.get(b)!,
+    );
+  }
+}
