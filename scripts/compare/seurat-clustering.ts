@@ -62,17 +62,16 @@ function csvMap(file: string): Map<string, string> {
 async function compare(name: string): Promise<void> {
   const spec = DATASETS[name];
   if (!spec) throw new Error(`unknown dataset ${name}; one of ${Object.keys(DATASETS).join(', ')}`);
-  const dataset = await readDataset(await pathBundle(path.join(SHARED_DATA_DIR, spec.dir)));
+  // runAnalysis consumes the counts in place, so each run reads the files again
+  const load = async () => readDataset(await pathBundle(path.join(SHARED_DATA_DIR, spec.dir)));
+  const dataset = await load();
   const t0 = performance.now();
   const r = await runAnalysis([{ name, dataset }], spec.params ?? {});
   const ourSeconds = (performance.now() - t0) / 1000;
   const clusters = (a: AnalysisResult) =>
     a.obs.cluster!.kind === 'categorical' ? a.obs.cluster!.values : [];
   const ours = clusters(r);
-  const again = await runAnalysis(
-    [{ name, dataset: await readDataset(await pathBundle(path.join(SHARED_DATA_DIR, spec.dir))) }],
-    { ...spec.params, seed: 1 },
-  );
+  const again = await runAnalysis([{ name, dataset: await load() }], { ...spec.params, seed: 1 });
   // Scrublet is seeded too, so the kept cells may differ: compare the cells both runs kept
   const seed1 = new Map(clusters(again).map((c, i) => [again.barcodes[i]!, c]));
   const both = r.barcodes.map((b, i) => (seed1.has(b) ? i : -1)).filter((i) => i >= 0);

@@ -8,7 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * `node scripts/test/update-durations.mjs`). Vitest does this itself from its results cache, but a
  * fresh clone (CI) has none and falls back to the largest files first: on two workers a 100-s file
  * could then start last and run alone at the end (server on PostgreSQL: 487 s against ~300 s of
- * work per worker). Files missing from the list keep vitest's own order after the listed ones.
+ * work per worker). The committed list wins over vitest's cache (so its "failed files first" is
+ * not kept); files missing from the list keep vitest's own order after the listed ones.
  */
 const durations: Record<string, number> = JSON.parse(
   readFileSync(path.join(import.meta.dirname, 'durations.json'), 'utf8'),

@@ -9,6 +9,7 @@ import { root } from '../lib.mjs';
 const out = path.join(root, 'scripts/test/durations.json');
 const from = path.resolve(process.argv[2] ?? root);
 const reports = path.join(from, '.cellcloud-test');
+// the reports do not name the project: the folders are vitest.config.ts's `include` globs
 const projectOf = (file) =>
   file.startsWith('e2e/') ? 'e2e' : file.startsWith('apps/server/test/') ? 'server' : 'unit';
 const seconds = {};
