@@ -28,61 +28,95 @@ const range = z
 
 export const filterState = z.enum(['recommended', 'manual']);
 
+/**
+ * The analysis defaults, written once. The schema below, the wizard's draft (`draftParam`), the
+ * web forms (which start from `draftParam.parse({})`), the API, the CLI (`{}` parsed by the
+ * schema) and the engine steps' `static defaults()` all read these values; docs/defaults.md is
+ * generated from them (`npx tsx scripts/docs/defaults-table.ts`, checked by a unit test).
+ */
+export const ANALYSIS_DEFAULTS = {
+  expressedGeneRange: { state: 'manual', range: DEFAULT_FILTERS.geneRange },
+  expressedUmiRange: { state: 'manual', range: DEFAULT_FILTERS.umiRange },
+  mitochondrialContent: { state: 'recommended', max: DEFAULT_FILTERS.mitochondrial },
+  ribosomalContent: { max: DEFAULT_FILTERS.ribosomal },
+  ambientRnaRemoval: { enabled: false, mode: 'default', samples: [] as string[] },
+  doubletDetectionAndRemoval: true,
+  clusterResolution: 0.5,
+  algorithm: 'louvain',
+  numberOfHighlyVariableGenes: 2000,
+  hvgMethod: 'seurat_v3',
+  pcValue: 10 as number | 'auto',
+  removeCellCycleEffects: false,
+  scaleLargeData: false,
+  batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' },
+  chooseAnnotationType: 'none',
+  species: 'Homo sapiens',
+  version: 'v1',
+  seed: 42,
+} as const;
+const D = ANALYSIS_DEFAULTS;
+
 export const analysisParams = z
   .object({
     /** Cells kept with min ≤ genes ≤ max ('recommended' derives max per sample). */
     expressedGeneRange: z
-      .object({ state: filterState.default('manual'), range: range.default(DEFAULT_FILTERS.geneRange) })
+      .object({
+        state: filterState.default(D.expressedGeneRange.state),
+        range: range.default(() => [...D.expressedGeneRange.range] as [number, number]),
+      })
       .strict()
       .prefault({}),
     expressedUmiRange: z
-      .object({ state: filterState.default('manual'), range: range.default(DEFAULT_FILTERS.umiRange) })
+      .object({
+        state: filterState.default(D.expressedUmiRange.state),
+        range: range.default(() => [...D.expressedUmiRange.range] as [number, number]),
+      })
       .strict()
       .prefault({}),
     /** Cells with mito % strictly below the threshold are kept. */
     mitochondrialContent: z
       .object({
-        state: filterState.default('recommended'),
-        max: z.number().min(0).max(100).default(DEFAULT_FILTERS.mitochondrial),
+        state: filterState.default(D.mitochondrialContent.state),
+        max: z.number().min(0).max(100).default(D.mitochondrialContent.max),
       })
       .strict()
       .prefault({}),
     ribosomalContent: z
-      .object({ max: z.number().min(0).max(100).default(DEFAULT_FILTERS.ribosomal) })
+      .object({ max: z.number().min(0).max(100).default(D.ribosomalContent.max) })
       .strict()
       .prefault({}),
     ambientRnaRemoval: z
       .object({
-        enabled: z.boolean().default(false),
+        enabled: z.boolean().default(D.ambientRnaRemoval.enabled),
         /** 'default' = all samples; 'basedOnSingleSamples' = only the listed samples. */
-        mode: z.enum(['default', 'basedOnSingleSamples']).default('default'),
-        samples: z.array(z.string()).default([]),
+        mode: z.enum(['default', 'basedOnSingleSamples']).default(D.ambientRnaRemoval.mode),
+        samples: z.array(z.string()).default(() => []),
       })
       .strict()
       .prefault({}),
-    doubletDetectionAndRemoval: z.boolean().default(true),
-    clusterResolution: clusteringResolution.default(0.5),
-    algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
-    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
-    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat_v3'),
+    doubletDetectionAndRemoval: z.boolean().default(D.doubletDetectionAndRemoval),
+    clusterResolution: clusteringResolution.default(D.clusterResolution),
+    algorithm: z.enum(['louvain', 'leiden']).default(D.algorithm),
+    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(D.numberOfHighlyVariableGenes),
+    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default(D.hvgMethod),
     /** Number of PCs for the graph; 'auto' uses the cumulative-contribution > 90% guidance. */
-    pcValue: z.union([z.literal('auto'), z.number().int().min(2).max(100)]).default(10),
-    removeCellCycleEffects: z.boolean().default(false),
-    scaleLargeData: z.boolean().default(false),
+    pcValue: z.union([z.literal('auto'), z.number().int().min(2).max(100)]).default(D.pcValue),
+    removeCellCycleEffects: z.boolean().default(D.removeCellCycleEffects),
+    scaleLargeData: z.boolean().default(D.scaleLargeData),
     batchEffectRemoval: z
       .object({
-        enabled: z.boolean().default(false),
-        method: z.enum(['harmony', 'mnn']).default('harmony'),
-        batchKey: z.string().default('Sample ID'),
+        enabled: z.boolean().default(D.batchEffectRemoval.enabled),
+        method: z.enum(['harmony', 'mnn']).default(D.batchEffectRemoval.method),
+        batchKey: z.string().default(D.batchEffectRemoval.batchKey),
       })
       .strict()
       .prefault({}),
-    chooseAnnotationType: z.enum(['none', 'auto', 'reference']).default('none'),
+    chooseAnnotationType: z.enum(['none', 'auto', 'reference']).default(D.chooseAnnotationType),
     reference: z.string().optional(),
     referenceTissue: z.string().optional(),
-    species: speciesSchema.default('Homo sapiens'),
-    version: z.string().default('v1'),
-    seed: z.number().int().default(42),
+    species: speciesSchema.default(D.species),
+    version: z.string().default(D.version),
+    seed: z.number().int().default(D.seed),
   })
   .strict();
 
@@ -101,6 +135,15 @@ export const METHODS_PRESET = {
   clusterResolution: 0.8,
 } as const satisfies AnalysisParamsInput;
 export type AnalysisParams = z.output<typeof analysisParams>;
+
+/** A fresh (mutable) copy of ANALYSIS_DEFAULTS as parsed parameters: what `{}` means. */
+export const analysisDefaults = (): AnalysisParams => analysisParams.parse({});
+
+/** The defaults of some parameters (an engine step's `static defaults()`), fresh copies. */
+export function pickDefaults<K extends keyof AnalysisParams>(...keys: K[]): Pick<AnalysisParams, K> {
+  const all = analysisDefaults();
+  return Object.fromEntries(keys.map((k) => [k, all[k]])) as Pick<AnalysisParams, K>;
+}
 
 /** Child-analysis (sub-celltype) parameters (SPEC §3). */
 export const childAnalysisParams = z

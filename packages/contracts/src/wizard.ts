@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { clusteringResolution } from './clustering';
-import { type AnalysisParamsInput, speciesSchema } from './analysis-params';
-import { DEFAULT_FILTERS } from './constants';
+import { ANALYSIS_DEFAULTS as D, type AnalysisParamsInput, speciesSchema } from './analysis-params';
 
 /**
  * The initiate-analysis wizard (SPEC §2, §3 draft fields, §4, §5). The draft is what the wizard
@@ -40,7 +39,11 @@ export type WizardSample = z.infer<typeof wizardSample>;
 const rangePair = z.tuple([z.number().nonnegative(), z.number().nonnegative()]);
 const filterState = z.enum(['recommended', 'manual']);
 
-/** The `param` block of a draft, with the SPEC §3 field names. Every field has a default. */
+/**
+ * The `param` block of a draft, with the SPEC §3 field names. Every field has a default, read from
+ * ANALYSIS_DEFAULTS (analysis-params.ts), so a draft left untouched submits exactly the parameters
+ * the CLI uses with no flags (test: packages/contracts/test/analysis-defaults.test.ts).
+ */
 export const draftParam = z
   .object({
     jobName: z.string().default(''),
@@ -48,29 +51,36 @@ export const draftParam = z
     tissue: z.string().default(''),
     cellFilteringEvaluation: z.enum(['skip', 'evaluate']).default('skip'),
     cellQualityAdjustments: z.boolean().default(false),
-    geneRange: rangePair.default(DEFAULT_FILTERS.geneRange),
     // fixed ranges by default, as the engine (issue 14: the per-sample recommended caps drop large
     // cells such as dendritic cells); 'recommended' stays one click away in the cell-filtering step
-    geneState: filterState.default('manual'),
-    umiRange: rangePair.default(DEFAULT_FILTERS.umiRange),
-    umiState: filterState.default('manual'),
-    mitochondrial: z.number().min(0).max(100).default(DEFAULT_FILTERS.mitochondrial),
-    mitochondrialState: filterState.default('recommended'),
-    ribosomal: z.number().min(0).max(100).default(DEFAULT_FILTERS.ribosomal),
-    contaminationState: z.boolean().default(false),
-    basedOnSingleSamples: z.array(z.string()).default([]),
-    doubletState: z.boolean().default(true),
-    cluster: clusteringResolution.default(0.8),
-    algorithm: z.enum(['louvain', 'leiden']).default('louvain'),
-    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(2000),
-    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default('seurat_v3'),
-    pcValueState: z.enum(['auto', 'manual']).default('manual'),
-    pcValueNum: z.number().int().min(2).max(100).default(10),
-    removeCellCycleEffects: z.boolean().default(false),
-    scaleLargeData: z.boolean().default(false),
-    batchRemoveMethod: z.enum(['none', 'harmony', 'mnn']).default('none'),
-    batchName: z.string().default('Sample ID'),
-    annotationType: z.enum(['none', 'auto', 'reference']).default('none'),
+    geneRange: rangePair.default(() => [...D.expressedGeneRange.range] as [number, number]),
+    geneState: filterState.default(D.expressedGeneRange.state),
+    umiRange: rangePair.default(() => [...D.expressedUmiRange.range] as [number, number]),
+    umiState: filterState.default(D.expressedUmiRange.state),
+    mitochondrial: z.number().min(0).max(100).default(D.mitochondrialContent.max),
+    mitochondrialState: filterState.default(D.mitochondrialContent.state),
+    ribosomal: z.number().min(0).max(100).default(D.ribosomalContent.max),
+    contaminationState: z.boolean().default(D.ambientRnaRemoval.enabled),
+    basedOnSingleSamples: z.array(z.string()).default(() => []),
+    doubletState: z.boolean().default(D.doubletDetectionAndRemoval),
+    cluster: clusteringResolution.default(D.clusterResolution),
+    algorithm: z.enum(['louvain', 'leiden']).default(D.algorithm),
+    numberOfHighlyVariableGenes: z.number().int().min(100).max(10000).default(D.numberOfHighlyVariableGenes),
+    hvgMethod: z.enum(['seurat', 'seurat_v3', 'pearson']).default(D.hvgMethod),
+    pcValueState: z.enum(['auto', 'manual']).default(D.pcValue === 'auto' ? 'auto' : 'manual'),
+    pcValueNum: z
+      .number()
+      .int()
+      .min(2)
+      .max(100)
+      .default(typeof D.pcValue === 'number' ? D.pcValue : 10),
+    removeCellCycleEffects: z.boolean().default(D.removeCellCycleEffects),
+    scaleLargeData: z.boolean().default(D.scaleLargeData),
+    batchRemoveMethod: z
+      .enum(['none', 'harmony', 'mnn'])
+      .default(D.batchEffectRemoval.enabled ? D.batchEffectRemoval.method : 'none'),
+    batchName: z.string().default(D.batchEffectRemoval.batchKey),
+    annotationType: z.enum(['none', 'auto', 'reference']).default(D.chooseAnnotationType),
     reference: z.string().default(''),
   })
   .strict();

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { decontx } from '../methods/decontx';
 import { quickClusters } from '../quick-cluster';
@@ -39,7 +39,7 @@ export class AmbientStep extends Step<AmbientParams, AmbientResult> {
   }
 
   static defaults(): AmbientParams {
-    return { ambientRnaRemoval: { enabled: false, mode: 'default', samples: [] }, seed: 42 };
+    return pickDefaults('ambientRnaRemoval', 'seed');
   }
 
   protected async run(

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { EngineError } from '../errors';
 import { harmony } from '../methods/harmony';
 import { mnnCorrect } from '../methods/mnn';
@@ -53,11 +53,7 @@ export class BatchStep extends Step<BatchParams, ReducedResult> {
   }
 
   static defaults(): BatchParams {
-    return {
-      batchEffectRemoval: { enabled: false, method: 'harmony', batchKey: 'Sample ID' },
-      seed: 42,
-      pcValue: 'auto',
-    };
+    return pickDefaults('batchEffectRemoval', 'seed', 'pcValue');
   }
 
   protected async run(params: BatchParams, progress: (f: number, m: string) => void): Promise<ReducedResult> {

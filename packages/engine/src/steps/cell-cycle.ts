@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { CELL_CYCLE_GENES } from '../cell-cycle-genes';
 import { EngineError } from '../errors';
 import { scoreCellCycle } from '../methods/cell-cycle';
@@ -34,7 +34,7 @@ export class CellCycleStep extends Step<CellCycleParams, CellCycleResult> {
   }
 
   static defaults(): CellCycleParams {
-    return { removeCellCycleEffects: false, species: 'Homo sapiens', seed: 42 };
+    return pickDefaults('removeCellCycleEffects', 'species', 'seed');
   }
 
   protected run(params: CellCycleParams): CellCycleResult {

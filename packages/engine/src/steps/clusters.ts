@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import type { NeighborResults } from 'scran.js';
 import { fuzzyConnectivities } from '../methods/fuzzy-graph';
 import { leiden } from '../methods/leiden';
@@ -59,7 +59,7 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
   }
 
   static defaults(): ClusterParams {
-    return { clusterResolution: 0.5, algorithm: 'louvain' };
+    return pickDefaults('clusterResolution', 'algorithm');
   }
 
   protected run(params: ClusterParams): ClusterResult {

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { scrublet } from '../methods/scrublet';
 import { selectCellsAndGenes } from '../sparse';
 import type { FilteredData } from './filter';
@@ -55,7 +55,7 @@ export class DoubletStep extends Step<DoubletParams, DoubletResult> {
   }
 
   static defaults(): DoubletParams {
-    return { doubletDetectionAndRemoval: true, seed: 42 };
+    return pickDefaults('doubletDetectionAndRemoval', 'seed');
   }
 
   protected async run(

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { EngineError } from '../errors';
 import { selectCellsAndGenes } from '../sparse';
@@ -83,12 +83,12 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
   }
 
   static defaults(): FilterParams {
-    return {
-      expressedGeneRange: { state: 'recommended', range: [200, 5000] },
-      expressedUmiRange: { state: 'recommended', range: [0, 30000] },
-      mitochondrialContent: { state: 'recommended', max: 50 },
-      ribosomalContent: { max: 50 },
-    };
+    return pickDefaults(
+      'expressedGeneRange',
+      'expressedUmiRange',
+      'mitochondrialContent',
+      'ribosomalContent',
+    );
   }
 
   protected run(params: FilterParams): FilteredData {

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import { dispersionHvg } from '../stats/dispersion-hvg';
 import type { NormalizeStep } from './normalize';
 import type { CountsSource } from './sources';
@@ -30,7 +30,7 @@ export class HvgStep extends Step<HvgParams, HvgResult> {
   }
 
   static defaults(): HvgParams {
-    return { numberOfHighlyVariableGenes: 2000, hvgMethod: 'seurat' };
+    return pickDefaults('numberOfHighlyVariableGenes', 'hvgMethod');
   }
 
   protected run(params: HvgParams): HvgResult {

@@ -1,4 +1,4 @@
-import type { AnalysisParams } from '@cellcloud/contracts/analysis-params';
+import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import type { RunPcaResults, ScranMatrix } from 'scran.js';
 import { sparsePca } from '../methods/sparse-pca';
@@ -80,7 +80,7 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
   preset: PcaResult | undefined;
 
   static defaults(): PcaParams {
-    return { seed: 42 };
+    return pickDefaults('seed');
   }
 
   protected async run(params: PcaParams): Promise<PcaResult> {

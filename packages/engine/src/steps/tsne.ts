@@ -1,3 +1,4 @@
+import { pickDefaults } from '@cellcloud/contracts/analysis-params';
 import { initScran } from '../scran';
 import { tsneAffinities, type TsneAffinities } from '../methods/tsne/affinities';
 import { tsne, tsneAsync } from '../methods/tsne/tsne';
@@ -35,7 +36,7 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
   }
 
   static defaults(): { seed: number } {
-    return { seed: 42 };
+    return pickDefaults('seed');
   }
 
   protected async run(params: { seed: number }, progress: StepProgress): Promise<Embedding> {
@@ -98,7 +99,7 @@ export class Tsne3dStep extends Step<{ seed: number }, Embedding | null> {
   }
 
   static defaults(): { seed: number } {
-    return { seed: 42 };
+    return pickDefaults('seed');
   }
 
   protected run(params: { seed: number }, progress: StepProgress): Embedding | null {

@@ -1,3 +1,4 @@
+import { pickDefaults } from '@cellcloud/contracts/analysis-params';
 import { fuzzyConnectivities, type WeightedGraph } from '../methods/fuzzy-graph';
 import { UmapLayoutJob } from '../stats/umap-layout';
 import type { BatchStep } from './batch';
@@ -50,7 +51,7 @@ abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
   }
 
   static defaults(): { seed: number } {
-    return { seed: 42 };
+    return pickDefaults('seed');
   }
 
   /**

@@ -1,11 +1,15 @@
 import { Form, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@cellcloud/contracts/constants';
+import { RESOLUTION_BOUNDS } from '@cellcloud/contracts/clustering';
+import { draftParam } from '@cellcloud/contracts/wizard';
 import type { AnalysableSample } from '../../api/wizard';
 import type { WizardState } from './useWizard';
 
 const SCALE_HINT_CELLS = LIMITS.scaleHvgOnlyAboveCells;
 const AMBIENT_MIN_CELLS = LIMITS.ambientMinCells;
+/** A cleared number field falls back to the contract's default (one source: analysis-params.ts). */
+const DEFAULTS = draftParam.parse({});
 
 /** Step 3: every parent-analysis parameter (SPEC §3) with its default and the SPEC §5 guidance. */
 export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: AnalysableSample[] }) {
@@ -20,13 +24,16 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
   const hint = (text: string) => <Typography.Text type="secondary">{text}</Typography.Text>;
   return (
     <Form layout="vertical" style={{ maxWidth: 720 }}>
-      <Form.Item label={t('options.cluster')} extra={hint(t('options.clusterHint'))}>
+      <Form.Item
+        label={t('options.cluster')}
+        extra={hint(t('options.clusterHint', { value: DEFAULTS.cluster }))}
+      >
         <InputNumber
-          min={0.01}
-          max={5}
+          min={RESOLUTION_BOUNDS.min}
+          max={RESOLUTION_BOUNDS.max}
           step={0.1}
           value={p.cluster}
-          onChange={(v) => w.setParam({ cluster: v ?? 0.8 })}
+          onChange={(v) => w.setParam({ cluster: v ?? DEFAULTS.cluster })}
         />
       </Form.Item>
       <Form.Item label={t('options.algorithm')}>
@@ -39,13 +46,23 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
           }))}
         />
       </Form.Item>
-      <Form.Item label={t('options.hvg')} extra={hint(t('options.hvgHint'))}>
+      <Form.Item
+        label={t('options.hvg')}
+        extra={hint(
+          t('options.hvgHint', {
+            n: DEFAULTS.numberOfHighlyVariableGenes,
+            method: t(`options.hvgMethods.${DEFAULTS.hvgMethod}`),
+          }),
+        )}
+      >
         <InputNumber
           min={100}
           max={10000}
           step={100}
           value={p.numberOfHighlyVariableGenes}
-          onChange={(v) => w.setParam({ numberOfHighlyVariableGenes: v ?? 2000 })}
+          onChange={(v) =>
+            w.setParam({ numberOfHighlyVariableGenes: v ?? DEFAULTS.numberOfHighlyVariableGenes })
+          }
         />
         <Select
           style={{ width: 200, marginLeft: 8 }}
@@ -72,7 +89,7 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
             min={2}
             max={100}
             value={p.pcValueNum}
-            onChange={(v) => w.setParam({ pcValueNum: v ?? 30 })}
+            onChange={(v) => w.setParam({ pcValueNum: v ?? DEFAULTS.pcValueNum })}
           />
         )}
       </Form.Item>

@@ -1,6 +1,6 @@
 import { Button, Form, InputNumber, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { MITO_CANDIDATES } from '@cellcloud/contracts/constants';
+import { DEFAULT_FILTERS, MITO_CANDIDATES } from '@cellcloud/contracts/constants';
 import type { DraftParam } from '@cellcloud/contracts/wizard';
 
 /**
@@ -70,7 +70,7 @@ export function ThresholdControls({
           min={0}
           max={100}
           value={shown.ribosomal}
-          onChange={(v) => onChange({ ribosomal: v ?? 50 })}
+          onChange={(v) => onChange({ ribosomal: v ?? DEFAULT_FILTERS.ribosomal })}
         />
       </Form.Item>
       <Button

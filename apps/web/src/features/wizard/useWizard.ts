@@ -1,12 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  draftParam,
-  wizardDraft,
-  type DraftParam,
-  type WizardDraft,
-  type WizardSample,
-} from '@cellcloud/contracts/wizard';
+import type { DraftParam, WizardDraft, WizardSample } from '@cellcloud/contracts/wizard';
 import { saveDraft, useDraft } from '../../api/wizard';
+import { emptyDraft } from './emptyDraft';
 
 /** The wizard's state: the draft (SPEC §3 fields), its server id once saved, the current step. */
 export interface WizardState {
@@ -21,8 +16,6 @@ export interface WizardState {
   /** Save as draft (create or update) at the current step; returns the draft id. */
   save(): Promise<string>;
 }
-
-export const emptyDraft = (): WizardDraft => wizardDraft.parse({ param: draftParam.parse({}) });
 
 /** Wizard state, resumed from `draftId` (a saved draft or a re-edited job) at its step. */
 export function useWizard(initialDraftId: string | null): WizardState {
