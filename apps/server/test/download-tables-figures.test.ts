@@ -62,7 +62,9 @@ describe.skipIf(!PBMC_H5AD)('tables and figures downloads of a pbmc3k result', (
     expect(v!.fileName).toBe(`pbmc3k_figures_${kind}.zip`);
     const notes = (await s.request('GET', ROUTES.notifications.base, { token: owner.token })).body.data;
     expect(JSON.stringify(notes)).toContain(v!.fileName);
-    const bytes = new Uint8Array(await (await fetch(`${s.url}${v!.url}`)).arrayBuffer());
+    const res = await fetch(`${s.url}${v!.url}`);
+    expect(res.headers.get('content-type')).toBe('application/zip'); // issue 31: was text/csv
+    const bytes = new Uint8Array(await res.arrayBuffer());
     expect(v!.fileSize).toBe(bytes.length);
     const files = new Map<string, Uint8Array>();
     for (const e of unzip(bytes, 'x.zip')) files.set(e.name, await e.read(0, e.size));

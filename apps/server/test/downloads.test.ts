@@ -85,6 +85,7 @@ describe('requested downloads', () => {
     expect(v.url).toMatch(/^\/api\/downloads\/.+\/file\?exp=\d+&sig=/);
     const whole = await fetch(`${s.url}${v.url}`);
     expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('application/x-hdf5');
     const bytes = new Uint8Array(await whole.arrayBuffer());
     expect(Buffer.from(bytes.subarray(0, 8)).toString('latin1')).toBe('\x89HDF\r\n\x1a\n');
     const part = await fetch(`${s.url}${v.url}`, { headers: { range: 'bytes=8-15' } });

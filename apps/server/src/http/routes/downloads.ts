@@ -18,6 +18,7 @@ import {
   listDownloads,
   requestDownload,
 } from '../../services/downloads/requests';
+import { DOWNLOAD_CONTENT_TYPE } from '../../services/downloads/content-type';
 import { checkLink } from '../../services/downloads/signing';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
@@ -96,10 +97,7 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         throw new AppError('FORBIDDEN', {}, 'downloads.notAvailable');
       const st = await ctx.storage.stat(r.file_key);
       if (!st) throw new AppError('FORBIDDEN', {}, 'downloads.notAvailable');
-      reply.header(
-        'content-type',
-        r.kind === 'h5ad' ? 'application/x-hdf5' : r.kind === 'seurat' ? 'application/zip' : 'text/csv',
-      );
+      reply.header('content-type', DOWNLOAD_CONTENT_TYPE[r.kind]);
       reply.header(
         'content-disposition',
         `attachment; filename="${r.file_name.replace(/[^A-Za-z0-9_.-]/g, '_')}"`,

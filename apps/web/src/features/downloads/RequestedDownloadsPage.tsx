@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import type { DownloadView } from '@cellcloud/contracts/downloads';
 import { useDownloads } from '../../api/downloads';
 import { formatBytes } from '../files/format';
+import { remainingValidity } from './remainingValidity';
 
 const TABS = ['active', 'requested', 'expired'] as const;
 type Tab = (typeof TABS)[number];
@@ -41,10 +42,8 @@ function DownloadTable({ tab }: { tab: Tab }) {
   const validity = (r: DownloadView) => {
     if (r.status !== 'approved') return t('validDays', { days: r.validDays });
     if (!r.expiresAt) return t('preparing');
-    const hours = dayjs(r.expiresAt).diff(dayjs(), 'hour');
-    return hours >= 24
-      ? t('remainingDays', { days: Math.floor(hours / 24) })
-      : t('remainingHours', { hours: Math.max(0, hours) });
+    const left = remainingValidity(r.expiresAt);
+    return 'days' in left ? t('remainingDays', left) : t('remainingHours', left);
   };
   return (
     <Table<DownloadView>
