@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useRegion } from '../api/region';
 import { setLocale, storedLocale } from '../i18n';
 import { DEFAULT_LOCALE_MODE } from '../config/env';
-import { targetDomain } from './regionDomain';
+import { regionDefaultLocale, targetDomain } from './regionDomain';
 
 /**
- * Region check (SPEC §1): sets the default language from countryIsoCode (unless the user picked
- * one, or the build uses the fixed-Chinese mode) and, when the server has domains configured
- * (CN_DOMAIN / INTL_DOMAIN on the API), shows the redirect alert when the
- * visitor is on the other region's domain.
+ * Region check: when the server has regional domains configured (CN_DOMAIN / INTL_DOMAIN on the
+ * API), sets the default language from countryIsoCode (unless the user picked one, or the build
+ * uses the fixed-Chinese mode) and shows the redirect alert when the visitor is on the other
+ * region's domain. Without domains the browser's language stands (regionDefaultLocale).
  */
 export function RegionBridge() {
   const region = useRegion();
@@ -25,8 +25,8 @@ export function RegionBridge() {
     // once: the language change re-renders with a new `t`, which re-runs this effect
     if (!defaulted.current && !storedLocale() && DEFAULT_LOCALE_MODE === 'region') {
       defaulted.current = true;
-      const wanted = data.countryIsoCode === 'CN' ? 'zh-CN' : 'en-US';
-      if (i18n.language !== wanted) {
+      const wanted = regionDefaultLocale(data);
+      if (wanted && i18n.language !== wanted) {
         setLocale(wanted, false);
         return; // the alert below is shown in the new language when this effect re-runs
       }
