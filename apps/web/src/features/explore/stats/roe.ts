@@ -14,6 +14,17 @@ export interface RoeResult {
   df: number;
   pValue: number;
   significant: boolean;
+  /** Samples or groups (columns) holding cells: Ro/e compares two or more. */
+  groups: number;
+}
+
+/**
+ * What the Composition tab says about the Ro/e: `single` when fewer than two samples or groups
+ * hold cells (no comparison is possible: not a failure), else whether the chi-square test passed.
+ */
+export function roeVerdict(r: RoeResult): 'single' | 'significant' | 'chance' {
+  if (r.groups < 2) return 'single';
+  return r.significant ? 'significant' : 'chance';
 }
 
 export function roeTable(observed: number[][], alpha = 0.05): RoeResult {
@@ -34,5 +45,14 @@ export function roeTable(observed: number[][], alpha = 0.05): RoeResult {
   const liveCols = colSum.filter((s) => s > 0).length;
   const df = Math.max(0, (liveRows - 1) * (liveCols - 1));
   const pValue = chiSquarePValue(chi, df);
-  return { roe, observed, expected, chiSquare: chi, df, pValue, significant: df > 0 && pValue <= alpha };
+  return {
+    roe,
+    observed,
+    expected,
+    chiSquare: chi,
+    df,
+    pValue,
+    significant: df > 0 && pValue <= alpha,
+    groups: liveCols,
+  };
 }

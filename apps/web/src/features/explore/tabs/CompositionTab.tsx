@@ -8,7 +8,7 @@ import { levelCacheKey } from '../levelCacheKey';
 import { loadLevelCodes, type LevelCodes } from '../levelCodes';
 import { columnProportions, groupProportionBoxes, sampleGroups } from '../stats/composition';
 import { boxStats, crossTab } from '../stats/groupStats';
-import { roeTable } from '../stats/roe';
+import { roeTable, roeVerdict } from '../stats/roe';
 import { palette } from '../viewer/palettes';
 import type { TabProps } from './registry';
 
@@ -118,6 +118,7 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
       )
     : null;
   const pText = result.roe.pValue.toExponential(2);
+  const verdict = roeVerdict(result.roe);
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellularComposition">
@@ -162,11 +163,20 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
         ]}
       />
       <Typography.Title level={5}>{t('composition.roe')}</Typography.Title>
-      {result.roe.significant ? (
+      {verdict === 'single' && (
+        <Alert
+          data-testid="roe-single"
+          type="info"
+          showIcon
+          title={t('composition.roeSingle', { by: label(byKey) })}
+        />
+      )}
+      {verdict === 'significant' && (
         <Typography.Text data-testid="roe-p">
           {t('composition.roeP', { p: pText, chi: result.roe.chiSquare.toFixed(2), df: result.roe.df })}
         </Typography.Text>
-      ) : (
+      )}
+      {verdict === 'chance' && (
         <Alert
           data-testid="roe-failed"
           type="warning"
@@ -174,7 +184,9 @@ export function CompositionTab({ client, manifest, datasetId, subsets }: TabProp
           title={t('composition.roeFailed', { p: pText })}
         />
       )}
-      <EChart option={roeChart} fileName="roe" height={Math.max(240, 60 + 22 * type.labels.length)} />
+      {verdict !== 'single' && (
+        <EChart option={roeChart} fileName="roe" height={Math.max(240, 60 + 22 * type.labels.length)} />
+      )}
       {boxes && !boxes.ok && (
         <Alert
           type="info"
