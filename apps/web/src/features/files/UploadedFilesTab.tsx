@@ -8,16 +8,7 @@ import { useDeleteUpload, useUploads, type UploadsQuery } from '../../api/files'
 import { formatBytes } from './format';
 import { RenameDialog } from './RenameDialog';
 import { UploadStateCell } from './UploadStateCell';
-
-/** i18n key (namespace files) of a format code. */
-export const FORMAT_KEYS: Record<string, string> = {
-  auto: 'formats.auto',
-  '10x-mtx': 'formats.mtx',
-  '10x-h5': 'formats.h5',
-  'dense-text': 'formats.dense',
-  h5ad: 'formats.h5ad',
-  celescope: 'formats.celescope',
-};
+import { uploadFormatKey } from './uploadFormatKey';
 
 /**
  * My Analyses → uploaded files (SPEC §3): fileName and uploadedOn sortable, size, format, state
@@ -52,12 +43,7 @@ export default function UploadedFilesTab() {
       key: 'format',
       dataIndex: 'format',
       title: t('columns.format'),
-      // "Detecting" only while the file is still being received or parsed; afterwards the detected
-      // format, or "unknown" when detection failed (issue 22 item 3)
-      render: (v: string, row) =>
-        FORMAT_KEYS[v] && v !== 'auto'
-          ? t(FORMAT_KEYS[v])
-          : t(row.state === 'uploading' || row.state === 'parsing' ? 'formats.auto' : 'formats.unknown'),
+      render: (_: string, row) => t(uploadFormatKey(row)),
     },
     {
       key: 'uploadedOn',
