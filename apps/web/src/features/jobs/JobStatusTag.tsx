@@ -1,6 +1,7 @@
 import { Progress, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { JobView } from '@cellcloud/contracts/jobs';
+import { jobStepKey } from './jobStepKey';
 
 const COLORS: Record<JobView['status'], string> = {
   submitted: 'default',
@@ -20,11 +21,12 @@ export function JobStatusTag({ job }: { job: JobView }) {
     </Tag>
   );
   if (job.status === 'running') {
+    const step = jobStepKey(job.step);
     return (
       <Space size={4} orientation="vertical" style={{ minWidth: 140 }}>
         {tag}
         <Progress percent={Math.round(job.progress * 100)} size="small" />
-        {job.step && <span style={{ fontSize: 12, opacity: 0.7 }}>{t('step', { step: job.step })}</span>}
+        {step && <span style={{ fontSize: 12, opacity: 0.7 }}>{t('step', { step: t(step) })}</span>}
       </Space>
     );
   }
