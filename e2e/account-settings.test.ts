@@ -6,7 +6,7 @@ import { launchBrowser, openPage, screenshotBoth, type TestPage } from './suppor
 import { startServer, type RunningServer } from './support/server';
 import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flows';
 
-/** Account settings (SPEC §2 account pages): change e-mail with a code, change password, login log. */
+/** Account settings (docs/product/screens.md#account-pages account pages): change e-mail with a code, change password, login log. */
 let server: RunningServer;
 let browser: Browser;
 const user = newUser('acct');

@@ -8,7 +8,7 @@ import { newUser } from './support/flows';
  * Cell score (issue 11's worked example of the task shape) in the browser on the REAL pbmc3k
  * result: the Gene Expression tab's generic run panel takes an uploaded T-cell gene set csv, the
  * task runs in the worker (history shows it processing, then completed), the cell-score view
- * shows the embedding, violins and per-cell table; a malformed csv fails with the SPEC §5 message,
+ * shows the embedding, violins and per-cell table; a malformed csv fails with the docs/product/validation.md message,
  * in English and in Chinese.
  */
 const pbmc = sharedData('pbmc3k/10x');

@@ -9,7 +9,7 @@ import { newUser } from './support/flows';
 /**
  * Enrichment one-vs-one (issue 15) in the browser on the REAL pbmc3k result: in the Differential
  * Expression tab, step 1 compares cluster 1 with cluster 2 (the generic run panel's group pickers),
- * the DEG view applies the SPEC §5 display filter (on by default) and exports the shown rows as
+ * the DEG view applies the docs/product/validation.md#deg-display-filter display filter (on by default) and exports the shown rows as
  * CSV; step 2 (enrich) on the same groups shows the ORA table and plots and exports the table; the
  * views render in Chinese too (after switching the language, without a reload).
  */
@@ -82,7 +82,7 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
     const shown = Number(await count.getAttribute('data-shown'));
     const total = Number(await count.getAttribute('data-total'));
     expect(shown).toBeGreaterThan(10);
-    expect(shown).toBeLessThan(total); // SPEC §5 display filter on
+    expect(shown).toBeLessThan(total); // docs/product/validation.md#deg-display-filter display filter on
     expect(await page.getByTestId('deg-groups-filter').getAttribute('aria-checked')).toBe('true');
     const csv = await download(page, 'deg-groups-export-csv');
     expect(csv.split('\r\n')[0]).toContain('Adjusted p value');

@@ -29,7 +29,7 @@ function tCellClusters(): string[] {
   return rows.filter((r) => r.gene === 'CD3D' && r.log2fc > 1 && r.padj < 0.05).map((r) => r.cluster);
 }
 
-/** Clicks Refresh until `testId` shows up (results appear after a manual refresh, SPEC §4). */
+/** Clicks Refresh until `testId` shows up (results appear after a manual refresh, docs/product/states.md#cluster-genes). */
 async function refreshUntil(
   page: Page,
   refreshId: string,
@@ -118,7 +118,7 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
       Number(await degCount.getAttribute('data-total')),
     ];
     expect(shown).toBeGreaterThan(0);
-    expect(shown).toBeLessThan(total); // the SPEC §5 filter hides most rows
+    expect(shown).toBeLessThan(total); // the docs/product/validation.md#deg-display-filter filter hides most rows
     expect(await page.getByTestId('deg-filter').getAttribute('aria-checked')).toBe('true');
     await page
       .getByTestId('tab-differentialExpression')

@@ -204,7 +204,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await page.getByTestId('request-download-h5ad').click();
     await page.getByText(/is approved and being prepared/).waitFor();
 
-    // PNG export is at least 4200 px high (SPEC §9)
+    // PNG export is at least 4200 px high (docs/product/limits.md#exports)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('export-png').click(),
@@ -243,7 +243,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
         Number(await degCount.getAttribute('data-total')),
       ];
       expect(total).toBeGreaterThan(0);
-      expect(shown).toBeLessThan(total!); // the SPEC §5 filter is applied by default
+      expect(shown).toBeLessThan(total!); // the docs/product/validation.md#deg-display-filter filter is applied by default
       await screenshot(page, 'explore-tab-deg');
       // a downstream-analysis tab shows its run panel (the tasks have their own browser tests)
       await openTab(page, 'trajectory', 'task-panel-monocle3');

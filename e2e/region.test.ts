@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from './support/server';
 import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flows';
 
 /**
- * Region-dependent behaviour (SPEC §1) with the API configured for a Chinese visitor
+ * Region-dependent behaviour (docs/product/overview.md#language-and-region) with the API configured for a Chinese visitor
  * (DEFAULT_COUNTRY=CN for local addresses) and both domains set, the browser being on the
  * international one (127.0.0.1): default language, redirect alert, China footer, contacts, WeChat.
  */

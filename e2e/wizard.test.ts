@@ -74,7 +74,7 @@ describe.skipIf(!have)('initiate analysis wizard; cell annotation saved as a lev
     const page = tp.page;
     await page.goto('/integrateLocalData');
     await page.getByTestId('wizard-step-1').waitFor();
-    // Next without anything selected shows the SPEC §5 messages.
+    // Next without anything selected shows the docs/product/validation.md messages.
     await page.getByTestId('wizard-next').click();
     await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain(
       'Please fill in the job name',
@@ -123,7 +123,7 @@ describe.skipIf(!have)('initiate analysis wizard; cell annotation saved as a lev
     await page.getByTestId('wizard-step-2').waitFor();
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-step-3').waitFor();
-    // SPEC §5: automatic annotation needs a tissue type
+    // docs/product/validation.md#required-fields: automatic annotation needs a tissue type
     await page.locator('[data-testid=wizard-annotation] input[type=radio][value=auto]').check();
     await page.getByTestId('wizard-next').click();
     await expect(page.getByTestId('wizard-errors').textContent()).resolves.toContain('tissue');

@@ -57,7 +57,7 @@ interface Loaded {
   generateSeconds: number;
 }
 
-/** Cells per sample stay under the SPEC §5 limit (< 100,000): synth100k is two samples of 50k. */
+/** Cells per sample stay under the docs/product/validation.md#analysis-rules limit (< 100,000): synth100k is two samples of 50k. */
 const SYNTH_SAMPLES: Record<Exclude<Name, 'pbmc3k'>, number[]> = {
   synth20k: [20_000],
   synth100k: [50_000, 50_000],

@@ -52,7 +52,7 @@ const schema = z.object({
     .positive()
     .default(24 * 7),
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
-  /** Days a converted download stays available after approval (SPEC §4/§9: 7). */
+  /** Days a converted download stays available after approval (docs/product/states.md#downloads, docs/product/limits.md#time-limits: 7). */
   DOWNLOAD_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** How often each worker deletes expired downloads. */
   DOWNLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(600),

@@ -38,7 +38,7 @@ describe(`accounts: registration, login, info, sign-out on ${TEST_DB}`, () => {
     }
   });
 
-  it('registers with every SPEC §3 field (form post) and logs in by user name or e-mail', async () => {
+  it('registers with every docs/product/entities.md#registration field (form post) and logs in by user name or e-mail', async () => {
     const username = uniq('Reg');
     const email = `${username}@Example.org`;
     const code = await sendCode(s, email);
@@ -93,7 +93,7 @@ describe(`accounts: registration, login, info, sign-out on ${TEST_DB}`, () => {
     expect(await check(accountPaths.checkPhone, '+1 555 0100')).toEqual({ available: true, valid: true });
   });
 
-  describe('SPEC §5 registration rules, each with its translated message', () => {
+  describe('docs/product/validation.md#passwords registration rules, each with its translated message', () => {
     const cases: [string, Record<string, string>, string, string][] = [
       [
         'username too short',

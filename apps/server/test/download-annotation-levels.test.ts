@@ -109,7 +109,7 @@ describe('downloads carry the saved annotation levels and task columns', () => {
         }),
       ),
     );
-    // the user's hand edit of the task's level, saved as a new level through the SPEC §7 call
+    // the user's hand edit of the task's level, saved as a new level through the docs/product/api.md call
     const saved = await s.request('POST', `/api/user_datasets/${job.id}/observation_annotation`, {
       token: owner.token,
       body: { key: 'annot_auto', name: 'my_labels', renames: { 'T cells': 'CD4 T', 'B cells': 'Naive B' } },

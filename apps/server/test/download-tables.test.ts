@@ -8,7 +8,7 @@ import { TEST_DB } from './support/harness';
 /**
  * Issue 21, the tables zip's workbook rules: sheet names valid, ≤ 31 characters and unique; a
  * table with more rows than a sheet holds is left out of tables.xlsx (its CSV stays) and named in
- * README.txt in the requester's language; an explorer DE result (JSON) becomes the SPEC §3 CSV.
+ * README.txt in the requester's language; an explorer DE result (JSON) becomes the docs/product/entities.md#deg-table CSV.
  * The limit is passed small here (the real one is 1,048,575 rows). No database: runs once.
  */
 describe.skipIf(TEST_DB !== 'pglite')('tables zip', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 
-/** Wizard drafts (SPEC §3 fields, resume at stepTag/pageTag), submission rules and the cell-filtering states. */
+/** Wizard drafts (docs/product/entities.md#analysis-draft fields, resume at stepTag/pageTag), submission rules and the cell-filtering states. */
 describe('wizard drafts and submission rules', () => {
   let s: TestServer;
   let token: string;
@@ -70,7 +70,7 @@ describe('wizard drafts and submission rules', () => {
     expect(back.body.data.draft.cellFilteringTaskStatus).toBe('notStarted');
   });
 
-  it('validates a submission with the SPEC §5 messages in the request language', async () => {
+  it('validates a submission with the docs/product/validation.md messages in the request language', async () => {
     const noName = await s.request('POST', '/api/jobs', {
       token,
       lang: 'en-US',

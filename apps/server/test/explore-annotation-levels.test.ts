@@ -4,7 +4,7 @@ import { jobsRepo } from '../src/db/repos/jobs';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 
-/** SPEC §7 annotation calls (issue 13) on a small stored result with SPEC §3 levels. */
+/** docs/product/api.md#annotation-calls annotation calls (issue 13) on a small stored result with docs/product/entities.md#annotation-levels levels. */
 describe('annotation levels (observation_annotation, embedding_annotation, celltype_hierarchy2)', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof testUser>>;
@@ -72,7 +72,7 @@ describe('annotation levels (observation_annotation, embedding_annotation, cellt
     expect(saved.body.data).toMatchObject({ name: 'my_labels', labels: ['B', 'T', 'NK'], counts: [2, 3, 1] });
     const after = await s.request('GET', `${base}/observation_annotation`, { token: owner.token });
     expect(after.body.data.at(-1)).toMatchObject({ name: 'my_labels', source: 'saved' });
-    // SPEC §5 name rules, translated
+    // docs/product/validation.md#annotation-and-cluster-names name rules, translated
     const bad = await s.request('POST', `${base}/embedding_annotation`, {
       token: owner.token,
       lang: 'zh-CN',

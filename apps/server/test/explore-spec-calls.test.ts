@@ -6,11 +6,11 @@ import { testUser } from './support/jobs';
 import { completedJobWithArtifacts } from './support/explore';
 
 /**
- * Issue 22 item 9: the SPEC §7 dataset calls under their own names answer the owner with the
+ * Issue 22 item 9: the docs/product/api.md#dataset-calls dataset calls under their own names answer the owner with the
  * stored data (checked against what the fixture wrote), another user with 404 and an anonymous
  * caller with 401.
  */
-describe('SPEC §7 dataset calls (embedding, observation_gene, observation_display, …)', () => {
+describe('docs/product/api.md#dataset-calls dataset calls (embedding, observation_gene, observation_display, …)', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof testUser>>;
   let other: Awaited<ReturnType<typeof testUser>>;

@@ -5,7 +5,7 @@ import { testUser } from './support/jobs';
 
 const base = '/api/database-api/celeLens/user/notifications';
 
-/** SPEC §7 notifications API: unread count, paged list, mark read (form PUT), delete selected/all. */
+/** docs/product/api.md#notification-calls notifications API: unread count, paged list, mark read (form PUT), delete selected/all. */
 describe('notifications API', () => {
   let s: TestServer;
   let a: Awaited<ReturnType<typeof testUser>>;

@@ -11,7 +11,7 @@ const geneLists = sharedData('gene_ids');
 /**
  * The wizard on real data: pbmc3k uploaded through tus and parsed, selectable in step 1, the
  * step-2 cell-filtering evaluation run as a background job in the analysis child process, with
- * per-cell QC metrics and the SPEC §9 recommended thresholds.
+ * per-cell QC metrics and the docs/product/limits.md#cell-filtering-defaults recommended thresholds.
  */
 describe.skipIf(!pbmc || !geneLists)('wizard with pbmc3k', () => {
   let s: TestServer;

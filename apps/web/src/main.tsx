@@ -9,7 +9,7 @@ import { router } from './app/router';
 import { PageSpinner } from './shared/PageSpinner';
 
 // A chunk that fails to load rejects its dynamic import; lazyPage turns that into a
-// ChunkLoadError and the route's error boundary shows the reload prompt (SPEC §8).
+// ChunkLoadError and the route's error boundary shows the reload prompt (docs/product/errors.md#chunk-load-errors).
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>

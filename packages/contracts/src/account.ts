@@ -3,7 +3,7 @@ import { LIMITS } from './constants';
 import { privilegeEntry, displaySwitches } from './privileges';
 
 /**
- * Account calls of SPEC §7, all under ACCOUNT_BASE. Validation rules of SPEC §5.
+ * Account calls of docs/product/api.md#account-calls, all under ACCOUNT_BASE. Validation rules of docs/product/validation.md.
  * Error messages are i18n KEYS (namespace `validation` on the web, the server catalog on the
  * server) so both sides translate them; never put prose in a message here.
  *
@@ -14,7 +14,7 @@ import { privilegeEntry, displaySwitches } from './privileges';
  */
 export { ACCOUNT_BASE, CELELENS_BASE, accountPaths } from './paths';
 
-// ── field rules (SPEC §5) ────────────────────────────────────────────────────────────────────
+// ── field rules (docs/product/validation.md) ────────────────────────────────────────────────────────────────────
 
 /** Letters, digits, underscore; must not start with a digit. No spaces or other symbols. */
 export const USERNAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -36,7 +36,7 @@ export const newPasswordField = z
   .max(LIMITS.passwordMax, { message: 'validation.password.rule' })
   .refine((s) => /[A-Z]/.test(s) && /[0-9]/.test(s), { message: 'validation.password.rule' });
 
-/** Login password: only the minimum length is checked (SPEC §5). */
+/** Login password: only the minimum length is checked (docs/product/validation.md#passwords). */
 export const loginPasswordField = z
   .string()
   .min(LIMITS.passwordMin, { message: 'validation.password.min' })
@@ -82,13 +82,13 @@ export const loginRequest = z
   .strict();
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-/** Stored user info (SPEC §3), kept by the web under `${STORAGE_PREFIX}userInfo`. */
+/** Stored user info (docs/product/entities.md#stored-user-info), kept by the web under `${STORAGE_PREFIX}userInfo`. */
 export const storedUserInfo = z.object({ token: z.string().min(1), user_name: z.string() });
 export type StoredUserInfo = z.infer<typeof storedUserInfo>;
 export const loginResponse = storedUserInfo;
 export type LoginResponse = StoredUserInfo;
 
-/** POST /account/reg: every registration field of SPEC §3. */
+/** POST /account/reg: every registration field of docs/product/entities.md#registration. */
 export const registerRequest = z
   .object({
     username: usernameField,

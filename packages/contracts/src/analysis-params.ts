@@ -3,20 +3,20 @@ import { clusteringResolution } from './clustering';
 import { DEFAULT_FILTERS } from './constants';
 
 /**
- * Parent-analysis parameters (SPEC §3), validated by the wizard, the server and the engine with
+ * Parent-analysis parameters (docs/product/entities.md#analysis-parameters), validated by the wizard, the server and the engine with
  * this one schema. Strict: unknown keys are rejected. Every field has a default so `{}` is valid.
  *
- * Where the SPEC is silent we chose what a working researcher expects and say so:
+ * Where the product docs are silent we chose what a working researcher expects and say so:
  *  - Defaults chosen for agreement with curated labels (issue 14; pbmc3k ARI vs the Seurat tutorial
- *    labels 0.55 with the previous defaults): gene/UMI ranges 'manual' at METHODS §1.3's fallback
+ *    labels 0.55 with the previous defaults): gene/UMI ranges 'manual' at the reference's fallback
  *    values 200–5000 genes / 0–30,000 UMIs (the 'recommended' per-sample 98th-percentile caps drop
- *    large cells — 22 of pbmc3k's 32 dendritic cells), `hvgMethod` 'seurat_v3' (METHODS §1.6's
- *    reference flavour), 10 PCs (METHODS' automatic rule picks 6–7 on pbmc3k and merges
- *    populations) and `clusterResolution` 0.5 (METHODS §1.7 says the UI default is unknown).
+ *    large cells — 22 of pbmc3k's 32 dendritic cells), `hvgMethod` 'seurat_v3' (the reference
+ *    flavour, docs/methods/pipeline.md#highly-variable-genes), 10 PCs (the reference's automatic rule picks 6–7 on pbmc3k and merges
+ *    populations) and `clusterResolution` 0.5 (the reference's UI default is unknown, docs/methods/pipeline.md#neighbours-and-clustering).
  *    `METHODS_PRESET` restores the METHODS-literal choices.
  *  - `algorithm` is the clustering algorithm (louvain default, as the reference pipeline).
- *  - `hvgMethod` 'seurat' (dispersion on log data), 'seurat_v3' (Seurat vst on counts, METHODS
- *    §1.6's reference flavour) or 'pearson' (Pearson residuals); SPEC calls the last "persion".
+ *  - `hvgMethod` 'seurat' (dispersion on log data), 'seurat_v3' (Seurat vst on counts, the
+ *    reference flavour, docs/methods/pipeline.md#highly-variable-genes) or 'pearson' (Pearson residuals); the product's option list calls the last "persion".
  */
 export const species = ['Homo sapiens', 'Mus musculus'] as const;
 export const speciesSchema = z.enum(species);
@@ -124,7 +124,7 @@ export type AnalysisParamsInput = z.input<typeof analysisParams>;
 
 /**
  * The METHODS-literal settings where our defaults differ (documented preset): 'recommended' gene and
- * UMI maxima (per-sample int(P98) + 1), the automatic PC count (METHODS §1.7 get_n_pcs) and
+ * UMI maxima (per-sample int(P98) + 1), the automatic PC count (docs/methods/pipeline.md#number-of-pcs get_n_pcs) and
  * resolution 0.8. Spread it under explicit choices: `{ ...METHODS_PRESET, seed: 1 }`.
  */
 export const METHODS_PRESET = {
@@ -145,7 +145,7 @@ export function pickDefaults<K extends keyof AnalysisParams>(...keys: K[]): Pick
   return Object.fromEntries(keys.map((k) => [k, all[k]])) as Pick<AnalysisParams, K>;
 }
 
-/** Child-analysis (sub-celltype) parameters (SPEC §3). */
+/** Child-analysis (sub-celltype) parameters (docs/product/entities.md#child-analysis-parameters). */
 export const childAnalysisParams = z
   .object({
     reDimensionalityReduction: z.boolean().default(true),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clusterName, subsetName } from './explore';
 
 /**
- * SPEC §7 annotation calls (issue 13): `GET/POST observation_annotation`, `GET/POST
+ * docs/product/api.md#annotation-calls annotation calls (issue 13): `GET/POST observation_annotation`, `GET/POST
  * embedding_annotation`, `GET celltype_hierarchy2` under `/api/user_datasets/{id}/`.
  * Levels are the categorical obs of the analysis (annot_* automatic levels, the upload's own
  * columns, cluster, Sample ID…), completed tasks' categorical columns (source `task`: annot_auto,
@@ -43,7 +43,7 @@ export const embeddingAnnotationAnswer = z.object({
   ),
 });
 
-/** SPEC §3 levels annot_full → annot_sub → annot_sub2: each label with its parent label (majority of its cells). */
+/** docs/product/entities.md#annotation-levels levels annot_full → annot_sub → annot_sub2: each label with its parent label (majority of its cells). */
 export const celltypeHierarchyAnswer = z.object({
   levels: z.array(z.string()),
   nodes: z.array(

@@ -14,7 +14,7 @@ import { z } from 'zod';
  *                              [nnz:uint32][cellIdx: uint32 × nnz][value: float32 × nnz]
  *   expr/<layer>.idx           Float64Array of length 2·nGenes: (byteOffset, byteLength) per gene;
  *                              the browser fetches one gene with an HTTP Range request
- *   markers/<groupBy>.json     marker table rows (DEG columns of SPEC §3), unfiltered
+ *   markers/<groupBy>.json     marker table rows (DEG columns of docs/product/entities.md#deg-table), unfiltered
  *   qc.json                    QC summary: thresholds, before/after counts per sample, doublet and
  *                              ambient-RNA results
  */
@@ -59,7 +59,7 @@ export const artifactManifest = z.object({
 });
 export type ArtifactManifest = z.infer<typeof artifactManifest>;
 
-/** One row of a DEG / marker table: exactly the SPEC §3 DEG columns. */
+/** One row of a DEG / marker table: exactly the docs/product/entities.md#deg-table DEG columns. */
 export const degRow = z.object({
   cluster: z.string(),
   gene: z.string(),

@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, in one place for server, engine and web. */
+/** Business constants of docs/product/limits.md, in one place for server, engine and web. */
 export const LIMITS = {
   updateLogPageSize: 10,
   drawerWidth: 350,
@@ -36,5 +36,5 @@ export const DEFAULT_FILTERS = {
 
 export const MITO_CANDIDATES = [5, 10, 15, 20, 30, 50] as const;
 
-/** Local-storage keys are prefixed (SPEC §9). */
+/** Local-storage keys are prefixed (docs/product/limits.md#local-storage). */
 export const STORAGE_PREFIX = 'cellcloud.';

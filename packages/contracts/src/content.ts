@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Content calls of SPEC §7 (public, no token needed) and the notification unread count.
+ * Content calls of docs/product/api.md#content-calls (public, no token needed) and the notification unread count.
  * Content is stored in the database, bilingual: every text comes in both locales so the web can
  * switch language without refetching.
  */
@@ -59,5 +59,5 @@ export const updateLogResponse = z.object({
 export type UpdateLogRow = z.infer<typeof updateLogRow>;
 export type UpdateLogPage = z.infer<typeof updateLogResponse>;
 
-/** GET /user/notifications/unread (auth) → the unread count as `data` (SPEC §7). */
+/** GET /user/notifications/unread (auth) → the unread count as `data` (docs/product/api.md#notification-calls). */
 export const notificationsUnreadResponse = z.number().int().nonnegative();

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Requested downloads (issue 21; SPEC §2 /requestedDownloads, §3 download request entity, §4
- * states not requested → pending → approved / declined → expired, §6 "download free file",
- * §9 "a converted-data download is valid 7 days").
+ * Requested downloads (issue 21; docs/product/screens.md#routes-after-login /requestedDownloads, docs/product/entities.md#download-requests download request entity, docs/product/states.md#downloads
+ * states not requested → pending → approved / declined → expired, docs/product/permissions.md#downloads "download free file",
+ * docs/product/limits.md#time-limits "a converted-data download is valid 7 days").
  *
  * A user requests an export of one of their results; a plan whose `downloadFreeFile` privilege
  * is enabled is approved at once, otherwise the request waits for an administrator. On approval

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every JSON response of the API uses this envelope (SPEC §7/§8):
+ * Every JSON response of the API uses this envelope (docs/product/api.md#base-path-and-envelope, docs/product/errors.md):
  * `code` is 200 on success, otherwise the HTTP status or an application error code,
  * `msg` is a human message in the request's language, `data` the payload.
  */

@@ -1,7 +1,7 @@
 /**
  * Application error codes shared by server and web. The server maps each code to an HTTP
  * status and a translated message (apps/server/src/i18n); the web maps HTTP statuses to the
- * SPEC §8 behaviours and shows `msg` for the rest.
+ * docs/product/errors.md#status-handling behaviours and shows `msg` for the rest.
  *
  * Add new codes here (never reuse or renumber one): the key is what code refers to, the value
  * is the HTTP status it is sent with.

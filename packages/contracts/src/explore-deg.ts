@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { childAnalysisParams } from './analysis-params';
 
 /**
- * Job-backed differential expression of the explorer (SPEC §4/§5/§7 `calculate_deg_task`):
+ * Job-backed differential expression of the explorer (docs/product/states.md#jobs, docs/product/validation.md, docs/product/api.md#dataset-calls `calculate_deg_task`):
  * cluster genes of a grouping (an annotation key such as `cluster`, or `subset:<id>`) or a
  * comparison of two groups (labels of any grouping, or explicit cells such as a lasso selection;
  * group B may be "the rest"). One calculation at a time per user. Results are DEG rows
@@ -48,7 +48,7 @@ export const degTaskView = z.object({
   cellsA: z.number().int().nullable(),
   cellsB: z.number().int().nullable(),
   status: degTaskStatus,
-  /** Failure detail (the user sees the SPEC §8 message; this says why). */
+  /** Failure detail (the user sees the docs/product/errors.md#messages message; this says why). */
   message: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -64,7 +64,7 @@ export const svgToTiffBody = z
 export const SVG_TIFF_MIN_HEIGHT = 4200;
 
 /**
- * Sub-celltype analysis (SPEC §3/§5, POST …/subcluster_task): re-cluster the cells of some labels
+ * Sub-celltype analysis (docs/product/entities.md#child-analysis-parameters, docs/product/validation.md, POST …/subcluster_task): re-cluster the cells of some labels
  * of a SUBSET (`subset:<id>`; raw cluster, major cell types and cell subtypes must be copied into a
  * subset first) as a child task, at least LIMITS.subclusterMinCells cells.
  */

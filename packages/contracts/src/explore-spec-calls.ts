@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { degRow } from './artifacts';
 
 /**
- * SPEC §7 dataset calls under their own names (issue 22 item 9). The explorer itself reads the
+ * docs/product/api.md#dataset-calls dataset calls under their own names (issue 22 item 9). The explorer itself reads the
  * binary artifact files (`/api/user_datasets/{id}/artifacts/…`, docs/artifacts.md); these thin
  * calls serve the same data for clients written against the SPEC, with the same ownership checks.
  * Small answers are JSON in the usual envelope; where a blob is natural (`format=binary`) the
@@ -13,7 +13,7 @@ import { degRow } from './artifacts';
  *   POST observation_gene (form)   gene=<symbol|id>&layer=     → one gene's non-zero values
  *   GET  observation_display                                   → annotation levels and continuous values with counts/ranges
  *   GET  observation_annotation_view2 ?key=&format=            → per-cell labels of one level
- *   GET  differential_expression   ?groupBy=                   → stored marker table (unfiltered SPEC §3 DEG rows)
+ *   GET  differential_expression   ?groupBy=                   → stored marker table (unfiltered docs/product/entities.md#deg-table DEG rows)
  */
 export const specCallPaths = {
   embedding: (id: string) => `/api/user_datasets/${id}/embedding`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Explorer subsets (SPEC §4/§7 `user_datasets/{id}/observation_*`): an editable cell grouping of
+ * Explorer subsets (docs/product/states.md#subsets, docs/product/api.md#dataset-calls `user_datasets/{id}/observation_*`): an editable cell grouping of
  * one analysed dataset. Created from a lasso selection, from chosen labels of an annotation, or as
  * a copy of an annotation level (raw cluster, major cell types and cell subtypes must be copied
  * before they are edited, subclustered or extracted). Per-cell codes are binary (u32, one per cell,
@@ -32,7 +32,7 @@ export const subsetView = z.object({
 });
 export type SubsetView = z.infer<typeof subsetView>;
 
-/** Annotation and subset names: no special symbols or Chinese, no leading digit or symbol (SPEC §5). */
+/** Annotation and subset names: no special symbols or Chinese, no leading digit or symbol (docs/product/validation.md#annotation-and-cluster-names). */
 export const subsetName = z
   .string()
   .trim()
@@ -40,7 +40,7 @@ export const subsetName = z
   .max(100, 'explore.name.tooLong')
   .regex(/^[A-Za-z_][A-Za-z0-9_. -]*$/, 'explore.name.invalid');
 
-/** Cluster names: no special characters (SPEC §5). */
+/** Cluster names: no special characters (docs/product/validation.md#annotation-and-cluster-names). */
 export const clusterName = z
   .string()
   .trim()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paged, pageQuery } from './envelope';
 
 /**
- * Data import (SPEC §1 Import, §3 upload list + file properties, §4 upload states, §5 rules).
+ * Data import (docs/product/overview.md#import Import, docs/product/entities.md#file-properties upload list + file properties, docs/product/states.md#uploads upload states, docs/product/validation.md#upload-files rules).
  *
  * One upload = one sample: a sample name (unique per user) and 1..n files sent with tus to
  * `FILES_API.tus` (a 10x triplet is three files of one upload; an optional metadata/group table
@@ -22,7 +22,7 @@ export const FILES_API = {
   tus: '/api/files/tus',
 } as const;
 
-/** SPEC §5: start with a letter or underscore, then letters, digits, underscore, dot or space. */
+/** docs/product/validation.md#job-and-sample-names: start with a letter or underscore, then letters, digits, underscore, dot or space. */
 export const SAMPLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_. ]*$/;
 export const SAMPLE_NAME_MAX = 100;
 
@@ -86,7 +86,7 @@ export const umiSummary = z.object({
   max: z.number(),
 });
 
-/** SPEC §3 file properties: species and an Ensembl release with its overlap percent, plus counts. */
+/** docs/product/entities.md#file-properties file properties: species and an Ensembl release with its overlap percent, plus counts. */
 export const fileProperties = z.object({
   species: z.string().nullable(),
   ensemblRelease: z.number().int().nullable(),
@@ -96,7 +96,7 @@ export const fileProperties = z.object({
   cells: z.number().int(),
   genes: z.number().int(),
   umi: umiSummary,
-  /** SPEC §5: more than 30 and fewer than 100,000 cells. */
+  /** docs/product/validation.md#sample-sizes: more than 30 and fewer than 100,000 cells. */
   usable: z.boolean(),
   unusableReasonKey: z.string().nullable(),
   warnings: z.array(z.string()),

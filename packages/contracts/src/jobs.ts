@@ -57,7 +57,7 @@ export const progressEvent = z.object({
 });
 export type ProgressEvent = z.infer<typeof progressEvent>;
 
-/** Lifecycle of an analysis job (SPEC §4): submitted → queued → running → completed | error. */
+/** Lifecycle of an analysis job (docs/product/states.md#jobs): submitted → queued → running → completed | error. */
 export const jobStatuses = ['submitted', 'queued', 'running', 'completed', 'error', 'suspended'] as const;
 export const jobStatus = z.enum(jobStatuses);
 export type JobStatus = z.infer<typeof jobStatus>;

@@ -4,7 +4,7 @@
  * explorer's summary) and the summary artifact `artifacts/label-transfer.json`.
  */
 
-/** The standardized levels of public datasets (METHODS §11) that are transferred onto the user's cells. */
+/** The standardized levels of public datasets (docs/methods/public-data.md#annotation-levels) that are transferred onto the user's cells. */
 export const TRANSFERRED_LEVELS = ['annot_full', 'annot_sub', 'annot_sub2'] as const;
 export type TransferredLevel = (typeof TRANSFERRED_LEVELS)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The two locales of the product (SPEC §1). en-US is the key source. */
+/** The two locales of the product (docs/product/overview.md#language-and-region). en-US is the key source. */
 export const locales = ['en-US', 'zh-CN'] as const;
 export const localeSchema = z.enum(locales);
 export type Locale = z.infer<typeof localeSchema>;

@@ -3,7 +3,7 @@ import { downloadKind } from './downloads';
 import { uploadState } from './files';
 
 /**
- * My Analyses "Result files" and "Project files" tabs (issue 21, SPEC §2).
+ * My Analyses "Result files" and "Project files" tabs (issue 21, docs/product/screens.md#routes-after-login).
  *
  *   GET /api/my_files/results   → ResultFileView[]   every result file of the user's analyses and tasks
  *   GET /api/my_files/projects  → ProjectGroupView[] CeleScope imports grouped by project

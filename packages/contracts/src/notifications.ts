@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Notifications (SPEC §7, under /api/database-api/celeLens/user/notifications). `kind` selects
+ * Notifications (docs/product/api.md#notification-calls, under /api/database-api/celeLens/user/notifications). `kind` selects
  * the message template the web shows in the user's language; `params` fill it.
  */
 export const notificationKind = z.enum([

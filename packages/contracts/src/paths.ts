@@ -1,5 +1,5 @@
 /**
- * API paths of the account and content calls (SPEC §7), free of zod so the web app's first
+ * API paths of the account and content calls (docs/product/api.md#content-calls), free of zod so the web app's first
  * load (the login page) does not need the schema library. account.ts / content.ts re-export them.
  */
 export const CELELENS_BASE = '/api/database-api/celeLens';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Menu privileges (SPEC §2, §3, §6) as DATA: the server seeds these rows and answers each user's
+ * Menu privileges (docs/product/screens.md#menu, docs/product/entities.md#menu-privileges, docs/product/permissions.md) as DATA: the server seeds these rows and answers each user's
  * list (with `disabled` / `hidden` flags) from GET /account/info; the web renders the top menu
  * from that list and guards routes with ROUTE_PERMISSIONS.
  *
@@ -28,7 +28,7 @@ export const permissionKeys = [
   'notifications',
   'accountSettings',
   'logout',
-  // operation permissions (SPEC §6)
+  // operation permissions (docs/product/permissions.md#permission-keys)
   'exploreCellQuality',
   'exploreGeneExpression',
   'exploreCellularComposition',
@@ -58,7 +58,7 @@ export const privilegeDefinition = z.object({
 });
 export type PrivilegeDefinition = z.infer<typeof privilegeDefinition>;
 
-/** One entry of a user's privilege list (SPEC §3 "Menu privilege"). */
+/** One entry of a user's privilege list (docs/product/entities.md#menu-privileges "Menu privilege"). */
 export const privilegeEntry = privilegeDefinition.extend({
   disabled: z.boolean(),
   hidden: z.boolean(),
@@ -74,7 +74,7 @@ const m = (
   type: 1 | 2 = 1,
 ): PrivilegeDefinition => ({ id, parentId, permission, nameKey: `menu.${permission}`, url, type, sort });
 
-/** The SPEC §2 menu tree, then the SPEC §6 operation permissions. Ids are stable: never renumber. */
+/** The docs/product/screens.md#menu menu tree, then the docs/product/permissions.md#permission-keys operation permissions. Ids are stable: never renumber. */
 export const PRIVILEGES: readonly PrivilegeDefinition[] = [
   m(1, null, 'myAnalyses', '/my_analyzes', 1),
   m(2, null, 'tools', '/app1', 2),
@@ -134,7 +134,7 @@ export function routePermission(pathname: string): PermissionKey | undefined {
   return ROUTE_PERMISSIONS[pathname];
 }
 
-/** Display switches (SPEC §6), per user, answered by GET /account/info. */
+/** Display switches (docs/product/permissions.md#display-switches), per user, answered by GET /account/info. */
 export const displaySwitches = z.object({
   canonicalMarkers: z.boolean(),
   homeSearches: z.boolean(),

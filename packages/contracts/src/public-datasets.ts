@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The public standardized dataset database ("SynEcoSys", issue 20): catalogue rows, search with
- * facets, and the SPEC §7 "remote" dataset calls. Public datasets are shared by every user, read
+ * facets, and the docs/product/api.md#dataset-calls "remote" dataset calls. Public datasets are shared by every user, read
  * only for non-administrators, and counted against no quota. Reading the catalogue needs the
  * `integrateSynEcoSysData` or `integrateLocalAndSynEcoSys` permission (403 otherwise).
  */
@@ -14,11 +14,11 @@ export const PUBLIC_ROUTES = {
   list: BASE,
   one: `${BASE}/:id`,
   withdraw: `${BASE}/:id/withdraw`,
-  /** SPEC §7 "GET remote dataset detail": the catalogue row with its samples and levels. */
+  /** docs/product/api.md#public-dataset-calls "GET remote dataset detail": the catalogue row with its samples and levels. */
   remoteDetail: `${REMOTE}/dataset/:id`,
-  /** SPEC §7 "GET dataset_relation": the user's analyses that integrated a public dataset. */
+  /** docs/product/api.md#public-dataset-calls "GET dataset_relation": the user's analyses that integrated a public dataset. */
   datasetRelation: '/api/database-api/celeLens/dataset_relation',
-  /** SPEC §7 "GET remote dataset_mapping_relation": public annotation levels and their values. */
+  /** docs/product/api.md#public-dataset-calls "GET remote dataset_mapping_relation": public annotation levels and their values. */
   datasetMappingRelation: `${REMOTE}/dataset_mapping_relation/:id`,
 } as const;
 
@@ -31,7 +31,7 @@ export const PUBLIC_PATHS = {
   datasetMappingRelation: (id: string) => `${REMOTE}/dataset_mapping_relation/${enc(id)}`,
 } as const;
 
-/** Annotation levels of database datasets (METHODS §11), coarsest first. */
+/** Annotation levels of database datasets (docs/methods/public-data.md#annotation-levels), coarsest first. */
 export const PUBLIC_ANNOTATION_LEVELS = [
   'annot_full',
   'annot_sub',

@@ -3,12 +3,12 @@ import { clusteringResolution } from './clustering';
 import { ANALYSIS_DEFAULTS as D, type AnalysisParamsInput, speciesSchema } from './analysis-params';
 
 /**
- * The initiate-analysis wizard (SPEC §2, §3 draft fields, §4, §5). The draft is what the wizard
+ * The initiate-analysis wizard (docs/product/screens.md#analysis-wizard, docs/product/entities.md#analysis-draft draft fields, docs/product/states.md#wizard, docs/product/validation.md). The draft is what the wizard
  * saves ("Save as draft") and what a submitted job keeps for re-edit; `draftToParams` turns its
  * `param` block into the engine's analysis parameters.
  */
 
-/** SPEC §5 job/sample names: a letter or underscore first, then letters, digits, _ . or space. */
+/** docs/product/validation.md#job-and-sample-names job/sample names: a letter or underscore first, then letters, digits, _ . or space. */
 export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_. ]*$/;
 
 export const wizardName = (requiredKey: string) =>
@@ -23,7 +23,7 @@ export const cellFilteringStatus = z.enum(['notStarted', 'running', 'failed', 'd
 export type CellFilteringStatus = z.infer<typeof cellFilteringStatus>;
 
 export const wizardStep = z.number().int().min(1).max(4);
-/** SPEC §2 internal step names: where the wizard was opened from / resumes. */
+/** docs/product/screens.md#analysis-wizard internal step names: where the wizard was opened from / resumes. */
 export const pageTag = z.enum(['myAnalyzes', 'importData', 'submitAnalysis']);
 
 const geneSetFile = z
@@ -40,7 +40,7 @@ const rangePair = z.tuple([z.number().nonnegative(), z.number().nonnegative()]);
 const filterState = z.enum(['recommended', 'manual']);
 
 /**
- * The `param` block of a draft, with the SPEC §3 field names. Every field has a default, read from
+ * The `param` block of a draft, with the docs/product/entities.md#analysis-draft field names. Every field has a default, read from
  * ANALYSIS_DEFAULTS (analysis-params.ts), so a draft left untouched submits exactly the parameters
  * the CLI uses with no flags (test: packages/contracts/test/analysis-defaults.test.ts).
  */
@@ -121,7 +121,7 @@ export const draftView = z.object({
 });
 export type DraftView = z.infer<typeof draftView>;
 
-/** Submission rules (SPEC §5) checked before a job is created; the message keys are i18n keys. */
+/** Submission rules (docs/product/validation.md) checked before a job is created; the message keys are i18n keys. */
 export const submitDraft = wizardDraft.superRefine((d, ctx) => {
   const name = wizardName('wizard.jobName.required').safeParse(d.param.jobName);
   if (!name.success)
@@ -145,13 +145,13 @@ export const submitDraft = wizardDraft.superRefine((d, ctx) => {
   if (d.param.annotationType === 'reference' && !d.param.reference) {
     ctx.addIssue({ code: 'custom', path: ['param', 'reference'], message: 'wizard.reference.required' });
   }
-  // SPEC §5 "specify tissue type": automatic annotation picks its reference and marker lists by tissue
+  // docs/product/validation.md#required-fields "specify tissue type": automatic annotation picks its reference and marker lists by tissue
   if (d.param.annotationType !== 'none' && !d.param.tissue.trim()) {
     ctx.addIssue({ code: 'custom', path: ['param', 'tissue'], message: 'wizard.tissue.required' });
   }
 });
 
-/** The engine parameters a draft stands for (SPEC §3 draft names → analysis-params names). */
+/** The engine parameters a draft stands for (docs/product/entities.md#analysis-draft draft names → analysis-params names). */
 export function draftToParams(p: DraftParam, species: z.infer<typeof speciesSchema>): AnalysisParamsInput {
   return {
     expressedGeneRange: { state: p.geneState, range: p.geneRange },
@@ -186,7 +186,7 @@ export function draftToParams(p: DraftParam, species: z.infer<typeof speciesSche
 /**
  * Result of the cell-filtering evaluation (job `analysis.preprocess`): per sample the per-cell QC
  * metrics (genes, UMIs, mito %, ribo %) for the before/after distributions and the recommended
- * thresholds (SPEC §9) the sliders start at; the wizard recounts kept cells live.
+ * thresholds (docs/product/limits.md#cell-filtering-defaults) the sliders start at; the wizard recounts kept cells live.
  */
 export const cellFilteringSample = z.object({
   name: z.string(),

@@ -11,7 +11,7 @@ import {
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? undefined : r.error?.issues[0]?.message;
 
-describe('account rules (SPEC §5)', () => {
+describe('account rules (docs/product/validation.md)', () => {
   it('username: 3–50, no leading digit, no spaces, no special characters', () => {
     expect(usernameField.safeParse('alice_01').success).toBe(true);
     expect(firstMessage(usernameField.safeParse('ab'))).toBe('validation.username.length');

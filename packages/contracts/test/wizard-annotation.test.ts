@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { submitDraft, wizardDraft } from '../src/wizard';
 
-/** SPEC §5: automatic annotation needs a tissue type ("specify tissue type"). */
+/** docs/product/validation.md#required-fields: automatic annotation needs a tissue type ("specify tissue type"). */
 describe('wizard annotation options', () => {
   const draft = (param: object) =>
     wizardDraft.parse({

@@ -1,5 +1,5 @@
 /**
- * Typed engine errors. `code` is stable (the server maps it to a translated message, SPEC §5);
+ * Typed engine errors. `code` is stable (the server maps it to a translated message, docs/product/validation.md);
  * `params` carries the values the message needs; `message` is English for logs and the CLI.
  */
 export const engineErrorCodes = [

@@ -24,7 +24,7 @@ export interface CellFilteringEvaluation {
 /**
  * The wizard's "cell filtering evaluation": QC metrics per cell, recommended (or manual)
  * thresholds per sample and the before/after counts and distributions — without running the rest
- * of the pipeline. Same rules as the analysis (SPEC §9, METHODS §1.3).
+ * of the pipeline. Same rules as the analysis (docs/product/limits.md#cell-filtering-defaults, docs/methods/pipeline.md#qc-filters).
  */
 export function evaluateCellFiltering(
   samples: SampleInput[],

@@ -12,7 +12,7 @@ import { sqDist32 } from './methods/knn-scan';
 import type { AnalysisResult } from './run-analysis';
 
 export { TRANSFERRED_LEVELS, UNASSIGNED, type LabelTransferSummary };
-/** Documented defaults (docs/public-database.md): 15 reference neighbours, a majority of at least half. */
+/** Documented defaults (docs/methods/public-data.md#label-transfer): 15 reference neighbours, a majority of at least half. */
 export const LABEL_TRANSFER_DEFAULTS = { k: 15, minConfidence: 0.5 } as const;
 
 export interface LabelTransferOptions {

@@ -20,7 +20,7 @@ export function degRows(res: GroupTestResult, k: number, groupName: string, gene
   }));
 }
 
-/** Every cluster vs the rest, all genes (METHODS §1.8). `codes[c]` = cluster index of cell c. */
+/** Every cluster vs the rest, all genes (docs/methods/pipeline.md#markers). `codes[c]` = cluster index of cell c. */
 export function findMarkers(
   norm: CountMatrix,
   codes: Int32Array,
@@ -34,7 +34,7 @@ export function findMarkers(
 
 /**
  * Any group vs any group (cells listed by index into `norm`): the rows of group A tested against
- * group B only. Each group needs at least LIMITS.degMinCells cells (SPEC §5); a cell in both
+ * group B only. Each group needs at least LIMITS.degMinCells cells (docs/product/validation.md#analysis-rules); a cell in both
  * groups is an error.
  */
 export function compareGroups(
@@ -73,7 +73,7 @@ export function compareGroups(
   return degRows(wilcoxonByGroup(norm, labels, 2), 0, names.a, genes);
 }
 
-/** The SPEC §5 display filter: Log2FC ≥ 0.25, adjusted p ≤ 0.05, Pct1 or Pct2 ≥ 0.1. */
+/** The docs/product/validation.md#deg-display-filter display filter: Log2FC ≥ 0.25, adjusted p ≤ 0.05, Pct1 or Pct2 ≥ 0.1. */
 export function filterDegTable(rows: DegRow[]): DegRow[] {
   const f = LIMITS.degFilter;
   return rows.filter((r) => r.log2fc >= f.log2fc && r.padj <= f.padj && (r.pct1 >= f.pct || r.pct2 >= f.pct));

@@ -9,7 +9,7 @@ import { logNormalize } from './steps/normalize';
 /**
  * A self-contained clustering of one count matrix (normalize → 2,000 HVGs → 20 PCs → 15 nearest
  * neighbours → the pipeline's own graph and Louvain at 0.8, steps/clusters.ts clusterNeighbors),
- * the per-sample clustering DecontX needs (METHODS §1.5 uses a Seurat run with 20 PCs and
+ * the per-sample clustering DecontX needs (docs/methods/pipeline.md#ambient-rna uses a Seurat run with 20 PCs and
  * resolution 0.8 for the same purpose). On a synthetic 100k-cell kNN result scran.js's SNN graph +
  * igraph multilevel took 71 s wall where our graph + Louvain took 3.7 s (same run, shared machine).
  */

@@ -19,7 +19,7 @@ export interface SubclusterInput {
   cells: ArrayLike<number>;
   /** The parent's analysis parameters (species, HVG, PCs, algorithm, seed carry over). */
   parentParams: AnalysisParamsInput | unknown;
-  /** SPEC §3 child parameters. */
+  /** docs/product/entities.md#child-analysis-parameters child parameters. */
   child: Partial<ChildAnalysisParams>;
   /**
    * The parent's per-cell columns (issue 13): its annotation levels (categorical) and `annot_*`
@@ -36,7 +36,7 @@ export interface SubclusterInput {
 }
 
 /**
- * Sub-celltype analysis (SPEC §3 child task): the standard pipeline on the parent's counts
+ * Sub-celltype analysis (docs/product/entities.md#child-analysis-parameters child task): the standard pipeline on the parent's counts
  * restricted to the chosen cells, with cell filtering, doublet removal, ambient-RNA removal and
  * batch correction skipped (the parent already did them), re-normalized, new HVGs, PCA, graph and
  * clusters at `clusteringResolution`, new embeddings and markers. Returns a normal AnalysisResult

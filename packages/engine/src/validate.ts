@@ -19,7 +19,7 @@ export interface SampleInput extends NamedDataset {
 }
 
 /**
- * SPEC §5: at least one sample; unique names; each sample with more than 30 and fewer than
+ * docs/product/validation.md#job-and-sample-names: at least one sample; unique names; each sample with more than 30 and fewer than
  * 100,000 cells; all samples of one species (and that species = the analysis species).
  */
 export function validateSamples(samples: SampleInput[], params: AnalysisParams): void {

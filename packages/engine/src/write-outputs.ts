@@ -32,7 +32,7 @@ export const OUTPUT_FILES = {
   artifacts: 'artifacts/',
 } as const;
 
-/** SPEC §3 DEG table headers, in the CSV column order. */
+/** docs/product/entities.md#deg-table DEG table headers, in the CSV column order. */
 export const MARKER_CSV_HEADER = [
   'cluster',
   'Gene id',

@@ -35,7 +35,7 @@ describe('evaluateCellFiltering', () => {
     // 100 cells: genes 150..1140 step 10 (5 cells below 200); mito: 4 cells at 10% (> 5 and ≤ 10).
     const genes = Array.from({ length: 100 }, (_, i) => 150 + 10 * i);
     const mito = genes.map((n, i) => (i >= 10 && i < 14 ? Math.round(n * 0.1) : 0));
-    // the recommended (METHODS §1.3) gene and UMI caps; the defaults are fixed ranges (issue 14)
+    // the recommended (docs/methods/pipeline.md#qc-filters) gene and UMI caps; the defaults are fixed ranges (issue 14)
     const recommended = {
       expressedGeneRange: { state: 'recommended' },
       expressedUmiRange: { state: 'recommended' },

@@ -180,7 +180,7 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('pbmc3k through the whole pipeline
       },
     );
 
-    it('writes markers.csv with the SPEC §3 headers and the artifact manifest', async () => {
+    it('writes markers.csv with the docs/product/entities.md#deg-table headers and the artifact manifest', async () => {
       const csv = await readFile(path.join(dir, 'markers.csv'), 'utf8');
       const lines = csv.trim().split('\n');
       expect(lines[0]).toBe(MARKER_CSV_HEADER.join(','));

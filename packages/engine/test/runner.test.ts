@@ -159,7 +159,7 @@ describe('AnalysisRunner', () => {
   });
 });
 
-describe('sample validation (SPEC §5)', () => {
+describe('sample validation (docs/product/validation.md)', () => {
   const params = analysisParams.parse({});
   const withCells = (n: number) =>
     syntheticDataset({ nCells: n, nGenes: 200, nClusters: 2, markersPerCluster: 5 }).dataset;

@@ -7,7 +7,7 @@ import { syntheticDataset } from '../src/synthetic';
 import { logNormalize } from './methods/fixtures';
 
 /**
- * scaleLargeData (METHODS §1.6) and a sub-cluster's onlyScaleHighlyVariableGenes choose between
+ * scaleLargeData (docs/methods/pipeline.md#scaling-and-pca) and a sub-cluster's onlyScaleHighlyVariableGenes choose between
  * scaling every gene (then PCA on the HVG columns, scanpy's default) and scaling the HVGs only.
  * Each gene is scaled (and clipped at 10) on its own, so both give the same PCs; the engine takes
  * the HVG-only path for either value (no all-gene scaled matrix). This test checks that claim

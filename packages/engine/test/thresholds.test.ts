@@ -5,7 +5,7 @@ import type { QcMetrics } from '../src/steps/qc-metrics';
 import { percentile } from '../src/stats/quantile';
 import { choosePcCount } from '../src/stats/n-pcs';
 
-// the recommended (METHODS §1.3) thresholds are the METHODS preset's, no longer the defaults
+// the recommended (docs/methods/pipeline.md#qc-filters) thresholds are the METHODS preset's, no longer the defaults
 const defaults = analysisParams.parse(METHODS_PRESET);
 
 function qcOf(rows: { genes: number; umi: number; mito: number }[]): QcMetrics {
@@ -17,7 +17,7 @@ function qcOf(rows: { genes: number; umi: number; mito: number }[]): QcMetrics {
   };
 }
 
-describe('recommended cell-filter thresholds (SPEC §9, METHODS §1.3)', () => {
+describe('recommended cell-filter thresholds (docs/product/limits.md#cell-filtering-defaults, docs/methods/pipeline.md#qc-filters)', () => {
   it('percentile matches numpy linear interpolation', () => {
     expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
     expect(percentile([10, 20, 30, 40, 50], 98)).toBeCloseTo(49.2, 12);
@@ -77,7 +77,7 @@ describe('recommended cell-filter thresholds (SPEC §9, METHODS §1.3)', () => {
   });
 });
 
-describe('PC count guidance (METHODS §1.7)', () => {
+describe('PC count guidance (docs/methods/pipeline.md#number-of-pcs)', () => {
   it('uses the last big drop when 90% is not reached', () => {
     const ratios = [0.2, 0.1, 0.05, 0.03, 0.0295, 0.0294, 0.0293];
     // drops (pp): 10, 5, 2, 0.05, 0.01, 0.01 → last > 0.1 is between PC3 and PC4 → k = 4

@@ -177,7 +177,7 @@ describe('normal tail and BH', () => {
     expect(Array.from(adj)).toEqual([0.025, 0.05, 0.05, 0.025, 0.5].map((x) => expect.closeTo(x, 12)));
   });
 
-  it('filterDegTable applies the SPEC §5 display filter', () => {
+  it('filterDegTable applies the docs/product/validation.md#deg-display-filter display filter', () => {
     const row = {
       cluster: '1',
       gene: 'G',

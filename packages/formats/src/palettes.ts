@@ -3,7 +3,7 @@ import { deltaE, oklchToHex } from './color-space';
 /**
  * Shared by the explorer (web viewer) and the server's figure export (issue 21).
  *
- * The palettes of SPEC §3/§9: Default (130 colours) and v1–v6 (v4 54, v5 and v6 30 each).
+ * The palettes of docs/product/entities.md#option-lists, docs/product/limits.md#palettes: Default (130 colours) and v1–v6 (v4 54, v5 and v6 30 each).
  * Fixed lists are classic qualitative sets; longer ones are generated in OKLCH with golden-angle
  * hue steps and alternating lightness, skipping any colour too close to one already chosen.
  */

@@ -1,7 +1,7 @@
 import type { CountMatrix, Dataset, GeneTable, SourceFormat } from './matrix';
 import { textLines } from './tables';
 
-/** File properties shown after upload (SPEC §3): species, Ensembl release match, size summary. */
+/** File properties shown after upload (docs/product/entities.md#file-properties): species, Ensembl release match, size summary. */
 
 export type Species = 'Homo sapiens' | 'Mus musculus';
 

@@ -6,7 +6,7 @@ import { baseName, dirName, sampleName, type SourceBundle } from './sources';
 import { textLines } from './tables';
 
 /**
- * CeleScope output folders (METHODS §12): v2 `{sample}/outs/filtered/` (10x v3 files) or v1
+ * CeleScope output folders (docs/methods/import-formats.md#celescope-layouts): v2 `{sample}/outs/filtered/` (10x v3 files) or v1
  * `{sample}/05.count/{sample}_filtered_feature_bc_matrix/` (older `{sample}_matrix_10X/`), plus
  * metadata: `outs/tsne_coord.tsv` / `06.analysis/{sample}_tsne_coord.tsv` (cluster, tSNE) and the
  * hidden `.metrics.json` summary.

@@ -14,7 +14,7 @@ export function textLines(text: string): string[] {
 
 /**
  * A 10x features.tsv (id, name, type) or genes.tsv (id, name). One-column files are repaired as
- * METHODS §1.1 says (the value is used as id and symbol, type "Gene Expression").
+ * docs/methods/import-formats.md says (the value is used as id and symbol, type "Gene Expression").
  */
 export function parseFeatures(
   text: string,

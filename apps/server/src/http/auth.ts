@@ -26,7 +26,7 @@ export const TOKEN_HEADER = 'access-token';
 
 /**
  * Reads the access token of a request: the header, or `?token=` on routes configured with
- * `queryToken` (SSE, blob downloads: SPEC §7).
+ * `queryToken` (SSE, blob downloads: docs/product/api.md#access-token).
  */
 export function tokenOf(req: FastifyRequest): string | undefined {
   const h = req.headers[TOKEN_HEADER];

@@ -10,7 +10,7 @@ export function localeOf(req: FastifyRequest): Locale {
 }
 
 /**
- * Maps every error to the envelope with a translated message (SPEC §8):
+ * Maps every error to the envelope with a translated message (docs/product/errors.md#messages):
  * AppError → its status; zod/fastify validation → 400 with the first problem (a message key in
  * the schema is translated); rate limit → 429; anything else → 500 maintenance message.
  */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
- * Parses urlencoded forms (SPEC §7: several account calls post forms) into a plain object;
+ * Parses urlencoded forms (docs/product/api.md#account-calls: several account calls post forms) into a plain object;
  * a repeated key keeps its last value. Registered once per app.
  */
 export function registerFormBody(app: FastifyInstance) {

@@ -1,6 +1,6 @@
 import { registerMessages } from './translate';
 
-/** Messages of the jobs / wizard / notifications area (SPEC §5, §8). */
+/** Messages of the jobs / wizard / notifications area (docs/product/validation.md, docs/product/errors.md#messages). */
 registerMessages({
   'en-US': {
     'wizard.jobName.required': 'Please fill in the job name',

@@ -7,7 +7,7 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /**
  * The cell-filtering evaluation of the selected samples (runs in the analysis child process):
- * the engine's per-cell QC metrics and its recommended thresholds (SPEC §9 / METHODS §1.3, the
+ * the engine's per-cell QC metrics and its recommended thresholds (docs/product/limits.md#cell-filtering-defaults, docs/methods/pipeline.md#qc-filters, the
  * mito cutoff being the cross-sample mode), with the engine's own functions so the preview and
  * the analysis filter agree.
  */

@@ -9,7 +9,7 @@ import { childTask, runInChild } from './runner-child-process';
 
 /**
  * Job `analysis.preprocess` (wizard step 2, "evaluate"): QC metrics per selected sample and the
- * recommended thresholds (SPEC §9), computed in a child process and stored as
+ * recommended thresholds (docs/product/limits.md#cell-filtering-defaults), computed in a child process and stored as
  * `preprocess/<draftId>/<run>/qc.json`. The draft's `cf_run` fences a result of an evaluation the
  * user discarded meanwhile (going back). Failures are shown with a retry, not retried silently.
  */

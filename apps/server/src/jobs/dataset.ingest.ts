@@ -178,7 +178,7 @@ export function storageSource(
   };
 }
 
-/** SPEC §3 file properties + §5 cell limits. */
+/** docs/product/entities.md#file-properties file properties + docs/product/validation.md#analysis-rules cell limits. */
 export async function computeProperties(
   d: Dataset,
   geneListsDir: string | undefined,

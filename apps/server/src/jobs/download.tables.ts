@@ -8,7 +8,7 @@ import { labelsOf } from './figures/labels';
 
 /**
  * The `tables` download (issue 21): every table of a result — the marker table, each saved DE
- * result (SPEC §3 DEG columns, as markers.csv) and every completed task's `tables/<name>.csv` as
+ * result (docs/product/entities.md#deg-table DEG columns, as markers.csv) and every completed task's `tables/<name>.csv` as
  * stored (their documented columns) — as CSV files, plus `tables.xlsx` with one sheet per table
  * (names ≤ 31 characters, unique; written table by table with the streaming xlsxWriter) and
  * README.txt. A table with more rows than a sheet holds

@@ -4,7 +4,7 @@ import { contentRepo } from '../db/repos/content';
 import { renderBody } from './content-render';
 
 /**
- * Public help content (SPEC §7): FAQ, documentation/guidebook entries, the update log. Texts
+ * Public help content (docs/product/api.md#content-calls): FAQ, documentation/guidebook entries, the update log. Texts
  * authored in Markdown (admin console) are rendered to HTML here, so the pages always get HTML.
  */
 export async function listFaq(db: Db): Promise<FaqEntry[]> {

@@ -14,7 +14,7 @@ import { preprocessKey, preprocessPrefix } from '../storage/keys';
 export { preprocessKey, preprocessPrefix } from '../storage/keys';
 
 /**
- * Initiate-analysis drafts (SPEC §3 draft fields, stored server-side, resumed at stepTag/pageTag)
+ * Initiate-analysis drafts (docs/product/entities.md#analysis-draft draft fields, stored server-side, resumed at stepTag/pageTag)
  * and the step-2 cell-filtering evaluation, which runs as the `analysis.preprocess` job:
  * notStarted → running (the user may leave) → failed (retry) | done. Going back discards it.
  */

@@ -15,7 +15,7 @@ export interface ResolvedSample {
 }
 
 /**
- * Resolves the wizard's selected samples (SPEC §4/§5): each must be one of the user's Completed,
+ * Resolves the wizard's selected samples (docs/product/states.md#wizard, docs/product/validation.md): each must be one of the user's Completed,
  * usable uploads; the content hash comes from the canonical dataset's manifest.
  */
 export async function resolveSamples(
@@ -44,7 +44,7 @@ export async function resolveSamples(
   return out;
 }
 
-/** SPEC §5: the selected samples must share one species; the wizard's choice fills an unknown one. */
+/** docs/product/validation.md#species: the selected samples must share one species; the wizard's choice fills an unknown one. */
 export function sharedSpecies(samples: ResolvedSample[], chosen: string | undefined): string {
   const known = new Set(samples.map((s) => s.species).filter((s): s is string => !!s));
   if (known.size > 1)

@@ -45,7 +45,7 @@ export class JobsService {
       );
     }
     const draft: WizardDraft = parsed.data;
-    // SPEC §8 "Storage full": analyses cannot proceed when the user's storage is used up.
+    // docs/product/errors.md#messages "Storage full": analyses cannot proceed when the user's storage is used up.
     await assertStorageAvailable(this.ctx, user.id);
     // Public database samples (issue 20) need "integrate SynEcoSys data" or "integrate local and SynEcoSys".
     if (draft.datasets.some((d) => d.id.startsWith('public:'))) assertPublicAccess(user);

@@ -6,7 +6,7 @@ import type { Locale } from '@cellcloud/contracts';
 import { renderJobMessage } from './jobs-message';
 
 /**
- * Notifications of a user (SPEC §7): created on job completion/failure and download events,
+ * Notifications of a user (docs/product/api.md#notification-calls): created on job completion/failure and download events,
  * listed, marked read, deleted. Registered as `ctx.services.notifications`; the accounts area
  * reads `unreadCount` for the account info, the events hub pushes the count live.
  */

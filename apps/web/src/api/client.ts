@@ -18,7 +18,7 @@ export class ApiError extends Error {
 
 export interface RequestOptions<S extends z.ZodType> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Query parameters; arrays are repeated (`a=1&a=2`, SPEC §7); undefined/null are left out. */
+  /** Query parameters; arrays are repeated (`a=1&a=2`, docs/product/api.md#request-kinds); undefined/null are left out. */
   query?: Record<string, unknown>;
   /** JSON body, or a urlencoded form when `form` is true. */
   body?: unknown;
@@ -26,7 +26,7 @@ export interface RequestOptions<S extends z.ZodType> {
   /** Validates `data` of the envelope. */
   schema?: S;
   /**
-   * Statuses the caller handles itself (no global SPEC §8 behaviour; the ApiError is thrown).
+   * Statuses the caller handles itself (no global docs/product/errors.md#status-handling behaviour; the ApiError is thrown).
    * Public calls pass [400, 401, 403, 404, 409, 429] to show their messages inline.
    */
   handle?: number[];
@@ -54,7 +54,7 @@ function encodeBody(body: unknown, form: boolean | undefined): { body?: BodyInit
   return { body: f, type: 'application/x-www-form-urlencoded' };
 }
 
-/** Applies the SPEC §8 behaviour for a failure nobody handles locally. */
+/** Applies the docs/product/errors.md#status-handling behaviour for a failure nobody handles locally. */
 export function presentError(err: ApiError): void {
   const p = getErrorPresenter();
   if (!p) {

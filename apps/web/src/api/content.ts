@@ -26,7 +26,7 @@ export function useContentList(query: ContentListQuery) {
   });
 }
 
-/** Update log pages of 10 (SPEC §9); loaded only once `enabled` (first drawer opening). */
+/** Update log pages of 10 (docs/product/limits.md#interface-constants); loaded only once `enabled` (first drawer opening). */
 export function useUpdateLog(enabled: boolean) {
   const locale = currentLocale();
   return useInfiniteQuery({

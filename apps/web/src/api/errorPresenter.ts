@@ -1,5 +1,5 @@
 /**
- * How request errors reach the screen (SPEC §8). The app registers the real presenter (antd
+ * How request errors reach the screen (docs/product/errors.md). The app registers the real presenter (antd
  * message/modal, translated) at start; until then errors are only logged to the console.
  */
 export interface ErrorPresenter {

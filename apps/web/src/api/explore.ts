@@ -5,7 +5,7 @@ import { ApiError, request } from './client';
 import { getSession } from './session';
 
 /**
- * Explorer subsets (SPEC §7 user_datasets/{id}/observation_*). Mutations handle 400/404/409
+ * Explorer subsets (docs/product/api.md#dataset-calls user_datasets/{id}/observation_*). Mutations handle 400/404/409
  * themselves so the page shows the server's message inline. Artifact bytes are fetched by the
  * explorer's Web Worker (apps/web/src/features/explore/data), not here.
  */

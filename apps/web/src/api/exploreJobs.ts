@@ -14,8 +14,8 @@ import { getSession } from './session';
 import { PATHS } from '@cellcloud/contracts/api-paths';
 
 /**
- * Job-backed explorer actions (SPEC §7 user_datasets/{id}/calculate_deg_task, subcluster_task,
- * user-files/svg-to-tiff). Results appear after a manual refresh (SPEC §4): the lists are
+ * Job-backed explorer actions (docs/product/api.md#dataset-calls user_datasets/{id}/calculate_deg_task, subcluster_task,
+ * user-files/svg-to-tiff). Results appear after a manual refresh (docs/product/states.md#cluster-genes): the lists are
  * fetched on mount and on `refetch`, not polled.
  */
 const HANDLED = [400, 404, 409];
@@ -64,7 +64,7 @@ export async function blobFetch(url: string, init: RequestInit = {}): Promise<Re
   return res;
 }
 
-/** DEG rows of a completed calculation (unfiltered; the tab applies the SPEC §5 filter). */
+/** DEG rows of a completed calculation (unfiltered; the tab applies the docs/product/validation.md#deg-display-filter filter). */
 export async function fetchDegResult(datasetId: string, taskId: string): Promise<DegRow[]> {
   const res = await blobFetch(`${base(datasetId)}/deg_tasks/${encodeURIComponent(taskId)}/result`);
   return z.array(degRow).parse(await res.json());
@@ -94,7 +94,7 @@ export function useStartSubcluster(datasetId: string) {
   });
 }
 
-/** Server-side SVG → TIFF (SPEC §7: token in the query, returns a blob). */
+/** Server-side SVG → TIFF (docs/product/api.md#image-conversion: token in the query, returns a blob). */
 export async function svgToTiff(svg: string, fileName: string): Promise<Blob> {
   const token = getSession()?.token ?? '';
   const res = await blobFetch(`/api/user-files/svg-to-tiff?token=${encodeURIComponent(token)}`, {

@@ -4,7 +4,7 @@ import { notificationView } from '@cellcloud/contracts/notifications';
 import { request } from './client';
 import { PATHS } from '@cellcloud/contracts/api-paths';
 
-/** SPEC §7 notifications. The header badge's unread query key is ['notifications', 'unread', …]. */
+/** docs/product/api.md#notification-calls notifications. The header badge's unread query key is ['notifications', 'unread', …]. */
 export const NOTIFICATIONS_API = PATHS.notifications.base;
 export const notificationsKeys = {
   all: ['notifications'] as const,
@@ -28,7 +28,7 @@ function useNotificationsMutation<A>(fn: (a: A) => Promise<unknown>) {
   });
 }
 
-/** PUT /{id} with a form (SPEC §7). */
+/** PUT /{id} with a form (docs/product/api.md). */
 export const useMarkNotificationRead = () =>
   useNotificationsMutation((id: string) =>
     request(`${NOTIFICATIONS_API}/${id}`, { method: 'PUT', body: { read: 'true' }, form: true }),

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** Errors are already shown by the request client (SPEC §8), so queries do not retry on 4xx. */
+/** Errors are already shown by the request client (docs/product/errors.md), so queries do not retry on 4xx. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

@@ -3,7 +3,7 @@ import type { StoredUserInfo } from '@cellcloud/contracts/account';
 import { storage, STORAGE_KEYS } from '../shared/storage';
 
 /**
- * The stored user info {token, user_name} (SPEC §3) and a tiny subscription so guards re-render
+ * The stored user info {token, user_name} (docs/product/entities.md#stored-user-info) and a tiny subscription so guards re-render
  * when it changes. `endSession` is the single way a session ends (logout, 401, maintenance).
  */
 type Listener = () => void;

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { setErrorPresenter } from '../api/errorPresenter';
 import { endSession } from '../api/session';
 
-/** Toast durations (SPEC §8): 1 s for info, 5 s for errors the user must read. */
+/** Toast durations (docs/product/errors.md#toasts): 1 s for info, 5 s for errors the user must read. */
 export const TOAST_SHORT_S = 1;
 export const TOAST_LONG_S = 5;
 
-/** Registers the SPEC §8 error behaviours with antd's message / modal, translated. */
+/** Registers the docs/product/errors.md#status-handling error behaviours with antd's message / modal, translated. */
 export function ErrorPresenterBridge() {
   const { message, modal } = App.useApp();
   const { t } = useTranslation('errors');

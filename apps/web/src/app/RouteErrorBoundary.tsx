@@ -7,7 +7,7 @@ interface State {
   error: Error | null;
 }
 
-/** Catches render errors of a route; a failed chunk shows the reload prompt (SPEC §8). */
+/** Catches render errors of a route; a failed chunk shows the reload prompt (docs/product/errors.md#chunk-load-errors). */
 export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey?: string }, State> {
   override state: State = { error: null };
 

@@ -9,7 +9,7 @@ export class ChunkLoadError extends Error {
   }
 }
 
-/** React.lazy with the SPEC §9 chunk load timeout; failures become ChunkLoadError. */
+/** React.lazy with the docs/product/limits.md#time-limits chunk load timeout; failures become ChunkLoadError. */
 export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   return lazy(
     () =>

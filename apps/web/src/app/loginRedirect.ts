@@ -1,4 +1,4 @@
-/** Public routes (SPEC §2) plus the auth screens; everything else needs a token. */
+/** Public routes (docs/product/screens.md#public-routes) plus the auth screens; everything else needs a token. */
 export const PUBLIC_PATHS = ['/', '/migration', '/domain', '/login', '/signup', '/forgot-password', '/404'];
 
 /** `/login?redirect=<page left>`; a public page left is not worth returning to. */

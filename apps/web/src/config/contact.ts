@@ -1,5 +1,5 @@
 /**
- * Every contact fact the footer, the contact page and the WeChat widget show (SPEC §1), in one
+ * Every contact fact the footer, the contact page and the WeChat widget show (docs/product/overview.md#footer-and-contact), in one
  * file. A deployment edits this file (values below are the project's defaults; `.example`
  * addresses are placeholders to replace). Labels are translated; the facts themselves are not.
  */

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { CONTACT } from '../config/contact';
 import { useIsChina } from './useIsChina';
 
-/** Footer (SPEC §1): legal links, sibling products, support contacts, ICP record or copyright. */
+/** Footer (docs/product/overview.md#footer-and-contact): legal links, sibling products, support contacts, ICP record or copyright. */
 export function Footer() {
   const { t } = useTranslation('common');
   const cn = useIsChina();

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
 /**
- * SPEC §8 "Resource does not exist" for a page that loads something by id (an analysis, a
+ * docs/product/errors.md#status-handling "Resource does not exist" for a page that loads something by id (an analysis, a
  * sub-celltype analysis, a task, an upload) that does not exist or belongs to someone else: the
  * same translated page in both cases (no internal URL, no advice to re-run), with a way back.
  */

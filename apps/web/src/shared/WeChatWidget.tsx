@@ -3,7 +3,7 @@ import { useIsChina } from './useIsChina';
 
 const WeChatPopover = lazy(() => import('./WeChatPopover'));
 
-/** WeChat help widget, China region only (SPEC §1); its code loads only there. */
+/** WeChat help widget, China region only (docs/product/overview.md#footer-and-contact); its code loads only there. */
 export function WeChatWidget() {
   const cn = useIsChina();
   if (!cn) return null;

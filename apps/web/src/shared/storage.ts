@@ -1,6 +1,6 @@
 import { STORAGE_PREFIX } from '@cellcloud/contracts/constants';
 
-/** Local storage with the product's key prefix (SPEC §9). Never throws (private mode, quota). */
+/** Local storage with the product's key prefix (docs/product/limits.md#local-storage). Never throws (private mode, quota). */
 export const storage = {
   get(key: string): string | null {
     try {

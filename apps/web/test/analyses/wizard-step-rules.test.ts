@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NAME_PATTERN, wizardDraft } from '@cellcloud/contracts/wizard';
 import { optionsStepErrors, proposedSampleName } from '../../src/features/wizard/stepRules';
 
-/** SPEC §5 in the wizard's step 3 (issue 13): annotation needs a tissue type; reference annotation a reference. */
+/** docs/product/validation.md in the wizard's step 3 (issue 13): annotation needs a tissue type; reference annotation a reference. */
 describe('wizard step 3 rules', () => {
   const draft = (param: Record<string, unknown>) => wizardDraft.parse({ param });
 
@@ -23,7 +23,7 @@ describe('wizard step 3 rules', () => {
   });
 });
 
-/** Issue 20: public datasets are listed by title; their proposed sample name passes the SPEC §5 rule. */
+/** Issue 20: public datasets are listed by title; their proposed sample name passes the docs/product/validation.md#job-and-sample-names rule. */
 describe('proposed sample names', () => {
   it('keeps a valid name and turns a public title into a valid one', () => {
     expect(proposedSampleName('ifnb_stim')).toBe('ifnb_stim');

@@ -6,7 +6,7 @@ const current = new Map([
   ['NK', '#FF7F0E'],
 ]);
 
-describe('custom colours (SPEC §5)', () => {
+describe('custom colours (docs/product/validation.md#colours)', () => {
   it('accepts a new #RRGGBB colour and lower-cases it', () => {
     expect(checkCustomColour('B', '#ABCDEF', current)).toEqual({ ok: true, colour: '#abcdef' });
   });

@@ -4,7 +4,7 @@ import { categoryColours, palette, paletteNames } from '../../src/features/explo
 import { HEX_COLOUR } from '../../src/features/explore/viewer/colourRules';
 import { expressionRamp } from '../../src/features/explore/viewer/gradient';
 
-describe('palettes (SPEC §9)', () => {
+describe('palettes (docs/product/limits.md#palettes)', () => {
   it('have the specified sizes', () => {
     expect(palette('Default')).toHaveLength(130);
     expect(palette('v4')).toHaveLength(54);

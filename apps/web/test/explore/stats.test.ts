@@ -37,7 +37,7 @@ describe('Ro/e', () => {
     expect(r.chiSquare).toBeCloseTo(0.79365, 4);
     expect(r.df).toBe(1);
     expect(r.pValue).toBeCloseTo(0.373, 3);
-    expect(r.significant).toBe(false); // SPEC §8: reported as a failure
+    expect(r.significant).toBe(false); // docs/product/errors.md: reported as a failure
   });
   it('is significant for a clearly skewed composition', () => {
     const r = roeTable([
@@ -64,7 +64,7 @@ const row = (o: Partial<DegRow>): DegRow => ({
   ...o,
 });
 
-describe('DEG filter (SPEC §5)', () => {
+describe('DEG filter (docs/product/validation.md#deg-display-filter)', () => {
   it('applies log2FC ≥ 0.25, padj ≤ 0.05, pct1 or pct2 ≥ 0.1 with inclusive bounds', () => {
     expect(passesDegFilter(row({ log2fc: 0.25, padj: 0.05 }))).toBe(true);
     expect(passesDegFilter(row({ log2fc: 0.2499 }))).toBe(false);
@@ -125,7 +125,7 @@ describe('composition', () => {
   it('assigns each sample its majority group', () => {
     expect(sampleGroups([0, 0, 1, 1, 1], 2, [1, 1, 0, 0, 1], 2)).toEqual([1, 0]);
   });
-  it('needs at least 3 samples per group for box plots (SPEC §5)', () => {
+  it('needs at least 3 samples per group for box plots (docs/product/validation.md#analysis-rules)', () => {
     const props = [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]];
     expect(groupProportionBoxes(props, [0, 0, 0, 1, 1, 1], ['ctrl', 'stim'])).toEqual({
       ok: true,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The request client reads the locale from the i18n module, which needs a DOM; this test only
-// exercises URL building and the SPEC §8 status mapping, so it provides what those need.
+// exercises URL building and the docs/product/errors.md#status-handling status mapping, so it provides what those need.
 vi.stubGlobal('window', {
   localStorage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined },
 });
@@ -19,7 +19,7 @@ describe('request client', () => {
     expect(buildUrl('/api/x')).toBe('/api/x');
   });
 
-  it('maps statuses to the SPEC §8 behaviours', () => {
+  it('maps statuses to the docs/product/errors.md#status-handling behaviours', () => {
     const calls: string[] = [];
     setErrorPresenter({
       maintenance: () => calls.push('maintenance'),

@@ -29,7 +29,7 @@ describe('login redirect', () => {
   });
 });
 
-describe('menu from privileges (SPEC §2)', () => {
+describe('menu from privileges (docs/product/screens.md#menu)', () => {
   it('builds the SPEC tree: six top entries, integrate and resource children, logout action', () => {
     const items = buildMenuItems(entries(), t) as {
       key: string;

@@ -19,7 +19,7 @@ export interface DecontxOptions {
 export interface DecontxResult {
   /** estimated ambient-RNA fraction per cell (celda's `contamination`) */
   contamination: Float32Array;
-  /** counts with the contamination removed, rounded (celda's decontXcounts, rounded as METHODS §1.5) */
+  /** counts with the contamination removed, rounded (celda's decontXcounts, rounded as docs/methods/pipeline.md#ambient-rna) */
   decontaminated: CountMatrix;
   /** median contamination: the per-sample summary; above 0.25 the sample is flagged contaminated */
   median: number;

@@ -1,5 +1,5 @@
 /**
- * scanpy `pp.neighbors(method='umap')` connectivities (METHODS §1.7): umap-learn's
+ * scanpy `pp.neighbors(method='umap')` connectivities (docs/methods/pipeline.md#neighbours-and-clustering): umap-learn's
  * `fuzzy_simplicial_set` over a k-nearest-neighbour result, as a symmetric weighted CSR graph.
  * Our own TypeScript because scran.js only builds SNN graphs and cannot cluster a custom graph.
  *

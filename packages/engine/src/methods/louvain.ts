@@ -1,7 +1,7 @@
 /**
  * Louvain community detection on a weighted undirected CSR graph, maximising the RB configuration
  * quality Σ_ij (A_ij − γ k_i k_j / 2m) δ(c_i, c_j) (modularity when γ = 1) — what scanpy
- * `tl.louvain` runs through louvain-igraph's RBConfigurationVertexPartition (METHODS §1.7).
+ * `tl.louvain` runs through louvain-igraph's RBConfigurationVertexPartition (docs/methods/pipeline.md#neighbours-and-clustering).
  * Our own TypeScript because scran.js cannot cluster a custom graph (it only clusters its own
  * SNN graph). Typed arrays throughout: no per-node objects.
  *

@@ -7,7 +7,7 @@ import { thresholdMinimum } from './threshold-minimum';
 import { checkRange, rejectUnknownOptions } from './validate';
 
 export interface ScrubletOptions {
-  /** default 0.05 (METHODS §1.4); when no threshold is found the run is repeated with 0.25 */
+  /** default 0.05 (docs/methods/pipeline.md#doublets); when no threshold is found the run is repeated with 0.25 */
   expectedDoubletRate?: number;
   simDoubletRatio?: number;
   /** default round(0.5·sqrt(nCells)) */

@@ -1,5 +1,5 @@
 /**
- * Number of PCs for the graph from the PCA variance ratios (METHODS §1.7 get_n_pcs; SPEC §5
+ * Number of PCs for the graph from the PCA variance ratios (docs/methods/pipeline.md#number-of-pcs get_n_pcs; docs/product/validation.md
  * "cumulative contribution above 90%"). Ratios are fractions of the total variance.
  *  i = first PC (1-based) with cumulative > 90% and its own share < 5%;
  *  k = (last position where the drop between consecutive PCs exceeds 0.1 percentage points) + 1;

@@ -12,8 +12,8 @@ export interface SeuratV3Hvg {
 const SPAN = 0.3;
 
 /**
- * scanpy `highly_variable_genes(flavor='seurat_v3', n_top_genes=n)` (Seurat's "vst", the METHODS
- * §1.6 reference) on raw counts, one batch: per gene mean and variance (ddof 1); a local quadratic
+ * scanpy `highly_variable_genes(flavor='seurat_v3', n_top_genes=n)` (Seurat's "vst", the reference
+ * flavour, docs/methods/pipeline.md#highly-variable-genes) on raw counts, one batch: per gene mean and variance (ddof 1); a local quadratic
  * loess (span 0.3, tricube weights) of log10(variance) on log10(mean) over non-constant genes
  * gives the expected sd; counts are clipped at mean + sqrt(nCells)·sd and their variance divided
  * by the expected variance; the n genes with the largest standardized variance are selected.

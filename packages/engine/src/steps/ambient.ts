@@ -27,7 +27,7 @@ export interface AmbientResult extends FilteredData {
 }
 
 /**
- * Ambient RNA removal (METHODS §1.5) when enabled: per selected sample with more than 100 cells,
+ * Ambient RNA removal (docs/methods/pipeline.md#ambient-rna) when enabled: per selected sample with more than 100 cells,
  * cluster the sample, run DecontX (D2's methods/decontx) and replace its counts with the rounded
  * decontaminated counts. Mode 'default' = all samples, 'basedOnSingleSamples' = the listed ones.
  */

@@ -10,7 +10,7 @@ import { Step } from './step';
 
 export type BatchParams = Pick<AnalysisParams, 'batchEffectRemoval' | 'seed' | 'pcValue'>;
 
-/** The representation the graph, clustering and embeddings use (METHODS §1.7). */
+/** The representation the graph, clustering and embeddings use (docs/methods/pipeline.md#embeddings). */
 export interface ReducedResult {
   /** Row-major nCells × dims. */
   embedding: Float64Array;

@@ -8,7 +8,7 @@ import { Step } from './step';
 
 export type ClusterParams = Pick<AnalysisParams, 'clusterResolution' | 'algorithm'>;
 
-/** Neighbours per cell in the connectivity graph, the cell itself included (METHODS §1.7: scanpy n_neighbors = 15). */
+/** Neighbours per cell in the connectivity graph, the cell itself included (docs/methods/pipeline.md#neighbours-and-clustering: scanpy n_neighbors = 15). */
 export const GRAPH_NEIGHBORS = 15;
 /** Seed of the community detection's node order: scanpy tl.louvain / tl.leiden random_state = 0, whatever the analysis seed. */
 export const CLUSTER_SEED = 0;
@@ -16,7 +16,7 @@ export const CLUSTER_SEED = 0;
 export interface ClusterResult {
   /** Cluster code per cell, 0-based, numbered by decreasing size. */
   codes: Int32Array;
-  /** Display labels: "1", "2", … (METHODS §1.7: renumbered from 1, as strings). */
+  /** Display labels: "1", "2", … (docs/methods/pipeline.md#neighbours-and-clustering: renumbered from 1, as strings). */
   labels: string[];
 }
 

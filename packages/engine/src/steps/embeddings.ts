@@ -4,7 +4,7 @@ export interface Embedding {
   values: Float32Array;
 }
 
-/** UMAP min_dist by cell count (METHODS §1.7; exactly 1000 cells → 0.1, as the reference does). */
+/** UMAP min_dist by cell count (docs/methods/pipeline.md#embeddings; exactly 1000 cells → 0.1, as the reference does). */
 export function umapMinDist(nCells: number): number {
   if (nCells < 1000) return 0.5;
   if (nCells > 1000 && nCells <= 100_000) return 0.3;

@@ -35,7 +35,7 @@ export interface FilteredData {
   summary: SampleFilterSummary[];
 }
 
-/** A gene is kept when at least this many cells of some sample express it (METHODS §1.3). */
+/** A gene is kept when at least this many cells of some sample express it (docs/methods/pipeline.md#qc-filters). */
 export const MIN_CELLS_PER_GENE = 5;
 
 export function cellsBySample(sampleOfCell: Int32Array, nSamples: number): number[][] {

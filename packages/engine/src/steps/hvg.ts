@@ -17,7 +17,7 @@ export interface HvgResult {
 
 /**
  * Highly variable genes: scanpy 'seurat' dispersion on log data, 'seurat_v3' (Seurat vst, the
- * METHODS §1.6 reference flavour) on counts, or Pearson residuals on counts.
+ * docs/methods/pipeline.md#highly-variable-genes reference flavour) on counts, or Pearson residuals on counts.
  */
 export class HvgStep extends Step<HvgParams, HvgResult> {
   readonly name = 'hvg' as const;

@@ -11,7 +11,7 @@ export interface MergedInput {
   counts: CountMatrix;
   geneIds: string[];
   geneSymbols: string[];
-  /** `<sample>_<barcode>` (METHODS §1.2), unique across samples. */
+  /** `<sample>_<barcode>` (docs/methods/pipeline.md#merging-samples), unique across samples. */
   barcodes: string[];
   sampleOfCell: Int32Array;
   sampleNames: string[];

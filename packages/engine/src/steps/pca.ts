@@ -28,7 +28,7 @@ export const MAX_KRYLOV_BLOCKS = 10;
 export const PCA_CONVERGED_PCS = 10;
 export const PCA_TOLERANCE = 1e-5;
 /**
- * scanpy `scale(max_value=10)` (METHODS §1.6; Seurat ScaleData's scale.max is 10 too), applied by
+ * scanpy `scale(max_value=10)` (docs/methods/pipeline.md#scaling-and-pca; Seurat ScaleData's scale.max is 10 too), applied by
  * PcaStep. With the scanpy connectivity graph (steps/clusters.ts) it raised the pbmc3k agreement
  * with the Seurat labels (tutorial settings, 10 PCs, resolution 0.5: ARI 0.71 → 0.88 at seed 42);
  * figures per seed in test/pbmc3k.test.ts.
@@ -57,7 +57,7 @@ export function pcsToUse(pcValue: AnalysisParams['pcValue'], pca: PcaResult): nu
  * When cell-cycle regression is on, the regressed dense HVG matrix goes through scran.js runPca
  * (no clipping there).
  *
- * `scaleLargeData` (METHODS §1.6: subset to HVGs before scaling) and a sub-cluster's
+ * `scaleLargeData` (docs/methods/pipeline.md#scaling-and-pca: subset to HVGs before scaling) and a sub-cluster's
  * `onlyScaleHighlyVariableGenes` are honoured by construction: only the HVGs are ever scaled
  * (implicitly, inside the products), which gives the same PCs as scaling every gene and masking,
  * because each gene is scaled on its own; no scaled all-gene matrix is materialised either way.

@@ -11,7 +11,7 @@ export interface QcMetrics {
 const MITO = /^mt-/i;
 const RIBO = /^rp[sl]/i;
 
-/** Flags mitochondrial (MT-/mt-) and ribosomal (RPS/RPL/Rps/Rpl) genes by symbol (SPEC §9). */
+/** Flags mitochondrial (MT-/mt-) and ribosomal (RPS/RPL/Rps/Rpl) genes by symbol (docs/product/limits.md#gene-prefixes). */
 export function geneClasses(symbols: string[]): { mito: Uint8Array; ribo: Uint8Array } {
   const mito = new Uint8Array(symbols.length);
   const ribo = new Uint8Array(symbols.length);

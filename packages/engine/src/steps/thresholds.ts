@@ -9,7 +9,7 @@ export interface SampleThresholds {
   maxGenes: number; // n_genes ≤ maxGenes
   minUmi: number;
   maxUmi: number;
-  /** This sample's own recommended mito pick (METHODS §1.3 step 3), before the cross-sample mode. */
+  /** This sample's own recommended mito pick (docs/methods/pipeline.md#qc-filters step 3), before the cross-sample mode. */
   mitoPick: number;
   maxMito: number; // pct mito < maxMito (strict)
   maxRibo: number; // pct ribo < maxRibo (strict)
@@ -24,7 +24,7 @@ const RECOMMENDED_MIN_GENES = 200;
 const RECOMMENDED_MIN_UMI = 0;
 const TARGET_REMOVED_FRACTION = 0.05;
 
-/** int(98th percentile) + 1, as METHODS §1.3 (numpy linear percentile). */
+/** int(98th percentile) + 1, as docs/methods/pipeline.md#qc-filters (numpy linear percentile). */
 function p98Max(values: number[]): number {
   return values.length ? Math.floor(percentile(values, 98)) + 1 : Infinity;
 }
@@ -45,7 +45,7 @@ export function pickMitoCandidate(pctMito: ArrayLike<number>): number {
   return best;
 }
 
-/** Mode of the per-sample picks; several modes → the largest (METHODS §1.3 step 4). */
+/** Mode of the per-sample picks; several modes → the largest (docs/methods/pipeline.md#qc-filters step 4). */
 export function modeLargest(values: number[]): number {
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
@@ -56,7 +56,7 @@ export function modeLargest(values: number[]): number {
 }
 
 /**
- * Thresholds per sample (SPEC §9 / METHODS §1.3). `cellsOfSample[s]` lists the cell indices of
+ * Thresholds per sample (docs/product/limits.md#cell-filtering-defaults, docs/methods/pipeline.md#qc-filters). `cellsOfSample[s]` lists the cell indices of
  * sample s in `qc`. In 'recommended' state min genes 200 / min UMI 0 and the maxima are the
  * per-sample int(P98)+1 computed after the minimum filters; the mito cutoff is the cross-sample
  * mode of the per-sample picks (computed after the gene and UMI filters).

@@ -80,7 +80,7 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
 }
 
 /**
- * 3D t-SNE (SPEC §3 embedding kind tsne3D): the 2D step's affinities laid out in three dimensions,
+ * 3D t-SNE (docs/product/entities.md#option-lists embedding kind tsne3D): the 2D step's affinities laid out in three dimensions,
  * up to TSNE3D_MAX_CELLS cells (repulsion summed exactly); null above. The FFT interpolation that
  * makes 2D fast needs a grid of (boxes · 3)³ nodes in 3D: within the time budget that grid is too
  * coarse for a faithful layout (trustworthiness ~0.7 against ~0.96), so large data get no tsne3D

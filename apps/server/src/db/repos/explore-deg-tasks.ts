@@ -79,7 +79,7 @@ export const exploreDegTasksRepo = {
   },
 };
 
-/** Cluster-gene state of a subset (SPEC §4): running → done | failed; merges make it stale. */
+/** Cluster-gene state of a subset (docs/product/states.md#cluster-genes): running → done | failed; merges make it stale. */
 export async function setSubsetClusterGenes(
   q: Queryable,
   datasetId: string,

@@ -38,7 +38,7 @@ import { metaOf } from './request-meta';
 const tags = ['account'];
 const empty = z.object({}).nullable();
 
-/** Public account calls of SPEC §7 (no token needed): log in, register, checks, codes, region. */
+/** Public account calls of docs/product/api.md#access-token (no token needed): log in, register, checks, codes, region. */
 export default async function accountRoutes(app: ZodApp, ctx: AppContext) {
   registerFormBody(app);
   const d = () => accountsOf(ctx);

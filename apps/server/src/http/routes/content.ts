@@ -14,7 +14,7 @@ import { ok, okSchema } from '../envelope';
 
 const tags = ['content'];
 
-/** Public help content of SPEC §7: FAQ, documentation/guidebook, update log. */
+/** Public help content of docs/product/api.md#content-calls: FAQ, documentation/guidebook, update log. */
 export default async function contentRoutes(app: ZodApp, ctx: AppContext) {
   app.get(
     contentPaths.faq,

@@ -25,7 +25,7 @@ const guarded = { auth: true, privilege: 'importData' } as const;
 const tags = ['files'];
 const security = [{ accessToken: [] }];
 
-/** Uploaded files (SPEC §2 /importdata, /my_analyzes "uploaded files"; §3 columns and properties). */
+/** Uploaded files (docs/product/screens.md#routes-after-login /importdata, /my_analyzes "uploaded files"; docs/product/entities.md#upload-list columns and properties). */
 export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
     FILES_API.uploads,

@@ -18,7 +18,7 @@ import { ROUTES } from '@cellcloud/contracts/api-paths';
 const base = ROUTES.notifications.base;
 const tags = ['notifications'];
 
-/** SPEC §7 notifications: unread count, list, mark read (PUT, form), delete all or selected. */
+/** docs/product/api.md#notification-calls notifications: unread count, list, mark read (PUT, form), delete all or selected. */
 export default async function notificationRoutes(app: ZodApp, ctx: AppContext) {
   registerFormBody(app);
   const svc = () => jobsDeps(ctx).notifications;

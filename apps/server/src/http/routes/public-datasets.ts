@@ -22,7 +22,7 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * The public standardized dataset database (issue 20): search with facets, detail, withdrawal
- * (administrators), and the SPEC §7 remote calls:
+ * (administrators), and the docs/product/api.md#public-dataset-calls remote calls:
  *  - `GET remote dataset detail` → the catalogue detail (same body as GET /api/public_datasets/:id);
  *  - `GET dataset_relation` → the caller's analyses that integrated public datasets, with their ids;
  *  - `GET remote dataset_mapping_relation` → the dataset's annotation levels with each value's cell

@@ -12,7 +12,7 @@ import type { Labelled } from './relabel';
 import { createSubset, editSubset, groupingOf, manifestOf } from './subsets';
 
 /**
- * SPEC §7 annotation calls (issue 13) over the explorer's stored artifacts, completed tasks'
+ * docs/product/api.md#annotation-calls annotation calls (issue 13) over the explorer's stored artifacts, completed tasks'
  * per-cell columns (annot_auto / annot_sub of a run from the tab) and subsets: the levels of a
  * dataset, a hand edit saved as a new level, per-cluster majority labels, and the
  * annot_full → annot_sub → annot_sub2 hierarchy.

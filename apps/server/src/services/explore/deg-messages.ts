@@ -1,6 +1,6 @@
 import { registerMessages } from '../../i18n/translate';
 
-/** Messages of the job-backed DE (SPEC §8 wording where the SPEC gives one). */
+/** Messages of the job-backed DE (docs/product/errors.md#messages wording where the product docs give one). */
 registerMessages({
   'en-US': {
     'explore.deg.busy': 'Other calculation is in progress. Please wait a moment',

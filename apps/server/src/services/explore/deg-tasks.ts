@@ -13,7 +13,7 @@ import { groupingOf, manifestOf } from './subsets';
 import './deg-messages';
 
 /**
- * Use cases of the job-backed DE (SPEC §4/§5/§7 calculate_deg_task). The request resolves the
+ * Use cases of the job-backed DE (docs/product/states.md#jobs, docs/product/validation.md, docs/product/api.md#dataset-calls calculate_deg_task). The request resolves the
  * groups to per-cell codes (stored beside the task), refuses groups under LIMITS.degMinCells
  * cells and a second running calculation of the user, then queues `analysis.deg`.
  */

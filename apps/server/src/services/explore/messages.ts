@@ -1,6 +1,6 @@
 import { registerMessages } from '../../i18n/translate';
 
-/** Messages of the explore area (SPEC §8 wording where the SPEC gives one). */
+/** Messages of the explore area (docs/product/errors.md#messages wording where the product docs give one). */
 registerMessages({
   'en-US': {
     'explore.notReady':

@@ -19,7 +19,7 @@ import { artifactPrefix } from './results';
 import { manifestOf } from './subsets';
 
 /**
- * The SPEC §7 dataset calls (contracts/explore-spec-calls.ts) over the same stored artifacts and
+ * The docs/product/api.md#dataset-calls dataset calls (contracts/explore-spec-calls.ts) over the same stored artifacts and
  * the same ownership check (`artifactPrefix`: another user's id → 404) as the artifact reads.
  */
 async function opened(ctx: AppContext, user: AuthUser, id: string) {

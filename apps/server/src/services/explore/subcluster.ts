@@ -13,7 +13,7 @@ import './deg-messages';
 import { childCellsKey } from '../../storage/keys';
 
 /**
- * Sub-celltype analysis (SPEC §3/§5): the cells of some labels of a subset (≥ 100) become a child
+ * Sub-celltype analysis (docs/product/entities.md#child-analysis-parameters, docs/product/validation.md): the cells of some labels of a subset (≥ 100) become a child
  * analysis job (`analysis.subcluster`) linked to its parent; the subset then has a child task.
  */
 export { childCellsKey };

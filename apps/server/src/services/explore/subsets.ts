@@ -11,7 +11,7 @@ import { subsetCodesKey } from '../../storage/keys';
 import { taskObsColumns } from '../tasks/explorer-obs';
 
 /**
- * Use cases of the explorer subsets (SPEC §4/§5/§7). Metadata in `explore_subsets`; per-cell
+ * Use cases of the explorer subsets (docs/product/states.md#subsets, docs/product/validation.md, docs/product/api.md). Metadata in `explore_subsets`; per-cell
  * codes in storage. Every call first checks the dataset is a completed analysis of the user.
  */
 const codesKey = subsetCodesKey;

@@ -5,7 +5,7 @@ import '../../i18n/security';
 import './deg-messages';
 
 /**
- * SVG → TIFF (SPEC §7 image conversion) with sharp/librsvg: rendered at a density that makes the
+ * SVG → TIFF (docs/product/api.md#image-conversion image conversion) with sharp/librsvg: rendered at a density that makes the
  * image at least SVG_TIFF_MIN_HEIGHT px high (SPEC export size), white background, LZW-compressed.
  *
  * Limits (issue 12: 8 concurrent requests with a 170-byte SVG took the API from 1.3 to 4.3 GB):

@@ -15,7 +15,7 @@ export interface AnalysableSample {
 }
 
 /**
- * SPEC §4: only uploads that were parsed and show Completed (and have 30 < cells < 100,000)
+ * docs/product/states.md#uploads: only uploads that were parsed and show Completed (and have 30 < cells < 100,000)
  * may be analysed. The analysis wizard lists its selectable samples with this.
  * Public database datasets (issue 20) follow as samples `public:<datasetId>` (shared, read-only,
  * stored under public/<id>/v<version>/) unless `includePublic` is false.

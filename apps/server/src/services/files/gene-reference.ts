@@ -5,7 +5,7 @@ import type { Species } from '@cellcloud/contracts';
 import { fileProperties, parseGeneRelease, type Dataset, type GeneRelease } from '@cellcloud/formats';
 
 /**
- * Ensembl gene references for file properties (SPEC §3: species and an Ensembl version with
+ * Ensembl gene references for file properties (docs/product/entities.md#file-properties: species and an Ensembl version with
  * overlap percent). A reference is a 10x `features.tsv.gz` (gene_id, gene_name, type) in the
  * directory ENSEMBL_GENE_LISTS_DIR, named `<species>_<10x reference>_features.tsv.gz`, e.g.
  * `human_GRCh38-2024-A_features.tsv.gz`. The Ensembl release of each 10x reference is known

@@ -14,7 +14,7 @@ export async function storageUsedBytes(ctx: AppContext, userId: string): Promise
 }
 
 /**
- * Throws STORAGE_FULL (SPEC §8 "Storage full") when `extraBytes` more would exceed the user's
+ * Throws STORAGE_FULL (docs/product/errors.md "Storage full") when `extraBytes` more would exceed the user's
  * quota. Uploads call it before accepting files; analyses call it before starting.
  */
 export async function assertStorageAvailable(ctx: AppContext, userId: string, extraBytes = 0): Promise<void> {

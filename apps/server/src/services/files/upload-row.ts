@@ -25,7 +25,7 @@ function storedProperties(p: unknown): FileProperties | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** API view of an upload (SPEC §3 upload list columns + file properties). */
+/** API view of an upload (docs/product/entities.md#file-properties upload list columns + file properties). */
 export function toUploadRow(r: UploadRecord, locale: Locale): UploadRow {
   return {
     id: r.id,

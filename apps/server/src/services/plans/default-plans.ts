@@ -16,7 +16,7 @@ export interface PlanDefinition {
   grants: PlanGrant[];
 }
 
-/** The public SynEcoSys database is a subscription feature (SPEC §2 integrate menu). */
+/** The public SynEcoSys database is a subscription feature (docs/product/screens.md#menu integrate menu). */
 const SYNECOSYS: PermissionKey[] = ['integrateSynEcoSysData', 'integrateLocalAndSynEcoSys'];
 
 const grant = (

@@ -1,7 +1,7 @@
 /**
  * Cell Ontology lineage mapping used by the public ingest: `cell_type_ontology_term_id` (the
  * CELLxGENE `cell_type`, stored as `annot_sub`) → its ancestor at the MAJOR-LINEAGE level, stored
- * as `annot_full` (METHODS §11: the coarsest standardized level).
+ * as `annot_full` (docs/methods/public-data.md#annotation-levels: the coarsest standardized level).
  *
  * The lineage level is the first of these Cell Ontology classes found walking up `is_a` from the
  * cell type: T cell (CL:0000084), NK cell (CL:0000623), B cell (CL:0000236), plasma cell

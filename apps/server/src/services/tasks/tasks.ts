@@ -175,7 +175,7 @@ async function checkSource(
 
 /**
  * Creates a task: 404 for another user's dataset, 403 without the task's permission, 400 for a
- * species the task refuses (SPEC §5 message), invalid params or uploads; then either reuses the
+ * species the task refuses (docs/product/validation.md#species message), invalid params or uploads; then either reuses the
  * outputs of an identical completed run (row inserted completed, `cached`) or queues `analysis.task`.
  */
 export async function createTask(
@@ -296,7 +296,7 @@ export async function deleteTask(
   }
 }
 
-/** A completed task of the user (409 with the SPEC §4 "processing / failed" message otherwise). */
+/** A completed task of the user (409 with the docs/product/states.md#annotation-labels "processing / failed" message otherwise). */
 async function completedTask(
   ctx: AppContext,
   user: AuthUser,

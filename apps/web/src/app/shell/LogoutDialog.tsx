@@ -8,7 +8,7 @@ import { endSession } from '../../api/session';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Logout confirm (SPEC §4): on confirm the button shows a loading "exiting" label for ~700 ms,
+ * Logout confirm (docs/product/states.md#logout): on confirm the button shows a loading "exiting" label for ~700 ms,
  * the server session is closed, then after 300 ms the local session ends and the app goes to
  * /login?redirect=<page left> (SessionBridge).
  */

@@ -6,7 +6,7 @@ import { LIMITS } from '@cellcloud/contracts/constants';
 import { useUnreadCount } from '../../api/content';
 import { useJobEvents } from '../../api/jobEvents';
 
-/** Bell with the unread count, capped at 99+ (SPEC §9), live over the job events stream. */
+/** Bell with the unread count, capped at 99+ (docs/product/limits.md#interface-constants), live over the job events stream. */
 export function NotificationBadge() {
   const { t } = useTranslation('shell');
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ import { AppLayout } from './AppLayout';
 import { canUse } from './privilegeAccess';
 
 /**
- * Guard + frame of every logged-in route (SPEC §2, §6): no token → /login?redirect=<page left>;
+ * Guard + frame of every logged-in route (docs/product/screens.md#route-guards, docs/product/permissions.md#privileges): no token → /login?redirect=<page left>;
  * a route whose privilege is disabled, hidden or absent → /404.
  */
 export default function PrivateShell() {

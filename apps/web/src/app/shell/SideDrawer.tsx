@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { UpdateLog } from './UpdateLog';
 
-/** Side drawer (width 350, SPEC §1): feedback → /contact, and the update log. */
+/** Side drawer (width 350, docs/product/overview.md#help-drawer-and-update-log): feedback → /contact, and the update log. */
 export function SideDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shell');
   const navigate = useNavigate();

@@ -3,7 +3,7 @@ import { Empty, Spin, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUpdateLog } from '../../api/content';
 
-/** Infinitely scrolling update log, page size 10, loaded on first drawer opening (SPEC §4). */
+/** Infinitely scrolling update log, page size 10, loaded on first drawer opening (docs/product/states.md#drawer). */
 export function UpdateLog({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation('shell');
   const log = useUpdateLog(enabled);

@@ -3,7 +3,7 @@ import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
-/** The user-name menu: account settings and logout (SPEC §2). */
+/** The user-name menu: account settings and logout (docs/product/screens.md#menu). */
 export function UserMenu({
   userName,
   isAdmin = false,

@@ -15,7 +15,7 @@ export function privilegeLabel(t: TFunction, nameKey: string): string {
 }
 
 /**
- * The top menu from the user's privileges (SPEC §2): menu-type entries only, hidden ones
+ * The top menu from the user's privileges (docs/product/screens.md#menu): menu-type entries only, hidden ones
  * absent, disabled ones greyed and inert, children under their parent, ordered by `sort`.
  */
 export function buildMenuItems(privileges: readonly PrivilegeEntry[], t: TFunction): MenuItem[] {

@@ -9,7 +9,7 @@ import { useChangePassword } from '../../api/account';
 import { useZodRule } from '../../shared/useFieldError';
 import { repeatRule } from '../../shared/repeatRule';
 
-/** Current password, new password twice (SPEC §5 rule). */
+/** Current password, new password twice (docs/product/validation.md#passwords rule). */
 export function ChangePasswordForm() {
   const { t } = useTranslation(['account', 'auth']);
   const { message } = App.useApp();

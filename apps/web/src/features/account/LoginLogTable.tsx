@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import type { LoginLogRow } from '@cellcloud/contracts/account';
 import { useLoginLog } from '../../api/account';
 
-/** The last 10 logins (SPEC §9), newest first. */
+/** The last 10 logins (docs/product/limits.md#interface-constants), newest first. */
 export function LoginLogTable() {
   const { t } = useTranslation('account');
   const log = useLoginLog();

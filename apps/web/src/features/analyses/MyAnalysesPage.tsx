@@ -10,7 +10,7 @@ import { TutorialDialog } from './TutorialDialog';
 
 const TABS = ['integrated', 'custom', 'uploaded', 'results', 'projects'] as const;
 
-/** /my_analyzes?tab=…: the five lists of SPEC §2, and the first-visit tutorial. */
+/** /my_analyzes?tab=…: the five lists of docs/product/screens.md#routes-after-login, and the first-visit tutorial. */
 export default function MyAnalysesPage() {
   const { t } = useTranslation('analyses');
   const [params, setParams] = useSearchParams();

@@ -7,7 +7,7 @@ import { usePreferences, useUpdatePreferences } from '../../api/preferences';
 const STEPS = ['welcome', 'overview', 'upload', 'initiate'] as const;
 
 /**
- * First-visit tutorial (SPEC §1): welcome, homepage overview, upload matrix, initiate analysis.
+ * First-visit tutorial (docs/product/overview.md#first-visit-tutorial): welcome, homepage overview, upload matrix, initiate analysis.
  * Opens on My Analyses until the user closes it once (X, Done or "don't show again"); the choice
  * is stored on the server per user, so another browser agrees (issue 22 item 4). Resource →
  * "Show the tutorial" reopens it (`/my_analyzes?tutorial=1`).

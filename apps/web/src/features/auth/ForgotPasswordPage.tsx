@@ -13,7 +13,7 @@ import { useZodRule } from '../../shared/useFieldError';
 import { repeatRule } from '../../shared/repeatRule';
 import { SendCodeButton } from './SendCodeButton';
 
-/** Forgot password: code sent by e-mail, new password entered twice (SPEC §2). */
+/** Forgot password: code sent by e-mail, new password entered twice (docs/product/screens.md#sign-in-screens). */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<ForgotPasswordRequest>();

@@ -19,7 +19,7 @@ import { repeatRule } from '../../shared/repeatRule';
 
 type Values = RegisterRequest;
 
-/** Registration with every SPEC §3 field, live availability checks and the e-mail code. */
+/** Registration with every docs/product/entities.md#registration field, live availability checks and the e-mail code. */
 export default function SignUpPage() {
   const { t } = useTranslation('auth');
   const [form] = Form.useForm<Values>();

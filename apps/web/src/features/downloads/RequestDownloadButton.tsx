@@ -6,7 +6,7 @@ import { downloadKinds, type DownloadKind } from '@cellcloud/contracts/downloads
 import { useRequestDownload } from '../../api/downloads';
 
 /**
- * "Request download" of a result (SPEC §6: result files need a request and approval): the
+ * "Request download" of a result (docs/product/permissions.md#downloads: result files need a request and approval): the
  * .h5ad for scanpy, the Seurat bundle or the marker table. Plans with "download free file" are
  * approved at once; the file then appears under Requested Downloads.
  */

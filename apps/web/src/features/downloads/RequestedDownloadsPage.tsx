@@ -16,7 +16,7 @@ const STATUS_COLOUR = {
   expired: 'default',
 } as const;
 
-/** /requestedDownloads: active, requested and expired download requests (SPEC §2, §4). */
+/** /requestedDownloads: active, requested and expired download requests (docs/product/screens.md#routes-after-login, docs/product/states.md#downloads). */
 export default function RequestedDownloadsPage() {
   const { t } = useTranslation('downloads');
   const [params, setParams] = useSearchParams();

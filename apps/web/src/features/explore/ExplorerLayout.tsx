@@ -82,7 +82,7 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
 
 /**
  * Why the result could not be opened, in the reader's language (issue 22 item 1): another user's
- * or a deleted id → SPEC §8 "Resource does not exist"; not finished → say so; anything else →
+ * or a deleted id → docs/product/errors.md#status-handling "Resource does not exist"; not finished → say so; anything else →
  * refresh advice. The internal request detail is never shown.
  */
 function LoadError({ error }: { error: Error }) {

@@ -1,7 +1,7 @@
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { LEVEL_KEYS } from './i18nKeys';
 
-/** SPEC §3 annotation levels in display order; other categorical columns follow alphabetically. */
+/** docs/product/entities.md#annotation-levels annotation levels in display order; other categorical columns follow alphabetically. */
 export const ANNOTATION_LEVELS = [
   'annot_full',
   'annot_sub',

@@ -8,7 +8,7 @@ import UploadedFilesTab from './UploadedFilesTab';
 
 const TABS = ['matrix', 'annotated', 'celescope'] as const;
 
-/** /importdata: expression matrix / annotated dataset tabs (SPEC §2) plus a CeleScope project source. */
+/** /importdata: expression matrix / annotated dataset tabs (docs/product/screens.md#routes-after-login) plus a CeleScope project source. */
 export default function ImportDataPage() {
   const { t } = useTranslation('files');
   const [params, setParams] = useSearchParams();

@@ -15,7 +15,7 @@ interface Picked {
 }
 
 /**
- * One sample per upload (SPEC §5): a sample name, its data file(s) — a 10x triplet is three
+ * One sample per upload (docs/product/validation.md#upload-files): a sample name, its data file(s) — a 10x triplet is three
  * files of one sample — and an optional metadata/group table. Files go by tus with a progress
  * bar each; parsing then continues on the server and shows in the uploads list.
  */

@@ -11,7 +11,7 @@ const COLORS = {
   failed: 'error',
 } as const;
 
-/** SPEC §4 upload state: progress while uploading/parsing, the reason and Retry when failed. */
+/** docs/product/states.md#uploads upload state: progress while uploading/parsing, the reason and Retry when failed. */
 export function UploadStateCell({ row }: { row: UploadRow }) {
   const { t } = useTranslation('files');
   const retry = useRetryUpload();

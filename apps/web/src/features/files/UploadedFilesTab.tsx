@@ -11,7 +11,7 @@ import { UploadStateCell } from './UploadStateCell';
 import { uploadFormatKey } from './uploadFormatKey';
 
 /**
- * My Analyses → uploaded files (SPEC §3): fileName and uploadedOn sortable, size, format, state
+ * My Analyses → uploaded files (docs/product/entities.md#upload-list): fileName and uploadedOn sortable, size, format, state
  * (with progress, failure reason and retry), species with Ensembl overlap; search, paging,
  * rename and delete with confirmation. Also shown under the Import Data form.
  */

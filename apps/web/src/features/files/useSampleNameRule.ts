@@ -5,7 +5,7 @@ import { checkSampleName } from '../../api/files';
 import { filesKey } from './format';
 
 /**
- * Live validation of a sample name (SPEC §5): the contracts rule with its translated message,
+ * Live validation of a sample name (docs/product/validation.md#job-and-sample-names): the contracts rule with its translated message,
  * then "name exists, please type another" when the user already has it.
  */
 export function useSampleNameRules(exceptCurrent?: string): FormRule[] {

@@ -18,7 +18,7 @@ const FEATURES = [
   { key: 'explore', icon: <DotChartOutlined /> },
 ] as const;
 
-/** `/`: the production home (no footer, SPEC §2). */
+/** `/`: the production home (no footer, docs/product/screens.md#public-routes). */
 export default function HomePage() {
   const { t } = useTranslation('home');
   const navigate = useNavigate();

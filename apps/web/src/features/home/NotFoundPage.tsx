@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PublicLayout } from '../../shared/PublicLayout';
 
-/** /404: unknown route, or a route the user's privileges disable or hide (SPEC §6). */
+/** /404: unknown route, or a route the user's privileges disable or hide (docs/product/permissions.md#privileges). */
 export default function NotFoundPage() {
   const { t } = useTranslation('home');
   const navigate = useNavigate();

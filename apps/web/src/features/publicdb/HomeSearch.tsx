@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { usePublicAccess } from './usePublicAccess';
 
-/** The home page search of the public database (SPEC §6 display switch "home searches"). */
+/** The home page search of the public database (docs/product/permissions.md#display-switches display switch "home searches"). */
 export function HomeSearch() {
   const { t } = useTranslation('publicdb');
   const navigate = useNavigate();

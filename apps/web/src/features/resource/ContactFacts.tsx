@@ -2,7 +2,7 @@ import { Descriptions, Image, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CONTACT } from '../../config/contact';
 
-/** Region-dependent contact points (SPEC §1) from src/config/contact.ts. */
+/** Region-dependent contact points (docs/product/overview.md#footer-and-contact) from src/config/contact.ts. */
 export function ContactFacts({ china }: { china: boolean }) {
   const { t } = useTranslation('resource');
   if (china) {

@@ -11,7 +11,7 @@ const AMBIENT_MIN_CELLS = LIMITS.ambientMinCells;
 /** A cleared number field falls back to the contract's default (one source: analysis-params.ts). */
 const DEFAULTS = draftParam.parse({});
 
-/** Step 3: every parent-analysis parameter (SPEC §3) with its default and the SPEC §5 guidance. */
+/** Step 3: every parent-analysis parameter (docs/product/entities.md#analysis-parameters) with its default and the docs/product/validation.md#analysis-rules guidance. */
 export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: AnalysableSample[] }) {
   const { t } = useTranslation('wizard');
   const p = w.draft.param;

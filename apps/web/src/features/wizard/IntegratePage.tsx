@@ -18,7 +18,7 @@ export type IntegrateSource = 'local' | 'public' | 'both';
 const STEPS = ['selectSamples', 'cellFiltering', 'analysisOptions', 'preview'] as const;
 
 /**
- * The initiate/integrate wizard (SPEC §2): 1 select samples, 2 cell filtering, 3 analysis
+ * The initiate/integrate wizard (docs/product/screens.md#analysis-wizard): 1 select samples, 2 cell filtering, 3 analysis
  * options, 4 preview; Next / Previous / Save as draft / Submit analysis. `?draftId=` resumes a
  * saved draft (or a re-edited job) at its step. Public (SynEcoSys) sources list the public database
  * datasets as samples (`public:<datasetId>`, server `?source=`), beside the user's for 'both'.
@@ -63,7 +63,7 @@ export function IntegratePage({ source }: { source: IntegrateSource }) {
   };
   const previous = async () => {
     setErrors([]);
-    // Going back from the evaluation discards the preprocessing results (SPEC §4).
+    // Going back from the evaluation discards the preprocessing results (docs/product/states.md#cell-filtering).
     if (w.step === 2 && w.draftId && w.draft.param.cellFilteringEvaluation === 'evaluate') {
       await discardCellFiltering(w.draftId);
       w.setCellFilteringStatus('notStarted');

@@ -4,7 +4,7 @@ import { DEFAULT_FILTERS, MITO_CANDIDATES } from '@cellcloud/contracts/constants
 import type { DraftParam } from '@cellcloud/contracts/wizard';
 
 /**
- * Filter thresholds (SPEC §3/§9): gene range, UMI range, mito %, ribo %. They start in the
+ * Filter thresholds (docs/product/entities.md, docs/product/limits.md#cell-filtering-defaults): gene range, UMI range, mito %, ribo %. They start in the
  * recommended state (shown values = the evaluation's recommendation when there is one); editing
  * a value switches that filter to manual.
  */

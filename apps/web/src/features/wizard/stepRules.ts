@@ -1,7 +1,7 @@
 import { NAME_PATTERN, type WizardDraft } from '@cellcloud/contracts/wizard';
 import type { AnalysableSample } from '../../api/wizard';
 
-/** Keys of the SPEC §5 messages in the wizard namespace (ns="wizard"), translated by IntegratePage. */
+/** Keys of the docs/product/validation.md#required-fields messages in the wizard namespace (ns="wizard"), translated by IntegratePage. */
 export type RuleKey =
   | 'rules.selectSamples'
   | 'rules.jobNameRequired'
@@ -15,7 +15,7 @@ export type RuleKey =
   | 'rules.tissueRequired';
 
 /**
- * A sample name that passes the SPEC §5 rule, proposed when a sample is selected: public datasets
+ * A sample name that passes the docs/product/validation.md#job-and-sample-names rule, proposed when a sample is selected: public datasets
  * are listed by their titles ("PBMC 3k healthy donor (public)"), whose other characters become
  * spaces ("PBMC 3k healthy donor public"); the user can still edit it.
  */
@@ -57,7 +57,7 @@ export function samplesStepErrors(d: WizardDraft, samples: AnalysableSample[]): 
   return [...errors];
 }
 
-/** Step 3 checks (SPEC §5: a reference for reference annotation, a tissue type for any annotation). */
+/** Step 3 checks (docs/product/validation.md#required-fields: a reference for reference annotation, a tissue type for any annotation). */
 export function optionsStepErrors(d: WizardDraft): RuleKey[] {
   const errors: RuleKey[] = [];
   if (d.param.annotationType === 'reference' && !d.param.reference) errors.push('rules.referenceRequired');

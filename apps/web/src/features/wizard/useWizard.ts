@@ -3,7 +3,7 @@ import type { DraftParam, WizardDraft, WizardSample } from '@cellcloud/contracts
 import { saveDraft, useDraft } from '../../api/wizard';
 import { emptyDraft } from './emptyDraft';
 
-/** The wizard's state: the draft (SPEC §3 fields), its server id once saved, the current step. */
+/** The wizard's state: the draft (docs/product/entities.md#analysis-draft fields), its server id once saved, the current step. */
 export interface WizardState {
   draft: WizardDraft;
   draftId: string | undefined;

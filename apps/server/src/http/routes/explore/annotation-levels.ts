@@ -22,7 +22,7 @@ const tags = ['explore'];
 const base = '/api/user_datasets/:id';
 const config = { auth: true };
 
-/** SPEC §7 annotation calls (issue 13): levels, hand edits saved as a new level, per-cluster labels, hierarchy. */
+/** docs/product/api.md#annotation-calls annotation calls (issue 13): levels, hand edits saved as a new level, per-cluster labels, hierarchy. */
 export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext) {
   app.get(
     `${base}/observation_annotation`,

@@ -10,7 +10,7 @@ import type { ZodApp } from '../../app';
 const tags = ['explore'];
 const base = '/api/user_datasets/:id';
 
-/** Job-backed DE (SPEC §7 calculate_deg_task): start, list (state after a refresh), result rows. */
+/** Job-backed DE (docs/product/api.md#dataset-calls calculate_deg_task): start, list (state after a refresh), result rows. */
 export default async function degRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
     `${base}/calculate_deg_task`,

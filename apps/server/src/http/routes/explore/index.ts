@@ -9,7 +9,7 @@ import specCallRoutes from './spec-calls';
 import methodsRoutes from './methods';
 import annotationLevelRoutes from './annotation-levels';
 
-/** The explore area (SPEC §7 user_datasets/{id}/…): artifacts, subsets, DEG tasks, SVG→TIFF export (result files are downloaded through requests: routes/downloads.ts). */
+/** The explore area (docs/product/api.md#dataset-calls user_datasets/{id}/…): artifacts, subsets, DEG tasks, SVG→TIFF export (result files are downloaded through requests: routes/downloads.ts). */
 export default async function exploreRoutes(app: ZodApp, ctx: AppContext) {
   await artifactRoutes(app, ctx);
   await subsetRoutes(app, ctx);

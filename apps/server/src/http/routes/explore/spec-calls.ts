@@ -29,7 +29,7 @@ const binary = 'application/octet-stream';
 // they declare no single response schema.
 
 /**
- * SPEC §7 dataset calls under their own names (issue 22 item 9): thin reads of the stored
+ * docs/product/api.md#dataset-calls dataset calls under their own names (issue 22 item 9): thin reads of the stored
  * artifacts for clients written against the SPEC (contracts/explore-spec-calls.ts). JSON in the
  * envelope; `format=binary` returns the stored little-endian column as it is.
  */

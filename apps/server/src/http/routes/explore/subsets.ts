@@ -27,7 +27,7 @@ import type { ZodApp } from '../../app';
 const tags = ['explore'];
 const base = '/api/user_datasets/:id';
 
-/** Subsets of an analysed dataset under the SPEC §7 names (observation_subset, …_edit_, …_merge_, map_cell_type, observation_color_manager). */
+/** Subsets of an analysed dataset under the docs/product/api.md#dataset-calls names (observation_subset, …_edit_, …_merge_, map_cell_type, observation_color_manager). */
 export default async function subsetRoutes(app: ZodApp, ctx: AppContext) {
   const list = okSchema(z.array(subsetView));
   const one = okSchema(subsetView);

@@ -6,7 +6,7 @@ import type { ZodApp } from '../../app';
 import { userOf } from '../../auth';
 import { accountsOf } from '../../../services/accounts/wire';
 
-/** POST /api/user-files/svg-to-tiff?token=… (SPEC §7 image conversion): SVG text in, a TIFF blob out. */
+/** POST /api/user-files/svg-to-tiff?token=… (docs/product/api.md#image-conversion image conversion): SVG text in, a TIFF blob out. */
 export default async function svgToTiffRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
     '/api/user-files/svg-to-tiff',

@@ -25,7 +25,7 @@ interface Level {
 const AUTO = /^annot_/;
 
 /**
- * Cell Annotations tab (issue 13, SPEC §2/§3): every annotation level (automatic `annot_*`, the
+ * Cell Annotations tab (issue 13, docs/product/screens.md#explorer-tabs, docs/product/entities.md#annotation-levels): every annotation level (automatic `annot_*`, the
  * upload's own columns, hand-edited levels saved as subsets) on the embedding, with the per-cluster
  * majority label and its confidence, a cluster × label table with scores, the reference's marker
  * evidence as a dot plot, and hand edits (rename / merge) saved as a new level.

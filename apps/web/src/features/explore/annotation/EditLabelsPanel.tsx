@@ -17,7 +17,7 @@ interface Props {
  * Hand edit of a level (issue 13): rename labels, or give several labels one name to merge them,
  * then save the result as a NEW level (the original stays): a copy of the level (subset `copy`)
  * with the renames applied (`observation_edit_subset`), so it persists on the server, appears in
- * every group picker and in the downloaded h5ad. SPEC §5 name rules are checked before saving.
+ * every group picker and in the downloaded h5ad. docs/product/validation.md#annotation-and-cluster-names name rules are checked before saving.
  */
 export function EditLabelsPanel({ datasetId, levelKey, labels, counts, onSaved }: Props) {
   const { t } = useTranslation('annotation');

@@ -81,7 +81,7 @@ export function confidencePerCell(
 }
 
 /**
- * Checks a hand edit before it is saved as a new level (SPEC §5 name rules, the same schemas the
+ * Checks a hand edit before it is saved as a new level (docs/product/validation.md#annotation-and-cluster-names name rules, the same schemas the
  * server applies): the level name (no special symbols or Chinese, no leading digit or symbol) and
  * every new label name (no special characters).
  */

@@ -25,7 +25,7 @@ function withoutProgressive(option: ChartOption): ChartOption {
   return { ...option, series: Array.isArray(series) ? series.map(off) : off(series) } as ChartOption;
 }
 
-/** One ECharts chart with PNG (≥ 4200 px high, SPEC §9), SVG and TIFF (server-side conversion) export. */
+/** One ECharts chart with PNG (≥ 4200 px high, docs/product/limits.md#exports), SVG and TIFF (server-side conversion) export. */
 export function EChart({ option, height = 360, fileName, testId }: Props) {
   const { t } = useTranslation('explore');
   const el = useRef<HTMLDivElement>(null);

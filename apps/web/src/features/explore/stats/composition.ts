@@ -1,4 +1,4 @@
-/** SPEC §5: a box plot of group averages needs at least 3 samples per group. */
+/** docs/product/validation.md#analysis-rules: a box plot of group averages needs at least 3 samples per group. */
 export const MIN_SAMPLES_PER_GROUP = 3;
 
 /** Column-wise proportions of a counts table counts[row][col] (each column sums to 1). */

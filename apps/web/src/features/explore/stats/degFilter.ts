@@ -1,7 +1,7 @@
 import { LIMITS } from '@cellcloud/contracts/constants';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 
-/** SPEC §5: the shown DEG table keeps Log2FC ≥ 0.25, adjusted p ≤ 0.05 and (Pct1 or Pct2) ≥ 0.1. */
+/** docs/product/validation.md#deg-display-filter: the shown DEG table keeps Log2FC ≥ 0.25, adjusted p ≤ 0.05 and (Pct1 or Pct2) ≥ 0.1. */
 export function passesDegFilter(
   r: DegRow,
   f: { log2fc: number; padj: number; pct: number } = LIMITS.degFilter,

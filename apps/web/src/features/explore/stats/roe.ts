@@ -2,7 +2,7 @@ import { chiSquarePValue } from './chiSquare';
 
 /**
  * Ro/e (ratio of observed to expected cell numbers) of cell types across samples or groups, with
- * the chi-square test of independence of the contingency table. SPEC §8: when p > 0.05 the Ro/e is
+ * the chi-square test of independence of the contingency table. docs/product/errors.md#messages: when p > 0.05 the Ro/e is
  * reported as a failure (the distribution does not differ from chance).
  */
 export interface RoeResult {

@@ -18,7 +18,7 @@ type Values = {
   onlyScaleHighlyVariableGenes: boolean;
 };
 
-/** Sub-celltype analysis of a subset's clusters (≥ 100 cells) as a child task with the SPEC §3 child parameters. */
+/** Sub-celltype analysis of a subset's clusters (≥ 100 cells) as a child task with the docs/product/entities.md#child-analysis-parameters child parameters. */
 export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
   const { t } = useTranslation('explore');
   const [form] = Form.useForm<Values>();

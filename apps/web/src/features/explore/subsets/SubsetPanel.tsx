@@ -31,7 +31,7 @@ const STATE_KEYS = {
   done: 'subsets.genes.done',
 } as const;
 
-/** Subsets of the dataset (SPEC §4): create from the selection, copy a group, rename, merge, map labels, delete. */
+/** Subsets of the dataset (docs/product/states.md#subsets): create from the selection, copy a group, rename, merge, map labels, delete. */
 export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }: Props) {
   const { t } = useTranslation('explore');
   const [dialog, setDialog] = useState<DialogKind | null>(null);

@@ -14,7 +14,7 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** Job-backed DE actions: cluster genes of a grouping, a new comparison, refresh (results show after it, SPEC §4). */
+/** Job-backed DE actions: cluster genes of a grouping, a new comparison, refresh (results show after it, docs/product/states.md#cluster-genes). */
 export function DegJobsBar({ datasetId, groupings, selection, tasks, onRefresh }: Props) {
   const { t } = useTranslation('explore');
   const calc = useCalculateDeg(datasetId);

@@ -32,7 +32,7 @@ const COLS: Array<keyof DegRow> = [
 const fmt = (v: number) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(3) : v.toExponential(2));
 
 /**
- * Differential Expression: SPEC §3 DEG columns, SPEC §5 filter, sort/search, CSV/XLSX, volcano;
+ * Differential Expression: docs/product/entities.md#deg-table DEG columns, docs/product/validation.md#deg-display-filter filter, sort/search, CSV/XLSX, volcano;
  * the table shows the pipeline's markers (`m:<groupBy>`) or a completed calculation (`t:<taskId>`).
  */
 export function DifferentialExpressionTab(props: TabProps) {

@@ -1,7 +1,7 @@
 /**
  * Canonical markers of common major cell types (human symbols; mouse symbols are the same letters
  * in title case). Shown in the Gene Expression tab when the "canonical markers" display switch
- * (SPEC §6) is on. Sources: Seurat pbmc3k tutorial and the hsPBMC marker list of clustifyr.
+ * (docs/product/permissions.md#display-switches) is on. Sources: Seurat pbmc3k tutorial and the hsPBMC marker list of clustifyr.
  */
 export const CANONICAL_MARKERS: ReadonlyArray<{ key: string; cellType: string; genes: string[] }> = [
   { key: 'tCells', cellType: 'T cells', genes: ['CD3D', 'CD3E', 'IL7R'] },

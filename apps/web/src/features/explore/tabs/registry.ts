@@ -23,7 +23,7 @@ export interface TabProps {
 }
 
 /**
- * The explore tabs of SPEC §2, in order. A tab shows what exists for the dataset:
+ * The explore tabs of docs/product/screens.md#explorer-tabs, in order. A tab shows what exists for the dataset:
  * - `own`: its view of the standard pipeline's artifacts (shown when `available`);
  * - `tasks`: the analysis tasks that run and show their results here — every task whose contract
  *   names this tab (`tab` in packages/contracts/src/tasks/<task>.ts). Adding a task to a tab needs

@@ -1,4 +1,4 @@
-/** SPEC §5: custom colours are #RRGGBB and no two clusters of one subset share a colour. */
+/** docs/product/validation.md#colours: custom colours are #RRGGBB and no two clusters of one subset share a colour. */
 export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 export type ColourCheck =

@@ -1,6 +1,6 @@
 import { LIMITS } from '@cellcloud/contracts/constants';
 
-/** Scale factor so an exported image is at least the SPEC §9 minimum PNG height (4200 px). */
+/** Scale factor so an exported image is at least the docs/product/limits.md#exports minimum PNG height (4200 px). */
 export function exportScale(currentHeightPx: number, minHeight: number = LIMITS.pngExportMinHeight): number {
   return Math.max(1, Math.ceil(minHeight / Math.max(1, currentHeightPx)));
 }
