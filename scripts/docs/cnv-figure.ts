@@ -1,5 +1,5 @@
 /**
- * Renders the docs figure of docs/cnv.md headless: the `cnv` task on the inferCNV oligodendroglioma
+ * Renders the docs figure of docs/methods/cnv.md headless: the `cnv` task on the inferCNV oligodendroglioma
  * example (shared data, its annotations; references Microglia/Macrophage + Oligodendrocytes
  * (non-malignant)), drawn with the web view's own heat-map code (heatmapRender.ts: body raster +
  * SVG decorations), rasterised by sharp. Prints the per-arm means of each group for the docs table.

@@ -7,7 +7,7 @@ import { PermanentJobError } from '../src/jobs/runner-tracked';
 // that fits the worker budget, after the pipeline (normalized values let go) when only that fits.
 const GiB = 2 ** 30;
 const at = (bytes: number) => ({ workerMemoryBytes: bytes }) as Config;
-// synth500k's sizes (docs/engine-scaling.md): 10 samples of 50k cells, 741.8M non-zeros
+// synth500k's sizes (docs/benchmarks/engine.md): 10 samples of 50k cells, 741.8M non-zeros
 const synth500k = {
   cells: 500_000,
   genes: 20_000,

@@ -11,7 +11,7 @@
  *   allocates — fewer half-empty arenas held by the worker threads.
  *
  * Measured on synth100k with every default and the outputs written alongside (issue 14): peak RSS
- * 3,307–3,357 MB without, 3,159–3,221 MB with, the same wall time (docs/engine-scaling.md).
+ * 3,307–3,357 MB without, 3,159–3,221 MB with, the same wall time (docs/benchmarks/engine.md).
  * Settings the operator already put in GLIBC_TUNABLES are kept.
  */
 export const MALLOC_TUNABLES: Record<string, string> = {

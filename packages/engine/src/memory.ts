@@ -52,7 +52,7 @@ const MB = 1024 * 1024;
  *  - per cell in every phase 1,000 B (barcodes, QC and obs columns, result embeddings);
  *    cell-cycle regression densifies the HVGs (cells × HVGs × 8);
  *  - a fixed 400 MB for Node, the WebAssembly module and code.
- * Measured with npm run bench:engine (releaseSamples, default parameters; docs/engine-scaling.md
+ * Measured with npm run bench:engine (releaseSamples, default parameters; docs/benchmarks/engine.md
  * "200k and 500k"): synth20k (29.6M non-zeros) whole job with writing 1,034 MB, estimate 1,100 MB;
  * synth100k (148M) to the end of the markers 2,422 MB, whole job with writing 3,144 MB measured before
  * the normalized values were dropped (−565 MB expected, not re-measured), estimate 2,919 MB;

@@ -94,7 +94,7 @@ describe('estimateMemoryBytes', () => {
         releaseSamples: true,
         writesAlongside,
       });
-    // docs/engine-scaling.md "200k and 500k": measured peaks, current code
+    // docs/benchmarks/engine.md "200k and 500k": measured peaks, current code
     expect(est(20_000, 29.63e6, 29.63e6)).toBeGreaterThan(1034 * MiB * 1.05);
     expect(est(100_000, 148e6, 74e6)).toBeGreaterThan(2422 * MiB * 1.2);
     expect(est(100_000, 148e6, 74e6, true)).toBeGreaterThan(3144 * MiB * 1.05);

@@ -166,7 +166,7 @@ export const BRUTE_FORCE_MAX_POINTS = 3000;
  * BRUTE_FORCE_MAX_POINTS points. Above LIST_SIZE² ≈ 102k points the scan of a query stops after
  * CAPPED_SCAN_LISTS lists unless `maxScannedLists` says otherwise (Infinity: exact): a 500k-point
  * search then costs ≈ 5× a 100k one, not 11×, with a recall of 0.998 of the exact lists (measured
- * in docs/engine-scaling.md); exact up to 102k points.
+ * in docs/benchmarks/engine.md); exact up to 102k points.
  */
 export async function knnLists(
   coords: Float32Array,

@@ -22,7 +22,7 @@ export const N_PCS_COMPUTED = 50;
  * 2 sparse products per iteration; the Krylov fit reaches the leading PCs more closely in 10–11
  * fused passes (pbmc3k, 10-PC subspace vs 100 power iterations: 1 − cos 7e-9 against 1.4e-6 for the
  * 24 power iterations). 1e-3 (7 blocks) was too loose: pbmc3k seeds 1 / 123 ARI 0.72 (0.78 at 1e-5);
- * docs/engine-scaling.md, "PCA by block Krylov".
+ * docs/benchmarks/engine.md, "PCA by block Krylov".
  */
 export const MAX_KRYLOV_BLOCKS = 10;
 export const PCA_CONVERGED_PCS = 10;
