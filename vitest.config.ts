@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { SlowestFirst } from './scripts/test/slowest-first';
 
 /**
- * Three projects:
+ * Four projects:
  *  - unit:   pure packages and web unit tests (no servers).
  *  - server: HTTP/database integration tests; run once per database backend by scripts/test.mjs
  *            (CELLCLOUD_TEST_DB=pglite | postgres).
  *  - e2e:    browser tests in Debian's Chromium via playwright-core against a built app.
+ *  - deploy: the Helm chart and the container image (podman) under deploy/.
  * Files run longest first (scripts/test/slowest-first.ts), also on a fresh clone.
  */
 export default defineConfig({
@@ -28,6 +29,18 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           pool: 'forks',
+        },
+      },
+      {
+        // deploy/: the Helm chart renders and validates; the container image builds and runs under
+        // podman (a stage of its own in scripts/test.mjs: one image build, not beside the others)
+        test: {
+          name: 'deploy',
+          include: ['deploy/test/**/*.test.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
+          pool: 'forks',
+          fileParallelism: false,
         },
       },
       {
