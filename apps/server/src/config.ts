@@ -14,7 +14,12 @@ const bool = z
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * Address the HTTP server listens on. `localhost` (default): this machine only, IPv4 and IPv6
+   * loopback; `0.0.0.0` / `::` every interface (other machines, containers: deploy/Containerfile
+   * sets 0.0.0.0); or one address of this machine.
+   */
+  HOST: z.string().trim().min(1, 'must be an address or host name of this machine').default('localhost'),
   CELLCLOUD_DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -81,6 +86,29 @@ const schema = z.object({
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
   /** How often the queue supervisor looks for expired/dead jobs. */
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Fair queues (issue 34): parallel jobs per job name of each kind of work (src/queue/kinds.ts); unset = WORKER_CONCURRENCY (parsing: at least 2). */
+  QUEUE_CONCURRENCY_PARSING: z.coerce.number().int().min(1).optional(),
+  QUEUE_CONCURRENCY_ANALYSES: z.coerce.number().int().min(1).optional(),
+  QUEUE_CONCURRENCY_TASKS: z.coerce.number().int().min(1).optional(),
+  QUEUE_CONCURRENCY_EXPORTS: z.coerce.number().int().min(1).optional(),
+  QUEUE_CONCURRENCY_PUBLIC_INGEST: z.coerce.number().int().min(1).optional(),
+  /** Most jobs of one user running at once per kind of work, across every worker (0 = no cap). */
+  USER_MAX_RUNNING_JOBS: z.coerce.number().int().min(0).default(2),
+  /** Parse budget: wall-clock seconds every upload gets, plus its input's time at INGEST_BUDGET_MB_PER_SECOND. */
+  INGEST_BUDGET_BASE_SECONDS: z.coerce.number().positive().default(30),
+  /** Parse budget: decompressed MB per second a parse must sustain (input assumed to expand up to 10x). */
+  INGEST_BUDGET_MB_PER_SECOND: z.coerce.number().positive().default(4),
+  /** `/metrics` requires `Authorization: Bearer <token>` when set. */
+  METRICS_TOKEN: z.string().optional(),
+  /** How often `/metrics` recounts the storage bytes by area (listing a large bucket is slow). */
+  METRICS_STORAGE_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset = no export. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OTEL_SERVICE_NAME: z.string().default('cellcloud'),
   IN_PROCESS_WORKER: z
     .enum(['true', 'false'])
     .default('true')
@@ -145,7 +173,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxEntries: c.INGEST_MAX_ENTRIES,
       maxAttempts: c.INGEST_MAX_ATTEMPTS,
       timeoutMs: Math.round(c.INGEST_TIMEOUT_MINUTES * 60_000),
+      budgetBaseMs: Math.round(c.INGEST_BUDGET_BASE_SECONDS * 1000),
+      budgetBytesPerSecond: c.INGEST_BUDGET_MB_PER_SECOND * 1024 * 1024,
     },
+    queues: {
+      concurrency: {
+        parsing: c.QUEUE_CONCURRENCY_PARSING ?? Math.max(2, c.WORKER_CONCURRENCY),
+        analyses: c.QUEUE_CONCURRENCY_ANALYSES ?? Math.max(1, c.WORKER_CONCURRENCY),
+        tasks: c.QUEUE_CONCURRENCY_TASKS ?? Math.max(1, c.WORKER_CONCURRENCY),
+        exports: c.QUEUE_CONCURRENCY_EXPORTS ?? Math.max(1, c.WORKER_CONCURRENCY),
+        publicIngest: c.QUEUE_CONCURRENCY_PUBLIC_INGEST ?? Math.max(1, c.WORKER_CONCURRENCY),
+        system: Math.max(1, c.WORKER_CONCURRENCY),
+      },
+      userMaxRunning: c.USER_MAX_RUNNING_JOBS,
+    },
+    metrics: { token: c.METRICS_TOKEN || undefined, storageSeconds: c.METRICS_STORAGE_SECONDS },
+    otel: { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: c.OTEL_SERVICE_NAME },
     jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
     jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,
     queueSuperviseSeconds: c.QUEUE_SUPERVISE_SECONDS,

@@ -20,6 +20,7 @@ import {
 import type { AppContext } from '../context';
 import { registerAuth } from './auth';
 import { registerErrorHandler } from './error-handler';
+import { registerMetrics } from './metrics';
 import { DebugRequestLogs, loggerOptions } from './logging';
 import { registerRequestStringGuard } from './request-strings';
 import { DEFAULT_BODY_LIMIT, registerBodyLimits, registerSecurityHeaders } from './security-headers';
@@ -60,6 +61,7 @@ export async function buildApp(
   registerErrorHandler(app, { spaFallback: serveWeb });
   registerBodyLimits(app);
   registerSecurityHeaders(app);
+  registerMetrics(app, ctx); // /metrics, request latency and trace spans (issue 34)
 
   await app.register(fastifySwagger, {
     openapi: {

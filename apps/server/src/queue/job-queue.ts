@@ -2,7 +2,11 @@ import { type JobName, type JobPayload, jobPayloads } from '@cellcloud/contracts
 import { PgBoss, type Job } from 'pg-boss';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { queueStatsRepo } from '../db/repos/queue-stats';
+import { observeJob, sendTelemetry, splitTelemetry, TELEMETRY_FIELD } from '../telemetry/jobs';
+import { initTracing } from '../telemetry/tracing';
 import { bossDbFromDb } from './boss-db';
+import { KIND_OF_JOB } from './kinds';
 
 /** What a handler receives: the validated payload plus the queue's attempt bookkeeping. */
 export interface JobContext<N extends JobName> {
@@ -69,9 +73,10 @@ export class JobQueue {
 
   constructor(
     private readonly config: Config,
-    db: Db,
+    private readonly db: Db,
     opts: { supervise?: boolean } = {},
   ) {
+    initTracing(config.otel);
     const common = {
       schema: 'pgboss',
       supervise: opts.supervise ?? true,
@@ -98,22 +103,35 @@ export class JobQueue {
     this.started = true;
   }
 
-  /** Enqueue a job; the payload is validated against the job map. Returns pg-boss's job id. */
+  /**
+   * Enqueue a job; the payload is validated against the job map. Returns pg-boss's job id. The
+   * job is grouped by the user it works for (the per-user cap of fair queues) and carries the
+   * sender's trace context and send time (src/telemetry/jobs.ts).
+   */
   async send<N extends JobName>(name: N, payload: z_in<N>, opts: SendOptions = {}): Promise<string> {
-    const data = jobPayloads[name].parse(payload) as object;
-    const id = await this.boss.send(name, data, {
-      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
-      ...(opts.id ? { id: opts.id } : {}),
-      ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
-    });
+    const data = jobPayloads[name].parse(payload) as Record<string, unknown>;
+    const owner = await queueStatsRepo.ownerOf(this.db, name, data);
+    const id = await this.boss.send(
+      name,
+      { ...data, [TELEMETRY_FIELD]: sendTelemetry() },
+      {
+        ...(owner ? { group: { id: owner } } : {}),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.id ? { id: opts.id } : {}),
+        ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
+      },
+    );
     if (!id) throw new Error(`job ${name} was not queued (an identical one is already waiting)`);
     return id;
   }
 
   /**
-   * Process jobs of `name` in this process: `concurrency` (default WORKER_CONCURRENCY) parallel
-   * fetch loops; `batchSize` > 1 (for short jobs) fetches several per poll and settles each job
-   * on its own outcome, so one failure retries only that job.
+   * Process jobs of `name` in this process: `concurrency` (default: its kind of work's
+   * QUEUE_CONCURRENCY_<KIND>, src/queue/kinds.ts) parallel fetch loops, at most
+   * USER_MAX_RUNNING_JOBS of one user's jobs running at once across every worker (pg-boss group
+   * concurrency); `batchSize` > 1 (for short jobs) fetches several per poll and settles each job
+   * on its own outcome, so one failure retries only that job. Every attempt is observed (metrics,
+   * trace spans: src/telemetry/jobs.ts).
    */
   async work<N extends JobName>(
     name: N,
@@ -122,31 +140,40 @@ export class JobQueue {
   ): Promise<void> {
     const queue = await this.boss.getQueue(name);
     const retryLimit = queue?.retryLimit ?? 0;
-    const toContext = (job: Job<object>): JobContext<N> => ({
-      bossId: job.id,
-      name,
-      data: jobPayloads[name].parse(job.data) as JobPayload<N>,
-      attempt: job.retryCount,
-      lastAttempt: job.retryCount >= retryLimit,
-      signal: job.signal,
-    });
-    const localConcurrency = Math.max(1, opts.concurrency ?? this.config.workerConcurrency);
+    const run = (job: Job<object>): Promise<void> => {
+      const { payload, telemetry } = splitTelemetry(job.data);
+      const ctx: JobContext<N> = {
+        bossId: job.id,
+        name,
+        data: jobPayloads[name].parse(payload) as JobPayload<N>,
+        attempt: job.retryCount,
+        lastAttempt: job.retryCount >= retryLimit,
+        signal: job.signal,
+      };
+      return observeJob(name, job.id, job.retryCount, telemetry, () => handler(ctx));
+    };
+    const localConcurrency = Math.max(
+      1,
+      opts.concurrency ?? this.config.queues.concurrency[KIND_OF_JOB[name]],
+    );
+    const cap = this.config.queues.userMaxRunning;
+    const fair = cap > 0 ? { groupConcurrency: cap } : {};
     const batchSize = Math.max(1, opts.batchSize ?? 1);
     if (batchSize === 1) {
       await this.boss.work<object>(
         name,
-        { localConcurrency, pollingIntervalSeconds: 0.5, batchSize: 1 },
+        { localConcurrency, pollingIntervalSeconds: 0.5, batchSize: 1, ...fair },
         async ([job]: Job<object>[]) => {
-          await handler(toContext(job!));
+          await run(job!);
         },
       );
       return;
     }
     await this.boss.work<object>(
       name,
-      { localConcurrency, pollingIntervalSeconds: 0.5, batchSize, perJobResults: true },
+      { localConcurrency, pollingIntervalSeconds: 0.5, batchSize, perJobResults: true, ...fair },
       async (jobs: Job<object>[]) => {
-        const outcomes = await Promise.allSettled(jobs.map((j) => handler(toContext(j))));
+        const outcomes = await Promise.allSettled(jobs.map((j) => run(j)));
         return outcomes.map((o, i) => ({
           id: jobs[i]!.id,
           status: o.status === 'fulfilled' ? ('completed' as const) : ('failed' as const),
