@@ -95,7 +95,7 @@ const schema = z.object({
   /** Most jobs of one user running at once per kind of work, across every worker (0 = no cap). */
   USER_MAX_RUNNING_JOBS: z.coerce.number().int().min(0).default(2),
   /** Parse budget: wall-clock seconds every upload gets, plus its input's time at INGEST_BUDGET_MB_PER_SECOND. */
-  INGEST_BUDGET_BASE_SECONDS: z.coerce.number().positive().default(30),
+  INGEST_BUDGET_BASE_SECONDS: z.coerce.number().positive().default(60),
   /** Parse budget: decompressed MB per second a parse must sustain (input assumed to expand up to 10x). */
   INGEST_BUDGET_MB_PER_SECOND: z.coerce.number().positive().default(4),
   /** `/metrics` requires `Authorization: Bearer <token>` when set. */

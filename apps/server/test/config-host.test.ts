@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+
+/**
+ * The bind address (HOST, README "Configuration"): loopback by default, so a fresh `npm start`
+ * is not reachable from other machines until HOST says so; the container image sets 0.0.0.0.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port, timeout: 3000 }, () => resolve(!s.end()));
+    s.once('error', () => resolve(false)).once('timeout', () => resolve(!s.destroy()));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('HOST: the address the API listens on', () => {
+  it('defaults to localhost and refuses an empty value, naming the variable', () => {
+    expect(loadConfig({}).host).toBe('localhost');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(() => loadConfig({ HOST: ' ' })).toThrow(/HOST: must be an address or host name/);
+  });
+
+  // the process does not touch the test database: once, in the PGlite run
+  it.skipIf(process.env.CELLCLOUD_TEST_DB === 'postgres')(
+    'the API started without HOST answers on loopback only',
+    async () => {
+      const external = Object.values(os.networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-host-'));
+      const port = await freePort();
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(port),
+        CELLCLOUD_DATA_DIR: dataDir,
+        IN_PROCESS_WORKER: 'false',
+        LOG_LEVEL: 'silent',
+      };
+      delete env.HOST;
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/entry/api.ts'], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (b: Buffer) => {
+            out += b.toString();
+            if (out.includes('CellCloud is running at')) resolve();
+          });
+          child.on('exit', (code) => reject(new Error(`the API exited with ${code}`)));
+        });
+        expect(await connects('127.0.0.1', port)).toBe(true);
+        const health = await fetch(`http://localhost:${port}/api/health`);
+        expect(health.status).toBe(200);
+        if (external) expect(await connects(external, port)).toBe(false);
+        else console.warn('no non-loopback IPv4 address on this machine: only the loopback side was checked');
+      } finally {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await new Promise((r) => child.once('exit', r));
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
