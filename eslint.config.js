@@ -57,7 +57,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@cellcloud/engine*', 'scran.js'], message: why.engine }] },
+        // services may read the engine identity the result cache keys on (engine/identity.ts reads files only)
+        {
+          paths: [{ name: '@cellcloud/engine', message: why.engine }],
+          patterns: [
+            { group: ['@cellcloud/engine/*', '!@cellcloud/engine/identity', 'scran.js'], message: why.engine },
+          ],
+        },
       ],
     },
   },

@@ -17,4 +17,5 @@ export { runDegTask, type DegTaskInput } from './deg-task';
 export { runSubcluster, type SubclusterInput } from './subcluster';
 export { parseParams, validateSamples, type SampleInput } from './validate';
 export { stepNames, type ProgressCallback, type ProgressEvent, type StepName } from './steps/step';
-export { ENGINE_VERSION } from './version';
+export { engineVersion } from './version';
+export { engineIdentity, type EngineIdentity } from './identity';

@@ -10,7 +10,7 @@ import type { Embedding } from './steps/embeddings';
 import type { SampleFilterSummary } from './steps/filter';
 import type { ProgressCallback, StepName } from './steps/step';
 import type { SampleInput } from './validate';
-import { ENGINE_VERSION } from './version';
+import { engineVersion } from './version';
 import { collectGarbage } from './collect-garbage';
 
 /** The QC report: filter thresholds and before/after counts per sample, doublet and ambient-RNA results. */
@@ -159,7 +159,7 @@ function collect(
   carryInputColumns(r.inputs.value, data.barcodes, obs, embeddings); // uploaded labels/embeddings (issue 13)
   const summary = data.summary;
   return {
-    engineVersion: ENGINE_VERSION,
+    engineVersion: engineVersion(),
     params,
     species: params.species,
     sampleNames,

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { analysisParams, type AnalysisParams } from '@cellcloud/contracts';
+import { engineIdentity } from '@cellcloud/engine/identity';
 
-/** Engine version, read from its package.json (services never import the engine itself). */
-export const ENGINE_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../../../packages/engine/package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+/**
+ * The engine identity results of this deployment carry (`<version>+<content hash>` of the engine's
+ * sources, dependencies, Node version and the reference resources in `resourcesDir`; engine
+ * identity.ts, docs/reproducibility.md). identity.ts reads files only (no WebAssembly), so services
+ * may import it. Computed once per process and folder.
+ */
+export function currentEngineVersion(resourcesDir?: string): string {
+  return engineIdentity(resourcesDir).id;
+}
 
 export interface CacheInput {
   /** Content hash of each input dataset with the name/group the result labels it by. */
@@ -18,9 +21,10 @@ export interface CacheInput {
 /**
  * Result-cache key: sha256 over the input datasets' content hashes (in order, with their sample
  * names and groups, which label the result), the normalized parameters (defaults applied, keys
- * sorted) and the engine version. Identical submissions → identical key → reused result.
+ * sorted) and the engine identity (currentEngineVersion): a result of another engine is never
+ * reused. Identical submissions → identical key → reused result.
  */
-export function resultCacheKey(input: CacheInput, engineVersion = ENGINE_VERSION): string {
+export function resultCacheKey(input: CacheInput, engineVersion: string): string {
   const params: AnalysisParams = analysisParams.parse(input.params);
   const canonical = JSON.stringify({
     samples: input.samples,

@@ -17,7 +17,7 @@ import { jobsRepo, type JobRow } from '../db/repos/jobs';
 import { AppError } from '../errors';
 import type { JobQueue } from '../queue/job-queue';
 import { assertStorageAvailable } from './files/quota';
-import { resultCacheKey } from './jobs-cache';
+import { currentEngineVersion, resultCacheKey } from './jobs-cache';
 import { resolveSamples, sharedSpecies } from './jobs-samples';
 import { assertPublicAccess } from './public-datasets/access';
 import { resultsPrefix, toJobView } from './jobs-view';
@@ -70,10 +70,13 @@ export class JobsService {
     }
     if (params.batchEffectRemoval.enabled && samples.length < 2) params.batchEffectRemoval.enabled = false;
     const kind: JobKind = samples.length > 1 ? 'integrated' : 'custom';
-    const cacheKey = resultCacheKey({
-      samples: samples.map((s) => ({ contentHash: s.contentHash, name: s.name, group: s.group })),
-      params,
-    });
+    const cacheKey = resultCacheKey(
+      {
+        samples: samples.map((s) => ({ contentHash: s.contentHash, name: s.name, group: s.group })),
+        params,
+      },
+      currentEngineVersion(this.ctx.config.resourcesDir),
+    );
     const row = await jobsRepo.insert(this.ctx.db, {
       userId: user.id,
       jobName: draft.param.jobName.trim(),

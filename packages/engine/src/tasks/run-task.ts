@@ -2,7 +2,7 @@ import type { TaskDefinition, TaskOutputs } from '@cellcloud/contracts/tasks/def
 import { speciesKey, speciesRefusal, taskOutputs } from '@cellcloud/contracts/tasks/define';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { encodeObsColumn, stems } from '@cellcloud/formats/write-artifacts';
-import { ENGINE_VERSION } from '../version';
+import { engineVersion } from '../version';
 import { tableToCsv } from './csv';
 import { TaskError } from './errors';
 import type {
@@ -161,7 +161,7 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   await o.writer.write('summary.json', utf8(JSON.stringify(checked.data)));
   const outputs = taskOutputs.parse({
     task: definition.name,
-    engineVersion: ENGINE_VERSION,
+    engineVersion: engineVersion(),
     nCells: result.nCells,
     tables: sink.tables,
     obs: sink.obs,

@@ -15,7 +15,7 @@ import { jobsRepo, type JobRow } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
 import { assertWritableDataset } from '../explore/results';
 import { translate } from '../../i18n/translate';
-import { ENGINE_VERSION } from '../jobs-cache';
+import { currentEngineVersion } from '../jobs-cache';
 import { jobsDeps } from '../jobs-wire';
 import './messages';
 import { taskOutputPrefix, taskUploadKey } from '../../storage/keys';
@@ -225,13 +225,13 @@ export async function createTask(
     params,
     uploads: storedUploads,
     paramsHash,
-    engineVersion: ENGINE_VERSION,
+    engineVersion: currentEngineVersion(ctx.config.resourcesDir),
   };
   const hit = await analysisTasksRepo.findCached(ctx.db, {
     resultId: job.resultId,
     task: def.name,
     paramsHash,
-    engineVersion: ENGINE_VERSION,
+    engineVersion: common.engineVersion,
   });
   if (hit && (await ctx.storage.stat(`${hit.output_prefix}outputs.json`))) {
     const row = await analysisTasksRepo.insert(ctx.db, {
