@@ -1,6 +1,8 @@
 import { loadConfigOrExit } from '../config';
 import { buildApp } from '../http/app';
 import { composeContext } from './compose';
+import { listUsers } from '../services/accounts/admin';
+import { firstAdminHint, publishAdminControl } from '../services/admin/control';
 
 /** API process: HTTP API + (by default) an in-process worker + the built web app. */
 async function main() {
@@ -21,8 +23,10 @@ async function main() {
   const mail = config.smtp
     ? 'Sign-up and password e-mail codes are sent through the configured SMTP server.'
     : 'No SMTP server is configured: sign-up and password codes appear in this log on a line\n  starting with "[outbox]" (e.g. [outbox] to=you@example.org purpose=register code=123456).';
+  publishAdminControl(config, port); // `npm run admin` while this server holds the embedded database
+  const noAdmin = !(await listUsers(ctx.db)).some((u) => u.is_admin);
   console.log(
-    `\nCellCloud is running at ${url}  (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, data: ${config.dataDir})\n  ${mail}\n`,
+    `\nCellCloud is running at ${url}  (database: ${ctx.db.kind}, storage: ${ctx.storage.kind}, data: ${config.dataDir})\n  ${mail}\n${noAdmin ? `${firstAdminHint(!config.databaseUrl)}\n` : ''}`,
   );
 }
 

@@ -16,6 +16,7 @@ import downloadRoutes from './downloads';
 import taskRoutes from './tasks';
 import publicDatasetRoutes from './public-datasets';
 import adminRoutes from './admin';
+import adminCliRoutes from './admin-cli';
 import myFilesRoutes from './my-files';
 import adminContentRoutes from './admin-content';
 
@@ -40,6 +41,7 @@ export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] =
   downloadRoutes,
   publicDatasetRoutes,
   adminRoutes,
+  adminCliRoutes,
   myFilesRoutes,
   adminContentRoutes,
 ];

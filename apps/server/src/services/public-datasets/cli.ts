@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Db } from '../../db/client';
 import { publicDatasetsRepo } from '../../db/repos/public-datasets';
+import type { PublicIngestRow } from '../../db/repos/public-ingests';
 import type { Config } from '../../config';
 import { JobQueue } from '../../queue/job-queue';
 import type { Storage } from '../../storage/storage';
@@ -81,14 +82,19 @@ export async function ingestPublicCli(
       throw new Error(
         `the ingest of ${what} failed: ${done.message}; the catalogue keeps the previous version`,
       );
-    const r = ingestResult(row.catalogue, row.version, row.warnings);
-    return [
-      `ingested public dataset ${r.id} v${r.version}: ${r.cells} cells, ${r.genes} genes; levels ${r.annotationLevels.join(', ')}; standard analysis ready for the explorer`,
-      ...r.warnings.map((w) => `warning: ${w}`),
-    ].join('\n');
+    return ingestDoneText(row);
   } finally {
     if (own) await queue.stop();
   }
+}
+
+/** What the tool prints once an ingest has completed. */
+export function ingestDoneText(row: PublicIngestRow): string {
+  const r = ingestResult(row.catalogue, row.version, row.warnings);
+  return [
+    `ingested public dataset ${r.id} v${r.version}: ${r.cells} cells, ${r.genes} genes; levels ${r.annotationLevels.join(', ')}; standard analysis ready for the explorer`,
+    ...r.warnings.map((w) => `warning: ${w}`),
+  ].join('\n');
 }
 
 /** Ingest (b): the counts file or folder read like an upload, the cells table relative to the sheet. */
