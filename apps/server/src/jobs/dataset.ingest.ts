@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { beginAttempt, findUpload, markCompleted, markFailed, setParseProgress } from '../db/repos/uploads';
 import '../i18n/security';
 import { watchIngest } from '../services/files/ingest-abort';
+import { budgetMessageParams, parseBudget } from '../services/files/parse-budget';
 import { loadGeneReferences, matchReference } from '../services/files/gene-reference';
 import type { Storage } from '../storage/storage';
 import { datasetPrefix, rawFileKey } from '../storage/tus-store';
@@ -46,6 +47,9 @@ export async function handleDatasetIngest(
   const upload = await findUpload(ctx.db, payload.uploadId);
   if (!upload || upload.state !== 'parsing') return; // deleted meanwhile, or already handled
   const { maxAttempts, memoryBytes, timeoutMs } = ctx.config.ingest;
+  // issue 34: the parse's wall-clock budget is tied to its input size (services/files/parse-budget.ts)
+  const inputBytes = upload.files.filter((f) => f.role === 'data').reduce((a, f) => a + f.size, 0);
+  const budget = parseBudget(ctx.config.ingest, inputBytes);
   if (upload.attempts >= maxAttempts) {
     await markFailed(ctx.db, upload.id, 'files.failed.attempts', { attempts: upload.attempts }, true);
     return;
@@ -69,7 +73,7 @@ export async function handleDatasetIngest(
   const deadline = setTimeout(() => {
     timedOut = true;
     stop.abort();
-  }, timeoutMs);
+  }, budget.ms);
   deadline.unref();
   const progress = async (fraction: number, step: string) => {
     await setParseProgress(ctx.db, upload.id, fraction);
@@ -112,7 +116,10 @@ export async function handleDatasetIngest(
   } catch (e) {
     if (!(await stillParsing(ctx, upload.id))) return cleanUpDeleted(ctx, upload.id);
     const detail = (e instanceof Error ? e.message : String(e)).slice(0, 300);
-    if (timedOut) {
+    if (timedOut && budget.bySize) {
+      const params = budgetMessageParams(ctx.config.ingest, inputBytes, budget.ms);
+      await markFailed(ctx.db, upload.id, 'files.failed.budget', params, true);
+    } else if (timedOut) {
       await markFailed(
         ctx.db,
         upload.id,

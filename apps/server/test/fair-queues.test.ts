@@ -1,0 +1,128 @@
+import { gzipSync } from 'node:zlib';
+import type { UploadRow } from '@cellcloud/contracts';
+import { FILES_API } from '@cellcloud/contracts';
+import { sharedData } from '@cellcloud/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBudget } from '../src/services/files/parse-budget';
+import { fileFrom, uploadSample, waitParsed, type FileToSend } from './files-helpers';
+import { createTestServer, TEST_DB, type TestServer } from './support/harness';
+import { diagnostic, testUser, waitJob } from './support/jobs';
+
+/**
+ * Issue 34, fair queues: a ~10 MB gzip dense-TSV decompression bomb (5 GB of zeros when
+ * expanded) parses while another user's pbmc3k upload completes, and the bomb is stopped by its
+ * parse budget with a translated message; one user's jobs never run more than
+ * USER_MAX_RUNNING_JOBS at once while another user's job runs beside them.
+ */
+
+/** A dense TSV (genes × 2,000 cells of zeros) as a chain of identical gzip members, ~`bytes` long. */
+function denseTsvBomb(bytes: number): FileToSend {
+  const cells = 2000;
+  const header = gzipSync(`gene\t${Array.from({ length: cells }, (_, i) => `c${i}`).join('\t')}\n`);
+  const row = `${'\t0'.repeat(cells)}\n`;
+  let block = '';
+  for (let r = 0; r < 2000; r++) block += `g${r}${row}`;
+  const member = gzipSync(block, { level: 9 });
+  const n = Math.ceil(bytes / member.length);
+  return { name: 'bomb.tsv.gz', bytes: new Uint8Array(Buffer.concat([header, ...Array(n).fill(member)])) };
+}
+
+const state = async (s: TestServer, token: string, id: string) =>
+  ((await s.request('GET', FILES_API.upload(id), { token })).body.data as UploadRow).state;
+
+async function waitState(s: TestServer, token: string, id: string, want: string, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  while ((await state(s, token, id)) !== want) {
+    if (Date.now() > end) throw new Error(`upload ${id} never reached ${want}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe(`fair queues on ${TEST_DB}`, () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    // a short base so the bomb's budget (10 s + its size at 4 MB/s ×10) ends before the readers'
+    // own 100× expansion limit would stop it: the budget is what this test exercises
+    s = await createTestServer({ INGEST_BUDGET_BASE_SECONDS: '10' });
+    await s.listen();
+  });
+  afterAll(async () => s?.close());
+
+  it("a dense-TSV bomb parses while another user's pbmc3k upload completes; the bomb fails within its budget with a translated message", async () => {
+    const attacker = await testUser(s);
+    const other = await testUser(s);
+    const bomb = denseTsvBomb(10 * 1024 * 1024);
+    const budget = parseBudget(s.ctx.config.ingest, bomb.bytes.length);
+    expect(budget.bySize).toBe(true);
+
+    const pbmc = ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) =>
+      fileFrom(sharedData(`pbmc3k/10x/${f}`)!),
+    );
+    // the other user uploads as soon as the bomb is uploaded (its parse starts first)
+    const bombRow = await uploadSample(s, attacker.token, 'bomb', [bomb]);
+    const t0 = Date.now();
+    const pbmcUpload = uploadSample(s, other.token, 'pbmc_beside_bomb', pbmc);
+    await waitState(s, attacker.token, bombRow.id, 'parsing');
+    const bombStart = Date.now();
+    const row = await pbmcUpload;
+    const done = await waitParsed(s, other.token, row.id, 'en-US', 60_000);
+    const pbmcSeconds = (Date.now() - t0) / 1000;
+    expect(done.state).toBe('completed');
+    expect(done.properties?.cells).toBeGreaterThan(2000);
+    // it did not wait for the bomb: the bomb was still parsing when pbmc3k completed
+    expect(await state(s, attacker.token, bombRow.id)).toBe('parsing');
+
+    const failed = await waitParsed(s, attacker.token, bombRow.id, 'zh-CN', budget.ms + 60_000);
+    const bombSeconds = (Date.now() - bombStart) / 1000;
+    console.log(
+      `[fair-queues] bomb ${(bomb.bytes.length / 1024 / 1024).toFixed(1)} MB gz: budget ${budget.ms / 1000} s, failed after ${bombSeconds.toFixed(1)} s; pbmc3k beside it ${pbmcSeconds.toFixed(1)} s`,
+    );
+    expect(failed.state).toBe('failed');
+    expect(failed.failure?.code).toBe('files.failed.budget');
+    expect(failed.failure?.message).toMatch(/解析在 \d+ 秒后被停止/);
+    expect(failed.failure?.message).not.toMatch(/files\.failed/);
+    // stopped by its budget (plus the one-second deletion watcher and the status write)
+    expect(bombSeconds).toBeLessThan(budget.ms / 1000 + 10);
+    const en = await s.request('GET', FILES_API.upload(bombRow.id), { token: attacker.token, lang: 'en-US' });
+    expect((en.body.data as UploadRow).failure?.message).toMatch(/^Parsing was stopped after \d+ seconds/);
+  });
+});
+
+describe(`per-user cap on running jobs on ${TEST_DB}`, () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await createTestServer({ WORKER_CONCURRENCY: '4', USER_MAX_RUNNING_JOBS: '1' });
+  });
+  afterAll(async () => s?.close());
+
+  it("runs one of a user's jobs at a time while another user's job runs beside them", async () => {
+    const heavy = await testUser(s);
+    const light = await testUser(s);
+    const jobs = [];
+    for (let i = 0; i < 3; i++)
+      jobs.push(await diagnostic(s, heavy.user.id, `heavy_${i}`, { sleepMs: 1500 }));
+    const mine = await diagnostic(s, light.user.id, 'light', { sleepMs: 1500 });
+    let maxHeavy = 0;
+    let together = false;
+    const watch = setInterval(() => {
+      void s.ctx.db
+        .query<{ group_id: string; n: number }>(
+          `SELECT group_id, count(*)::int AS n FROM pgboss.job WHERE state = 'active' GROUP BY group_id`,
+        )
+        .then((rows) => {
+          const h = Number(rows.find((r) => r.group_id === heavy.user.id)?.n ?? 0);
+          const l = Number(rows.find((r) => r.group_id === light.user.id)?.n ?? 0);
+          maxHeavy = Math.max(maxHeavy, h);
+          if (h > 0 && l > 0) together = true;
+        });
+    }, 100);
+    try {
+      for (const j of [...jobs, mine])
+        await waitJob(s, j === mine ? light.token : heavy.token, j.id, (v) => v.status === 'completed');
+    } finally {
+      clearInterval(watch);
+    }
+    expect(maxHeavy).toBe(1);
+    expect(together).toBe(true);
+  });
+});
