@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 const locales = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/i18n/locales');
 type Tree = { [k: string]: string | Tree };
 const flatten = (t: Tree, pre = ''): [string, string][] =>
-  Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [[`${pre}${k}`, v]] : flatten(v, `${pre}${k}.`)));
+  Object.entries(t).flatMap(([k, v]) =>
+    typeof v === 'string' ? [[`${pre}${k}`, v]] : flatten(v, `${pre}${k}.`),
+  );
 const load = (loc: string) =>
   new Map(
     readdirSync(path.join(locales, loc))
