@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { JobQueue } from './queue/job-queue';
 import type { Storage } from './storage/storage';
 import type { AccountDeps } from './services/accounts/deps';
 import type { FilesDeps } from './services/files/deps';
@@ -24,11 +25,6 @@ export interface AuthResolver {
   resolve(token: string): Promise<AuthUser | null | 'expired'>;
 }
 
-/** Optional health probe of the job queue (set once the queue is wired). */
-export interface QueueHealth {
-  check(): Promise<{ ok: boolean; detail?: string }>;
-}
-
 /**
  * The services feature areas register while the context is composed (src/entry/compose.ts →
  * each area's `wire*`): typed, so no caller casts. Optional because a context may be composed
@@ -38,7 +34,6 @@ export interface Services {
   accounts?: AccountDeps;
   mail?: Mailer;
   jobs?: JobsDeps;
-  notifications?: NotificationsService;
   files?: FilesDeps;
 }
 
@@ -51,7 +46,13 @@ export interface AppContext {
   db: Db;
   storage: Storage;
   auth: AuthResolver;
-  queue?: QueueHealth;
+  /**
+   * The job queue, made by the composition root before any area is wired and started by the jobs
+   * area (`wireJobs`): services enqueue through it, the health route checks it.
+   */
+  queue: JobQueue;
+  /** The users' notifications (made by the composition root; jobs and services create them). */
+  notifications: NotificationsService;
   /** Services registered by feature areas (typed; see Services). */
   services: Services;
 }

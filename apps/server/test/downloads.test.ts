@@ -4,7 +4,7 @@ import { ROUTES } from '@cellcloud/contracts/api-paths';
 import { DOWNLOADS_API, type DownloadView } from '@cellcloud/contracts/downloads';
 import { unzip } from '@cellcloud/formats/archive';
 import { writeH5ad } from '@cellcloud/formats/write-h5ad';
-import { expireDownloads } from '../src/services/downloads/expiry';
+import { expireDownloads } from '../src/completion/download-expiry';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 import { completedJobWithArtifacts } from './support/explore';

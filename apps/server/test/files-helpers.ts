@@ -6,7 +6,8 @@ import { Upload } from 'tus-js-client';
 import { expect } from 'vitest';
 import { buildApp, type ZodApp } from '../src/http/app';
 import { wireFiles } from '../src/services/files/wire';
-import { wireJobs } from '../src/services/jobs-wire';
+import { wireJobsArea } from '../src/entry/compose';
+import { JobQueue } from '../src/queue/job-queue';
 import { signUp } from './support/accounts';
 import type { TestServer } from './support/harness';
 
@@ -174,7 +175,8 @@ export function httpRequest(baseUrl: string): TestServer['request'] {
 /** Restart: close the HTTP server (and with it the queue), rewire jobs and files, and serve a new Fastify app on the same database and storage. */
 export async function restart(s: TestServer, old: ZodApp): Promise<{ app: ZodApp; url: string }> {
   await old.close(); // also stops the job queue and worker, as a process exit would
-  await wireJobs(s.ctx);
+  s.ctx.queue = new JobQueue(s.ctx.config, s.ctx.db); // a new process has a new queue
+  await wireJobsArea(s.ctx);
   await wireFiles(s.ctx);
   const app = await buildApp(s.ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '../config';
 import { buildApp } from '../http/app';
-import { composeContext } from './compose';
+import { closeContext, composeContext } from './compose';
 import { listUsers } from '../services/accounts/admin';
 import { firstAdminHint, publishAdminControl } from '../services/admin/control';
 
@@ -11,7 +11,7 @@ async function main() {
   const app = await buildApp(ctx);
   const shutdown = async () => {
     await app.close().catch(() => {});
-    await ctx.db.close().catch(() => {});
+    await closeContext(ctx).catch(() => {});
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

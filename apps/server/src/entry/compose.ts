@@ -4,9 +4,11 @@ import { openDb } from '../db/client';
 import { migrate } from '../db/migrate';
 import { openStorage } from '../storage';
 import path from 'node:path';
+import { JobQueue } from '../queue/job-queue';
 import { wireAccounts } from '../services/accounts/wire';
 import { wireFiles } from '../services/files/wire';
-import { wireJobs } from '../services/jobs-wire';
+import { wireJobs, type JobsDeps, type StartWorker } from '../services/jobs-wire';
+import { NotificationsService } from '../services/notifications';
 
 /**
  * Composition root shared by the API and worker entry points (and the test harness): opens the
@@ -27,6 +29,8 @@ export async function composeContext(
     db,
     storage,
     auth: { resolve: async () => null },
+    queue: new JobQueue(config, db),
+    notifications: new NotificationsService(db),
     services: {},
   };
   await wireServices(ctx);
@@ -39,6 +43,25 @@ export async function composeContext(
  */
 export async function wireServices(ctx: AppContext): Promise<void> {
   await wireAccounts(ctx);
-  await wireJobs(ctx);
+  await wireJobsArea(ctx);
   await wireFiles(ctx); // after jobs: uploads left in 'parsing' are re-queued on the job queue
+}
+
+/**
+ * Wires the jobs area on `ctx.queue` and, for `npm start` / `npm run worker` (IN_PROCESS_WORKER
+ * and WORKER_CONCURRENCY > 0), starts this process's worker: the entry point is the only place
+ * that brings the job handlers (src/jobs) in, loaded only when this process runs jobs.
+ */
+export async function wireJobsArea(ctx: AppContext): Promise<JobsDeps> {
+  const runWorker = ctx.config.inProcessWorker && ctx.config.workerConcurrency > 0;
+  const startWorker: StartWorker | undefined = runWorker
+    ? (await import('../jobs/runner')).startWorker
+    : undefined;
+  return wireJobs(ctx, startWorker);
+}
+
+/** Closes what composeContext opened: the jobs area (worker, events, queue), then the database. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.services.jobs?.close().catch(() => {});
+  await ctx.db.close();
 }

@@ -1,6 +1,5 @@
 import { loadConfigOrExit } from '../config';
-import { jobsDeps } from '../services/jobs-wire';
-import { composeContext } from './compose';
+import { closeContext, composeContext } from './compose';
 
 /**
  * Worker process (`npm run worker`): needs only DATABASE_URL (or the shared PGlite data dir of a
@@ -15,10 +14,8 @@ async function main() {
       'DATABASE_URL is not set: this worker uses the embedded database in CELLCLOUD_DATA_DIR, so it must be the only process using it.',
     );
   const ctx = await composeContext(config);
-  const deps = jobsDeps(ctx);
   const shutdown = async () => {
-    await deps.close().catch(() => {});
-    await ctx.db.close().catch(() => {});
+    await closeContext(ctx).catch(() => {});
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

@@ -9,7 +9,7 @@ import { handleAnalysisTask } from './analysis.task';
 import { handleDatasetIngest } from './dataset.ingest';
 import { handleDownloadExport } from './download.export';
 import { handlePublicIngest } from './public.ingest';
-import { expireDownloads } from '../services/downloads/expiry';
+import { expireDownloads } from '../completion/download-expiry';
 import { reconcileJobs } from './runner-reconcile';
 import { runTracked } from './runner-tracked';
 

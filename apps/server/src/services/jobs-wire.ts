@@ -1,10 +1,10 @@
 import type { AppContext } from '../context';
 import '../i18n/jobs';
-import { JobQueue } from '../queue/job-queue';
+import type { JobQueue } from '../queue/job-queue';
+import type { NotificationsService } from './notifications';
 import { DraftsService } from './drafts';
 import { JobsService } from './jobs';
 import { JobEventsHub } from './jobs-events';
-import { NotificationsService } from './notifications';
 
 /** What the jobs area keeps in `ctx.services.jobs`. */
 export interface JobsDeps {
@@ -17,25 +17,31 @@ export interface JobsDeps {
   close(): Promise<void>;
 }
 
-export const JOBS = 'jobs';
+/** A worker running on the queue, as src/jobs/runner.ts starts one. */
+export interface WorkerHandle {
+  stop(): Promise<void>;
+}
 
 /**
- * Wires the jobs area: starts the queue (pg-boss schema + queues), the services, the events hub,
- * and — for `npm start` (IN_PROCESS_WORKER, WORKER_CONCURRENCY > 0) — an in-process worker.
- * Registers `ctx.services.jobs`, `ctx.services.notifications` (read by account info) and
- * `ctx.queue` (health).
+ * Starts this process's worker on the started queue. The entry point passes src/jobs/runner.ts's
+ * `startWorker` when this process runs jobs: the services layer never imports job handlers.
  */
-export async function wireJobs(ctx: AppContext, opts: { worker?: boolean } = {}): Promise<JobsDeps> {
-  const queue = new JobQueue(ctx.config, ctx.db);
+export type StartWorker = (
+  ctx: AppContext,
+  queue: JobQueue,
+  notifications: NotificationsService,
+) => Promise<WorkerHandle>;
+
+/**
+ * Wires the jobs area on the context's queue and notifications (made by the composition root):
+ * starts the queue (pg-boss schema + queues), the services, the events hub and — when the entry
+ * point passes `startWorker` — this process's worker. Registers `ctx.services.jobs`.
+ */
+export async function wireJobs(ctx: AppContext, startWorker?: StartWorker): Promise<JobsDeps> {
+  const { queue, notifications } = ctx;
   await queue.start();
-  const notifications = new NotificationsService(ctx.db);
   const events = new JobEventsHub(ctx.db);
-  let worker: { stop(): Promise<void> } | undefined;
-  const runWorker = opts.worker ?? (ctx.config.inProcessWorker && ctx.config.workerConcurrency > 0);
-  if (runWorker) {
-    const { startWorker } = await import('../jobs/runner');
-    worker = await startWorker(ctx, queue, notifications);
-  }
+  const worker = startWorker ? await startWorker(ctx, queue, notifications) : undefined;
   let closed = false;
   const deps: JobsDeps = {
     queue,
@@ -51,19 +57,11 @@ export async function wireJobs(ctx: AppContext, opts: { worker?: boolean } = {})
       await queue.stop();
     },
   };
-  // The queue lives as long as the database: whoever closes the db (entry points, tests, tools
-  // that compose a context) stops the queue and worker first, so no pg-boss connection outlives it.
-  const closeDb = ctx.db.close.bind(ctx.db);
-  ctx.db.close = async () => {
-    await deps.close().catch(() => {});
-    await closeDb();
-  };
   ctx.services.jobs = deps;
-  ctx.services.notifications = notifications;
-  ctx.queue = queue;
   return deps;
 }
 
+/** The jobs area of a context composed by src/entry/compose.ts (which always wires it). */
 export function jobsDeps(ctx: AppContext): JobsDeps {
   const d = ctx.services.jobs;
   if (!d) throw new Error('jobs area is not wired: call wireJobs(ctx) in composeContext');

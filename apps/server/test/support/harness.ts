@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
-import { composeContext } from '../../src/entry/compose';
+import { closeContext, composeContext } from '../../src/entry/compose';
 import { buildApp, type ZodApp } from '../../src/http/app';
 
 /**
@@ -114,7 +114,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     },
     async close() {
       await app.close().catch(() => {});
-      await ctx.db.close().catch(() => {});
+      await closeContext(ctx).catch(() => {});
       await scratch?.drop().catch((e) => console.warn('could not drop scratch database', e));
       rmSync(dataDir, { recursive: true, force: true });
     },

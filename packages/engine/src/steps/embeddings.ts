@@ -1,3 +1,4 @@
+// What the embedding steps share: the coordinates type and the UMAP defaults by cell count.
 /** Row-major nCells × dims coordinates. */
 export interface Embedding {
   dims: number;
@@ -17,6 +18,5 @@ export function umapEpochs(nCells: number): number {
   return nCells <= 10_000 ? 500 : 200;
 }
 
-// The embedding steps: steps/umap.ts (2D and 3D UMAP), steps/tsne.ts (2D and 3D t-SNE).
-export { Umap3dStep, UmapStep } from './umap';
-export { Tsne3dStep, TsneStep } from './tsne';
+// The embedding steps live in steps/umap.ts (2D and 3D UMAP) and steps/tsne.ts (2D and 3D t-SNE);
+// both import this module, so it imports neither (no import loop).

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context';
-import { unreadNotificationCount } from '../../db/repos/unread-count';
 import { createMailer } from '../mail/mailer';
 import { syncPrivilegesAndPlans } from '../plans/sync';
 import { RateLimiter } from '../rate-limit';
@@ -26,12 +25,7 @@ export async function wireAccounts(ctx: AppContext, opts: { now?: () => Date } =
     limiter: new RateLimiter(ctx.db, now),
     now,
   };
-  // The notifications area may register `ctx.services.notifications.unreadCount` (looked up per
-  // call, so the wiring order does not matter); without it the table is read directly.
-  deps.unreadCount = async (id) => {
-    const n = ctx.services.notifications;
-    return n ? n.unreadCount(id) : unreadNotificationCount(ctx.db, id);
-  };
+  deps.unreadCount = (id) => ctx.notifications.unreadCount(id);
   ctx.services.accounts = deps;
   ctx.services.mail = mailer;
   ctx.auth = createAuthResolver(ctx.db, now);

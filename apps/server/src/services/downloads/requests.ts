@@ -8,7 +8,6 @@ import { jobsRepo } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
 import { recordAudit } from '../admin/audit';
 import { assertStorageAvailable } from '../files/quota';
-import { jobsDeps } from '../jobs-wire';
 import { resultsPrefix } from '../jobs-view';
 import './messages';
 import { signLink } from './signing';
@@ -57,10 +56,9 @@ async function toView(ctx: AppContext, r: DownloadRow, admin = false): Promise<D
     r.expires_at &&
     r.expires_at.getTime() > Date.now();
   let url: string | null = null;
-  if (live) {
-    const { exp, sig } = await signLink(ctx, r.id, r.expires_at!);
-    url = `${DOWNLOADS_API.file(r.id)}?exp=${exp}&sig=${sig}`;
-  }
+  // tied to the session of the request being served (signing.ts); none outside a request
+  const link = live ? await signLink(ctx, r.id, r.expires_at!) : undefined;
+  if (link) url = `${DOWNLOADS_API.file(r.id)}?exp=${link.exp}&sig=${link.sig}&sid=${link.sid}`;
   return {
     id: r.id,
     datasetId: r.job_id,
@@ -81,7 +79,7 @@ async function toView(ctx: AppContext, r: DownloadRow, admin = false): Promise<D
 }
 
 async function queueExport(ctx: AppContext, id: string): Promise<void> {
-  await jobsDeps(ctx).queue.send('download.export', { requestId: id });
+  await ctx.queue.send('download.export', { requestId: id });
 }
 
 export async function requestDownload(
@@ -162,7 +160,7 @@ export async function decideDownload(
   });
   if (decision.approve) await queueExport(ctx, id);
   else {
-    await jobsDeps(ctx).notifications.create(r.user_id, 'download.declined', {
+    await ctx.notifications.create(r.user_id, 'download.declined', {
       name: r.file_name,
       reason: decision.reason,
     });

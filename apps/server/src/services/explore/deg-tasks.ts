@@ -1,13 +1,13 @@
 import type { CalculateDegBody, DegGroup, DegTaskView } from '@cellcloud/contracts/explore-deg';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import type { AppContext, AuthUser } from '../../context';
+import { finishDegTask } from '../../completion/deg-task';
 import {
   exploreDegTasksRepo,
   setSubsetClusterGenes,
   type DegTaskRow,
 } from '../../db/repos/explore-deg-tasks';
 import { AppError } from '../../errors';
-import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix, writableArtifactPrefix } from './results';
 import { groupingOf, manifestOf } from './subsets';
 import './deg-messages';
@@ -18,7 +18,6 @@ import './deg-messages';
  * cells and a second running calculation of the user, then queues `analysis.deg`.
  */
 import { degCodesKey, degResultKey } from '../../storage/keys';
-export { degCodesKey, degResultKey };
 
 export function toDegView(r: DegTaskRow): DegTaskView {
   return {
@@ -168,7 +167,7 @@ export async function calculateDeg(
   if (r.grouping?.startsWith('subset:'))
     await setSubsetClusterGenes(ctx.db, datasetId, r.grouping.slice(7), 'running');
   try {
-    await jobsDeps(ctx).queue.send('analysis.deg', {
+    await ctx.queue.send('analysis.deg', {
       taskId: row.id,
       datasetId,
       mode: row.mode,
@@ -179,23 +178,6 @@ export async function calculateDeg(
     throw e;
   }
   return toDegView(row);
-}
-
-/** Ends a task (and the cluster-gene state of its subset). Used by the job handler too. */
-export async function finishDegTask(
-  ctx: AppContext,
-  row: DegTaskRow,
-  status: 'completed' | 'failed',
-  message: string | null,
-): Promise<void> {
-  const done = await exploreDegTasksRepo.finish(ctx.db, row.id, status, message);
-  if (done?.grouping?.startsWith('subset:'))
-    await setSubsetClusterGenes(
-      ctx.db,
-      row.dataset_id,
-      done.grouping.slice(7),
-      status === 'completed' ? 'done' : 'failed',
-    );
 }
 
 export async function listDegTasks(

@@ -6,7 +6,6 @@ import { exploreChildTasksRepo, type ChildTaskRow } from '../../db/repos/explore
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
-import { jobsDeps } from '../jobs-wire';
 import { artifactPrefix, writableArtifactPrefix } from './results';
 import { groupingOf } from './subsets';
 import './deg-messages';
@@ -85,7 +84,7 @@ export async function startSubcluster(
     labels,
     nCells: cells.length,
   });
-  const bossId = await jobsDeps(ctx).queue.send('analysis.subcluster', { jobId: child.id });
+  const bossId = await ctx.queue.send('analysis.subcluster', { jobId: child.id });
   await jobsRepo.markQueued(ctx.db, child.id, 'analysis.subcluster', bossId);
   return toChildView((await exploreChildTasksRepo.get(ctx.db, child.id))!);
 }

@@ -16,7 +16,6 @@ import { AppError } from '../../errors';
 import { assertWritableDataset } from '../explore/results';
 import { translate } from '../../i18n/translate';
 import { currentEngineVersion } from '../jobs-cache';
-import { jobsDeps } from '../jobs-wire';
 import './messages';
 import { taskOutputPrefix, taskUploadKey } from '../../storage/keys';
 
@@ -246,7 +245,7 @@ export async function createTask(
     outputPrefix: taskOutputPrefix(job.resultId, id),
   });
   try {
-    const bossId = await jobsDeps(ctx).queue.send(
+    const bossId = await ctx.queue.send(
       'analysis.task',
       { taskId: id },
       { expireInSeconds: def.timeoutMinutes * 60 },
