@@ -85,6 +85,7 @@ function check(label, cmd, args) {
 }
 if (only.length === 0) {
   check('lint (eslint)', 'npx', ['eslint', '.']);
+  check('import cycles (dependency-cruiser)', 'node', ['scripts/check/cycles.mjs']);
   const projects = [
     'packages/contracts',
     'packages/formats',
