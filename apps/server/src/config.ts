@@ -59,6 +59,8 @@ const schema = z.object({
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
   /** Days a converted download stays available after approval (docs/product/states.md#downloads, docs/product/limits.md#time-limits: 7). */
   DOWNLOAD_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Minutes a download link works after the list showing it was loaded (tied to the session; issue 34). */
+  DOWNLOAD_LINK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   /** How often each worker deletes expired downloads. */
   DOWNLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(600),
   S3_ENDPOINT: z.string().optional(),
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     storageQuotaBytes: Math.round(c.STORAGE_QUOTA_GB * 1024 ** 3),
     downloadValidDays: c.DOWNLOAD_VALID_DAYS,
     downloadSweepSeconds: c.DOWNLOAD_SWEEP_SECONDS,
+    downloadLinkMinutes: c.DOWNLOAD_LINK_MINUTES,
     s3: c.S3_BUCKET
       ? {
           endpoint: c.S3_ENDPOINT,

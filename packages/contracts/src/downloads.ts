@@ -55,7 +55,12 @@ export const adminDownloadQuery = z
   .strict();
 export const declineBody = z.object({ reason: z.string().trim().min(1).max(500) }).strict();
 export const signedQuery = z
-  .object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(200) })
+  .object({
+    exp: z.coerce.number().int(),
+    sig: z.string().min(10).max(200),
+    /** The session the link was given to (sha256 of its access token; the token never is in a URL). */
+    sid: z.string().regex(/^[0-9a-f]{64}$/),
+  })
   .strict();
 
 export const downloadView = z.object({

@@ -6,6 +6,8 @@ import {
 } from '@cellcloud/contracts';
 import type { AppContext, AuthUser } from '../context';
 import { draftsRepo, type DraftRow } from '../db/repos/drafts';
+import { uploadOwnersRepo } from '../db/repos/upload-owners';
+import '../i18n/drafts';
 import { AppError } from '../errors';
 import type { JobQueue } from '../queue/job-queue';
 import { preprocessKey, preprocessPrefix } from '../storage/keys';
@@ -33,6 +35,7 @@ export class DraftsService {
     const d = parsed.data;
     const targetId = id ?? d.id;
     if (targetId) await this.own(user, targetId);
+    await this.refuseForeignSamples(user, d);
     const row = await draftsRepo.upsert(this.ctx.db, user.id, targetId, {
       jobName: d.param.jobName,
       stepTag: d.stepTag,
@@ -63,6 +66,7 @@ export class DraftsService {
     const row = await this.own(user, id);
     const draft = row.content as WizardDraft;
     if (!draft.datasets?.length) throw new AppError('VALIDATION_FAILED', {}, 'wizard.samples.required');
+    await this.refuseForeignSamples(user, draft);
     if (row.cf_status === 'running') return toDraftView(row);
     await this.ctx.storage.delete(preprocessPrefix(id));
     const running = await draftsRepo.setCellFiltering(this.ctx.db, id, 'running', { newRun: true });
@@ -93,6 +97,18 @@ export class DraftsService {
     const bytes = await this.ctx.storage.getBytes(preprocessKey(id, row.cf_run)).catch(() => undefined);
     if (!bytes) return { status: 'failed', message: 'result missing', result: null };
     return { status, message: null, result: JSON.parse(new TextDecoder().decode(bytes)) };
+  }
+
+  /**
+   * A draft names only the user's own uploads (or public samples): another user's upload id is
+   * refused with 404 and a translated message, before anything is saved or queued (issue 34 probe).
+   * An id that is no upload at all is kept: the evaluation then fails with "no longer available",
+   * as for a sample deleted after it was chosen.
+   */
+  private async refuseForeignSamples(user: AuthUser, draft: WizardDraft): Promise<void> {
+    const ids = (draft.datasets ?? []).map((s) => s.id).filter((i) => !i.startsWith('public:'));
+    const foreign = await uploadOwnersRepo.ownedByOthers(this.ctx.db, user.id, ids);
+    if (foreign.length) throw new AppError('NOT_FOUND', { detail: foreign[0] }, 'wizard.samples.notFound');
   }
 
   private async own(user: AuthUser, id: string): Promise<DraftRow> {

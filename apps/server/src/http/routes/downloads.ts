@@ -19,9 +19,9 @@ import {
   requestDownload,
 } from '../../services/downloads/requests';
 import { DOWNLOAD_CONTENT_TYPE } from '../../services/downloads/content-type';
-import { checkLink } from '../../services/downloads/signing';
+import { checkLink, LINK_MESSAGE, withLinkSession } from '../../services/downloads/signing';
 import type { ZodApp } from '../app';
-import { userOf } from '../auth';
+import { tokenOf, userOf } from '../auth';
 import { ok, okSchema } from '../envelope';
 import { localeOf } from '../error-handler';
 import { sendStored } from '../send-stored';
@@ -44,7 +44,10 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(downloadView),
       },
     },
-    async (req) => ok(await requestDownload(ctx, userOf(req), req.body, localeOf(req))),
+    async (req) =>
+      ok(
+        await withLinkSession(tokenOf(req), () => requestDownload(ctx, userOf(req), req.body, localeOf(req))),
+      ),
   );
   app.get(
     DOWNLOADS_API.list,
@@ -58,7 +61,8 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(z.array(downloadView)),
       },
     },
-    async (req) => ok(await listDownloads(ctx, userOf(req), req.query.tab)),
+    async (req) =>
+      ok(await withLinkSession(tokenOf(req), () => listDownloads(ctx, userOf(req), req.query.tab))),
   );
   app.get(
     '/api/downloads/:id',
@@ -72,26 +76,24 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(downloadView),
       },
     },
-    async (req) => ok(await getDownload(ctx, userOf(req), req.params.id)),
+    async (req) =>
+      ok(await withLinkSession(tokenOf(req), () => getDownload(ctx, userOf(req), req.params.id))),
   );
   app.get(
     '/api/downloads/:id/file',
     {
       schema: {
         tags,
-        summary: 'The file of an approved request through its signed, time-limited link (supports Range)',
+        summary:
+          'The file of an approved request through its signed link, tied to the session it was given to and short-lived (supports Range)',
         params: idParams,
         querystring: signedQuery,
       },
     },
     async (req, reply) => {
-      const verdict = await checkLink(ctx, req.params.id, req.query.exp, req.query.sig);
-      if (verdict !== 'ok')
-        throw new AppError(
-          'FORBIDDEN',
-          {},
-          verdict === 'expired' ? 'downloads.link.expired' : 'downloads.link.invalid',
-        );
+      const { exp, sig, sid } = req.query;
+      const verdict = await checkLink(ctx, req.params.id, exp, sig, sid);
+      if (verdict !== 'ok') throw new AppError('FORBIDDEN', {}, LINK_MESSAGE[verdict]);
       const r = await downloadsRepo.get(ctx.db, req.params.id);
       if (!r || r.status !== 'approved' || !r.file_key)
         throw new AppError('FORBIDDEN', {}, 'downloads.notAvailable');
@@ -117,7 +119,8 @@ export default async function downloadRoutes(app: ZodApp, ctx: AppContext) {
         response: okSchema(z.array(downloadView)),
       },
     },
-    async (req) => ok(await adminListDownloads(ctx, req.query.status === 'pending')),
+    async (req) =>
+      ok(await withLinkSession(tokenOf(req), () => adminListDownloads(ctx, req.query.status === 'pending'))),
   );
   app.post(
     '/api/admin/downloads/:id/approve',

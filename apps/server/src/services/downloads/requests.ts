@@ -56,10 +56,9 @@ async function toView(ctx: AppContext, r: DownloadRow, admin = false): Promise<D
     r.expires_at &&
     r.expires_at.getTime() > Date.now();
   let url: string | null = null;
-  if (live) {
-    const { exp, sig } = await signLink(ctx, r.id, r.expires_at!);
-    url = `${DOWNLOADS_API.file(r.id)}?exp=${exp}&sig=${sig}`;
-  }
+  // tied to the session of the request being served (signing.ts); none outside a request
+  const link = live ? await signLink(ctx, r.id, r.expires_at!) : undefined;
+  if (link) url = `${DOWNLOADS_API.file(r.id)}?exp=${link.exp}&sig=${link.sig}&sid=${link.sid}`;
   return {
     id: r.id,
     datasetId: r.job_id,
