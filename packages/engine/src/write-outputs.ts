@@ -9,6 +9,7 @@ import {
   type PositionalSink,
 } from '@cellcloud/formats';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import { csvCell } from '@cellcloud/formats/table-export';
 import type { AnalysisResult } from './run-analysis';
 
 /** A file being written at positions (the streaming h5ad writer appends compressed chunks, then patches its header). */
@@ -45,18 +46,13 @@ export const MARKER_CSV_HEADER = [
   'Adjusted p value',
 ] as const;
 
-function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The unfiltered marker table as CSV (one row per cluster × gene). */
+/** The unfiltered marker table as CSV (one row per cluster × gene), text cells spreadsheet-safe. */
 export function markersCsv(rows: DegRow[]): string {
   const lines = [MARKER_CSV_HEADER.join(',')];
   for (const r of rows) {
     lines.push(
       [r.cluster, r.gene, r.avgExpr, r.log2fc, r.pct1, r.pct2, r.zscore, r.pval, r.padj]
-        .map(csvField)
+        .map(csvCell)
         .join(','),
     );
   }

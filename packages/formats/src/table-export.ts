@@ -1,10 +1,14 @@
+import { neutralizeText } from '@cellcloud/contracts/spreadsheet-safe';
+import { parseCsvRows } from '@cellcloud/contracts/tasks/csv';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { concatChunks } from './sources';
 
 /**
  * Table export shared by the web (explorer CSV / XLSX buttons) and the server (the `tables`
  * download, issue 21): CSV (RFC 4180) and a minimal XLSX workbook (inline strings, numbers as
- * numbers, one sheet per table). Pure: bytes in, bytes out.
+ * numbers, one sheet per table). Pure: bytes in, bytes out. Text cells (headers too) that a
+ * spreadsheet would read as a formula get a leading quote (contracts/spreadsheet-safe.ts); numbers
+ * stay numbers.
  */
 export type Cell = string | number;
 
@@ -18,13 +22,29 @@ export interface Sheet {
 export const XLSX_MAX_ROWS = 1_048_575;
 const SHEET_NAME_MAX = 31;
 
-const csvCell = (v: Cell) => {
-  const s = typeof v === 'number' ? String(v) : v;
+/** One CSV field: RFC 4180 quoting; text neutralised (numbers are written as numbers). */
+export const csvCell = (v: Cell): string => {
+  const s = typeof v === 'number' ? String(v) : neutralizeText(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
 export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** A field that starts (after an opening quote) with a formula character, anywhere in CSV text. */
+const FORMULA_FIELD = /(^|[,\n\r])"?[=+\-@\t\r]/;
+
+/**
+ * CSV text as stored (task tables, markers) made safe to open in a spreadsheet: every field a
+ * spreadsheet would read as a formula gets its leading quote, the rest is unchanged (same line
+ * endings; text with no such field is returned as it is).
+ */
+export function neutralizeCsv(text: string): string {
+  if (!FORMULA_FIELD.test(text)) return text;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const rows = parseCsvRows(text);
+  return rows.map((r) => r.map(csvCell).join(',')).join(eol) + (/[\r\n]$/.test(text) ? eol : '');
 }
 
 const xml = (s: string) =>
@@ -33,7 +53,8 @@ const xml = (s: string) =>
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;'); // XML readers turn a literal CR into LF
 
 function colName(i: number): string {
   let s = '';
@@ -47,7 +68,7 @@ const rowXml = (r: Cell[], ri: number) =>
       const ref = `${colName(ci)}${ri + 1}`;
       return typeof v === 'number' && Number.isFinite(v)
         ? `<c r="${ref}"><v>${v}</v></c>`
-        : `<c r="${ref}" t="inlineStr"><is><t>${xml(String(v))}</t></is></c>`;
+        : `<c r="${ref}" t="inlineStr"><is><t>${xml(neutralizeText(String(v)))}</t></is></c>`;
     })
     .join('')}</row>`;
 

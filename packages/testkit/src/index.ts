@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,3 +50,18 @@ export const PBMC3K_LINEAGES: Readonly<Record<string, string>> = {
   DC: 'Dendritic cell',
   Platelet: 'Platelet',
 };
+
+/**
+ * A Python 3 with Debian's python3-openpyxl (tests read exported XLSX workbooks back with it), or
+ * undefined with a warning naming the package to install.
+ */
+export function openpyxlPython(): string | undefined {
+  const py = ['/usr/bin/python3', 'python3'].find(
+    (p) => spawnSync(p, ['-c', 'import openpyxl'], { stdio: 'ignore' }).status === 0,
+  );
+  if (!py)
+    console.warn(
+      '⚠ XLSX not read back: python3-openpyxl is not installed (apt-get install python3-openpyxl)',
+    );
+  return py;
+}

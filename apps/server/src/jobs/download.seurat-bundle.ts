@@ -2,6 +2,7 @@ import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
 import { cellRanges, featuresTsv, matrixMarketChunks } from '@cellcloud/formats/write-10x-mtx';
 import { cellBlocksOf, type CellBlocks } from '@cellcloud/formats/cell-blocks';
 import { concatChunks } from '@cellcloud/formats/sources';
+import { csvCell } from '@cellcloud/formats/table-export';
 import { zipWriter } from '@cellcloud/formats/write-zip';
 
 /**
@@ -23,9 +24,17 @@ obj <- CreateSeuratObject(counts = counts, project = "CellCloud")
 norm <- Read10X("normalized")
 obj <- tryCatch(SetAssayData(obj, layer = "data", new.data = norm),
                 error = function(e) SetAssayData(obj, slot = "data", new.data = norm))
-meta <- read.csv("metadata.csv", row.names = 1, check.names = FALSE, stringsAsFactors = TRUE)
+# text a spreadsheet would read as a formula was written with a leading ' (=, +, -, @, tab, CR): undone here
+unquote <- function(x) sub("^'([-=+@\\t\\r])", "\\\\1", x)
+unquoted <- function(t) {
+  dimnames(t) <- lapply(dimnames(t), unquote)
+  t[] <- lapply(t, function(v) if (is.character(v)) unquote(v) else v)
+  t
+}
+meta <- unquoted(read.csv("metadata.csv", row.names = 1, check.names = FALSE, stringsAsFactors = FALSE))
+meta[] <- lapply(meta, function(v) if (is.character(v)) factor(v) else v)
 obj <- AddMetaData(obj, meta[colnames(obj), , drop = FALSE])
-emb <- read.csv("embeddings.csv", row.names = 1, check.names = FALSE)
+emb <- unquoted(read.csv("embeddings.csv", row.names = 1, check.names = FALSE))
 for (name in unique(sub("_[0-9]+$", "", colnames(emb)))) {
   m <- as.matrix(emb[colnames(obj), grep(paste0("^", name, "_[0-9]+$"), colnames(emb)), drop = FALSE])
   key <- paste0(gsub("[^A-Za-z0-9]", "", toupper(name)), "_")
@@ -36,10 +45,8 @@ if ("cluster" %in% colnames(obj@meta.data)) Idents(obj) <- "cluster"
 print(obj)
 `;
 
-const csvCell = (v: string | number) => {
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'NA') : v;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+/** A CSV field (table-export's): non-finite numbers as R's NA; text spreadsheet-safe (load_seurat.R unquotes). */
+const csvField = (v: string | number) => csvCell(typeof v === 'number' && !Number.isFinite(v) ? 'NA' : v);
 
 /** log1p(count / total · 1e4) of a stored count `x` of cell `c`, rounded to 6 decimals — computed per entry. */
 function logNormalizer(m: CellBlocks): (x: number, c: number) => number {
@@ -64,9 +71,9 @@ function* csvChunks(
   n: number,
   row: (i: number) => (string | number)[],
 ): Generator<Uint8Array> {
-  let lines = [header.map(csvCell).join(',')];
+  let lines = [header.map(csvField).join(',')];
   for (let i = 0; i < n; i++) {
-    lines.push(row(i).map(csvCell).join(','));
+    lines.push(row(i).map(csvField).join(','));
     if (lines.length >= 4096) {
       yield enc.encode(lines.join('\n') + '\n');
       lines = [];

@@ -2,7 +2,7 @@ import type { Locale } from '@cellcloud/contracts';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import { csvToTable } from '@cellcloud/contracts/tasks/csv';
 import { markersCsv } from '@cellcloud/engine';
-import { sheetNames, XLSX_MAX_ROWS, xlsxWriter } from '@cellcloud/formats/table-export';
+import { neutralizeCsv, sheetNames, XLSX_MAX_ROWS, xlsxWriter } from '@cellcloud/formats/table-export';
 import type { ZipWriter } from '@cellcloud/formats/write-zip';
 import { labelsOf } from './figures/labels';
 
@@ -11,7 +11,9 @@ import { labelsOf } from './figures/labels';
  * result (docs/product/entities.md#deg-table DEG columns, as markers.csv) and every completed task's `tables/<name>.csv` as
  * stored (their documented columns) — as CSV files, plus `tables.xlsx` with one sheet per table
  * (names ≤ 31 characters, unique; written table by table with the streaming xlsxWriter) and
- * README.txt. A table with more rows than a sheet holds
+ * README.txt. Cells a spreadsheet would read as a formula are quoted in both (the CSV rewritten
+ * from the stored one, the sheets by xlsxWriter; contracts/spreadsheet-safe.ts). A table with more
+ * rows than a sheet holds
  * (XLSX_MAX_ROWS) is left out of the workbook and named in the README.
  */
 export interface TableEntry {
@@ -66,7 +68,7 @@ export async function writeTables(
   const book = xlsxWriter((c) => xlsx.push(c));
   for (const [i, e] of entries.entries()) {
     const text = entryCsv(e, await read(e.key));
-    zip.add(e.path, [enc.encode(text)]);
+    zip.add(e.path, [enc.encode(neutralizeCsv(text))]);
     const table = csvToTable(text);
     if (table.rows.length > maxRows) {
       notes.push(t('readme.tooBig', { rows: table.rows.length, max: maxRows, file: e.path }));
