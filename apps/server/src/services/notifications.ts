@@ -7,7 +7,7 @@ import { renderJobMessage } from './jobs-message';
 
 /**
  * Notifications of a user (docs/product/api.md#notification-calls): created on job completion/failure and download events,
- * listed, marked read, deleted. Registered as `ctx.services.notifications`; the accounts area
+ * listed, marked read, deleted. Made by the composition root as `ctx.notifications`; the accounts area
  * reads `unreadCount` for the account info, the events hub pushes the count live.
  */
 export class NotificationsService {
