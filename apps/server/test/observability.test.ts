@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,20 @@ describe(`metrics and traces on ${TEST_DB}`, () => {
     expect(request?.name).toMatch(/^PATCH \/api\/files\/tus/);
     const wait = inTrace.find((sp) => sp.name === 'queue.wait dataset.ingest');
     expect(parentOf(wait!)).toBe(request);
+  });
+
+  it('the sample Grafana dashboard queries only series /metrics exposes', async () => {
+    const dashboard = readFileSync(
+      new URL('../../../deploy/grafana/cellcloud-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const exprs = (JSON.parse(dashboard) as { panels: { targets: { expr: string }[] }[] }).panels.flatMap(
+      (p) => p.targets.map((t) => t.expr),
+    );
+    expect(exprs.length).toBeGreaterThanOrEqual(10);
+    const names = new Set(exprs.flatMap((e) => e.match(/cellcloud_[a-z_]+/g) ?? []));
+    const declared = new Set([...(await scrape()).text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    for (const n of names) expect(declared, n).toContain(n.replace(/_(bucket|count|sum)$/, ''));
   });
 });
 

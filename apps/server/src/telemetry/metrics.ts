@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * Names follow Prometheus conventions: seconds and bytes, `_total` for counters.
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'cellcloud_process_' });
+collectDefaultMetrics({ register: registry, prefix: 'cellcloud_' });
 
 export const httpDuration = new Histogram({
   name: 'cellcloud_http_request_duration_seconds',
