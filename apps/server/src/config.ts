@@ -102,6 +102,8 @@ const schema = z.object({
   INGEST_BUDGET_MB_PER_SECOND: z.coerce.number().positive().default(4),
   /** `/metrics` requires `Authorization: Bearer <token>` when set. */
   METRICS_TOKEN: z.string().optional(),
+  /** A worker-only process (`npm run worker`) serves its /metrics on this port; unset = not served. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** How often `/metrics` recounts the storage bytes by area (listing a large bucket is slow). */
   METRICS_STORAGE_SECONDS: z.coerce.number().int().min(0).default(300),
   /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset = no export. */
@@ -190,7 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       },
       userMaxRunning: c.USER_MAX_RUNNING_JOBS,
     },
-    metrics: { token: c.METRICS_TOKEN || undefined, storageSeconds: c.METRICS_STORAGE_SECONDS },
+    metrics: {
+      token: c.METRICS_TOKEN || undefined,
+      storageSeconds: c.METRICS_STORAGE_SECONDS,
+      workerPort: c.WORKER_METRICS_PORT,
+    },
     otel: { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: c.OTEL_SERVICE_NAME },
     jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
     jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,

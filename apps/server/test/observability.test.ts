@@ -3,6 +3,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSpanExporter } from '../src/telemetry/tracing';
+import { serveWorkerMetrics } from '../src/telemetry/worker-metrics';
 import { fileFrom, uploadSample, waitParsed } from './files-helpers';
 import { createTestServer, TEST_DB, type TestServer } from './support/harness';
 import { diagnostic, testUser, waitJob } from './support/jobs';
@@ -144,5 +145,30 @@ describe(`metrics behind METRICS_TOKEN on ${TEST_DB}`, () => {
     });
     expect(right.status).toBe(200);
     expect(right.raw).toMatch(/cellcloud_queue_jobs\{/);
+  });
+});
+
+describe(`a worker-only process's metrics on ${TEST_DB}`, () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await createTestServer({ WORKER_METRICS_PORT: '0', METRICS_TOKEN: 'worker-secret' });
+  });
+  afterAll(async () => s?.close());
+
+  it('serves /metrics on WORKER_METRICS_PORT behind the same token', async () => {
+    const server = await serveWorkerMetrics(s.ctx);
+    try {
+      const a = server!.address();
+      const base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      const ok = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer worker-secret' } });
+      expect(ok.status).toBe(200);
+      const text = await ok.text();
+      expect(text).toMatch(/# TYPE cellcloud_jobs_total counter/);
+      expect(text).toMatch(/cellcloud_queue_jobs\{job="dataset\.ingest",kind="parsing",state="active"\}/);
+      expect((await fetch(`${base}/other`)).status).toBe(404);
+    } finally {
+      server?.close();
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { context, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
@@ -6,6 +5,7 @@ import { AppError } from '../errors';
 import { refreshGauges } from '../telemetry/gauges';
 import { httpDuration, registry } from '../telemetry/metrics';
 import { contextFrom, endSpan, initTracing, tracer, tracingEnabled } from '../telemetry/tracing';
+import { bearerMatches } from '../telemetry/worker-metrics';
 
 export const METRICS_PATH = '/metrics';
 
@@ -71,12 +71,4 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
-}
-
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!m) return false;
-  const got = Buffer.from(m[1]!.trim());
-  const want = Buffer.from(token);
-  return got.length === want.length && timingSafeEqual(got, want);
 }
