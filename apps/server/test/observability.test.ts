@@ -81,6 +81,8 @@ describe(`metrics and traces on ${TEST_DB}`, () => {
     expect(sample(after.text, 'cellcloud_job_duration_seconds_count', labels)).toBe(
       sample(before.text, 'cellcloud_job_duration_seconds_count', labels) + 1,
     );
+    // every worker's analysis jobs by status, from the database
+    expect(after.text).toMatch(/cellcloud_analysis_jobs\{kind="[a-z]+",status="completed"\} [1-9]/);
     expect(sample(after.text, 'cellcloud_job_duration_seconds_sum', labels)).toBeGreaterThan(
       sample(before.text, 'cellcloud_job_duration_seconds_sum', labels) + 0.25,
     );

@@ -2,7 +2,7 @@ import { jobPayloads, type JobName } from '@cellcloud/contracts';
 import type { AppContext } from '../context';
 import { queueStatsRepo } from '../db/repos/queue-stats';
 import { kindOfName } from '../queue/kinds';
-import { queueDepth, queueOldestAge, scrapeErrors, storageBytes } from './metrics';
+import { analysisJobs, queueDepth, queueOldestAge, scrapeErrors, storageBytes } from './metrics';
 
 /** Top-level storage areas (src/storage/keys.ts), counted for `cellcloud_storage_bytes`. */
 const STORAGE_AREAS = [
@@ -43,6 +43,9 @@ export async function refreshGauges(ctx: AppContext): Promise<void> {
       if (r.state !== 'active') oldest.set(r.name, Math.max(oldest.get(r.name) ?? 0, r.oldest_seconds));
     }
     for (const [name, age] of oldest) queueOldestAge.set({ job: name, kind: kindOfName(name) }, age);
+    analysisJobs.reset();
+    for (const r of await queueStatsRepo.analysisJobs(ctx.db))
+      analysisJobs.set({ kind: r.kind, status: r.status }, r.jobs);
   } catch {
     scrapeErrors.inc({ source: 'queue' });
   }

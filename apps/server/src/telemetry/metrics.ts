@@ -32,6 +32,13 @@ export const queueOldestAge = new Gauge({
   registers: [registry],
 });
 
+export const analysisJobs = new Gauge({
+  name: 'cellcloud_analysis_jobs',
+  help: 'Analysis jobs of every worker by kind (custom, integrated, subcluster, …) and status (queued, running, completed, error, …), from the database',
+  labelNames: ['kind', 'status'] as const,
+  registers: [registry],
+});
+
 export const jobDuration = new Histogram({
   name: 'cellcloud_job_duration_seconds',
   help: 'Wall time of the job attempts this process ran, by job name, kind of work and outcome',

@@ -27,6 +27,14 @@ export const queueStatsRepo = {
     return rows.map((r) => ({ ...r, jobs: Number(r.jobs), oldest_seconds: Number(r.oldest_seconds) }));
   },
 
+  /** Analysis jobs (every worker's: analyses, sub-clusterings, diagnostics) by job kind and status. */
+  async analysisJobs(q: Queryable): Promise<{ kind: string; status: string; jobs: number }[]> {
+    const rows = await q.query<{ kind: string; status: string; jobs: number }>(
+      'SELECT kind, status, count(*)::int AS jobs FROM analysis_jobs GROUP BY kind, status',
+    );
+    return rows.map((r) => ({ ...r, jobs: Number(r.jobs) }));
+  },
+
   /**
    * The user a job works for, from the row its payload names (upload, analysis job, DE task,
    * analysis task, download request); undefined for jobs of no user (public ingest, diagnostics).
