@@ -94,7 +94,7 @@ const schema = z.object({
   QUEUE_CONCURRENCY_TASKS: z.coerce.number().int().min(1).optional(),
   QUEUE_CONCURRENCY_EXPORTS: z.coerce.number().int().min(1).optional(),
   QUEUE_CONCURRENCY_PUBLIC_INGEST: z.coerce.number().int().min(1).optional(),
-  /** Most jobs of one user running at once per kind of work, across every worker (0 = no cap). */
+  /** Most jobs of one user running at once per job name (pg-boss group concurrency), across every worker (0 = no cap). */
   USER_MAX_RUNNING_JOBS: z.coerce.number().int().min(0).default(2),
   /** Parse budget: wall-clock seconds every upload gets, plus its input's time at INGEST_BUDGET_MB_PER_SECOND. */
   INGEST_BUDGET_BASE_SECONDS: z.coerce.number().positive().default(60),

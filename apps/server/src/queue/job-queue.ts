@@ -128,7 +128,7 @@ export class JobQueue {
   /**
    * Process jobs of `name` in this process: `concurrency` (default: its kind of work's
    * QUEUE_CONCURRENCY_<KIND>, src/queue/kinds.ts) parallel fetch loops, at most
-   * USER_MAX_RUNNING_JOBS of one user's jobs running at once across every worker (pg-boss group
+   * USER_MAX_RUNNING_JOBS of one user's jobs of this name running at once across every worker (pg-boss group
    * concurrency); `batchSize` > 1 (for short jobs) fetches several per poll and settles each job
    * on its own outcome, so one failure retries only that job. Every attempt is observed (metrics,
    * trace spans: src/telemetry/jobs.ts).
