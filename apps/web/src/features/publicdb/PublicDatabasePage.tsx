@@ -10,6 +10,7 @@ import {
   Input,
   Row,
   Space,
+  Spin,
   Table,
   Tag,
   Typography,
@@ -28,7 +29,9 @@ import {
   usePublicSearch,
   type PublicSearchState,
 } from '../../api/public-datasets';
+import { PublicAccessPanel } from './PublicAccessPanel';
 import { PublicPreview, publicExploreId } from './PublicPreview';
+import { usePublicAccess } from './usePublicAccess';
 
 /**
  * The public database page (issue 20): full-text search, facets with counts, a sortable list and a
@@ -37,6 +40,12 @@ import { PublicPreview, publicExploreId } from './PublicPreview';
  * integrate wizard, where public datasets are samples) and "open in explorer" (read-only) when analysed.
  */
 export default function PublicDatabasePage() {
+  const access = usePublicAccess();
+  if (!access.loaded) return <Spin />;
+  return access.canRead ? <PublicCatalogue /> : <PublicAccessPanel />;
+}
+
+function PublicCatalogue() {
   const { t } = useTranslation('publicdb');
   const navigate = useNavigate();
   // `?q=` comes from the home page search (display switch "home searches")
@@ -239,7 +248,9 @@ function DatasetDrawer({
               },
             ]}
           />
-          <Typography.Title level={5}>{t('composition')}</Typography.Title>
+          <Typography.Title level={5} data-testid="publicdb-composition-title">
+            {t('compositionCells', { count: d.cells })}
+          </Typography.Title>
           {m?.levels.map((l) => (
             <div key={l.level} data-testid={`publicdb-level-${l.level}`}>
               <Typography.Text strong>{l.level}</Typography.Text>{' '}

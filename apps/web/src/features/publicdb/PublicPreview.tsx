@@ -70,7 +70,15 @@ function PreviewBody({
   const shown = by.kind === 'gene' ? by.symbol : by.kind === 'obs' ? by.key : '';
 
   return (
-    <Card size="small" data-testid="publicdb-preview" title={t('preview.title')}>
+    <Card
+      size="small"
+      data-testid="publicdb-preview"
+      title={
+        <span data-testid="publicdb-preview-title" style={{ whiteSpace: 'normal' }}>
+          {t('preview.titleCells', { count: manifest.nCells })}
+        </span>
+      }
+    >
       <Space wrap style={{ marginBottom: 8 }}>
         <Radio.Group
           size="small"

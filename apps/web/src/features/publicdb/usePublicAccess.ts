@@ -12,6 +12,8 @@ export function usePublicAccess() {
   const canRead =
     canUse(privileges, 'integrateSynEcoSysData') || canUse(privileges, 'integrateLocalAndSynEcoSys');
   return {
+    /** Account info has arrived (before, every flag is false without meaning "no access"). */
+    loaded: !!info,
     canRead,
     homeSearch: canRead && (info?.switches.homeSearches ?? false),
     onlyIntegrated: canRead && (info?.switches.onlyIntegratedSynEcoSysDatasets ?? false),
