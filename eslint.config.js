@@ -5,6 +5,7 @@
 // packages/testkit/test/boundaries.test.ts checks that each rule refuses its probe.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { taskLayers } from './packages/tasks/eslint.layers.js';
 
 const why = {
   engine:
@@ -151,4 +152,6 @@ export default tseslint.config(
   layer([srv('jobs')], [], ban.sql, ban.jobsUp),
   layer([srv('entry')], [], ban.sql),
   layer([srv('cli')], [], ban.engine, ban.sql),
+  // the task folders' layers (packages/tasks/eslint.layers.js)
+  ...taskLayers,
 );

@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.test.ts', 'apps/web/test/**/*.test.{ts,tsx}'],
+          include: ['packages/*/test/**/*.test.{ts,tsx}', 'apps/web/test/**/*.test.{ts,tsx}'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -84,6 +84,8 @@ function check(label, cmd, args) {
   results.push({ label, code, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 });
 }
 if (only.length === 0) {
+  // the task registries are generated from packages/tasks/src/<task>/ folders (packages/tasks/README.md)
+  check('task registries up to date', 'node', ['scripts/gen-task-registry.mjs', '--check']);
   check('lint (eslint)', 'npx', ['eslint', '.']);
   check('import cycles (dependency-cruiser)', 'node', ['scripts/check/cycles.mjs']);
   const projects = [
@@ -91,6 +93,7 @@ if (only.length === 0) {
     'packages/formats',
     'packages/engine',
     'packages/testkit',
+    'packages/tasks',
     'apps/server',
     'apps/web',
     'e2e',

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisParams } from '@cellcloud/contracts/analysis-params';
-import { cellScoreParams } from '@cellcloud/contracts/tasks/cell-score';
+import { cellScore } from '@cellcloud/tasks/contract';
 import { analysisTasksRepo } from '../src/db/repos/analysis-tasks';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
@@ -43,7 +43,7 @@ describe('methods report', () => {
       datasetId: id,
       resultId: id,
       task: 'cell-score',
-      params: cellScoreParams.parse({ builtinSet: 'tCell', nBins: 30 }),
+      params: cellScore.cellScoreParams.parse({ builtinSet: 'tCell', nBins: 30 }),
       uploads: {},
       paramsHash: 'x',
       engineVersion: 'test-engine',

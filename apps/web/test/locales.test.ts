@@ -42,8 +42,23 @@ const walk = (dir: string): string[] =>
     return /\.(ts|tsx)$/.test(f) ? [p] : [];
   });
 
-const en = load('en-US');
-const zh = load('zh-CN');
+// The `tasks` namespace also holds every task folder's messages/<locale>.json under the task's
+// camelCase key (packages/tasks, loaded by src/i18n); their `failures` are rendered by the server.
+const tasksDir = path.resolve(webRoot, '../../packages/tasks/src');
+const taskFolders = readdirSync(tasksDir).filter((d) => !d.startsWith('_') && d !== 'generated');
+const taskKey = (folder: string) => folder.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const withTaskMessages = (locale: string, all: Map<string, Map<string, string>>) => {
+  const tasks = all.get('tasks') ?? new Map<string, string>();
+  for (const folder of taskFolders) {
+    const file = path.join(tasksDir, folder, 'messages', `${locale}.json`);
+    for (const [k, v] of flatten(JSON.parse(readFileSync(file, 'utf8')) as Tree, taskKey(folder)))
+      tasks.set(k, v);
+  }
+  all.set('tasks', tasks);
+  return all;
+};
+const en = withTaskMessages('en-US', load('en-US'));
+const zh = withTaskMessages('zh-CN', load('zh-CN'));
 const namespaces = [...en.keys()];
 
 interface Source {
@@ -85,11 +100,24 @@ function scan(file: string, forceNs?: string[]): Source {
   return { file, calls, namespaces: ns, literals, patterns };
 }
 
-const webSources = walk(path.join(webRoot, 'src')).map((f) => scan(f));
+/** A task folder's file: `tasks` namespace; its keys may be relative to the task's key (figure labels). */
+const scanTaskFile = (file: string): Source => {
+  const folder = path.relative(tasksDir, file).split(path.sep)[0]!;
+  const src = scan(file, ['tasks']);
+  if (!taskFolders.includes(folder)) return src;
+  const own = (k: string) => (en.get('tasks')?.has(k) ? k : `${taskKey(folder)}.${k}`);
+  for (const lit of [...src.literals]) src.literals.add(own(lit));
+  return { ...src, calls: src.calls.map(own) };
+};
+const webSources = [
+  ...walk(path.join(webRoot, 'src')).map((f) => scan(f)),
+  ...walk(tasksDir).map(scanTaskFile),
+];
 // Contracts keys look like `validation.password.rule` / `menu.${permission}`: namespace.key
 const contractSources = walk(contractsDir).map((f) => scan(f));
 
 function isUsed(ns: string, key: string): boolean {
+  if (ns === 'tasks' && /^[A-Za-z0-9]+\.failures\./.test(key)) return true;
   const full = `${ns}:${key}`;
   for (const s of webSources) {
     if (s.literals.has(full) || s.patterns.some((p) => p.test(full))) return true;

@@ -1,6 +1,6 @@
-import { findTask } from '@cellcloud/contracts/tasks/registry';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { ENGINE_TASKS } from '@cellcloud/engine/tasks/registry';
+import { findTask } from '@cellcloud/tasks/contract';
+import { ENGINE_TASKS } from '@cellcloud/tasks/engine';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import { runTask } from '@cellcloud/engine/tasks/run-task';
 import type { CellColumn } from '@cellcloud/formats/matrix';

@@ -1,5 +1,5 @@
-import { findTask } from '@cellcloud/contracts/tasks/registry';
-import { ENGINE_TASKS } from '@cellcloud/engine/tasks/registry';
+import { findTask } from '@cellcloud/tasks/contract';
+import { TASK_MEMORY, type EstimateMemory } from '@cellcloud/tasks/memory';
 import type { AppContext } from '../context';
 import { analysisTasksRepo, type TaskRow } from '../db/repos/analysis-tasks';
 import { jobsRepo } from '../db/repos/jobs';
@@ -21,6 +21,17 @@ const MiB = 2 ** 20;
 export { taskStagingPrefix };
 
 class TaskSuperseded extends Error {}
+
+/**
+ * The task's memory estimate: its folder's light `memory.ts` (no engine module loaded).
+ * MIGRATION SHIM (issue 30): a task without a folder yet is estimated by its engine object.
+ */
+async function memoryEstimate(task: string): Promise<EstimateMemory | undefined> {
+  const light = TASK_MEMORY[task];
+  if (light) return light;
+  const { ENGINE_TASKS } = await import('@cellcloud/engine/tasks/registry');
+  return ENGINE_TASKS[task]?.estimateMemoryBytes.bind(ENGINE_TASKS[task]) as EstimateMemory | undefined;
+}
 
 /** The finished earlier task this one builds on (`params.sourceTaskId`, checked again at run time). */
 async function sourceOf(
@@ -56,8 +67,10 @@ export async function handleAnalysisTask(
   const row = await analysisTasksRepo.claim(ctx.db, job.data.taskId, attempt);
   if (!row) return; // deleted or already finished
   const dataset = await jobsRepo.get(ctx.db, row.dataset_id);
+  // named in each reader's language (services/tasks/messages.ts `tasks.notify.<task>`)
+  const analysis = dataset?.job_name ?? row.dataset_id;
   const label = {
-    jobName: `${dataset?.job_name ?? row.dataset_id} · ${row.task}`,
+    jobName: encodeJobMessage(`tasks.notify.${row.task}`, { analysis }, `${analysis} · ${row.task}`),
     analysisId: dataset?.analysis_id ?? '',
   };
   const fail = async (key: string, params: Record<string, unknown>, english: string) => {
@@ -73,8 +86,8 @@ export async function handleAnalysisTask(
   const staging = taskStagingPrefix(row.id, attempt);
   try {
     const def = findTask(row.task);
-    const engineTask = ENGINE_TASKS[row.task];
-    if (!def || !engineTask || !dataset)
+    const estimate = await memoryEstimate(row.task);
+    if (!def || !estimate || !dataset)
       throw new PermanentJobError(`task ${row.task} or its analysis is gone`, 'task.common.internal');
     const prefix = resultsPrefix(row.result_id);
     const size = await storedResultSize(ctx.storage, prefix);
@@ -86,7 +99,7 @@ export async function handleAnalysisTask(
     const params = def.params.parse(row.params) as never;
     const need =
       storedResultLoadBytes(size) +
-      engineTask.estimateMemoryBytes({ nCells: size.nCells, nGenes: size.nGenes, nnz: size.nnz }, params);
+      estimate({ nCells: size.nCells, nGenes: size.nGenes, nnz: size.nnz }, params);
     if (need > ctx.config.workerMemoryBytes) {
       const p = { neededMb: Math.ceil(need / MiB), budgetMb: Math.floor(ctx.config.workerMemoryBytes / MiB) };
       throw new PermanentJobError(

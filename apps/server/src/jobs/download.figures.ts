@@ -14,7 +14,7 @@ import { taskFigures } from './figures/task-figures';
  */
 export async function allFigures(d: FigureData, lang: Locale): Promise<Figure[]> {
   const t = labelsOf(lang);
-  return [...(await resultFigures(d, t)), ...taskFigures(d, t)];
+  return [...(await resultFigures(d, t)), ...taskFigures(d, t, lang)];
 }
 
 const enc = new TextEncoder();

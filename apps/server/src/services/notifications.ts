@@ -52,10 +52,13 @@ export class NotificationsService {
 }
 
 function toView(r: NotificationRow, locale: Locale = 'en-US'): NotificationView {
-  const params =
-    typeof r.params.message === 'string'
-      ? { ...r.params, message: renderJobMessage(r.params.message, locale) ?? '' }
-      : r.params;
+  // a task's notification names the task in the reader's language (jobName stored like a message)
+  const params = Object.fromEntries(
+    Object.entries(r.params).map(([k, v]) => [
+      k,
+      (k === 'message' || k === 'jobName') && typeof v === 'string' ? (renderJobMessage(v, locale) ?? '') : v,
+    ]),
+  );
   return {
     id: r.id,
     kind: r.kind as NotificationKind,

@@ -62,16 +62,20 @@ export function useTaskOutputs(datasetId: string, taskId: string | null) {
   });
 }
 
+/** The first `limit` rows of a result table (JSON page). */
+export function fetchTaskTablePage(datasetId: string, taskId: string, name: string, limit = 10_000) {
+  return request(TASK_API.table(datasetId, taskId, name), {
+    query: { offset: 0, limit },
+    schema: taskTablePage,
+    handle: HANDLED,
+  });
+}
+
 export function useTaskTable(datasetId: string, taskId: string, name: string, limit = 10_000) {
   return useQuery({
     queryKey: [...taskKeys.table(datasetId, taskId, name), limit],
     staleTime: Infinity,
-    queryFn: () =>
-      request(TASK_API.table(datasetId, taskId, name), {
-        query: { offset: 0, limit },
-        schema: taskTablePage,
-        handle: HANDLED,
-      }),
+    queryFn: () => fetchTaskTablePage(datasetId, taskId, name, limit),
   });
 }
 

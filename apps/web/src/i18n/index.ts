@@ -19,6 +19,21 @@ export const namespaces = Object.keys(files)
   .map((p) => /\.\/locales\/en-US\/([^/]+)\.json$/.exec(p)?.[1])
   .filter((n): n is string => Boolean(n));
 
+/**
+ * The `tasks` namespace = locales/<locale>/tasks.json (the run panel's own strings) + each task
+ * folder's messages/<locale>.json under the task's camelCase key (packages/tasks), so a task's
+ * keys read `cellScore.view.genes` wherever they are used. Loaded with the namespace.
+ */
+async function taskMessages(): Promise<Record<Locale, Record<string, unknown>>> {
+  const { TASK_MESSAGES } = await import('@cellcloud/tasks/messages');
+  const out: Record<Locale, Record<string, unknown>> = { 'en-US': {}, 'zh-CN': {} };
+  for (const m of Object.values(TASK_MESSAGES)) {
+    out['en-US'][m.key] = m['en-US'];
+    out['zh-CN'][m.key] = m['zh-CN'];
+  }
+  return out;
+}
+
 const lazyBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
@@ -28,8 +43,11 @@ const lazyBackend: BackendModule = {
       callback(new Error(`no translations for ${language}/${namespace}`), false);
       return;
     }
-    load().then(
-      (m) => callback(null, m.default),
+    const loading =
+      namespace === 'tasks' ? Promise.all([load(), taskMessages()]) : load().then((m) => [m] as const);
+    loading.then(
+      ([m, perTask]) =>
+        callback(null, perTask ? { ...m.default, ...perTask[language as Locale] } : m.default),
       (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), false),
     );
   },

@@ -78,6 +78,17 @@ export type AnnotateSummary = z.infer<typeof annotateSummary>;
 export const annotateTask = defineTask({
   name: 'annotate',
   titleKey: 'annotate.title',
+  displayName: {
+    'en-US': 'Automatic cell annotation (SingleR / marker scoring)',
+    'zh-CN': '自动细胞注释（SingleR / 标记基因评分）',
+  },
+  order: 120,
+  method: {
+    citations: [
+      'Aran D, et al. Reference-based analysis of lung single-cell sequencing reveals a transitional profibrotic macrophage. Nature Immunology 2019;20:163–172.',
+      'Ianevski A, Giri AK, Aittokallio T. Fully-automated and ultra-fast cell-type identification using specific marker combinations from single-cell transcriptomic data. Nature Communications 2022;13:1246.',
+    ],
+  },
   params: annotateParams,
   summary: annotateSummary,
   permission: 'exploreCellAnnotations',

@@ -160,6 +160,13 @@ export interface CnvScoreViolins {
 export const cnvTask = defineTask({
   name: 'cnv',
   titleKey: 'cnv.title',
+  displayName: { 'en-US': 'Copy-number inference (inferCNV)', 'zh-CN': '拷贝数推断（inferCNV）' },
+  order: 90,
+  method: {
+    citations: [
+      'Tirosh I, et al. Single-cell RNA-seq supports a developmental hierarchy in human oligodendroglioma. Nature 2016;539:309–313.',
+    ],
+  },
   params: cnvParams,
   summary: cnvSummary,
   permission: 'exploreCnv',

@@ -1,6 +1,7 @@
 /**
- * Messages every task can raise (engine `TaskError('common.<x>')`), SPEC §5 wording where the
- * SPEC gives one. Task-specific messages live in the task's own definition.
+ * Messages every task can raise (engine `TaskError('common.<x>')`), in the wording of
+ * docs/product/validation.md where it gives one. Task-specific messages live in the task's folder
+ * (packages/tasks/src/<task>/messages).
  */
 export const COMMON_TASK_MESSAGES = {
   'en-US': {

@@ -3,14 +3,13 @@ import type { PermissionKey } from '../privileges';
 
 /**
  * The task shape (issue 11): one definition per downstream analysis, used by the CLI, the worker,
- * the API and the web app. A task lives in `packages/contracts/src/tasks/<task>.ts` (this file's
- * `defineTask`), `packages/engine/src/tasks/<task>/` (pure compute) and, in the web app,
- * `apps/web/src/features/explore/tasks/<task>/` (run panel + result views). The registries
- * (`tasks/registry.ts` here, `packages/engine/src/tasks/registry.ts`, the web's task view registry)
- * are the only shared files a new task touches. See docs/architecture.md "How to add an analysis task".
+ * the API and the web app. A task is one folder, `packages/tasks/src/<task>/` (its `contract.ts`
+ * calls this file's `defineTask`; engine compute, memory estimate, web views, figure builders and
+ * messages sit beside it); the registries are generated from the folders (packages/tasks/README.md
+ * "How to add an analysis task"). Only the generic task API stays here.
  */
 
-/** Explore tabs of SPEC §2 that a task can feed (keys of the web's EXPLORE_TABS). */
+/** Explore tabs (docs/product/screens.md) that a task can feed (keys of the web's EXPLORE_TABS). */
 export const exploreTabKeys = [
   'cellQuality',
   'geneExpression',
@@ -27,7 +26,7 @@ export const exploreTabKeys = [
 export type ExploreTabKey = (typeof exploreTabKeys)[number];
 
 /**
- * Species rule of SPEC §5. `any`: every species; `human`: human only (cell communication);
+ * Species rule (docs/product/validation.md). `any`: every species; `human`: human only (cell communication);
  * `human-mouse`: human and mouse (CNV, annotation, SCENIC); `orthologues`: human directly, other
  * species through an orthologue table (enrichment) — the engine refuses species it cannot map.
  */
@@ -38,11 +37,20 @@ export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.Zod
   name: string;
   /** i18n key (web `tasks` namespace) of the task's display name. */
   titleKey: string;
+  /** Display name in each language (methods report, notifications, figure export). */
+  displayName?: Readonly<Record<'en-US' | 'zh-CN', string>>;
+  /**
+   * What the methods report says about a run: a paragraph per language in the project's words
+   * (docs/methods/<task>.md says it at length) and the references of the methods used.
+   */
+  method?: { 'en-US'?: string; 'zh-CN'?: string; citations: readonly string[] };
+  /** Position in task lists (menus, tabs): ascending, the product's "task types" order. */
+  order?: number;
   /** Strict parameter schema with defaults and bounds written once. */
   params: P;
   /** Schema of the task's `summary.json` (small result manifest the web reads first). */
   summary: S;
-  /** SPEC §6 operation permission checked by the API (403 "request a subscription"). */
+  /** Operation permission (docs/product/permissions.md) checked by the API (403 "request a subscription"). */
   permission: PermissionKey;
   species: SpeciesRule;
   /** The explore tab that shows the task's results. */
@@ -142,7 +150,7 @@ export const taskOutputs = z.object({
 });
 export type TaskOutputs = z.infer<typeof taskOutputs>;
 
-/** Lifecycle of a task row (SPEC §4: processing / failed "please refresh later"). */
+/** Lifecycle of a task row (docs/product/states.md: processing / failed "please refresh later"). */
 export const taskStatus = z.enum(['submitted', 'running', 'completed', 'failed']);
 export type TaskStatus = z.infer<typeof taskStatus>;
 
@@ -190,7 +198,7 @@ export function speciesKey(species: string): string {
 }
 
 /**
- * SPEC §5 species rule: the COMMON_TASK_MESSAGES key refusing `species`, or null when allowed.
+ * Species rule (docs/product/validation.md): the COMMON_TASK_MESSAGES key refusing `species`, or null when allowed.
  * 'unknown' species passes (nothing to check against); `orthologues` is checked by the engine.
  */
 export function speciesRefusal(

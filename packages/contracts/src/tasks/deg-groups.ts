@@ -47,6 +47,9 @@ export type DegGroupsSummary = z.infer<typeof degGroupsSummary>;
 export const degGroupsTask = defineTask({
   name: 'deg-groups',
   titleKey: 'degGroups.title',
+  displayName: { 'en-US': 'Differential expression between two groups', 'zh-CN': '两组间差异表达' },
+  order: 20,
+  method: { citations: [] },
   params: degGroupsParams,
   summary: degGroupsSummary,
   permission: 'exploreDifferentialExpression',

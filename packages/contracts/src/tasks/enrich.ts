@@ -63,6 +63,13 @@ export type EnrichSummary = z.infer<typeof enrichSummary>;
 export const enrichTask = defineTask({
   name: 'enrich',
   titleKey: 'enrich.title',
+  displayName: { 'en-US': 'Over-representation analysis', 'zh-CN': '富集分析（ORA）' },
+  order: 30,
+  method: {
+    citations: [
+      'Wu T, et al. clusterProfiler 4.0: a universal enrichment tool for interpreting omics data. The Innovation 2021;2:100141.',
+    ],
+  },
   params: enrichParams,
   summary: enrichSummary,
   permission: 'exploreDifferentialExpression',

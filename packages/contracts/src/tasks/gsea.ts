@@ -53,6 +53,9 @@ export type GseaSummary = z.infer<typeof gseaSummary>;
 export const gseaTask = defineTask({
   name: 'gsea',
   titleKey: 'gsea.title',
+  displayName: { 'en-US': 'Gene set enrichment analysis (GSEA)', 'zh-CN': '基因集富集分析（GSEA）' },
+  order: 40,
+  method: { citations: ['Korotkevich G, et al. Fast gene set enrichment analysis. bioRxiv 060012, 2021.'] },
   params: gseaParams,
   summary: gseaSummary,
   permission: 'exploreDifferentialExpression',

@@ -39,6 +39,13 @@ export type GsvaSummary = z.infer<typeof gsvaSummary>;
 export const gsvaTask = defineTask({
   name: 'gsva',
   titleKey: 'gsva.title',
+  displayName: { 'en-US': 'GSVA', 'zh-CN': 'GSVA' },
+  order: 50,
+  method: {
+    citations: [
+      'Hänzelmann S, Castelo R, Guinney J. GSVA: gene set variation analysis for microarray and RNA-seq data. BMC Bioinformatics 2013;14:7.',
+    ],
+  },
   params: gsvaParams,
   summary: gsvaSummary,
   permission: 'exploreDifferentialExpression',

@@ -94,6 +94,16 @@ export type InteractionMeta = z.infer<typeof interactionMeta>;
 export const interactionTask = defineTask({
   name: 'interaction',
   titleKey: 'interaction.title',
+  displayName: {
+    'en-US': 'Cell–cell communication (CellPhoneDB statistical method)',
+    'zh-CN': '细胞互作（CellPhoneDB 统计方法）',
+  },
+  order: 60,
+  method: {
+    citations: [
+      'Efremova M, et al. CellPhoneDB: inferring cell–cell communication from combined expression of multi-subunit ligand–receptor complexes. Nature Protocols 2020;15:1484–1506.',
+    ],
+  },
   params: interactionParams,
   summary: interactionSummary,
   permission: 'exploreCellInteraction',

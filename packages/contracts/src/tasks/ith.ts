@@ -75,6 +75,9 @@ export interface IthBoxData {
 export const ithTask = defineTask({
   name: 'ith',
   titleKey: 'ith.title',
+  displayName: { 'en-US': 'Intra-tumour heterogeneity', 'zh-CN': '肿瘤内异质性' },
+  order: 100,
+  method: { citations: [] },
   params: ithParams,
   summary: ithSummary,
   permission: 'exploreCnv',

@@ -114,6 +114,13 @@ export interface Monocle2BeamHeatmap {
 export const monocle2Task = defineTask({
   name: 'monocle2',
   titleKey: 'monocle2.title',
+  displayName: { 'en-US': 'Trajectory (Monocle 2 / DDRTree)', 'zh-CN': '轨迹分析（Monocle 2 / DDRTree）' },
+  order: 70,
+  method: {
+    citations: [
+      'Qiu X, et al. Reversed graph embedding resolves complex single-cell trajectories. Nature Methods 2017;14:979–982.',
+    ],
+  },
   params: monocle2Params,
   summary: monocle2Summary,
   permission: 'exploreTrajectory',

@@ -100,6 +100,13 @@ export interface GenesInPseudotime {
 export const monocle3Task = defineTask({
   name: 'monocle3',
   titleKey: 'monocle3.title',
+  displayName: { 'en-US': 'Trajectory (Monocle 3 principal graph)', 'zh-CN': '轨迹分析（Monocle 3 主图）' },
+  order: 80,
+  method: {
+    citations: [
+      'Cao J, et al. The single-cell transcriptional landscape of mammalian organogenesis. Nature 2019;566:496–502.',
+    ],
+  },
   params: monocle3Params,
   summary: monocle3Summary,
   permission: 'exploreTrajectory',

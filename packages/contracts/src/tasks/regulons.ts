@@ -83,6 +83,13 @@ export interface RegulonFeatures {
 export const regulonsTask = defineTask({
   name: 'regulons',
   titleKey: 'regulons.title',
+  displayName: { 'en-US': 'TF regulons (SCENIC-style)', 'zh-CN': '转录因子调控子（SCENIC 方法）' },
+  order: 110,
+  method: {
+    citations: [
+      'Aibar S, et al. SCENIC: single-cell regulatory network inference and clustering. Nature Methods 2017;14:1083–1086.',
+    ],
+  },
   params: regulonsParams,
   summary: regulonsSummary,
   permission: 'exploreTfRegulation',

@@ -80,6 +80,13 @@ export type VdjSummary = z.infer<typeof vdjSummary>;
 export const vdjTask = defineTask({
   name: 'vdj',
   titleKey: 'vdj.title',
+  displayName: { 'en-US': 'Immune repertoire V(D)J', 'zh-CN': '免疫组库 V(D)J' },
+  order: 130,
+  method: {
+    citations: [
+      'ImmunoMind Team. immunarch: an R package for painless bioinformatics analysis of T-cell and B-cell immune repertoires. Zenodo 2019, doi:10.5281/zenodo.3367200.',
+    ],
+  },
   params: vdjParams,
   summary: vdjSummary,
   permission: 'exploreVdj',

@@ -2,17 +2,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectSpecies, readDataset } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
-import { isEngineError } from '../errors';
 import { runAnalysis } from '../run-analysis';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '../tasks/annotate/in-analysis';
 import type { SampleInput } from '../validate';
 import { writeOutputs } from '../write-outputs';
 import { parseArgs, sampleName, USAGE, UsageError } from './args';
+import { runCli } from './exit';
 import { directorySink } from './fs-sink';
 import { defaultResourcesDir, nodeResourceReader } from './node-resources';
 import { parseObsFile } from './obs-file';
 import { progressBar } from './progress-bar';
-import { TASK_USAGE, taskCommand } from './task';
 
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
@@ -29,7 +28,6 @@ async function loadParams(file: string | undefined): Promise<Record<string, unkn
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'task') return taskCommand(argv.slice(1));
   const args = parseArgs(argv);
   const params = await loadParams(args.params);
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
@@ -77,18 +75,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${process.argv[2] === 'task' ? TASK_USAGE : USAGE}\n`);
-      process.exit(2);
-    }
-    if (isEngineError(e)) {
-      process.stderr.write(`error [${e.code}]: ${e.message}\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runCli(main(process.argv.slice(2)), USAGE);

@@ -1,4 +1,3 @@
-import { cellScoreEngine } from './cell-score';
 import { monocle3Engine } from './monocle3';
 import { monocle2Engine } from './monocle2';
 import type { EngineTask } from './types';
@@ -14,11 +13,11 @@ import { vdjEngine } from './vdj';
 import { regulonsEngineTask } from './regulons';
 
 /**
- * Engine side of every task (issue 11): name → compute. Adding a task = one import and one
- * entry here. Keys are the contracts' task names.
+ * MIGRATION SHIM (issue 30): the compute of the tasks that have no folder in packages/tasks yet
+ * (name → EngineTask). packages/tasks' generated engine registry merges it; a task leaves this
+ * list when it moves to its folder, and the file goes when the list is empty.
  */
 export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
-  'cell-score': cellScoreEngine as EngineTask<never, unknown>,
   'deg-groups': degGroupsTask as EngineTask<never, unknown>,
   enrich: enrichTask as EngineTask<never, unknown>,
   gsea: gseaTask as EngineTask<never, unknown>,

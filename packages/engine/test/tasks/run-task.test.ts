@@ -1,19 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { cellScoreTask } from '@cellcloud/contracts/tasks/cell-score';
-import { speciesRefusal, type TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { z } from 'zod';
+import { defineTask, speciesRefusal, type TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { isTaskError } from '../../src/tasks/errors';
 import { checkSpecies, FileTaskSink } from '../../src/tasks/run-task';
 
-/** The runner's generic parts: SPEC §5 species rules and the file sink's encoding and manifest. */
+/** The runner's generic parts: species rules (docs/product/validation.md) and the file sink's encoding and manifest. */
 describe('task runner', () => {
-  it('applies the SPEC §5 species rules with the common message keys', () => {
+  it('applies the species rules with the common message keys', () => {
     expect(speciesRefusal('human', 'Homo sapiens')).toBeNull();
     expect(speciesRefusal('human', 'Mus musculus')).toBe('common.speciesHumanOnly');
     expect(speciesRefusal('human-mouse', 'mouse')).toBeNull();
     expect(speciesRefusal('human-mouse', 'Danio rerio')).toBe('common.speciesHumanMouse');
     expect(speciesRefusal('any', 'Danio rerio')).toBeNull();
     expect(speciesRefusal('human', 'unknown')).toBeNull();
-    const humanOnly: TaskDefinition = { ...cellScoreTask, species: 'human' };
+    const humanOnly: TaskDefinition = defineTask({
+      name: 'probe',
+      titleKey: 'probe.title',
+      params: z.object({}).strict(),
+      summary: z.object({}),
+      permission: 'exploreGeneExpression',
+      species: 'human',
+      tab: 'geneExpression',
+      timeoutMinutes: 1,
+      messages: { 'en-US': {}, 'zh-CN': {} },
+    });
     const err = (() => {
       try {
         checkSpecies(humanOnly, 'Mus musculus');

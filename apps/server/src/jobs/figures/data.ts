@@ -26,12 +26,8 @@ export interface FigureData {
   tasks: { task: string; name: string; tables: Record<string, TaskTable>; numeric: Numeric[] }[];
 }
 
-/** Indices of the cells of each code of `level` (codes outside the labels dropped). */
-export function cellsByCode(level: Level): number[][] {
-  const out = level.labels.map(() => [] as number[]);
-  for (let c = 0; c < level.codes.length; c++) out[level.codes[c]!]?.push(c);
-  return out;
-}
+/** Indices of the cells of each code of a level (shared with the task folders' figure builders). */
+export { cellsByCode } from '@cellcloud/tasks/figures';
 
 /** Column `name` of a task table as numbers (missing / text → NaN). */
 export function numberColumn(t: TaskTable, name: string): number[] | undefined {

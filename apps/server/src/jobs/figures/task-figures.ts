@@ -1,7 +1,10 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { TaskTable } from '@cellcloud/contracts/tasks/csv';
 import type { FigureData } from './data';
-import { cellsByCode, numberColumn, textColumn } from './data';
+import { numberColumn, textColumn } from './data';
+import type { Locale } from '@cellcloud/contracts/locale';
+import { messageLabel, TASK_FIGURES } from '@cellcloud/tasks/figures';
+import { TASK_MESSAGES } from '@cellcloud/tasks/messages';
 import { barOption, figure, heatmapOption, stem, violinOption } from './charts';
 import type { Label } from './labels';
 import type { Figure } from './render';
@@ -10,7 +13,9 @@ import type { Figure } from './render';
  * One key figure per completed task where its tables support it (issue 21): volcano for DE
  * (saved explorer comparisons and deg-groups), enrichment bars, GSEA NES bars, the interaction
  * count heat map, the RSS heat map of regulons, CNV / ITH scores by group, cell scores by cluster,
- * the Monocle 2 trajectory by pseudotime.
+ * the Monocle 2 trajectory by pseudotime. A task with a folder in packages/tasks draws its own
+ * (its `figures.ts`, the same option builders as its web view, labels from its messages);
+ * `byTask` keeps the builders of the tasks not moved yet (MIGRATION SHIM, issue 30).
  */
 type TaskFigure = (task: FigureData['tasks'][number], d: FigureData, t: Label) => Figure[];
 
@@ -200,25 +205,6 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-  'cell-score': (k, d, t) => {
-    const cluster = d.levels[0];
-    if (!cluster) return [];
-    const cells = cellsByCode(cluster);
-    return k.numeric.slice(0, 4).map((col) =>
-      figure(
-        `tasks/${stem(k.name)}_${stem(col.key)}_by_${stem(cluster.key)}`,
-        t('figures.scoreBy', { score: col.key, level: cluster.key }),
-        violinOption(
-          cluster.labels,
-          cells.map((cs) => cs.map((c) => col.values[c]!)),
-          col.key,
-          cluster.key,
-        ),
-        Math.max(700, 120 + cluster.labels.length * 60),
-        560,
-      ),
-    );
-  },
   monocle2: (k, _d, t) => {
     const tb = k.tables.cells;
     const x = tb && numberColumn(tb, 'dim_1');
@@ -254,9 +240,19 @@ const byTask: Record<string, TaskFigure> = {
   },
 };
 
-export function taskFigures(d: FigureData, t: Label): Figure[] {
+/** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */
+function folderFigures(k: FigureData['tasks'][number], d: FigureData, lang: Locale): Figure[] | undefined {
+  const own = TASK_FIGURES[k.task];
+  const messages = TASK_MESSAGES[k.task];
+  if (!own || !messages) return undefined;
+  return own
+    .export(k, d, messageLabel(messages[lang]))
+    .map((f) => figure(f.name, f.title, f.option, f.width, f.height));
+}
+
+export function taskFigures(d: FigureData, t: Label, lang: Locale = 'en-US'): Figure[] {
   const out: Figure[] = [];
   for (const de of d.de) out.push(volcano(de.name, stem(de.name), de.rows, t));
-  for (const k of d.tasks) out.push(...(byTask[k.task]?.(k, d, t) ?? []));
+  for (const k of d.tasks) out.push(...(folderFigures(k, d, lang) ?? byTask[k.task]?.(k, d, t) ?? []));
   return out;
 }

@@ -1,6 +1,6 @@
 import { analysisParams } from '@cellcloud/contracts/analysis-params';
 import type { Locale } from '@cellcloud/contracts/locale';
-import { findTask } from '@cellcloud/contracts/tasks/registry';
+import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
 import { jobsRepo } from '../../db/repos/jobs';
@@ -59,28 +59,6 @@ const ZH: Words = {
   none: '无',
 };
 
-const TASK_TITLES: Record<string, [string, string]> = {
-  'cell-score': ['Cell score (AddModuleScore / UCell)', '细胞评分（AddModuleScore / UCell）'],
-  'deg-groups': ['Differential expression between two groups', '两组间差异表达'],
-  enrich: ['Over-representation analysis', '富集分析（ORA）'],
-  gsea: ['Gene set enrichment analysis (GSEA)', '基因集富集分析（GSEA）'],
-  gsva: ['GSVA', 'GSVA'],
-  interaction: [
-    'Cell–cell communication (CellPhoneDB statistical method)',
-    '细胞互作（CellPhoneDB 统计方法）',
-  ],
-  monocle2: ['Trajectory (Monocle 2 / DDRTree)', '轨迹分析（Monocle 2 / DDRTree）'],
-  monocle3: ['Trajectory (Monocle 3 principal graph)', '轨迹分析（Monocle 3 主图）'],
-  cnv: ['Copy-number inference (inferCNV)', '拷贝数推断（inferCNV）'],
-  ith: ['Intra-tumour heterogeneity', '肿瘤内异质性'],
-  annotate: [
-    'Automatic cell annotation (SingleR / marker scoring)',
-    '自动细胞注释（SingleR / 标记基因评分）',
-  ],
-  vdj: ['Immune repertoire V(D)J', '免疫组库 V(D)J'],
-  regulons: ['TF regulons (SCENIC-style)', '转录因子调控子（SCENIC 方法）'],
-};
-
 const CITE: Record<string, string> = {
   scrublet:
     'Wolock SL, Lopez R, Klein AM. Scrublet: computational identification of cell doublets in single-cell transcriptomic data. Cell Systems 2019;8:281–291.',
@@ -97,47 +75,7 @@ const CITE: Record<string, string> = {
     'Traag VA, Waltman L, van Eck NJ. From Louvain to Leiden: guaranteeing well-connected communities. Scientific Reports 2019;9:5233.',
   umap: 'McInnes L, Healy J, Melville J. UMAP: uniform manifold approximation and projection. arXiv:1802.03426, 2018.',
   tsne: 'van der Maaten L, Hinton G. Visualizing data using t-SNE. JMLR 2008;9:2579–2605.',
-  addmodulescore:
-    'Tirosh I, et al. Dissecting the multicellular ecosystem of metastatic melanoma by single-cell RNA-seq. Science 2016;352:189–196.',
-  ucell:
-    'Andreatta M, Carmona SJ. UCell: robust and scalable single-cell gene signature scoring. CSBJ 2021;19:3796–3798.',
-  clusterprofiler:
-    'Wu T, et al. clusterProfiler 4.0: a universal enrichment tool for interpreting omics data. The Innovation 2021;2:100141.',
-  fgsea: 'Korotkevich G, et al. Fast gene set enrichment analysis. bioRxiv 060012, 2021.',
-  gsva: 'Hänzelmann S, Castelo R, Guinney J. GSVA: gene set variation analysis for microarray and RNA-seq data. BMC Bioinformatics 2013;14:7.',
-  cellphonedb:
-    'Efremova M, et al. CellPhoneDB: inferring cell–cell communication from combined expression of multi-subunit ligand–receptor complexes. Nature Protocols 2020;15:1484–1506.',
-  monocle2:
-    'Qiu X, et al. Reversed graph embedding resolves complex single-cell trajectories. Nature Methods 2017;14:979–982.',
-  monocle3:
-    'Cao J, et al. The single-cell transcriptional landscape of mammalian organogenesis. Nature 2019;566:496–502.',
-  infercnv:
-    'Tirosh I, et al. Single-cell RNA-seq supports a developmental hierarchy in human oligodendroglioma. Nature 2016;539:309–313.',
-  singler:
-    'Aran D, et al. Reference-based analysis of lung single-cell sequencing reveals a transitional profibrotic macrophage. Nature Immunology 2019;20:163–172.',
-  sctype:
-    'Ianevski A, Giri AK, Aittokallio T. Fully-automated and ultra-fast cell-type identification using specific marker combinations from single-cell transcriptomic data. Nature Communications 2022;13:1246.',
-  immunarch:
-    'ImmunoMind Team. immunarch: an R package for painless bioinformatics analysis of T-cell and B-cell immune repertoires. Zenodo 2019, doi:10.5281/zenodo.3367200.',
-  scenic:
-    'Aibar S, et al. SCENIC: single-cell regulatory network inference and clustering. Nature Methods 2017;14:1083–1086.',
 };
-const TASK_CITES: Record<string, string[]> = {
-  'cell-score': ['addmodulescore', 'ucell'],
-  'deg-groups': [],
-  enrich: ['clusterprofiler'],
-  gsea: ['fgsea'],
-  gsva: ['gsva'],
-  interaction: ['cellphonedb'],
-  monocle2: ['monocle2'],
-  monocle3: ['monocle3'],
-  cnv: ['infercnv'],
-  ith: [],
-  annotate: ['singler', 'sctype'],
-  vdj: ['immunarch'],
-  regulons: ['scenic'],
-};
-
 const fill = (s: string, p: Record<string, string | number>) =>
   s.replace(/\{(\w+)\}/g, (_, k: string) => String(p[k] ?? `{${k}}`));
 const show = (v: unknown): string =>
@@ -248,16 +186,19 @@ export async function methodsReport(
   out.push(`## ${w.tasks}`, '');
   if (tasks.length === 0) out.push(w.none, '');
   for (const t of tasks) {
-    const title = TASK_TITLES[t.task]?.[zh ? 1 : 0] ?? t.task;
-    for (const c of TASK_CITES[t.task] ?? []) cites.add(c);
+    // what a task ran and what to cite come from its own definition (its folder's contract.ts)
     const def = findTask(t.task);
+    const title = def?.displayName?.[locale] ?? t.task;
+    for (const c of def?.method?.citations ?? []) cites.add(c);
     const d = def?.params.safeParse({});
     out.push(
       `### ${fill(w.taskLine, { title, id: t.id.slice(0, 8), engine: t.engine_version, date: (t.finished_at ?? t.updated_at).toISOString().slice(0, 10) })}`,
       '',
     );
+    const method = def?.method?.[locale];
+    if (method) out.push(method, '');
     out.push(...paramLines(t.params, d?.success ? (d.data as Record<string, unknown>) : null, w), '');
   }
-  out.push(`## ${w.citations}`, '', ...[...cites].map((c, i) => `${i + 1}. ${CITE[c]}`), '');
+  out.push(`## ${w.citations}`, '', ...[...cites].map((c, i) => `${i + 1}. ${CITE[c] ?? c}`), '');
   return out.join('\n');
 }

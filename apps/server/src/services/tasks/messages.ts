@@ -1,14 +1,20 @@
 import { COMMON_TASK_MESSAGES } from '@cellcloud/contracts/tasks/common-messages';
-import { TASKS } from '@cellcloud/contracts/tasks/registry';
+import { TASKS } from '@cellcloud/tasks/contract';
 import { registerMessages } from '../../i18n/translate';
 
 /**
- * Messages of the analysis tasks: the API's own (`tasks.*`) and every task's failure messages
+ * Messages of the analysis tasks: the API's own (`tasks.*`, with each task's notification title
+ * from its definition's display names) and every task's failure messages
  * (`task.<key>`: each definition's `messages` + COMMON_TASK_MESSAGES), so a stored failure
  * `task.<key>` + params renders in the reader's language.
  */
 const prefixed = (m: Record<string, string>) =>
   Object.fromEntries(Object.entries(m).map(([k, v]) => [`task.${k}`, v]));
+/** `tasks.notify.<task>`: a task's notification title, "<analysis> · <the task's display name>". */
+const notify = (locale: 'en-US' | 'zh-CN') =>
+  Object.fromEntries(
+    TASKS.map((t) => [`tasks.notify.${t.name}`, `{analysis} · ${t.displayName?.[locale] ?? t.name}`]),
+  );
 
 registerMessages({
   'en-US': {
@@ -23,7 +29,7 @@ registerMessages({
     'tasks.upload.base64': 'The file "{file}" was not sent correctly (invalid base64).',
     'tasks.source':
       'The step-1 result this analysis builds on ({task}) is not a finished run of this dataset. Run step 1 again or choose another result.',
-    'tasks.notify.name': '{analysis} · {task}',
+    ...notify('en-US'),
     ...prefixed(COMMON_TASK_MESSAGES['en-US']),
     ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['en-US']))),
   },
@@ -39,7 +45,7 @@ registerMessages({
     'tasks.upload.base64': '文件“{file}”未正确发送（base64 无效）。',
     'tasks.source':
       '该分析所依据的第一步结果（{task}）不是本数据集已完成的运行。请重新运行第一步或选择其他结果。',
-    'tasks.notify.name': '{analysis} · {task}',
+    ...notify('zh-CN'),
     ...prefixed(COMMON_TASK_MESSAGES['zh-CN']),
     ...Object.assign({}, ...TASKS.map((t) => prefixed(t.messages['zh-CN']))),
   },

@@ -7,7 +7,7 @@ import {
   type TaskDefinition,
   type TaskOutputs,
 } from '@cellcloud/contracts/tasks/define';
-import { findTask } from '@cellcloud/contracts/tasks/registry';
+import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo, type TaskRow } from '../../db/repos/analysis-tasks';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';

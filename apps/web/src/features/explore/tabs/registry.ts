@@ -3,7 +3,7 @@ import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
 import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
-import { TASKS } from '@cellcloud/contracts/tasks/registry';
+import { TASKS } from '@cellcloud/tasks/contract';
 import type { ArtifactClient } from '../data/ArtifactClient';
 import { CellAnnotationsTab } from '../annotation/CellAnnotationsTab';
 import { CellQualityTab } from './CellQualityTab';

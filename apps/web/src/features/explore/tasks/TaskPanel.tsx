@@ -15,7 +15,9 @@ import {
 } from '../../../api/tasks';
 import type { TabProps } from '../tabs/registry';
 import { downloadBlob } from '../viewer/exportImage';
+import { TaskHostProvider } from '@cellcloud/tasks/web';
 import { WEB_TASKS } from './registry';
+import { TASK_HOST } from './taskHost';
 import { i18nPrefix, TaskForm } from './TaskForm';
 import type { WebTaskViewProps } from './types';
 
@@ -33,7 +35,7 @@ function sourceOptions(definition: TaskDefinition, tasks: TaskView[]) {
     }));
 }
 
-/** SPEC §4 status of a task row: processing (with %), failed (reason), completed. */
+/** Status of a task row (docs/product/states.md): processing (with %), failed (reason), completed. */
 export function TaskStatus({ task }: { task: TaskView }) {
   const { t } = useTranslation('tasks');
   if (task.status === 'completed')
@@ -101,7 +103,11 @@ function TaskResult(props: Omit<WebTaskViewProps, 'outputs'>) {
       />
     );
   const View = WEB_TASKS[props.task.task]?.view ?? GenericTaskView;
-  return <View {...props} outputs={outputs.data} />;
+  return (
+    <TaskHostProvider value={TASK_HOST}>
+      <View {...props} outputs={outputs.data} />
+    </TaskHostProvider>
+  );
 }
 
 function OneTask({

@@ -1,4 +1,4 @@
-import { CellScoreView } from './cell-score/CellScoreView';
+import { WEB_TASKS as FOLDER_VIEWS } from '@cellcloud/tasks/web';
 import { InteractionTaskView } from './interaction/InteractionTaskView';
 import { DegGroupsTaskView } from './deg-groups/DegGroupsView';
 import { EnrichTaskView } from './enrich/EnrichView';
@@ -13,12 +13,12 @@ import type { WebTask } from './types';
 import { VdjView } from './vdj/VdjView';
 
 /**
- * Web side of every analysis task (issue 11): task name (contracts TASKS) → result view. Adding
- * a task = one import and one entry here. A task without an entry still gets the run panel,
- * the history and a generic view of its tables.
+ * Result views by task name. The task folders' views come from packages/tasks (generated
+ * registry); MIGRATION SHIM (issue 30): the views below are those of the tasks without a folder
+ * yet. A task without a view still gets the run panel, the history and a generic table view.
  */
 export const WEB_TASKS: Record<string, WebTask> = {
-  'cell-score': { view: CellScoreView },
+  ...FOLDER_VIEWS,
   interaction: { view: InteractionTaskView },
   'deg-groups': { view: DegGroupsTaskView },
   enrich: { view: EnrichTaskView },

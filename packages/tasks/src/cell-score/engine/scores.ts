@@ -1,8 +1,8 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { Random } from '../../methods/random';
+import { Random } from '@cellcloud/engine/tasks/kit';
 
 /**
- * Seurat `AddModuleScore` (Tirosh et al. 2016 as implemented in Seurat 4/5, METHODS §4): genes are
+ * Seurat `AddModuleScore` (Tirosh et al. 2016 as implemented in Seurat 4/5, docs/methods/cell-score.md): genes are
  * ordered by average expression over all cells and cut into `nBins` bins of equal size
  * (ggplot2::cut_number); for every gene of the set, `nControl` genes are drawn without
  * replacement from its bin; the control genes (union, unique) give the control mean. Score of a

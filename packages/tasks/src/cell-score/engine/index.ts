@@ -1,32 +1,16 @@
-import type { CellScoreParams, CellScoreSummary } from '@cellcloud/contracts/tasks/cell-score';
-import { gunzipChunks, isGzipMagic } from '@cellcloud/formats/gzip';
-import { TaskError } from '../errors';
-import type { EngineTask, ResourceReader, ResultHandle } from '../types';
+import { gunzipBytes, TaskError } from '@cellcloud/engine/tasks/kit';
+import type { EngineTask, ResourceReader, ResultHandle } from '@cellcloud/engine/tasks/kit';
+import type { CellScoreParams, CellScoreSummary } from '../contract';
+import { estimateMemoryBytes } from '../memory';
 import { BUILTIN_GENE_SETS, HALLMARK_GMT, parseGmt } from './gene-sets';
 import { MAX_GENE_SET_SIZE, parseGeneSetFile } from './gene-set-file';
 import { moduleScore, ucellScore } from './scores';
 
 /**
- * Cell score task (contracts `tasks/cell-score.ts`, METHODS §4). Outputs:
+ * Cell score task (`../contract.ts`, docs/methods/cell-score.md). Outputs:
  *   tables/scores.csv  columns `barcode`, `<name>_ModuleScore`, `<name>_UCell` (the chosen methods)
  *   obs/<name>_ModuleScore.f32, obs/<name>_UCell.f32  per-cell numeric columns for the explorer
  */
-
-async function gunzipBytes(bytes: Uint8Array, file: string): Promise<Uint8Array> {
-  if (!isGzipMagic(bytes)) return bytes;
-  const parts: Uint8Array[] = [];
-  async function* one() {
-    yield bytes;
-  }
-  for await (const c of gunzipChunks(one(), file)) parts.push(c);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 async function resolveGeneSet(
   params: CellScoreParams,
@@ -87,7 +71,7 @@ function matchGenes(
   return { used, usedNames, missing };
 }
 
-export const cellScoreEngine: EngineTask<CellScoreParams, CellScoreSummary> = {
+export const engine: EngineTask<CellScoreParams, CellScoreSummary> = {
   name: 'cell-score',
   async run({ result, params, onProgress, signal, sink, resources, uploads }) {
     onProgress({ fraction: 0.02, step: 'gene set' });
@@ -146,8 +130,5 @@ export const cellScoreEngine: EngineTask<CellScoreParams, CellScoreSummary> = {
       ...(nControlGenes !== undefined ? { nControlGenes } : {}),
     };
   },
-  estimateMemoryBytes({ nCells, nGenes, nnz }) {
-    // normalized copy (f32 data + u32 indices) + per-cell rank buffer + output columns and CSV text
-    return 8 * nnz + 16 * nGenes + 64 * nCells + 32 * 1024 * 1024;
-  },
+  estimateMemoryBytes,
 };

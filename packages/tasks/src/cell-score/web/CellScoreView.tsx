@@ -1,32 +1,35 @@
 import { Button, Card, Col, Row, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CellScoreSummary } from '@cellcloud/contracts/tasks/cell-score';
-import { fetchTaskFile, fetchTaskTableCsv, useTaskTable } from '../../../../api/tasks';
-import { EChart } from '../../charts/EChart';
-import { violinOption } from '../../charts/violinOption';
-import type { NormalizedEmbedding } from '../../data/decode';
-import { EmbeddingViewer } from '../../viewer/EmbeddingViewer';
-import { downloadBlob } from '../../viewer/exportImage';
-import { palette } from '../../viewer/palettes';
-import type { WebTaskViewProps } from '../types';
+import { useTaskHost, type TaskViewProps } from '../../_shared/web/host';
+import { useTaskOutput } from '../../_shared/web/useTaskOutput';
+import type { CellScoreSummary } from '../contract';
+import { scoreViolinOption } from '../figures';
 
 /**
  * Result of a cell-score run: the embedding coloured by the chosen score, violins of the score
  * by any annotation level, the per-cell table (barcode + scores) and its CSV export.
  */
-export function CellScoreView({ datasetId, task, outputs, client, manifest }: WebTaskViewProps) {
+export function CellScoreView(props: TaskViewProps) {
+  const { datasetId, task, outputs, client, manifest } = props;
   const { t } = useTranslation('tasks');
+  const { api, components, download } = useTaskHost();
+  const { Chart, Embedding } = components;
   const summary = outputs.summary as CellScoreSummary;
   const scoreKeys = outputs.outputs.obs.map((o) => o.key);
   const [scoreKey, setScoreKey] = useState(scoreKeys[0] ?? '');
   const levels = manifest.obs.filter((o) => o.kind === 'categorical').map((o) => o.key);
   const [level, setLevel] = useState(levels.includes('cluster') ? 'cluster' : (levels[0] ?? ''));
   const embName = manifest.embeddings.find((e) => e.name === 'umap')?.name ?? manifest.embeddings[0]?.name;
-  const [embedding, setEmbedding] = useState<NormalizedEmbedding | null>(null);
-  const [scores, setScores] = useState<Float32Array | null>(null);
+  const [embedding, setEmbedding] = useState<{ x: Float32Array; y: Float32Array } | null>(null);
   const [groups, setGroups] = useState<{ labels: string[]; codes: Uint32Array } | null>(null);
-  const table = useTaskTable(datasetId, task.id, 'scores');
+  const table = useTaskOutput(props, { table: 'scores', limit: 10_000 });
+  const scoreFile = outputs.outputs.obs.find((o) => o.key === scoreKey)?.file;
+  const scoreBytes = useTaskOutput(props, scoreFile ? { file: scoreFile } : null);
+  const scores = useMemo(
+    () => (scoreBytes.data ? new Float32Array(scoreBytes.data) : null),
+    [scoreBytes.data],
+  );
 
   useEffect(() => {
     if (!embName) return;
@@ -36,15 +39,6 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
       live = false;
     };
   }, [client, embName]);
-  useEffect(() => {
-    const entry = outputs.outputs.obs.find((o) => o.key === scoreKey);
-    if (!entry) return;
-    let live = true;
-    void fetchTaskFile(datasetId, task.id, entry.file).then((b) => live && setScores(new Float32Array(b)));
-    return () => {
-      live = false;
-    };
-  }, [datasetId, task.id, outputs, scoreKey]);
   useEffect(() => {
     if (!level) return;
     let live = true;
@@ -73,18 +67,10 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
     return { kind: 'continuous' as const, values, max: max - min };
   }, [scores]);
 
-  const violin = useMemo(() => {
-    if (!scores || !groups) return null;
-    const per = groups.labels.map(() => [] as number[]);
-    groups.codes.forEach((c, i) => per[c]?.push(scores[i]!));
-    const keep = groups.labels.map((_, i) => i).filter((i) => per[i]!.length > 0);
-    return violinOption(
-      keep.map((i) => groups.labels[i]!),
-      keep.map((i) => Float64Array.from(per[i]!)),
-      [...palette('Default')],
-      scoreKey,
-    );
-  }, [scores, groups, scoreKey]);
+  const violin = useMemo(
+    () => (scores && groups ? scoreViolinOption(groups.labels, groups.codes, scores, scoreKey, level) : null),
+    [scores, groups, scoreKey, level],
+  );
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="cell-score-view">
@@ -115,9 +101,9 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
         />
         <Button
           onClick={() =>
-            void fetchTaskTableCsv(datasetId, task.id, 'scores').then((b) =>
-              downloadBlob(b, `cell-score-${summary.name}.csv`),
-            )
+            void api
+              .tableCsv(datasetId, task.id, 'scores')
+              .then((b) => download(b, `cell-score-${summary.name}.csv`))
           }
           data-testid="cell-score-export"
         >
@@ -128,7 +114,7 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
         <Col xs={24} lg={10}>
           <Card size="small" title={scoreKey} data-testid="cell-score-embedding">
             {embedding && colouring ? (
-              <EmbeddingViewer
+              <Embedding
                 x={embedding.x}
                 y={embedding.y}
                 colouring={colouring}
@@ -142,7 +128,7 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
         </Col>
         <Col xs={24} lg={14}>
           <Card size="small" title={t('cellScore.view.violin', { level })} data-testid="cell-score-violin">
-            {violin && <EChart option={violin} fileName={`cell-score-${scoreKey}-${level}`} height={320} />}
+            {violin && <Chart option={violin} fileName={`cell-score-${scoreKey}-${level}`} height={320} />}
           </Card>
         </Col>
       </Row>
@@ -156,7 +142,7 @@ export function CellScoreView({ datasetId, task, outputs, client, manifest }: We
         columns={(table.data?.columns ?? []).map((c, i) => ({
           title: c,
           key: c,
-          render: (_: unknown, r: (string | number | null)[]) =>
+          render: (_: unknown, r: (string | number | boolean | null)[]) =>
             typeof r[i] === 'number' ? (r[i] as number).toFixed(4) : r[i],
         }))}
       />

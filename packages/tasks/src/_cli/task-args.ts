@@ -1,4 +1,4 @@
-import { UsageError } from './args';
+import { UsageError } from '@cellcloud/engine/cli/kit';
 
 /** Parsed `cellcloud task <name> <result dir|analysis.h5ad> --out <dir> [options] [--<param> value …]`. */
 export interface TaskArgs {

@@ -1,17 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellScoreTask } from '@cellcloud/contracts/tasks/cell-score';
+import {
+  groupsOf,
+  isTaskError,
+  MemorySink,
+  resultHandleFromDataset,
+  runTask,
+  TaskError,
+} from '@cellcloud/engine/tasks/kit';
+import type { EngineTask, ResourceReader, ResultHandle } from '@cellcloud/engine/tasks/kit';
 import { readH5adBytes } from '@cellcloud/formats';
 import { sharedData } from '@cellcloud/testkit';
-import { cellScoreEngine } from '../../src/tasks/cell-score';
-import { BUILTIN_GENE_SETS } from '../../src/tasks/cell-score/gene-sets';
-import { parseGeneSetFile } from '../../src/tasks/cell-score/gene-set-file';
-import { isTaskError, TaskError } from '../../src/tasks/errors';
-import { groupsOf } from '../../src/tasks/groups';
-import { MemorySink } from '../../src/tasks/memory-sink';
-import { resultHandleFromDataset } from '../../src/tasks/result-handle';
-import { runTask } from '../../src/tasks/run-task';
-import type { EngineTask, ResourceReader, ResultHandle } from '../../src/tasks/types';
+import { definition as cellScoreTask } from '../../src/cell-score/contract';
+import { engine as cellScoreEngine } from '../../src/cell-score/engine';
+import { BUILTIN_GENE_SETS } from '../../src/cell-score/engine/gene-sets';
+import { parseGeneSetFile } from '../../src/cell-score/engine/gene-set-file';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const noResources: ResourceReader = {
@@ -84,7 +87,7 @@ describe.skipIf(!H5AD)('cell score on pbmc3k (Seurat tutorial labels)', () => {
     }
   });
 
-  it('refuses malformed gene set files with the SPEC message key and names the problem', async () => {
+  it('refuses malformed gene set files with the common message key and names the problem', async () => {
     const cases: [string | Uint8Array, RegExp][] = [
       ['gene,log2fc\nCD3D,1.2\nCD3E,0.8\n', /line 1 has 2 values/],
       ['', /empty/],

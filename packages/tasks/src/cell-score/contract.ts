@@ -1,16 +1,19 @@
 import { z } from 'zod';
-import { defineTask } from './define';
+import { defineTask } from '@cellcloud/contracts/tasks/define';
+import { taskFailures } from '../_shared/contract/messages';
+import en from './messages/en-US.json';
+import zh from './messages/zh-CN.json';
 
 /**
- * Cell score (SPEC §3 task "cell score (gene set enrichment)", METHODS §4): one score per cell for
- * one gene set, by Seurat `AddModuleScore` (24 expression bins, 100 control genes per gene, seeded)
- * and/or a rank-based UCell score (maxRank 1500). The gene set is a built-in list
- * (`builtinSet`), genes typed in (`genes`) or an uploaded csv (`uploads.geneSet`: one gene per
- * line, no header — SPEC §5). Outputs: `tables/scores.csv` (barcode + one column per method) and
+ * Cell score (docs/methods/cell-score.md): one score per cell for one gene set, by Seurat
+ * `AddModuleScore` (24 expression bins, 100 control genes per gene, seeded) and/or a rank-based
+ * UCell score (maxRank 1500). The gene set is a built-in list (`builtinSet`), genes typed in
+ * (`genes`) or an uploaded csv (`uploads.geneSet`: one gene per line, no header —
+ * docs/product/validation.md). Outputs: `tables/scores.csv` (barcode + one column per method) and
  * per-cell numeric columns `<name>_ModuleScore` / `<name>_UCell` for the explorer.
  */
 
-/** Built-in gene sets: small documented lists (engine `tasks/cell-score/gene-sets.ts`) or a Hallmark set (`hallmark:<NAME>`). */
+/** Built-in gene sets: small documented lists (`engine/gene-sets.ts`) or a Hallmark set (`hallmark:<NAME>`). */
 export const CELL_SCORE_BUILTIN_SETS = [
   'tCell',
   'bCell',
@@ -66,9 +69,24 @@ export const cellScoreSummary = z.object({
 });
 export type CellScoreSummary = z.infer<typeof cellScoreSummary>;
 
-export const cellScoreTask = defineTask({
+export const definition = defineTask({
   name: 'cell-score',
   titleKey: 'cellScore.title',
+  displayName: {
+    'en-US': 'Cell score (AddModuleScore / UCell)',
+    'zh-CN': '细胞评分（AddModuleScore / UCell）',
+  },
+  order: 10,
+  method: {
+    'en-US':
+      'Each cell was scored for the gene set with Seurat-style AddModuleScore (average expression of the set minus that of control genes drawn from the same expression bins) and/or UCell (Mann–Whitney U statistic of the set genes among the top-ranked genes of the cell).',
+    'zh-CN':
+      '对每个细胞计算基因集评分：AddModuleScore（基因集平均表达减去来自相同表达分箱的对照基因平均表达，Seurat 方法）和/或 UCell（基于细胞内基因排名的 Mann–Whitney U 统计量）。',
+    citations: [
+      'Tirosh I, et al. Dissecting the multicellular ecosystem of metastatic melanoma by single-cell RNA-seq. Science 2016;352:189–196.',
+      'Andreatta M, Carmona SJ. UCell: robust and scalable single-cell gene signature scoring. CSBJ 2021;19:3796–3798.',
+    ],
+  },
   params: cellScoreParams,
   summary: cellScoreSummary,
   permission: 'exploreGeneExpression',
@@ -83,19 +101,5 @@ export const cellScoreTask = defineTask({
     genes: { kind: 'genes' },
     seed: { kind: 'hidden' },
   },
-  messages: {
-    'en-US': {
-      'cellScore.noGeneSet': 'Choose a built-in gene set, type genes or upload a gene set file.',
-      'cellScore.twoGeneSets': 'Give only one gene set (built-in, typed genes or an uploaded file).',
-      'cellScore.unknownSet': 'There is no built-in gene set "{set}".',
-      'cellScore.tooFewGenes':
-        'Only {used} of the {given} genes were found in this dataset; at least {min} are needed.',
-    },
-    'zh-CN': {
-      'cellScore.noGeneSet': '请选择内置基因集、输入基因或上传基因集文件。',
-      'cellScore.twoGeneSets': '只能提供一个基因集（内置、输入的基因或上传的文件）。',
-      'cellScore.unknownSet': '没有名为“{set}”的内置基因集。',
-      'cellScore.tooFewGenes': '所给的 {given} 个基因中只有 {used} 个在该数据集中找到；至少需要 {min} 个。',
-    },
-  },
+  messages: taskFailures('cellScore', en.failures, zh.failures),
 });

@@ -1,4 +1,4 @@
-import { CELL_CYCLE_GENES } from '../../cell-cycle-genes';
+import { CELL_CYCLE_GENES } from '@cellcloud/engine/tasks/kit';
 
 /**
  * Built-in gene sets of the cell-score task (contracts CELL_SCORE_BUILTIN_SETS). Canonical

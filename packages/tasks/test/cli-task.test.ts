@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskOutputs } from '@cellcloud/contracts/tasks/define';
 import { REPO_ROOT, sharedData } from '@cellcloud/testkit';
-import { parseObsFile } from '../../src/cli/obs-file';
-import { parseTaskArgs } from '../../src/cli/task-args';
-import { csvToTable } from '../../src/tasks/csv';
+import { parseObsFile } from '@cellcloud/engine/cli/kit';
+import { csvToTable } from '@cellcloud/engine/tasks/kit';
+import { parseTaskArgs } from '../src/_cli/task-args';
 
 const BIN = path.join(REPO_ROOT, 'packages/engine/bin/cellcloud.mjs');
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
@@ -107,7 +107,7 @@ describe.skipIf(!H5AD || !LABELS)('cellcloud task cell-score on pbmc3k', () => {
     expect(best).toMatch(/ T$/);
   });
 
-  it('refuses a malformed gene set file with the SPEC message and exit code 1; unknown tasks are usage errors', () => {
+  it('refuses a malformed gene set file with its message and exit code 1; unknown tasks are usage errors', () => {
     const bad = cli([
       'task',
       'cell-score',

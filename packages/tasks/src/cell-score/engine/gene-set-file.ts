@@ -1,4 +1,4 @@
-import { TaskError } from '../errors';
+import { TaskError } from '@cellcloud/engine/tasks/kit';
 
 /** Largest gene set accepted from a file or typed list. */
 export const MAX_GENE_SET_SIZE = 5000;
@@ -15,7 +15,7 @@ const bad = (detail: string) =>
   );
 
 /**
- * A gene set csv as SPEC §5 defines it: one gene per line, no header. Tolerated: a UTF-8 BOM,
+ * A gene set csv as docs/product/validation.md defines it: one gene per line, no header. Tolerated: a UTF-8 BOM,
  * CRLF line ends, surrounding spaces or quotes, blank lines, trailing commas. Refused (TaskError
  * `common.geneSetFile` naming the line): binary content, a line with several values, a value that
  * is not a gene name, no gene at all, more than MAX_GENE_SET_SIZE genes. Duplicates are dropped.

@@ -1,20 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseGroupSpec } from '@cellcloud/contracts/tasks/define';
-import { findTask, TASKS } from '@cellcloud/contracts/tasks/registry';
+import {
+  defaultResourcesDir,
+  directorySink,
+  nodeResourceReader,
+  parseObsFile,
+  progressBar,
+  UsageError,
+  type StepName,
+} from '@cellcloud/engine/cli/kit';
+import { isTaskError, resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
 import { detectSpecies, readH5adBytes } from '@cellcloud/formats';
 import type { CellColumn } from '@cellcloud/formats/matrix';
-import { isTaskError } from '../tasks/errors';
-import { ENGINE_TASKS } from '../tasks/registry';
-import { resultHandleFromDataset } from '../tasks/result-handle';
-import { runTask } from '../tasks/run-task';
-import { UsageError } from './args';
-import { directorySink } from './fs-sink';
-import { defaultResourcesDir, nodeResourceReader } from './node-resources';
-import { parseObsFile } from './obs-file';
-import { progressBar } from './progress-bar';
+import { findTask, TASKS } from '../generated/registry.contract';
+import { ENGINE_TASKS } from '../generated/registry.engine';
 import { flagValue, parseTaskArgs, TASK_USAGE } from './task-args';
-import type { StepName } from '../steps/step';
 
 export { TASK_USAGE };
 

@@ -1,0 +1,24 @@
+import type { TaskHost } from '@cellcloud/tasks/web';
+import { fetchTaskFile, fetchTaskTableCsv, fetchTaskTablePage } from '../../../api/tasks';
+import { EChart } from '../charts/EChart';
+import type { ChartOption } from '../charts/echarts';
+import { EmbeddingViewer } from '../viewer/EmbeddingViewer';
+import { downloadBlob } from '../viewer/exportImage';
+
+/**
+ * What the app gives the task folders' views (packages/tasks/src/_shared/web/host.tsx): the
+ * authenticated output reads of src/api, the explorer's chart and embedding components, downloads.
+ */
+export const TASK_HOST: TaskHost = {
+  api: {
+    file: fetchTaskFile,
+    tableCsv: fetchTaskTableCsv,
+    tablePage: fetchTaskTablePage,
+  },
+  components: {
+    // the shared builders return full ECharts options; the app's chart registers what they use
+    Chart: ({ option, ...rest }) => <EChart option={option as ChartOption} {...rest} />,
+    Embedding: (props) => <EmbeddingViewer {...props} />,
+  },
+  download: downloadBlob,
+};

@@ -1,0 +1,3 @@
+/** What the contract layer shares besides the registry (re-exported by `@cellcloud/tasks/contract`). */
+export { taskFailures, taskKey, type MessageTree, type TaskMessages } from './messages';
+export type { DataShape, EstimateMemory } from './memory';

@@ -1,0 +1,3 @@
+/** What the web layer shares (re-exported by `@cellcloud/tasks/web` for the app and the views). */
+export * from './host';
+export * from './useTaskOutput';
