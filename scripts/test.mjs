@@ -1,6 +1,6 @@
 // `npm test`: the whole suite. Installs what it needs (npm packages, Debian's chromium), builds
 // the web app, runs lint, typecheck and prettier --check, then unit + server tests on PGlite, the server tests again on PostgreSQL, then the
-// browser tests, and ends with one plain line "tests: N passed, N failed, N skipped".
+// deploy tests (Helm chart, container image under podman) and the browser tests, and ends with one plain line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -97,6 +97,7 @@ if (only.length === 0) {
     'apps/server',
     'apps/web',
     'e2e',
+    'deploy',
   ];
   for (const p of projects) check(`typecheck ${p}`, 'npx', ['tsc', '-p', `${p}/tsconfig.json`, '--noEmit']);
   check('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
@@ -135,6 +136,10 @@ if (pgUp) {
 } else {
   console.warn(`\n⚠ SKIPPED the PostgreSQL run: nothing listens at ${pgUrl} (set CELLCLOUD_TEST_PG_URL)`);
 }
+
+// deploy/ (issue 34): the Helm chart renders and validates, the container image builds under
+// podman on a cached Debian base and runs as API and worker (deploy/README.md, "Tests").
+vitest('deploy (chart, podman image)', ['deploy'], { CELLCLOUD_TEST_PG_URL: pgUrl });
 
 vitest('e2e (Chromium)', ['e2e'], { CELLCLOUD_CHROMIUM: chromium });
 

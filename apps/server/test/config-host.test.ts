@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@cellcloud/testkit';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 
@@ -15,8 +16,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 function connects(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ host, port, timeout: 3000 }, () => resolve(!s.end()));
-    s.once('error', () => resolve(false)).once('timeout', () => resolve(!s.destroy()));
+    const s = net.connect({ host, port, timeout: 3000 }, () => {
+      s.end();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -44,14 +52,6 @@ function ipv6(hex: string): string {
   if (hex === '00000000000000000000000000000000') return '::';
   if (hex.startsWith('0000000000000000FFFF0000')) return ipv4(hex.slice(24));
   return hex;
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 describe('HOST: the address the API listens on', () => {

@@ -65,3 +65,4 @@ export function openpyxlPython(): string | undefined {
     );
   return py;
 }
+export { freePort } from './free-port';
