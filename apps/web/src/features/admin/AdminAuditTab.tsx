@@ -30,6 +30,7 @@ export function AdminAuditTab() {
   const q = useAdminAudit();
   return (
     <Table<AdminAuditView>
+      scroll={{ x: 'max-content' }}
       size="small"
       rowKey="id"
       data-testid="admin-audit"

@@ -15,13 +15,15 @@ export function AdminContentTab() {
   const [section, setSection] = useState<Section>('faq');
   return (
     <>
-      <Segmented<Section>
-        data-testid="content-sections"
-        value={section}
-        onChange={setSection}
-        options={SECTIONS.map((s) => ({ value: s, label: t(`sections.${s}`) }))}
-        style={{ marginBottom: 16 }}
-      />
+      {/* scrolls on its own on a phone instead of widening the page */}
+      <div style={{ overflowX: 'auto', maxWidth: '100%', marginBottom: 16 }}>
+        <Segmented<Section>
+          data-testid="content-sections"
+          value={section}
+          onChange={setSection}
+          options={SECTIONS.map((s) => ({ value: s, label: t(`sections.${s}`) }))}
+        />
+      </div>
       {section === 'videos' ? (
         <AdminVideosPanel />
       ) : section === 'notify' ? (

@@ -31,6 +31,7 @@ export default function AdminDownloadsPage() {
         style={{ marginBottom: 12 }}
       />
       <Table<DownloadView>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="id"
         data-testid="admin-downloads"

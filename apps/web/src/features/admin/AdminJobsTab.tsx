@@ -23,6 +23,7 @@ export function AdminJobsTab() {
         style={{ marginBottom: 12 }}
       />
       <Table<AdminJobView>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="id"
         data-testid="admin-jobs"

@@ -62,6 +62,7 @@ export function AdminPlansTab() {
             </span>
           </Space>
           <Table
+            scroll={{ x: 'max-content' }}
             size="small"
             rowKey="permission"
             pagination={false}

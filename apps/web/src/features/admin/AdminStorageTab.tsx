@@ -29,6 +29,7 @@ export function AdminStorageTab() {
         </Col>
       </Row>
       <Table<AdminStorageView['users'][number]>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="userId"
         data-testid="admin-storage"

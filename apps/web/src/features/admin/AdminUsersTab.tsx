@@ -24,6 +24,7 @@ export function AdminUsersTab() {
         style={{ maxWidth: 360, marginBottom: 12 }}
       />
       <Table<AdminUserView>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="id"
         data-testid="admin-users"

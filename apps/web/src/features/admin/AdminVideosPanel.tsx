@@ -108,6 +108,7 @@ export function AdminVideosPanel() {
         <Alert type="error" showIcon message={error} data-testid="video-error" style={{ marginBottom: 12 }} />
       )}
       <Table<VideoView>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="id"
         data-testid="admin-videos"

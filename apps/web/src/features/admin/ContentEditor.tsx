@@ -122,6 +122,7 @@ export function ContentEditor({ kind }: { kind: AuthoredKind }) {
         {t(`add.${kind}`)}
       </Button>
       <Table<AuthoredItem>
+        scroll={{ x: 'max-content' }}
         size="small"
         rowKey="id"
         data-testid={`content-list-${kind}`}

@@ -38,9 +38,21 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
 
   return (
     <div style={{ padding: 16 }}>
-      <Space style={{ width: '100%', justifyContent: 'space-between' }} align="baseline">
-        <Space align="baseline">
-          <Typography.Title level={3}>{title}</Typography.Title>
+      {/* wraps instead of squeezing: at 390 px the title kept a sliver and broke letter by letter */}
+      <div
+        data-testid="explore-header"
+        style={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          justifyContent: 'space-between',
+          alignItems: 'baseline',
+          gap: 8,
+        }}
+      >
+        <Space align="baseline" wrap style={{ flex: '1 1 240px', minWidth: 0 }}>
+          <Typography.Title level={3} style={{ overflowWrap: 'break-word' }}>
+            {title}
+          </Typography.Title>
           {readOnly && (
             <Tag color="blue" data-testid="explore-readonly">
               {tp('preview.readOnlyTag')}
@@ -48,12 +60,12 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
           )}
         </Space>
         {state.status === 'ready' && datasetId && !readOnly && (
-          <Space>
+          <Space wrap>
             <MethodsReport datasetId={datasetId} />
             {state.manifest.h5ad && <RequestDownloadButton datasetId={datasetId} />}
           </Space>
         )}
-      </Space>
+      </div>
       {datasetId === null ? (
         <Empty description={t('page.noDataset')} />
       ) : state.status === 'loading' || info.isLoading ? (

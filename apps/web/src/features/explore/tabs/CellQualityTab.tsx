@@ -73,7 +73,13 @@ export function CellQualityTab({ client, manifest }: TabProps) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-cellQuality">
       {data.metrics.length === 0 && <Empty description={t('quality.noMetrics')} />}
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(420px, 1fr))', gap: 12 }}>
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(420px, 100%), 1fr))',
+          gap: 12,
+        }}
+      >
         {data.metrics.map((m) => (
           <div key={m.id}>
             <Typography.Title level={5}>{t(QC_METRIC_KEYS[m.id]!)}</Typography.Title>
@@ -91,6 +97,7 @@ export function CellQualityTab({ client, manifest }: TabProps) {
           <EChart option={beforeAfter} fileName="qc-before-after" height={300} />
           <Table
             size="small"
+            scroll={{ x: 'max-content' }}
             rowKey="sample"
             pagination={false}
             dataSource={data.qc!.samples}
@@ -150,6 +157,7 @@ function RowsTable({ rows }: { rows: Array<Record<string, unknown>> }) {
   return (
     <Table
       size="small"
+      scroll={{ x: 'max-content' }}
       pagination={false}
       rowKey={(_, i) => String(i)}
       dataSource={rows}
