@@ -1,9 +1,10 @@
 import * as scran from 'scran.js';
+import { engineThreads } from './threads';
 
 let ready: Promise<boolean> | undefined;
 
-/** Initializes the scran.js WebAssembly module once per process (2 threads: this machine's cores). */
-export async function initScran(numberOfThreads = 2): Promise<typeof scran> {
+/** Initializes the scran.js WebAssembly module once per process (engineThreads(): 2 unless set to 1). */
+export async function initScran(numberOfThreads = engineThreads()): Promise<typeof scran> {
   ready ??= scran.initialize({ numberOfThreads });
   await ready;
   return scran;

@@ -1,3 +1,4 @@
+import { engineThreads } from '../threads';
 import { freeAll, initScran } from '../scran';
 import { Worker } from 'node:worker_threads';
 import { kmeans } from './kmeans';
@@ -89,7 +90,7 @@ export async function countMarkedNeighbors(
       for (let t = 0; t < k; t++) if (indices[i * k + t] >= firstMarked) counts[i]++;
     return counts;
   }
-  const threads = opts.threads ?? 2;
+  const threads = opts.threads ?? engineThreads();
   // √n lists of √n points (Scrublet's calls are sensitive to the lists of this approximate
   // search: they stay those of the previous releases)
   const nList = Math.max(2, Math.round(Math.sqrt(n)));
@@ -177,7 +178,7 @@ export async function knnLists(
 ): Promise<{ indices: Int32Array; distances: Float64Array }> {
   if (k >= n) throw new Error(`knnLists: asked for ${k} neighbours but there are only ${n} points`);
   if (n <= BRUTE_FORCE_MAX_POINTS) return knnExact(coords, n, d, k);
-  const threads = opts.threads ?? 2;
+  const threads = opts.threads ?? engineThreads();
   const lists = await buildLists(coords, n, d, opts.seed ?? 0, threads, listCount(n));
   const { nList, centers } = lists;
   const centerDist = shared(Float64Array, nList * nList, 8);

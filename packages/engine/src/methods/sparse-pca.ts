@@ -1,3 +1,4 @@
+import { engineThreads } from '../threads';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { blockKrylovEigen } from './block-krylov';
 import { ImplicitMatrix, lastProducts } from './implicit-matrix';
@@ -76,7 +77,7 @@ export function sparsePca(
   const scale = opts.scale ?? new Float64Array(p).fill(1);
   // two threads by default only for a matrix already in shared memory (no copy of the caller's data)
   const shared = m.data.buffer instanceof SharedArrayBuffer && m.indices.buffer instanceof SharedArrayBuffer;
-  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? (shared ? 2 : 1));
+  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? (shared ? engineThreads() : 1));
   lastProducts.inWorker = 0;
   lastProducts.total = 0;
   try {

@@ -1,3 +1,4 @@
+import { engineThreads } from '../threads';
 import type { WeightedGraph } from '../methods/fuzzy-graph';
 import { Worker } from 'node:worker_threads';
 import { Random } from '../methods/random';
@@ -69,9 +70,11 @@ export class UmapLayoutJob {
     this.input = input;
     let worker: Worker | undefined;
     try {
-      worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), {
-        workerData: { task: 'umap-sgd', input },
-      });
+      // one engine thread (engineThreads): computed on the calling thread in result()
+      if (engineThreads() > 1)
+        worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), {
+          workerData: { task: 'umap-sgd', input },
+        });
     } catch {
       worker = undefined;
     }

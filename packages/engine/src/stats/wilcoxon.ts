@@ -12,6 +12,7 @@ import {
   type WilcoxonWork,
   WORKER_STARTED,
 } from './wilcoxon-kernel';
+import { engineThreads } from '../threads';
 
 /**
  * Wilcoxon rank-sum test of every gene, each group vs the rest of the labelled cells, as scanpy's
@@ -119,7 +120,7 @@ export function wilcoxonByGroup(
   }
   const nnz = norm.indices.length;
   const parallel =
-    (options.threads ?? 2) > 1 &&
+    (options.threads ?? engineThreads()) > 1 &&
     nnz >= (options.parallelMinValues ?? WILCOXON_PARALLEL_MIN_VALUES) &&
     norm.data.buffer instanceof SharedArrayBuffer &&
     norm.indices.buffer instanceof SharedArrayBuffer;
