@@ -4,6 +4,10 @@ import { LIMITS } from '@cellcloud/contracts/constants';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import { useStartSubcluster } from '../../../api/exploreJobs';
 import { RESOLUTION_BOUNDS } from '@cellcloud/contracts/clustering';
+import { childAnalysisParams } from '@cellcloud/contracts/analysis-params';
+
+/** The sub-clustering form starts at the contract's defaults (docs/defaults.md: one source). */
+const CHILD_DEFAULTS = childAnalysisParams.parse({});
 
 interface Props {
   datasetId: string;
@@ -64,9 +68,9 @@ export function SubclusterDialog({ datasetId, subset, onClose }: Props) {
         layout="vertical"
         data-testid="subcluster-form"
         initialValues={{
-          clusteringResolution: 0.8,
-          reDimensionalityReduction: true,
-          onlyScaleHighlyVariableGenes: true,
+          clusteringResolution: CHILD_DEFAULTS.clusteringResolution,
+          reDimensionalityReduction: CHILD_DEFAULTS.reDimensionalityReduction,
+          onlyScaleHighlyVariableGenes: CHILD_DEFAULTS.onlyScaleHighlyVariableGenes,
         }}
       >
         <Form.Item name="labels" label={t('subcluster.labels')}>
