@@ -49,10 +49,11 @@ describe.skipIf(!pbmc || !labels || process.env.CELLCLOUD_TEST_DB === 'postgres'
 
     async function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
       try {
-        // run from the data directory: relative file arguments are resolved against the tool's cwd
+        // typed in the data directory (npm run keeps it in INIT_CWD): relative file arguments
+        // are resolved against it, by the server too
         const r = await execP(tsx, [path.join(root, 'apps/server/src/cli/admin.ts'), ...args], {
-          cwd: dataDir,
-          env: env(),
+          cwd: root,
+          env: { ...env(), INIT_CWD: dataDir },
           maxBuffer: 16 * 1024 * 1024,
         });
         return { code: 0, out: r.stdout, err: r.stderr };

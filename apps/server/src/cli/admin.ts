@@ -3,7 +3,7 @@ import { loadConfigOrExit, type Config } from '../config';
 import { openDb } from '../db/client';
 import { backupDataDir, restoreDataDir } from '../db/backup';
 import { migrate } from '../db/migrate';
-import { ADMIN_USAGE, runAdminCommand, UsageError } from '../services/admin/commands';
+import { ADMIN_USAGE, resolveFileArgs, runAdminCommand, UsageError } from '../services/admin/commands';
 import {
   ADMIN_CLI_PATH,
   CONTROL_HEADER,
@@ -12,6 +12,9 @@ import {
 } from '../services/admin/control';
 import { syncPrivilegesAndPlans } from '../services/plans/sync';
 import { openStorage } from '../storage';
+
+/** Where the administrator typed the command (`npm run` runs the tool in the project folder). */
+const callerCwd = process.env.INIT_CWD ?? process.cwd();
 
 async function backupOrRestore(config: Config, command: string, target: string | undefined): Promise<number> {
   if (!target || config.databaseUrl) {
@@ -52,7 +55,7 @@ async function remote(control: AdminControl, argv: string[]): Promise<RemoteResu
     res = await fetch(`${control.url}${ADMIN_CLI_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [CONTROL_HEADER]: control.secret, 'x-lang': 'en-US' },
-      body: JSON.stringify({ argv, cwd: process.cwd() }),
+      body: JSON.stringify({ argv, cwd: callerCwd }),
     });
   } catch (e) {
     throw new Error(
@@ -105,7 +108,7 @@ async function direct(config: Config, argv: string[]): Promise<number> {
 
 async function main(): Promise<number> {
   const config = loadConfigOrExit();
-  const argv = process.argv.slice(2);
+  const argv = resolveFileArgs(process.argv.slice(2), callerCwd);
   const [command, target] = argv;
   if (command === 'backup' || command === 'restore') return backupOrRestore(config, command, target);
   try {

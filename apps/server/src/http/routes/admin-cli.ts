@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { runAdminCommand, UsageError, ADMIN_USAGE } from '../../services/admin/commands';
+import { ADMIN_USAGE, resolveFileArgs, runAdminCommand, UsageError } from '../../services/admin/commands';
 import { ADMIN_CLI_PATH, CONTROL_HEADER, isAdminControlSecret } from '../../services/admin/control';
 import type { ZodApp } from '../app';
 import { ok, okSchema } from '../envelope';
@@ -39,7 +38,7 @@ export default async function adminCliRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (req) => {
       if (!isAdminControlSecret(req.headers[CONTROL_HEADER])) throw new AppError('FORBIDDEN');
-      const argv = absolutePaths(req.body.argv, req.body.cwd);
+      const argv = resolveFileArgs(req.body.argv, req.body.cwd);
       const deps = { db: ctx.db, config: ctx.config, storage: ctx.storage, queue: ctx.services.jobs?.queue };
       // a long ingest is followed with ingest-status by the tool, not held open here
       const remote =
@@ -54,19 +53,4 @@ export default async function adminCliRoutes(app: ZodApp, ctx: AppContext) {
       }
     },
   );
-}
-
-/** The file arguments of ingest-public (the target and --meta) resolved against the tool's cwd. */
-function absolutePaths(argv: string[], cwd: string): string[] {
-  const k = argv.indexOf('ingest-public');
-  if (k < 0) return argv;
-  let target = false;
-  return argv.map((a, i) => {
-    if (i <= k) return a;
-    if (argv[i - 1] === '--meta') return path.resolve(cwd, a);
-    if (a.startsWith('--meta=')) return `--meta=${path.resolve(cwd, a.slice(7))}`;
-    if (a.startsWith('-') || target) return a;
-    target = true;
-    return path.resolve(cwd, a);
-  });
 }

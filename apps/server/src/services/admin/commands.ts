@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -211,4 +212,23 @@ export async function runAdminCommand(
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/**
+ * The file arguments of ingest-public (the target and --meta) resolved against `cwd`: the
+ * directory the administrator typed the command in (`npm run` itself runs in the project folder,
+ * INIT_CWD keeps the caller's), also for a server that runs the command for the tool.
+ */
+export function resolveFileArgs(argv: string[], cwd: string): string[] {
+  const k = argv.indexOf('ingest-public');
+  if (k < 0) return argv;
+  let target = false;
+  return argv.map((a, i) => {
+    if (i <= k) return a;
+    if (argv[i - 1] === '--meta') return path.resolve(cwd, a);
+    if (a.startsWith('--meta=')) return `--meta=${path.resolve(cwd, a.slice(7))}`;
+    if (a.startsWith('-') || target) return a;
+    target = true;
+    return path.resolve(cwd, a);
+  });
 }
