@@ -12,7 +12,9 @@ import path from 'node:path';
  * Inputs of the hash:
  *  - sources: every file under packages/engine/src and packages/formats/src, and the engine parts
  *    of packages/tasks/src (files under an `engine/` folder, and the generated engine registry)
- *    once that package exists; Markdown files are left out (documentation, not numerics);
+ *    once that package exists; Markdown files are left out (documentation, not numerics); and the
+ *    modules of packages/contracts those sources import (constants such as LIMITS, schemas),
+ *    followed through their own relative imports;
  *  - dependencies: the exact installed version of every third-party package these packages depend
  *    on, transitively (scran.js and its WebAssembly builds, h5wasm, fflate …), read from the
  *    installed package.json files (what really runs, not the lockfile's wish);
@@ -48,6 +50,12 @@ export interface IdentityInputs {
   sources: { dir: string; include?: (rel: string) => boolean }[];
   /** Package folders (with a package.json) whose third-party dependencies are followed. */
   packages: string[];
+  /**
+   * Our packages of which only the modules the sources import count (and what those import in
+   * turn): contracts, whose constants and schemas the engine computes with, without every API
+   * schema change invalidating the cache.
+   */
+  linked?: { name: string; dir: string }[];
   /** The human version shown (the engine's package.json version). */
   version: string;
   resourcesDir?: string | null;
@@ -71,6 +79,7 @@ export function defaultIdentityInputs(resourcesDir: string | null = defaultResou
       path.join(CHECKOUT, 'packages/formats'),
       ...(withTasks ? [tasks] : []),
     ],
+    linked: [{ name: '@cellcloud/contracts', dir: path.join(CHECKOUT, 'packages/contracts') }],
     version: readJson(path.join(CHECKOUT, 'packages/engine/package.json')).version as string,
     resourcesDir,
   };
@@ -112,10 +121,19 @@ export function computeEngineIdentity(inputs: IdentityInputs): EngineIdentity {
   const t0 = performance.now();
   const src = createHash('sha256');
   let files = 0;
+  const texts: string[] = [];
   for (const s of inputs.sources) {
     for (const rel of listFiles(s.dir)) {
       if (rel.endsWith('.md') || (s.include && !s.include(rel))) continue;
-      src.update(`${path.basename(s.dir)}/${rel}\0`).update(sha256(path.join(s.dir, rel)));
+      const bytes = readFileSync(path.join(s.dir, rel));
+      src.update(`${path.basename(s.dir)}/${rel}\0`).update(createHash('sha256').update(bytes).digest('hex'));
+      if (/\.[cm]?[jt]sx?$/.test(rel)) texts.push(bytes.toString('utf8'));
+      files++;
+    }
+  }
+  for (const l of inputs.linked ?? []) {
+    for (const file of importedModules(l, texts)) {
+      src.update(`${l.name}/${path.relative(l.dir, file)}\0`).update(sha256(file));
       files++;
     }
   }
@@ -142,6 +160,47 @@ export function computeEngineIdentity(inputs: IdentityInputs): EngineIdentity {
     resources,
     ms: performance.now() - t0,
   };
+}
+
+const SPECIFIER = /(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g;
+
+/**
+ * The files of package `l` that `texts` import (through its package.json `exports`, `*` patterns
+ * included), and the files those import relatively, transitively; sorted.
+ */
+function importedModules(l: { name: string; dir: string }, texts: string[]): string[] {
+  const exports = (readJson(path.join(l.dir, 'package.json')).exports ?? {}) as Record<string, string>;
+  const viaExports = (spec: string): string | undefined => {
+    const sub = spec === l.name ? '.' : `./${spec.slice(l.name.length + 1)}`;
+    if (exports[sub]) return path.join(l.dir, exports[sub]);
+    for (const [k, v] of Object.entries(exports)) {
+      const star = k.indexOf('*');
+      if (star < 0 || !sub.startsWith(k.slice(0, star)) || !sub.endsWith(k.slice(star + 1))) continue;
+      return path.join(l.dir, v.replace('*', sub.slice(star, sub.length - (k.length - star - 1))));
+    }
+    return undefined;
+  };
+  const relative = (from: string, spec: string): string | undefined =>
+    [spec, `${spec}.ts`, `${spec}.tsx`, `${spec}/index.ts`]
+      .map((c) => path.resolve(path.dirname(from), c))
+      .find((c) => existsSync(c) && statSync(c).isFile());
+  const found = new Set<string>();
+  const queue: string[] = [];
+  const add = (file: string | undefined) => {
+    if (file && existsSync(file) && !found.has(file)) {
+      found.add(file);
+      queue.push(file);
+    }
+  };
+  for (const text of texts)
+    for (const m of text.matchAll(SPECIFIER))
+      if (m[1] === l.name || m[1]!.startsWith(`${l.name}/`)) add(viaExports(m[1]!));
+  while (queue.length) {
+    const file = queue.pop()!;
+    for (const m of readFileSync(file, 'utf8').matchAll(SPECIFIER))
+      if (m[1]!.startsWith('.')) add(relative(file, m[1]!));
+  }
+  return [...found].sort();
 }
 
 function sha256(file: string): string {

@@ -32,9 +32,30 @@ describe('engine identity', () => {
   writeFileSync(path.join(dep, 'package.json'), JSON.stringify({ name: 'fake-wasm', version: '1.0.0' }));
   mkdirSync(path.join(root, 'resources/gene_sets'), { recursive: true });
   writeFileSync(path.join(root, 'resources/gene_sets/h.gmt'), 'SET\tna\tCD3E\tCD4\n');
+  // a contracts package: the engine imports params (which imports ./limits); api is not imported
+  const contracts = path.join(root, 'contracts');
+  mkdirSync(path.join(contracts, 'src/tasks'), { recursive: true });
+  writeFileSync(
+    path.join(contracts, 'package.json'),
+    JSON.stringify({
+      exports: { './params': './src/params.ts', './api': './src/api.ts', './tasks/*': './src/tasks/*.ts' },
+    }),
+  );
+  writeFileSync(
+    path.join(contracts, 'src/params.ts'),
+    "import { LIMIT } from './limits';\nexport const P = LIMIT;\n",
+  );
+  writeFileSync(path.join(contracts, 'src/limits.ts'), 'export const LIMIT = 0.25;\n');
+  writeFileSync(path.join(contracts, 'src/api.ts'), 'export const ROUTE = "/a";\n');
+  writeFileSync(path.join(contracts, 'src/tasks/cnv.ts'), 'export const WINDOW = 101;\n');
+  writeFileSync(
+    path.join(root, 'engine/src/uses-contracts.ts'),
+    "import { P } from '@cellcloud/fake-contracts/params';\nimport type { W } from '@cellcloud/fake-contracts/tasks/cnv';\nexport const q = P;\n",
+  );
   const inputs: IdentityInputs = {
     sources: [{ dir: path.join(root, 'engine/src') }],
     packages: [path.join(root, 'engine')],
+    linked: [{ name: '@cellcloud/fake-contracts', dir: contracts }],
     version: '9.9.9',
     resourcesDir: path.join(root, 'resources'),
     node: '24.0.0',
@@ -73,6 +94,20 @@ describe('engine identity', () => {
     writeFileSync(path.join(root, 'resources/gene_sets/h.gmt'), 'SET\tna\tCD3E\tCD8A\n');
     expect(computeEngineIdentity(inputs).id).not.toBe(base.id);
     expect(computeEngineIdentity({ ...inputs, resourcesDir: null }).id).not.toBe(base.id);
+    writeFileSync(path.join(root, 'resources/gene_sets/h.gmt'), 'SET\tna\tCD3E\tCD4\n');
+    expect(computeEngineIdentity(inputs).id).toBe(base.id);
+  });
+
+  it('counts the contracts modules the engine imports (and theirs), not the others', () => {
+    writeFileSync(path.join(contracts, 'src/limits.ts'), 'export const LIMIT = 0.3;\n');
+    expect(computeEngineIdentity(inputs).id).not.toBe(base.id);
+    writeFileSync(path.join(contracts, 'src/limits.ts'), 'export const LIMIT = 0.25;\n');
+    writeFileSync(path.join(contracts, 'src/tasks/cnv.ts'), 'export const WINDOW = 51;\n');
+    expect(computeEngineIdentity(inputs).id).not.toBe(base.id);
+    writeFileSync(path.join(contracts, 'src/tasks/cnv.ts'), 'export const WINDOW = 101;\n');
+    expect(computeEngineIdentity(inputs).id).toBe(base.id);
+    writeFileSync(path.join(contracts, 'src/api.ts'), 'export const ROUTE = "/b";\n');
+    expect(computeEngineIdentity(inputs).id).toBe(base.id);
   });
 
   it('hashes only the engine parts of task folders', () => {
