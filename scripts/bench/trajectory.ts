@@ -7,12 +7,12 @@
  * time is included. Prints seconds per task and one JSON line per run.
  */
 import { loadavg } from 'node:os';
-import { monocle2Params } from '@cellcloud/contracts/tasks/monocle2';
-import { monocle3Params } from '@cellcloud/contracts/tasks/monocle3';
-import { monocle2Engine } from '../../packages/engine/src/tasks/monocle2';
-import { monocle3Engine } from '../../packages/engine/src/tasks/monocle3';
+import { monocle2Params } from '../../packages/tasks/src/monocle2/contract';
+import { monocle3Params } from '../../packages/tasks/src/monocle3/contract';
+import { engine as monocle2Engine } from '../../packages/tasks/src/monocle2/engine';
+import { engine as monocle3Engine } from '../../packages/tasks/src/monocle3/engine';
 import { MemorySink } from '../../packages/engine/src/tasks/memory-sink';
-import { spearman } from '../../packages/engine/src/tasks/monocle3/common';
+import { spearman } from '../../packages/tasks/src/_shared/engine/trajectory/common';
 import { branchingData } from '../synth/branching';
 import { syntheticHandle } from './trajectory-data';
 

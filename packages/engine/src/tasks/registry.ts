@@ -1,5 +1,3 @@
-import { monocle3Engine } from './monocle3';
-import { monocle2Engine } from './monocle2';
 import type { EngineTask } from './types';
 import { cnvEngineTask } from './cnv';
 import { ithEngineTask } from './ith';
@@ -26,8 +24,6 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   interaction: interactionEngineTask as EngineTask<never, unknown>,
   cnv: cnvEngineTask as EngineTask<never, unknown>,
   ith: ithEngineTask as EngineTask<never, unknown>,
-  monocle2: monocle2Engine as EngineTask<never, unknown>,
-  monocle3: monocle3Engine as EngineTask<never, unknown>,
   vdj: vdjEngine as EngineTask<never, unknown>,
   regulons: regulonsEngineTask as EngineTask<never, unknown>,
 };

@@ -3,10 +3,14 @@
 
 import type { EstimateMemory } from '../_shared/contract/memory';
 import { estimateMemoryBytes as cellScore } from '../cell-score/memory';
+import { estimateMemoryBytes as monocle2 } from '../monocle2/memory';
+import { estimateMemoryBytes as monocle3 } from '../monocle3/memory';
 
 /** Each task's memory estimate (light: no engine module is loaded). */
 export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
   'cell-score': cellScore as EstimateMemory,
+  'monocle2': monocle2 as EstimateMemory,
+  'monocle3': monocle3 as EstimateMemory,
 };
 
 export type { DataShape, EstimateMemory } from '../_shared/contract/memory';

@@ -3,10 +3,14 @@
 
 import type { WebTask } from '../_shared/web/host';
 import { web as cellScore } from '../cell-score/web';
+import { web as monocle2 } from '../monocle2/web';
+import { web as monocle3 } from '../monocle3/web';
 
 /** Each task's result view (a task without one gets the generic table view). */
 export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   'cell-score': cellScore,
+  'monocle2': monocle2,
+  'monocle3': monocle3,
 };
 
 export * from '../_shared/web';

@@ -205,39 +205,6 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-  monocle2: (k, _d, t) => {
-    const tb = k.tables.cells;
-    const x = tb && numberColumn(tb, 'dim_1');
-    const y = tb && numberColumn(tb, 'dim_2');
-    const pt = tb && numberColumn(tb, 'Pseudotime');
-    if (!x || !y || !pt) return [];
-    const step = Math.max(1, Math.ceil(x.length / 20_000));
-    const data = x.flatMap((v, i) => (i % step ? [] : [[v, y[i]!, pt[i]!]]));
-    const max = pt.reduce((m, v) => (Number.isFinite(v) && v > m ? v : m), 1);
-    return [
-      figure(
-        `tasks/${stem(k.name)}_pseudotime`,
-        t('figures.pseudotime'),
-        {
-          grid: { left: 70, right: 140, top: 60, bottom: 60 },
-          xAxis: { type: 'value', name: 'Component 1', nameLocation: 'middle', nameGap: 30, scale: true },
-          yAxis: { type: 'value', name: 'Component 2', nameLocation: 'middle', nameGap: 40, scale: true },
-          visualMap: {
-            dimension: 2,
-            min: 0,
-            max,
-            right: 10,
-            top: 'middle',
-            text: ['Pseudotime', ''],
-            inRange: { color: ['#440154', '#21918c', '#fde725'] },
-          },
-          series: [{ type: 'scatter', symbolSize: 3, data }],
-        },
-        820,
-        680,
-      ),
-    ];
-  },
 };
 
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */

@@ -7,8 +7,6 @@ import { gseaTask } from '@cellcloud/contracts/tasks/gsea';
 import { gsvaTask } from '@cellcloud/contracts/tasks/gsva';
 import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
 import { ithTask } from '@cellcloud/contracts/tasks/ith';
-import { monocle2Task } from '@cellcloud/contracts/tasks/monocle2';
-import { monocle3Task } from '@cellcloud/contracts/tasks/monocle3';
 import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
 import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
 
@@ -23,8 +21,6 @@ const NOT_YET_MOVED: readonly TaskDefinition[] = [
   gseaTask,
   gsvaTask,
   interactionTask,
-  monocle2Task,
-  monocle3Task,
   cnvTask,
   ithTask,
   regulonsTask,

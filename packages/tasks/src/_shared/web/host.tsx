@@ -37,10 +37,21 @@ export interface TaskHostComponents {
   }>;
 }
 
+/** A new run of a task queued from a result view (re-run with changed parameters). */
+export interface TaskRerun {
+  pending: boolean;
+  create(
+    body: { task: string; params: Record<string, unknown> },
+    done: { onSuccess: () => void; onError: (e: Error) => void },
+  ): void;
+}
+
 export interface TaskHost {
   api: TaskHostApi;
   components: TaskHostComponents;
   download(blob: Blob, fileName: string): void;
+  /** A hook: queues runs of tasks on `datasetId` (the app's task list refreshes). */
+  useCreateTask(datasetId: string): TaskRerun;
 }
 
 const TaskHostContext = createContext<TaskHost | null>(null);

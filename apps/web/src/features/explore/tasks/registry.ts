@@ -6,8 +6,6 @@ import { GseaTaskView } from './gsea/GseaView';
 import { GsvaTaskView } from './gsva/GsvaView';
 import { CnvTaskView } from './cnv/CnvTaskView';
 import { IthTaskView } from './ith/IthTaskView';
-import { Monocle2View } from './trajectory/Monocle2View';
-import { Monocle3View } from './trajectory/Monocle3View';
 import { RegulonsView } from './regulons/RegulonsView';
 import type { WebTask } from './types';
 import { VdjView } from './vdj/VdjView';
@@ -27,7 +25,5 @@ export const WEB_TASKS: Record<string, WebTask> = {
   vdj: { view: VdjView },
   cnv: { view: CnvTaskView },
   ith: { view: IthTaskView },
-  monocle2: { view: Monocle2View },
-  monocle3: { view: Monocle3View },
   regulons: { view: RegulonsView },
 };

@@ -1,5 +1,5 @@
 import type { TaskHost } from '@cellcloud/tasks/web';
-import { fetchTaskFile, fetchTaskTableCsv, fetchTaskTablePage } from '../../../api/tasks';
+import { fetchTaskFile, fetchTaskTableCsv, fetchTaskTablePage, useCreateTask } from '../../../api/tasks';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
 import { EmbeddingViewer } from '../viewer/EmbeddingViewer';
@@ -21,4 +21,8 @@ export const TASK_HOST: TaskHost = {
     Embedding: (props) => <EmbeddingViewer {...props} />,
   },
   download: downloadBlob,
+  useCreateTask: (datasetId) => {
+    const create = useCreateTask(datasetId);
+    return { pending: create.isPending, create: (body, done) => create.mutate(body, done) };
+  },
 };
