@@ -13,6 +13,14 @@ module.exports = {
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'type-import'] } },
     },
+    {
+      name: 'no-job-handlers-above-jobs',
+      severity: 'error',
+      comment:
+        'services, HTTP routes and completion handlers never load job handlers, not even by a dynamic import() (which ESLint does not see): the entry point starts the worker (docs/architecture.md "What may import what").',
+      from: { path: '^apps/server/src/(services|http|completion)/' },
+      to: { path: '^apps/server/src/jobs/', dependencyTypesNot: ['type-only', 'type-import'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

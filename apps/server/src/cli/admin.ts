@@ -10,8 +10,15 @@ import {
   readAdminControl,
   type AdminControl,
 } from '../services/admin/control';
+import type { PublicIngestWorker } from '../services/public-datasets/cli';
 import { syncPrivilegesAndPlans } from '../services/plans/sync';
 import { openStorage } from '../storage';
+
+/** Works `public.ingest` on the tool's own queue: the job handler, loaded only for that command. */
+const workPublicIngest: PublicIngestWorker = async (queue, deps) => {
+  const { handlePublicIngest } = await import('../jobs/public.ingest');
+  await queue.work('public.ingest', (job) => handlePublicIngest(deps, job), { concurrency: 1 });
+};
 
 /** Where the administrator typed the command (`npm run` runs the tool in the project folder). */
 const callerCwd = process.env.INIT_CWD ?? process.cwd();
@@ -98,7 +105,9 @@ async function direct(config: Config, argv: string[]): Promise<number> {
     await migrate(db);
     await syncPrivilegesAndPlans(db);
     const storage = argv.some((a) => a.endsWith('-public')) ? await openStorage(config) : undefined;
-    const r = await runAdminCommand({ db, config, storage }, argv, (line) => console.log(line));
+    const r = await runAdminCommand({ db, config, storage, workPublicIngest }, argv, (line) =>
+      console.log(line),
+    );
     console.log(r.text);
     return 0;
   } finally {

@@ -7,7 +7,7 @@ import { usersRepo } from '../../db/repos/users';
 import type { JobQueue } from '../../queue/job-queue';
 import type { Storage } from '../../storage/storage';
 import { assignPlan, createAdmin, listPlans, listUsers, setUserDisabled } from '../accounts/admin';
-import { ingestDoneText, ingestPublicCli } from '../public-datasets/cli';
+import { ingestDoneText, ingestPublicCli, type PublicIngestWorker } from '../public-datasets/cli';
 
 export const ADMIN_USAGE = `CellCloud admin tool — uses the same configuration as the server (DATABASE_URL or
 CELLCLOUD_DATA_DIR). With the embedded database (no DATABASE_URL) and a server running on it, the
@@ -43,6 +43,8 @@ export interface AdminCommandDeps {
   storage?: Storage;
   /** A started queue whose workers run `public.ingest` (a running server's); else the tool works it. */
   queue?: JobQueue;
+  /** How the tool works its own queue (src/cli/admin.ts passes the job handler). */
+  workPublicIngest?: PublicIngestWorker;
 }
 
 export interface AdminCommandResult {
@@ -197,7 +199,13 @@ export async function runAdminCommand(
         throw new UsageError('ingest-public needs --meta <sheet.yaml|json>');
       if (!deps.storage) throw new Error(`${command} needs the storage`);
       const out = await ingestPublicCli(
-        { db, storage: deps.storage, config: deps.config, queue: deps.queue },
+        {
+          db,
+          storage: deps.storage,
+          config: deps.config,
+          queue: deps.queue,
+          workPublicIngest: deps.workPublicIngest,
+        },
         command,
         args[0]!,
         values.meta,

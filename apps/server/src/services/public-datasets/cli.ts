@@ -26,7 +26,18 @@ export interface IngestCliDeps {
   config: Config;
   /** A started queue whose workers run `public.ingest` (a server's); else the tool starts its own. */
   queue?: JobQueue;
+  /**
+   * Works `public.ingest` on the tool's own queue (one job at a time): the admin tool passes it
+   * (src/cli/admin.ts, with the job handler of src/jobs); services never import job handlers.
+   */
+  workPublicIngest?: PublicIngestWorker;
 }
+
+/** Runs the `public.ingest` jobs of `queue` in this process. */
+export type PublicIngestWorker = (
+  queue: JobQueue,
+  deps: Pick<IngestCliDeps, 'db' | 'storage' | 'config'>,
+) => Promise<void>;
 
 export interface IngestCliOptions {
   /** Wait for the job (default), else print its id and return once it is queued. */
@@ -72,8 +83,9 @@ export async function ingestPublicCli(
     if (opts.wait === false)
       return `queued the ingest of ${what}: ingest ${row.id} (a worker runs it; the catalogue keeps the current version until it completes)`;
     if (own) {
-      const { handlePublicIngest } = await import('../../jobs/public.ingest');
-      await queue.work('public.ingest', (job) => handlePublicIngest(deps, job), { concurrency: 1 });
+      if (!deps.workPublicIngest)
+        throw new Error('no worker for public.ingest: start a worker or pass a queue');
+      await deps.workPublicIngest(queue, deps);
     }
     const done = await waitPublicIngest(db, row.id, (r) =>
       opts.log?.(`${what}: ${r.status}${r.step ? ` — ${r.step} ${Math.round(r.progress * 100)} %` : ''}`),
