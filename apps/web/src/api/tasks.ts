@@ -8,6 +8,7 @@ import {
   type CreateTaskBody,
   type TaskView,
 } from '@cellcloud/contracts/tasks/api';
+import { neutralizeCsv } from '@cellcloud/formats/table-export';
 import { currentLocale } from '../i18n';
 import { ApiError, request } from './client';
 import { getSession } from './session';
@@ -96,9 +97,15 @@ export async function fetchTaskFile(datasetId: string, taskId: string, file: str
   return (await authedFetch(TASK_API.file(datasetId, taskId, file))).arrayBuffer();
 }
 
-/** A result table as CSV text (export). */
+/** A result table as stored CSV (views parse it; exports use exportTaskTableCsv). */
 export async function fetchTaskTableCsv(datasetId: string, taskId: string, name: string): Promise<Blob> {
   return (await authedFetch(`${TASK_API.table(datasetId, taskId, name)}?format=csv`)).blob();
+}
+
+/** A result table as a CSV file to save: formula-like text quoted (contracts/spreadsheet-safe.ts). */
+export async function exportTaskTableCsv(datasetId: string, taskId: string, name: string): Promise<Blob> {
+  const text = await (await fetchTaskTableCsv(datasetId, taskId, name)).text();
+  return new Blob([neutralizeCsv(text)], { type: 'text/csv' });
 }
 
 /** A File as base64 (for the create call's `uploads`). */

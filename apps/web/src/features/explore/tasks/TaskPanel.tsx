@@ -6,7 +6,7 @@ import type { TaskView } from '@cellcloud/contracts/tasks/api';
 import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { ApiError } from '../../../api/client';
 import {
-  fetchTaskTableCsv,
+  exportTaskTableCsv,
   fileToBase64,
   useCreateTask,
   useDeleteTask,
@@ -73,7 +73,7 @@ function GenericTaskView({ datasetId, task, outputs }: WebTaskViewProps) {
           <Button
             size="small"
             onClick={() =>
-              void fetchTaskTableCsv(datasetId, task.id, tb.name).then((b) =>
+              void exportTaskTableCsv(datasetId, task.id, tb.name).then((b) =>
                 downloadBlob(b, `${task.task}-${tb.name}.csv`),
               )
             }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VdjSummary } from '@cellcloud/contracts/tasks/vdj';
 import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
-import { fetchTaskFile, fetchTaskTableCsv, useTaskTable } from '../../../../api/tasks';
+import { fetchTaskFile, exportTaskTableCsv, useTaskTable } from '../../../../api/tasks';
 import { EChart } from '../../charts/EChart';
 import type { NormalizedEmbedding } from '../../data/decode';
 import { EmbeddingViewer } from '../../viewer/EmbeddingViewer';
@@ -163,7 +163,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
   }, [vj, chain]);
 
   const csv = (name: string) =>
-    void fetchTaskTableCsv(datasetId, task.id, name).then((b) => downloadBlob(b, `vdj-${name}.csv`));
+    void exportTaskTableCsv(datasetId, task.id, name).then((b) => downloadBlob(b, `vdj-${name}.csv`));
   const tableOf = (data: { columns: string[]; rows: Row[] } | undefined, testId: string) => (
     <Table
       size="small"
