@@ -11,7 +11,13 @@ const from = path.resolve(process.argv[2] ?? root);
 const reports = path.join(from, '.cellcloud-test');
 // the reports do not name the project: the folders are vitest.config.ts's `include` globs
 const projectOf = (file) =>
-  file.startsWith('e2e/') ? 'e2e' : file.startsWith('apps/server/test/') ? 'server' : 'unit';
+  file.startsWith('e2e/')
+    ? 'e2e'
+    : file.startsWith('apps/server/test/')
+      ? 'server'
+      : file.startsWith('deploy/')
+        ? 'deploy'
+        : 'unit';
 const seconds = {};
 for (const name of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
   const r = JSON.parse(readFileSync(path.join(reports, name), 'utf8'));

@@ -70,6 +70,8 @@ export function buildImage(base: string): void {
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (r.code !== 0) throw new Error(`podman build failed (${r.code})`);
+  // each build leaves its predecessor's stages untagged (~3.5 GB); keep a day of them as the cache
+  podman('image', 'prune', '-f', '--filter', 'until=24h');
 }
 
 /** A scratch PostgreSQL database (CELLCLOUD_TEST_PG_URL), or undefined when PostgreSQL is not reachable. */
