@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -144,7 +144,7 @@ export function computeEngineIdentity(inputs: IdentityInputs): EngineIdentity {
   if (inputs.resourcesDir) {
     const r = createHash('sha256');
     const list = listFiles(inputs.resourcesDir);
-    for (const rel of list) r.update(`${rel}\0`).update(sha256(path.join(inputs.resourcesDir, rel)));
+    for (const rel of list) r.update(`${rel}\0`).update(sha256OrMark(path.join(inputs.resourcesDir, rel)));
     resources = { dir: inputs.resourcesDir, hash: r.digest('hex'), files: list.length };
   }
   const hash = createHash('sha256')
@@ -203,18 +203,51 @@ function importedModules(l: { name: string; dir: string }, texts: string[]): str
   return [...found].sort();
 }
 
+/** A resource the process cannot read counts by name only (an analysis never fails on the identity). */
+function sha256OrMark(file: string): string {
+  try {
+    return sha256(file);
+  } catch (e) {
+    return `unreadable:${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
 function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-/** Files under `dir`, relative, sorted (POSIX separators), following no symbolic links. */
+/**
+ * Files under `dir`, relative, sorted (POSIX separators). Symbolic links are followed (mounted
+ * resource folders are often links), each real folder walked once; unreadable entries are skipped.
+ */
 function listFiles(dir: string): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
   const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const abs = path.join(dir, rel);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    // in name order, so which route to a folder linked twice counts is the same everywhere
+    const entries = readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
       const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else if (e.isFile()) out.push(r);
+      let kind: 'dir' | 'file' | null = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : null;
+      if (e.isSymbolicLink()) {
+        try {
+          const st = statSync(path.join(dir, r));
+          kind = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : null;
+        } catch {
+          kind = null; // a dangling link
+        }
+      }
+      if (kind === 'dir') walk(r);
+      else if (kind === 'file') out.push(r);
     }
   };
   if (existsSync(dir) && statSync(dir).isDirectory()) walk('');

@@ -1,4 +1,13 @@
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -108,6 +117,25 @@ describe('engine identity', () => {
     expect(computeEngineIdentity(inputs).id).toBe(base.id);
     writeFileSync(path.join(contracts, 'src/api.ts'), 'export const ROUTE = "/b";\n');
     expect(computeEngineIdentity(inputs).id).toBe(base.id);
+  });
+
+  it('follows linked resource folders and files; an unreadable resource does not throw', () => {
+    const linked = path.join(root, 'linked-resources');
+    mkdirSync(linked);
+    symlinkSync(path.join(root, 'resources/gene_sets'), path.join(linked, 'gene_sets'));
+    const viaLink = computeEngineIdentity({ ...inputs, resourcesDir: linked });
+    expect(viaLink.resources?.files).toBe(1);
+    expect(viaLink.resources?.hash).toBe(base.resources?.hash);
+    symlinkSync(path.join(linked, 'gene_sets'), path.join(linked, 'loop')); // a second route to one folder
+    symlinkSync(path.join(root, 'missing'), path.join(linked, 'dangling'));
+    expect(computeEngineIdentity({ ...inputs, resourcesDir: linked }).resources?.files).toBe(1);
+    if (process.getuid?.() !== 0) {
+      const locked = path.join(root, 'resources/locked.txt');
+      writeFileSync(locked, 'x');
+      chmodSync(locked, 0);
+      expect(() => computeEngineIdentity(inputs)).not.toThrow();
+      rmSync(locked);
+    }
   });
 
   it('hashes only the engine parts of task folders', () => {
