@@ -7,6 +7,7 @@ import { taskOutputs, taskStatus } from './define';
  *
  *   POST   /api/user_datasets/:id/tasks                      create (JSON body createTaskBody)
  *   GET    /api/user_datasets/:id/tasks[?task=<name>]         list, newest first
+ *   GET    /api/user_datasets/:id/tasks/defaults?task=<name>  params a run with nothing chosen takes (taskDefaultsView)
  *   GET    /api/user_datasets/:id/tasks/:taskId               one task
  *   DELETE /api/user_datasets/:id/tasks/:taskId               delete (row + its stored outputs)
  *   GET    /api/user_datasets/:id/tasks/:taskId/outputs       { outputs (outputs.json), summary }
@@ -19,6 +20,8 @@ import { taskOutputs, taskStatus } from './define';
  */
 export const TASK_API = {
   list: (datasetId: string) => `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks`,
+  defaults: (datasetId: string, task: string) =>
+    `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks/defaults?task=${encodeURIComponent(task)}`,
   one: (datasetId: string, taskId: string) =>
     `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks/${encodeURIComponent(taskId)}`,
   outputs: (datasetId: string, taskId: string) => `${TASK_API.one(datasetId, taskId)}/outputs`,
@@ -31,6 +34,7 @@ export const TASK_API = {
 /** Route patterns (Fastify syntax) of TASK_API. */
 export const TASK_ROUTES = {
   list: '/api/user_datasets/:id/tasks',
+  defaults: '/api/user_datasets/:id/tasks/defaults',
   one: '/api/user_datasets/:id/tasks/:taskId',
   outputs: '/api/user_datasets/:id/tasks/:taskId/outputs',
   table: '/api/user_datasets/:id/tasks/:taskId/tables/:name',
@@ -93,3 +97,22 @@ export const taskTablePage = z.object({
   total: z.number().int(),
 });
 export type TaskTablePage = z.infer<typeof taskTablePage>;
+
+export const taskDefaultsQuery = z.object({ task: z.string().min(1).max(100) });
+
+/** A field resolved (or not) from the dataset, with the reason in the reader's language. */
+const defaultReason = z.object({ field: z.string(), text: z.string() });
+
+/**
+ * Defaults of a task computed from the dataset (issue 31; rules per task in the "Defaults"
+ * section of docs/methods/<task>.md): what a create with `params: {}` fills in. `params` holds
+ * only the dataset-dependent fields (the schema's own defaults apply to the rest); `missing`
+ * lists required fields no rule could fill — a run without them is refused with that text.
+ */
+export const taskDefaultsView = z.object({
+  task: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  reasons: z.array(defaultReason),
+  missing: z.array(defaultReason),
+});
+export type TaskDefaultsView = z.infer<typeof taskDefaultsView>;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   createTaskBody,
   TASK_ROUTES,
+  taskDefaultsQuery,
+  taskDefaultsView,
   taskIdParams,
   taskListQuery,
   taskOutputsView,
@@ -11,8 +13,10 @@ import {
 } from '@cellcloud/contracts/tasks/api';
 import { datasetIdParams } from '@cellcloud/contracts/explore';
 import type { AppContext } from '../../context';
+import { taskDefaults } from '../../services/tasks/defaults';
 import {
   createTask,
+  datasetOf,
   deleteTask,
   getTask,
   listTasks,
@@ -62,6 +66,25 @@ export default async function taskRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req) => ok(await listTasks(ctx, userOf(req), req.params.id, req.query.task, localeOf(req))),
+  );
+  app.get(
+    TASK_ROUTES.defaults,
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        summary:
+          'Defaults of a task computed from the dataset (level, reference types, species, …), each with its reason; what a run with empty params takes',
+        params: datasetIdParams,
+        querystring: taskDefaultsQuery,
+        response: okSchema(taskDefaultsView),
+      },
+    },
+    async (req) => {
+      const user = userOf(req);
+      const job = await datasetOf(ctx, user, req.params.id);
+      return ok(await taskDefaults(ctx, user, job, req.params.id, req.query.task, localeOf(req)));
+    },
   );
   app.get(
     TASK_ROUTES.one,

@@ -16,6 +16,7 @@ import { AppError } from '../../errors';
 import { assertWritableDataset } from '../explore/results';
 import { translate } from '../../i18n/translate';
 import { currentEngineVersion } from '../jobs-cache';
+import { withDefaults } from './defaults';
 import './messages';
 import { taskOutputPrefix, taskUploadKey } from '../../storage/keys';
 
@@ -190,7 +191,17 @@ export async function createTask(
   checkPermission(user, def);
   const refusal = speciesRefusal(def.species, job.species);
   if (refusal) throw new AppError('VALIDATION_FAILED', { species: job.species }, `task.${refusal}`);
-  const parsed = def.params.safeParse(body.params ?? {});
+  // dataset-dependent defaults (defaults.ts) fill the absent params before validation
+  const given = await withDefaults(
+    ctx,
+    user,
+    job,
+    datasetId,
+    def,
+    body.params ?? {},
+    Object.keys(body.uploads ?? {}),
+  );
+  const parsed = def.params.safeParse(given);
   if (!parsed.success) {
     const detail = parsed.error.issues
       .slice(0, 5)

@@ -1,0 +1,279 @@
+import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
+
+/**
+ * Dataset-dependent defaults of the analysis tasks (issue 31), pure: what the dataset is
+ * (`DatasetFacts`, gathered by defaults.ts) → the params a run with nothing chosen takes, with a
+ * message key per resolved field saying why. Keyed by the contract's param names and field hints,
+ * so a task gets them by declaring the param: the rules are documented per task in the
+ * "Defaults" section of docs/methods/<task>.md.
+ */
+
+export interface LevelFact {
+  key: string;
+  labels: readonly string[];
+  /** Cells per label (same order). */
+  counts: readonly number[];
+}
+
+export interface DatasetFacts {
+  species: string;
+  /** The tissue recorded with the analysis (wizard "tissue type"), when any. */
+  tissue?: string;
+  /** Categorical annotation levels: the analysis' own, completed tasks' and saved subsets. */
+  levels: readonly LevelFact[];
+  /** The newest completed differential-expression run (deg-groups) of the dataset. */
+  latestDegGroups?: string;
+}
+
+/** A resolved field (or one that could not be) and the message key explaining it, with its values. */
+export interface DefaultNote {
+  field: string;
+  key: string;
+  vars: Record<string, string | number>;
+}
+
+export interface ResolvedDefaults {
+  params: Record<string, unknown>;
+  notes: DefaultNote[];
+  /** Required fields no rule could fill, with the explanation. */
+  missing: DefaultNote[];
+}
+
+/** Automatic annotation levels, preferred first: the task's final labels, then label transfer, finest first. */
+export const AUTO_LEVELS = [
+  'annot_auto',
+  'annot_sub2',
+  'annot_sub',
+  'annot_full',
+  'annot_auto_major',
+] as const;
+/** Labels that are not a cell type (cells outside a subset / not annotated). */
+const NOT_A_TYPE = new Set(['other', 'unassigned', 'na', 'unknown', '']);
+
+/** Built-in gene set of cell score when none is chosen: cell-cycle G2/M genes, meaningful in any tissue. */
+export const DEFAULT_CELL_SCORE_SET = 'cellCycleG2M';
+
+/**
+ * Words naming immune and stromal cell types (docs/methods/cnv.md "Defaults"): a label is a
+ * reference type when one of its words (lower case, split at anything but letters and digits,
+ * a plural "s" dropped) is in this list.
+ */
+export const CNV_REFERENCE_WORDS = [
+  't',
+  'nk',
+  'nkt',
+  'b',
+  'plasma',
+  'plasmablast',
+  'lymphocyte',
+  'treg',
+  'myeloid',
+  'mono',
+  'monocyte',
+  'macrophage',
+  'dc',
+  'pdc',
+  'cdc',
+  'dendritic',
+  'mast',
+  'neutrophil',
+  'granulocyte',
+  'immune',
+  'fibroblast',
+  'caf',
+  'endothelial',
+  'endothelium',
+  'pericyte',
+  'stromal',
+  'smooth',
+] as const;
+const REFERENCE_WORDS = new Set<string>(CNV_REFERENCE_WORDS);
+
+function words(label: string): string[] {
+  return label
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => (w.length > 2 && w.endsWith('s') ? w.slice(0, -1) : w));
+}
+
+/** True when the label names an immune or stromal cell type. */
+export function isReferenceType(label: string): boolean {
+  return words(label).some((w) => REFERENCE_WORDS.has(w));
+}
+
+const typesOf = (l: LevelFact) => l.labels.filter((x) => !NOT_A_TYPE.has(x.trim().toLowerCase()));
+
+/** The sample level: "Sample ID" (the pipeline's), else the first level whose name starts with "sample". */
+export function sampleLevel(levels: readonly LevelFact[]): string | undefined {
+  return (
+    levels.find((l) => l.key === 'Sample ID')?.key ??
+    levels.find((l) => /^sample/i.test(l.key) && !l.key.startsWith('subset:'))?.key
+  );
+}
+
+/**
+ * The cell-type level: the first automatic annotation level (AUTO_LEVELS) with two or more cell
+ * types, else the clustering ("cluster"), else the first level with 2–500 groups that is not the
+ * sample level.
+ */
+export function cellTypeLevel(
+  levels: readonly LevelFact[],
+): { key: string; kind: 'auto' | 'cluster' | 'other' } | undefined {
+  for (const k of AUTO_LEVELS) {
+    const l = levels.find((x) => x.key === k);
+    if (l && typesOf(l).length >= 2) return { key: k, kind: 'auto' };
+  }
+  if (levels.some((l) => l.key === 'cluster')) return { key: 'cluster', kind: 'cluster' };
+  const sample = sampleLevel(levels);
+  const other = levels.find((l) => l.key !== sample && l.labels.length >= 2 && l.labels.length <= 500);
+  return other ? { key: other.key, kind: 'other' } : undefined;
+}
+
+/**
+ * CNV reference of a level: its immune and stromal types (isReferenceType). When they leave fewer
+ * than `minObserved` cells to call (e.g. blood, where every type is immune), the largest of them is
+ * observed instead, so the run has cells to call; null when no type matches or only one type exists.
+ */
+export function cnvReference(
+  level: LevelFact,
+  minObserved: number,
+): { reference: string[]; observedInstead?: string } | null {
+  const types = typesOf(level);
+  if (types.length < 2) return null;
+  const cells = new Map(level.labels.map((l, i) => [l, level.counts[i] ?? 0]));
+  const reference = types.filter(isReferenceType);
+  if (!reference.length) return null;
+  const observedCells = types.filter((t) => !reference.includes(t)).reduce((a, t) => a + cells.get(t)!, 0);
+  if (observedCells >= minObserved) return { reference };
+  const largest = [...reference].sort((a, b) => cells.get(b)! - cells.get(a)! || a.localeCompare(b))[0]!;
+  const rest = reference.filter((t) => t !== largest);
+  return rest.length ? { reference: rest, observedInstead: largest } : null;
+}
+
+/** The largest type of a level against all its other types (the DE default comparison). */
+export function oneVsRest(level: LevelFact): { group1: unknown; group2: unknown; label: string } | null {
+  const types = typesOf(level);
+  if (types.length < 2) return null;
+  const cells = new Map(level.labels.map((l, i) => [l, level.counts[i] ?? 0]));
+  const largest = [...types].sort((a, b) => cells.get(b)! - cells.get(a)! || a.localeCompare(b))[0]!;
+  return {
+    group1: [{ key: level.key, values: [largest] }],
+    group2: [{ key: level.key, values: types.filter((t) => t !== largest) }],
+    label: largest,
+  };
+}
+
+/** Param names of a task's (object) schema, with whether each is required (no schema default). */
+function paramFields(def: TaskDefinition): Map<string, boolean> {
+  const shape = (
+    def.params as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }
+  ).shape;
+  return new Map(Object.entries(shape ?? {}).map(([k, s]) => [k, !s.safeParse(undefined).success]));
+}
+
+/** The schema's own default of a param (undefined when it has none). */
+function fieldDefault(def: TaskDefinition, field: string): unknown {
+  const shape = (
+    def.params as unknown as {
+      shape?: Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
+    }
+  ).shape;
+  const r = shape?.[field]?.safeParse(undefined);
+  return r?.success ? r.data : undefined;
+}
+
+/**
+ * The defaults of `def` for this dataset, filled into `given` where a field is absent (a given
+ * value always wins). `uploads`: names of the files sent with the run (a gene set file replaces
+ * the built-in set).
+ */
+export function resolveDefaults(
+  def: TaskDefinition,
+  facts: DatasetFacts,
+  given: Record<string, unknown>,
+  uploads: readonly string[] = [],
+): ResolvedDefaults {
+  const fields = paramFields(def);
+  const params: Record<string, unknown> = { ...given };
+  const notes: DefaultNote[] = [];
+  const missing: DefaultNote[] = [];
+  const absent = (f: string) => fields.has(f) && given[f] === undefined;
+  const set = (field: string, value: unknown, key: string, vars: DefaultNote['vars'] = {}) => {
+    params[field] = value;
+    notes.push({ field, key, vars });
+  };
+  const levelKeys = new Set(facts.levels.map((l) => l.key));
+  const typeLevel = cellTypeLevel(facts.levels);
+  // the level the task groups cells by: given, or the cell-type level
+  let groupBy = typeof given.groupBy === 'string' ? given.groupBy : undefined;
+  if (absent('groupBy') && typeLevel) {
+    groupBy = typeLevel.key;
+    set('groupBy', groupBy, `tasks.defaults.level.${typeLevel.kind}`, { level: groupBy });
+  } else if (absent('groupBy') && fields.get('groupBy')) {
+    missing.push({ field: 'groupBy', key: 'tasks.defaults.noLevel', vars: {} });
+  }
+  const level = facts.levels.find((l) => l.key === groupBy);
+
+  // sample level: when required, or when the schema's default level is not in this dataset
+  if (absent('sampleKey')) {
+    const sample = sampleLevel(facts.levels);
+    const schemaDefault = fieldDefault(def, 'sampleKey');
+    if (sample && (typeof schemaDefault !== 'string' || !levelKeys.has(schemaDefault)))
+      set('sampleKey', sample, 'tasks.defaults.sampleLevel', { level: sample });
+  }
+
+  // CNV reference (a `values` field named reference): the immune and stromal types of the level
+  const refHint = def.fields?.reference;
+  if (absent('reference') && refHint?.kind === 'values') {
+    const minObserved = typeof given.minObserved === 'number' ? given.minObserved : 50;
+    const ref = level ? cnvReference(level, minObserved) : null;
+    if (!ref) {
+      missing.push({ field: 'reference', key: 'tasks.defaults.noReference', vars: { level: groupBy ?? '' } });
+    } else if (ref.observedInstead) {
+      set('reference', ref.reference, 'tasks.defaults.referenceAllImmune', {
+        level: groupBy!,
+        types: ref.reference.join(', '),
+        observed: ref.observedInstead,
+      });
+    } else {
+      set('reference', ref.reference, 'tasks.defaults.reference', {
+        level: groupBy!,
+        types: ref.reference.join(', '),
+      });
+    }
+  }
+
+  if (absent('species') && facts.species)
+    set('species', facts.species, 'tasks.defaults.species', { species: facts.species });
+  if (absent('tissue')) {
+    if (facts.tissue) set('tissue', facts.tissue, 'tasks.defaults.tissue', { tissue: facts.tissue });
+    else missing.push({ field: 'tissue', key: 'tasks.defaults.noTissue', vars: {} });
+  }
+
+  // cell score: a built-in set when no genes are typed and no gene set file is sent
+  if (absent('builtinSet') && given.genes === undefined && !uploads.length)
+    set('builtinSet', DEFAULT_CELL_SCORE_SET, 'tasks.defaults.builtinSet', {});
+
+  // two groups: the newest DE run when the task builds on one, else the largest type vs the rest
+  if (absent('group1') && absent('group2')) {
+    if (absent('sourceTaskId') && facts.latestDegGroups) {
+      set('sourceTaskId', facts.latestDegGroups, 'tasks.defaults.source', {});
+    } else if (!fields.has('sourceTaskId') || given.sourceTaskId === undefined) {
+      const cmp = typeLevel && facts.levels.find((l) => l.key === typeLevel.key);
+      const groups = cmp ? oneVsRest(cmp) : null;
+      if (groups) {
+        params.group1 = groups.group1;
+        params.group2 = groups.group2;
+        notes.push({
+          field: 'group1',
+          key: 'tasks.defaults.groups',
+          vars: { level: cmp!.key, label: groups.label },
+        });
+      } else if (fields.get('group1')) {
+        missing.push({ field: 'group1', key: 'tasks.defaults.noLevel', vars: {} });
+      }
+    }
+  }
+  return { params, notes, missing };
+}
