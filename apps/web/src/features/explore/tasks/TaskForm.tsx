@@ -1,10 +1,11 @@
-import { Button, Form, Input, InputNumber, Select, Space, Switch, Typography, Upload } from 'antd';
-import { useMemo, useState } from 'react';
+import { Alert, Button, Form, Input, InputNumber, Select, Space, Switch, Typography, Upload } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { GroupSpec, TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { useTaskDefaults } from './useTaskDefaults';
 
 /** JSON Schema of one param as zod's toJSONSchema writes it (the parts the form reads). */
 interface ParamSchema {
@@ -102,6 +103,8 @@ function LevelValues({
 
 interface Props {
   definition: TaskDefinition;
+  /** The dataset: its defaults (level, CNV reference, species…) are shown filled in, with their reasons. */
+  datasetId?: string;
   manifest: ArtifactManifest;
   subsets: SubsetView[];
   symbols: string[];
@@ -116,10 +119,27 @@ interface Props {
  * bounds, enums, booleans, strings, string lists), the definition's form hints (annotation level,
  * group, genes, fixed options, step-1 source, hidden) and its file uploads. Labels: `tasks:<camelName>.params.<name>`.
  */
-export function TaskForm({ definition, manifest, subsets, symbols, sources, busy, onSubmit }: Props) {
-  const { t } = useTranslation('tasks');
+export function TaskForm({
+  definition,
+  datasetId,
+  manifest,
+  subsets,
+  symbols,
+  sources,
+  busy,
+  onSubmit,
+}: Props) {
+  const { t, i18n } = useTranslation('tasks');
   const [form] = Form.useForm<Record<string, unknown>>();
   const [files, setFiles] = useState<Record<string, File>>({});
+  // dataset defaults (issue 31), filled into the fields the user has not touched
+  const defaults = useTaskDefaults(datasetId, definition.name, i18n.language).data;
+  useEffect(() => {
+    if (!defaults) return;
+    const fill = Object.entries(defaults.params).filter(([k]) => !form.isFieldTouched(k));
+    if (fill.length) form.setFieldsValue(Object.fromEntries(fill));
+  }, [defaults, form]);
+  const reasons = new Map((defaults?.reasons ?? []).map((r) => [r.field, r.text]));
   const properties = useMemo(() => {
     const js = z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as {
       properties?: Record<string, ParamSchema>;
@@ -184,9 +204,16 @@ export function TaskForm({ definition, manifest, subsets, symbols, sources, busy
   };
 
   const submit = (values: Record<string, unknown>) => {
+    // an untouched dataset default is not sent: the server resolves it again by the same rules,
+    // which also see the uploads (a gene set file replaces the default built-in set)
     const params = Object.fromEntries(
       Object.entries(values).filter(
-        ([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0),
+        ([k, v]) =>
+          v !== undefined &&
+          v !== null &&
+          v !== '' &&
+          !(Array.isArray(v) && v.length === 0) &&
+          !(defaults && k in defaults.params && !form.isFieldTouched(k)),
       ),
     );
     onSubmit(params, files);
@@ -200,6 +227,16 @@ export function TaskForm({ definition, manifest, subsets, symbols, sources, busy
       onFinish={submit}
       data-testid={`task-form-${definition.name}`}
     >
+      {defaults?.missing.map((m) => (
+        <Alert
+          key={m.field}
+          type="warning"
+          showIcon
+          message={m.text}
+          style={{ marginBottom: 8 }}
+          data-testid={`task-default-missing-${m.field}`}
+        />
+      ))}
       <Space wrap align="start" size="middle">
         {properties
           .filter(([name]) => definition.fields?.[name]?.kind !== 'hidden')
@@ -209,8 +246,15 @@ export function TaskForm({ definition, manifest, subsets, symbols, sources, busy
               name={name}
               label={label(name)}
               valuePropName={p.type === 'boolean' ? 'checked' : 'value'}
-              style={{ minWidth: definition.fields?.[name] ? 280 : 160, marginBottom: 8 }}
-              extra={definition.fields?.[name]?.kind === 'source' ? t('form.sourceHint') : undefined}
+              style={{
+                minWidth: definition.fields?.[name] ? 280 : 160,
+                maxWidth: 'min(480px, 100%)',
+                marginBottom: 8,
+              }}
+              extra={
+                reasons.get(name) ??
+                (definition.fields?.[name]?.kind === 'source' ? t('form.sourceHint') : undefined)
+              }
               data-testid={`task-field-${name}`}
             >
               {field(name, p)}

@@ -157,6 +157,7 @@ function OneTask({
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <TaskForm
           definition={definition}
+          datasetId={props.datasetId}
           manifest={props.manifest}
           subsets={props.subsets}
           symbols={props.symbols}
