@@ -188,6 +188,14 @@ describe.skipIf(!have)('public database in the browser', () => {
       'CD14+ Mono (480)',
     );
     await expect(detail.getByTestId('publicdb-doi').textContent()).resolves.toContain('10.1038/ncomms14049');
+    // issue 31: the composition counts every cell of the dataset, the preview's legend the cells of
+    // the standard analysis after QC — each count says which population it is
+    await expect(detail.getByTestId('publicdb-composition-title').textContent()).resolves.toContain(
+      'all 2638 cells of the dataset',
+    );
+    await expect(detail.getByTestId('publicdb-preview-title').textContent()).resolves.toMatch(
+      /standard analysis: \d+ cells after quality control/,
+    );
     await screenshot(page, 'publicdb-detail');
     await switchLanguage(page);
     await detail.getByText('细胞类型组成').waitFor();
