@@ -97,6 +97,13 @@ describe(`metrics and traces on ${TEST_DB}`, () => {
     expect(sample(after.text, 'cellcloud_storage_bytes', { area: 'datasets' })).toBeGreaterThan(
       sample(before.text, 'cellcloud_storage_bytes', { area: 'datasets' }),
     );
+    const peaks = (t: string) =>
+      sample(t, 'cellcloud_child_peak_rss_bytes_count', { entry: 'dataset.ingest' });
+    expect(peaks(after.text)).toBe(peaks(before.text) + 1);
+    expect(
+      sample(after.text, 'cellcloud_child_peak_rss_max_bytes', { entry: 'dataset.ingest' }),
+    ).toBeGreaterThan(50 * 1024 * 1024);
+
     const spans = exporter.getFinishedSpans();
     const worker = spans.find((sp) => sp.name === 'job dataset.ingest');
     expect(worker, spans.map((sp) => sp.name).join(', ')).toBeDefined();
@@ -108,6 +115,13 @@ describe(`metrics and traces on ${TEST_DB}`, () => {
     expect(request?.name).toMatch(/^PATCH \/api\/files\/tus/);
     const wait = inTrace.find((sp) => sp.name === 'queue.wait dataset.ingest');
     expect(parentOf(wait!)).toBe(request);
+    const child = inTrace.find((sp) => sp.name === 'child dataset.ingest');
+    expect(parentOf(child!)).toBe(worker);
+    expect(child!.attributes['process.peak_rss_bytes']).toBeGreaterThan(0);
+    // the child ran inside the worker span, which ran inside the request's trace
+    const t = (hr: [number, number]) => hr[0] * 1e3 + hr[1] / 1e6;
+    expect(t(child!.startTime)).toBeGreaterThanOrEqual(t(worker!.startTime));
+    expect(t(child!.endTime)).toBeLessThanOrEqual(t(worker!.endTime));
   });
 
   it('the sample Grafana dashboard queries only series /metrics exposes', async () => {

@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushTraces, traceCarrier, tracingEnabled } from '../src/telemetry/tracing';
+import { sharedData } from '@cellcloud/testkit';
+import { fileFrom, uploadSample, waitParsed } from './files-helpers';
 import { createTestServer, TEST_DB, type TestServer } from './support/harness';
+import { testUser } from './support/jobs';
 
 /**
  * Issue 34: traces are exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is configured,
@@ -40,7 +43,7 @@ describe(`OTLP export on ${TEST_DB}`, () => {
     expect(received).toHaveLength(0);
   });
 
-  it('with OTEL_EXPORTER_OTLP_ENDPOINT the request spans reach the collector at /v1/traces', async () => {
+  it('with OTEL_EXPORTER_OTLP_ENDPOINT the spans of requests, jobs and the child process reach the collector at /v1/traces', async () => {
     let s: TestServer | undefined;
     try {
       s = await createTestServer({
@@ -55,6 +58,20 @@ describe(`OTLP export on ${TEST_DB}`, () => {
       const all = traces.map((t) => t.body).join('\n');
       expect(all).toContain('GET /api/health');
       expect(all).toContain('cellcloud-test');
+
+      // a parse: the worker's spans, and the child process's own span continuing the trace it was given
+      await s.listen();
+      const { token } = await testUser(s);
+      const files = ['matrix.mtx.gz', 'genes.tsv.gz', 'barcodes.tsv.gz'].map((f) =>
+        fileFrom(sharedData(`pbmc3k/10x/${f}`)!),
+      );
+      const row = await uploadSample(s, token, 'otlp_pbmc', files);
+      expect((await waitParsed(s, token, row.id)).state).toBe('completed');
+      await flushTraces();
+      const after = received.map((t) => t.body).join('\n');
+      expect(after).toContain('job dataset.ingest');
+      expect(after).toContain('child dataset.ingest');
+      expect(after).toContain('child.run dataset.ingest');
     } finally {
       await s?.close();
     }

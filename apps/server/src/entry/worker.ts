@@ -1,4 +1,6 @@
 import { loadConfigOrExit } from '../config';
+import { flushTraces } from '../telemetry/tracing';
+import { serveWorkerMetrics } from '../telemetry/worker-metrics';
 import { closeContext, composeContext } from './compose';
 
 /**
@@ -14,8 +16,11 @@ async function main() {
       'DATABASE_URL is not set: this worker uses the embedded database in CELLCLOUD_DATA_DIR, so it must be the only process using it.',
     );
   const ctx = await composeContext(config);
+  const metrics = await serveWorkerMetrics(ctx); // WORKER_METRICS_PORT (issue 34)
   const shutdown = async () => {
+    metrics?.close();
     await closeContext(ctx).catch(() => {});
+    await flushTraces().catch(() => {});
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProgressEvent } from '@cellcloud/contracts/jobs';
 import type { Config } from '../config';
 import type { Storage } from '../storage/storage';
+import { childTelemetry } from '../telemetry/child';
 
 /**
  * What the parent asks a child to compute: the job module's own child entry (`<job>.child.ts`,
@@ -43,8 +44,15 @@ function childArgs(task: ChildTask): string[] {
 
 export type ChildMessage =
   | ({ type: 'progress' } & Pick<ProgressEvent, 'fraction' | 'step'>)
-  | { type: 'done'; result?: unknown }
-  | { type: 'error'; message: string; code?: string; params?: Record<string, unknown> };
+  | { type: 'done'; result?: unknown; maxRssKib?: number }
+  | {
+      type: 'error';
+      message: string;
+      code?: string;
+      params?: Record<string, unknown>;
+      /** The child's peak RSS (process.resourceUsage().maxRSS) when it reports its outcome. */
+      maxRssKib?: number;
+    };
 
 export class ChildProcessFailure extends Error {}
 
@@ -67,12 +75,15 @@ export function runInChild(
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const heapMb = Math.max(256, Math.floor(opts.memoryBytes / 1024 / 1024));
+    // issue 34: a span from fork to exit under the job's span, the trace passed on, peak RSS
+    const telemetry = childTelemetry(childArgs(task)[0]!, task.id);
+    let maxRssKib: number | undefined;
     const child = fork(childEntry, childArgs(task), {
       execArgv: ['--import', tsxLoader, `--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // freed buffers leave the RSS (engine malloc-tunables.ts: ~100–150 MB lower peak at 100k cells)
-      env: withMallocTunables(process.env),
+      env: { ...withMallocTunables(process.env), ...telemetry.env },
     });
     let settled = false;
     let doneReceived = false;
@@ -83,6 +94,7 @@ export function runInChild(
       opts.signal?.removeEventListener('abort', onAbort);
       if (child.connected) child.disconnect();
       if (child.exitCode === null) child.kill('SIGKILL');
+      telemetry.done(maxRssKib, err ?? undefined);
       if (err) reject(err);
       else resolve(value);
     };
@@ -93,6 +105,7 @@ export function runInChild(
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort);
     child.on('message', (m: ChildMessage) => {
+      if (m.type !== 'progress') maxRssKib = m.maxRssKib;
       if (m.type === 'progress' && opts.onProgress) {
         progressChain = progressChain
           .then(() => opts.onProgress!(m.fraction, m.step))

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { openStorage } from '../storage';
 import type { Storage } from '../storage/storage';
+import { peakRssKib, runChildTraced } from '../telemetry/child';
 import type { ChildIo, ChildMain, ChildMessage } from './runner-child-process';
 
 /**
@@ -25,12 +26,18 @@ process.once('message', (m: { entry: string; input: unknown; config: Config }) =
     storage: () => (storage ??= openStorage(m.config)),
     progress: (fraction, step) => send({ type: 'progress', fraction, step }),
   };
-  import(m.entry)
-    .then((mod: { default: ChildMain<unknown> }) => mod.default(m.input, io))
-    .then(
-      (result) => send({ type: 'done', result }),
-      (e: unknown) =>
-        send({ type: 'error', message: e instanceof Error ? e.message : String(e), ...errorCode(e) }),
-    );
+  const entry = process.argv[2] ?? 'child';
+  runChildTraced(m.config, entry, () =>
+    import(m.entry).then((mod: { default: ChildMain<unknown> }) => mod.default(m.input, io)),
+  ).then(
+    (result) => send({ type: 'done', result, maxRssKib: peakRssKib() }),
+    (e: unknown) =>
+      send({
+        type: 'error',
+        message: e instanceof Error ? e.message : String(e),
+        ...errorCode(e),
+        maxRssKib: peakRssKib(),
+      }),
+  );
 });
 process.on('disconnect', () => process.exit(0));
