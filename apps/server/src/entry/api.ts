@@ -3,6 +3,7 @@ import { buildApp } from '../http/app';
 import { closeContext, composeContext } from './compose';
 import { listUsers } from '../services/accounts/admin';
 import { firstAdminHint, publishAdminControl } from '../services/admin/control';
+import { flushTraces } from '../telemetry/tracing';
 
 /** API process: HTTP API + (by default) an in-process worker + the built web app. */
 async function main() {
@@ -12,6 +13,7 @@ async function main() {
   const shutdown = async () => {
     await app.close().catch(() => {});
     await closeContext(ctx).catch(() => {});
+    await flushTraces().catch(() => {}); // spans still buffered for OTLP (issue 34)
     process.exit(0);
   };
   process.on('SIGINT', shutdown);
