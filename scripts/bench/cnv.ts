@@ -10,11 +10,11 @@
  *   npm run bench:cnv [-- 10000 50000]
  */
 import { spawnSync } from 'node:child_process';
-import { cnvTask } from '@cellcloud/contracts/tasks/cnv';
-import { ithTask } from '@cellcloud/contracts/tasks/ith';
+import { definition as cnvTask } from '../../packages/tasks/src/cnv/contract';
+import { definition as ithTask } from '../../packages/tasks/src/ith/contract';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { cnvEngineTask } from '@cellcloud/engine/tasks/cnv/index';
-import { ithEngineTask } from '@cellcloud/engine/tasks/ith/index';
+import { engine as cnvEngineTask } from '../../packages/tasks/src/cnv/engine';
+import { engine as ithEngineTask } from '../../packages/tasks/src/ith/engine';
 import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';

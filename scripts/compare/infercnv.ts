@@ -1,5 +1,5 @@
 /**
- * Agreement of our CNV pipeline (packages/engine/src/tasks/cnv/infercnv.ts) with R inferCNV's own
+ * Agreement of our CNV pipeline (packages/tasks/src/cnv/engine/infercnv.ts) with R inferCNV's own
  * step functions on the planted-event data (scripts/synth/cnv-planted.ts): the same input values
  * (log-normalized, as the task feeds them), the same gene order (our hg38 positions) and the same
  * reference groups go through both; prints the kept genes of each and the differences of the final
@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { runInferCnv } from '@cellcloud/engine/tasks/cnv/infercnv';
-import { wardClusters } from '@cellcloud/engine/tasks/cnv/subclones';
-import { layoutGenes, loadPositions, POSITION_FILES } from '@cellcloud/engine/tasks/cnv/positions';
+import { runInferCnv } from '../../packages/tasks/src/cnv/engine/infercnv';
+import { wardClusters } from '../../packages/tasks/src/cnv/engine/subclones';
+import { layoutGenes, loadPositions, POSITION_FILES } from '../../packages/tasks/src/cnv/engine/positions';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { cnvPlantedData, readPlantedGenes } from '../synth/cnv-planted';

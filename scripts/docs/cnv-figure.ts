@@ -7,17 +7,13 @@
  */
 import path from 'node:path';
 import sharp from 'sharp';
-import { cnvTask, type CnvHeatmapLayout } from '@cellcloud/contracts/tasks/cnv';
+import { definition as cnvTask, type CnvHeatmapLayout } from '../../packages/tasks/src/cnv/contract';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { cnvEngineTask } from '@cellcloud/engine/tasks/cnv/index';
+import { engine as cnvEngineTask } from '../../packages/tasks/src/cnv/engine';
 import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
-import {
-  geometry,
-  heatmapSvg,
-  renderBody,
-} from '../../apps/web/src/features/explore/tasks/cnv/heatmapRender';
-import { oligo } from '../../packages/engine/test/cnv-fixtures';
+import { geometry, heatmapSvg, renderBody } from '../../packages/tasks/src/cnv/web/heatmapRender';
+import { oligo } from '../../packages/tasks/test/cnv/fixtures';
 
 const out =
   process.argv[2] ?? path.resolve(import.meta.dirname, '../../docs/images/cnv-oligodendroglioma.png');

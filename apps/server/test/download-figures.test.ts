@@ -204,7 +204,7 @@ describe.skipIf(TEST_DB !== 'pglite')('server-rendered figures', () => {
       const png = await sharp(await svgToPng(f.svg)).metadata();
       expect([png.width, png.height], f.name).toEqual([2 * f.width, 2 * f.height]);
     }
-    const zh = taskFigures(d, labelsOf('zh-CN'));
+    const zh = taskFigures(d, labelsOf('zh-CN'), 'zh-CN');
     expect(zh.find((f) => f.name === 'tasks/interaction_1_interaction_count')!.svg).toContain(
       '细胞类型间的显著相互作用数',
     );

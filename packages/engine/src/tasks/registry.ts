@@ -1,6 +1,4 @@
 import type { EngineTask } from './types';
-import { cnvEngineTask } from './cnv';
-import { ithEngineTask } from './ith';
 import { degGroupsTask } from './deg-groups';
 import { enrichTask } from './enrich';
 import { gseaTask } from './gsea';
@@ -22,8 +20,6 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
   interaction: interactionEngineTask as EngineTask<never, unknown>,
-  cnv: cnvEngineTask as EngineTask<never, unknown>,
-  ith: ithEngineTask as EngineTask<never, unknown>,
   vdj: vdjEngine as EngineTask<never, unknown>,
   regulons: regulonsEngineTask as EngineTask<never, unknown>,
 };

@@ -4,6 +4,10 @@
 import type { TaskMessages } from '../_shared/contract/messages';
 import cellScoreEn from '../cell-score/messages/en-US.json';
 import cellScoreZh from '../cell-score/messages/zh-CN.json';
+import cnvEn from '../cnv/messages/en-US.json';
+import cnvZh from '../cnv/messages/zh-CN.json';
+import ithEn from '../ith/messages/en-US.json';
+import ithZh from '../ith/messages/zh-CN.json';
 import monocle2En from '../monocle2/messages/en-US.json';
 import monocle2Zh from '../monocle2/messages/zh-CN.json';
 import monocle3En from '../monocle3/messages/en-US.json';
@@ -12,6 +16,8 @@ import monocle3Zh from '../monocle3/messages/zh-CN.json';
 /** Each task's messages (web `tasks` namespace under `key`, failures, figure labels). */
 export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
   'cell-score': { key: 'cellScore', 'en-US': cellScoreEn, 'zh-CN': cellScoreZh },
+  'cnv': { key: 'cnv', 'en-US': cnvEn, 'zh-CN': cnvZh },
+  'ith': { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
   'monocle2': { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
   'monocle3': { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
 };

@@ -28,8 +28,6 @@ registerMessages({
     'downloads.figures.count': 'Count',
     'downloads.figures.rss': 'Regulon specificity score (RSS)',
     'downloads.figures.cellType': 'Cell type',
-    'downloads.figures.cnv': 'CNV score by group',
-    'downloads.figures.ith': 'Mean ITH score by group',
     'downloads.readme.figures':
       'Figures of the result "{name}", rendered on the server. Each figure is an SVG (vector; embeddings with more than {raster} cells carry their points as an embedded image) and a PNG at {scale}× the SVG size.',
     'downloads.readme.tables':
@@ -62,8 +60,6 @@ registerMessages({
     'downloads.figures.count': '数量',
     'downloads.figures.rss': '调控子特异性评分（RSS）',
     'downloads.figures.cellType': '细胞类型',
-    'downloads.figures.cnv': '各组 CNV 评分',
-    'downloads.figures.ith': '各组平均 ITH 评分',
     'downloads.readme.figures':
       '结果“{name}”的图片，由服务器绘制。每张图有 SVG（矢量；细胞数超过 {raster} 的降维图以内嵌图像绘制散点）和 PNG（SVG 尺寸的 {scale} 倍）。',
     'downloads.readme.tables':

@@ -5,7 +5,7 @@ import { numberColumn, textColumn } from './data';
 import type { Locale } from '@cellcloud/contracts/locale';
 import { messageLabel, TASK_FIGURES } from '@cellcloud/tasks/figures';
 import { TASK_MESSAGES } from '@cellcloud/tasks/messages';
-import { barOption, figure, heatmapOption, stem, violinOption } from './charts';
+import { barOption, figure, heatmapOption, stem } from './charts';
 import type { Label } from './labels';
 import type { Figure } from './render';
 
@@ -173,38 +173,8 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-  cnv: (k, _d, t) => {
-    const tb = k.tables.cnv_scores;
-    if (!tb?.rows.length) return [];
-    const type = textColumn(tb, 'type')!;
-    const score = numberColumn(tb, 'CNVscore')!;
-    const groups = [...new Set(type)];
-    const values = groups.map((g) => score.filter((_, i) => type[i] === g));
-    return [
-      figure(
-        `tasks/${stem(k.name)}_cnv_score`,
-        t('figures.cnv'),
-        violinOption(groups, values, 'CNVscore', t('figures.cellType')),
-        Math.max(700, 120 + groups.length * 70),
-        560,
-      ),
-    ];
-  },
-  ith: (k, _d, t) => {
-    const tb = k.tables.ITH_score_stat;
-    if (!tb?.rows.length) return [];
-    const type = textColumn(tb, 'type')!;
-    const mean = numberColumn(tb, 'mean')!;
-    return [
-      figure(
-        `tasks/${stem(k.name)}_ith`,
-        t('figures.ith'),
-        barOption(type, mean, 'ITH', () => '#59a14f'),
-        900,
-        Math.max(400, 140 + type.length * 26),
-      ),
-    ];
-  },
+
+
 };
 
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */

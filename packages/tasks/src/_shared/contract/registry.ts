@@ -1,12 +1,10 @@
 import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
-import { cnvTask } from '@cellcloud/contracts/tasks/cnv';
 import { degGroupsTask } from '@cellcloud/contracts/tasks/deg-groups';
 import { enrichTask } from '@cellcloud/contracts/tasks/enrich';
 import { gseaTask } from '@cellcloud/contracts/tasks/gsea';
 import { gsvaTask } from '@cellcloud/contracts/tasks/gsva';
 import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
-import { ithTask } from '@cellcloud/contracts/tasks/ith';
 import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
 import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
 
@@ -21,8 +19,6 @@ const NOT_YET_MOVED: readonly TaskDefinition[] = [
   gseaTask,
   gsvaTask,
   interactionTask,
-  cnvTask,
-  ithTask,
   regulonsTask,
   annotateTask,
   vdjTask,

@@ -52,6 +52,10 @@ export interface TaskHost {
   download(blob: Blob, fileName: string): void;
   /** A hook: queues runs of tasks on `datasetId` (the app's task list refreshes). */
   useCreateTask(datasetId: string): TaskRerun;
+  /** Scale of a raster export so it reaches the app's minimum PNG height (docs/product/limits.md). */
+  exportScale(heightPx: number): number;
+  /** An SVG converted to TIFF by the server (the app's image export). */
+  svgToTiff(svg: string, fileName: string): Promise<Blob>;
 }
 
 const TaskHostContext = createContext<TaskHost | null>(null);

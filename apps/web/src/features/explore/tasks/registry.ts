@@ -4,8 +4,6 @@ import { DegGroupsTaskView } from './deg-groups/DegGroupsView';
 import { EnrichTaskView } from './enrich/EnrichView';
 import { GseaTaskView } from './gsea/GseaView';
 import { GsvaTaskView } from './gsva/GsvaView';
-import { CnvTaskView } from './cnv/CnvTaskView';
-import { IthTaskView } from './ith/IthTaskView';
 import { RegulonsView } from './regulons/RegulonsView';
 import type { WebTask } from './types';
 import { VdjView } from './vdj/VdjView';
@@ -23,7 +21,5 @@ export const WEB_TASKS: Record<string, WebTask> = {
   gsea: { view: GseaTaskView },
   gsva: { view: GsvaTaskView },
   vdj: { view: VdjView },
-  cnv: { view: CnvTaskView },
-  ith: { view: IthTaskView },
   regulons: { view: RegulonsView },
 };

@@ -3,7 +3,8 @@ import { fetchTaskFile, fetchTaskTableCsv, fetchTaskTablePage, useCreateTask } f
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
 import { EmbeddingViewer } from '../viewer/EmbeddingViewer';
-import { downloadBlob } from '../viewer/exportImage';
+import { svgToTiff } from '../../../api/exploreJobs';
+import { downloadBlob, exportScale } from '../viewer/exportImage';
 
 /**
  * What the app gives the task folders' views (packages/tasks/src/_shared/web/host.tsx): the
@@ -25,4 +26,6 @@ export const TASK_HOST: TaskHost = {
     const create = useCreateTask(datasetId);
     return { pending: create.isPending, create: (body, done) => create.mutate(body, done) };
   },
+  exportScale: (heightPx) => exportScale(heightPx),
+  svgToTiff,
 };
