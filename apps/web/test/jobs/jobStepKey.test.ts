@@ -12,10 +12,12 @@ const steps = (loc: string) =>
     }
   ).steps;
 
+const known = (k: string) => k.replace(/^jobs:steps\./, '') in steps('en-US');
+
 describe('the running step of a job list (issue 31: zh-CN showed "步骤: start")', () => {
   it('known steps have a label in both languages, never the internal name in Chinese', () => {
     for (const s of ['start', 'inputs', 'pca', 'umap3D', 'markers', 'write', 'publish']) {
-      const key = jobStepKey(s)!;
+      const key = jobStepKey(s, known)!;
       expect(key).toBe(`jobs:steps.${s}`);
       const name = key.split('.')[1]!;
       expect(steps('en-US')[name]).toBeTruthy();
@@ -25,7 +27,7 @@ describe('the running step of a job list (issue 31: zh-CN showed "步骤: start"
     }
   });
   it('a step of its own (a task stage) shows no step rather than an internal name', () => {
-    expect(jobStepKey('cellphonedb-permutations')).toBeNull();
-    expect(jobStepKey(null)).toBeNull();
+    expect(jobStepKey('cellphonedb-permutations', known)).toBeNull();
+    expect(jobStepKey(null, known)).toBeNull();
   });
 });

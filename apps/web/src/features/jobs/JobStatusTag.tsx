@@ -14,14 +14,14 @@ const COLORS: Record<JobView['status'], string> = {
 
 /** A job's status everywhere it appears: tag, live progress % and current step while running. */
 export function JobStatusTag({ job }: { job: JobView }) {
-  const { t } = useTranslation('jobs');
+  const { t, i18n } = useTranslation('jobs');
   const tag = (
     <Tag color={COLORS[job.status]} data-testid={`job-status-${job.id}`} data-status={job.status}>
       {t(`status.${job.status}`)}
     </Tag>
   );
   if (job.status === 'running') {
-    const step = jobStepKey(job.step);
+    const step = jobStepKey(job.step, (k) => i18n.exists(k));
     return (
       <Space size={4} orientation="vertical" style={{ minWidth: 140 }}>
         {tag}
