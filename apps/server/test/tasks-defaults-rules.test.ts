@@ -7,7 +7,7 @@ import {
   resolveDefaults,
   type DatasetFacts,
   type LevelFact,
-} from '../src/services/tasks/defaults-rules';
+} from '@cellcloud/tasks/contract';
 
 /**
  * The pure rules of the dataset defaults (issue 31; docs/methods/<task>.md "Defaults"): the

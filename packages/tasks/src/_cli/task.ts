@@ -13,6 +13,7 @@ import {
 import { isTaskError, resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
 import { detectSpecies, readH5adBytes } from '@cellcloud/formats';
 import type { CellColumn } from '@cellcloud/formats/matrix';
+import { defaultNoteText, resolveDefaults, type LevelFact } from '../_shared/contract/defaults';
 import { findTask, TASKS } from '../generated/registry.contract';
 import { ENGINE_TASKS } from '../generated/registry.engine';
 import { flagValue, parseTaskArgs, TASK_USAGE } from './task-args';
@@ -40,6 +41,32 @@ async function locateResult(input: string): Promise<{ h5ad: string; species?: st
   );
   const species = manifest ? (JSON.parse(manifest) as { species?: string }).species : undefined;
   return { h5ad, species };
+}
+
+/**
+ * The dataset defaults of the API (issue 31, _shared/contract/defaults.ts) filled into the absent
+ * params from the result's categorical obs, so `cellcloud task <task> <result>` with no flags runs
+ * what the web form and `params: {}` run; a field no rule can fill is a usage error saying why.
+ */
+function withDatasetDefaults(
+  definition: NonNullable<ReturnType<typeof findTask>>,
+  species: string,
+  columns: Record<string, CellColumn>,
+  params: Record<string, unknown>,
+  uploads: Record<string, Uint8Array>,
+  say: (m: string) => void,
+): Record<string, unknown> {
+  const levels: LevelFact[] = [];
+  for (const [key, col] of Object.entries(columns)) {
+    if (col.kind !== 'categorical') continue;
+    const counts = new Map<string, number>();
+    for (const v of col.values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+    levels.push({ key, labels: [...counts.keys()], counts: [...counts.values()] });
+  }
+  const r = resolveDefaults(definition, { species, levels }, params, Object.keys(uploads));
+  if (r.missing.length) throw new UsageError(r.missing.map((m) => defaultNoteText(m)).join(' '));
+  for (const n of r.notes) say(`default ${n.field}: ${defaultNoteText(n)}`);
+  return r.params;
 }
 
 /** `cellcloud task …`: returns the process exit code. Throws UsageError for bad invocations. */
@@ -119,6 +146,14 @@ export async function taskCommand(
     );
     if (parsed.matched === 0) throw new UsageError(`No barcode of ${file} matches a cell of the result.`);
   }
+  params = withDatasetDefaults(
+    definition,
+    species,
+    { ...ds.cells.columns, ...extraObs },
+    params,
+    uploads,
+    say,
+  );
   const result = resultHandleFromDataset(ds, { species, extraObs });
   const bar = args.quiet ? undefined : progressBar();
   const controller = new AbortController();

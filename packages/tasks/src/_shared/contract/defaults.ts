@@ -2,7 +2,7 @@ import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 
 /**
  * Dataset-dependent defaults of the analysis tasks (issue 31), pure: what the dataset is
- * (`DatasetFacts`, gathered by defaults.ts) → the params a run with nothing chosen takes, with a
+ * (`DatasetFacts`, gathered by the server's services/tasks/defaults.ts or the CLI from the h5ad) → the params a run with nothing chosen takes, with a
  * message key per resolved field saying why. Keyed by the contract's param names and field hints,
  * so a task gets them by declaring the param: the rules are documented per task in the
  * "Defaults" section of docs/methods/<task>.md.
@@ -276,4 +276,53 @@ export function resolveDefaults(
     }
   }
   return { params, notes, missing };
+}
+
+/** The reasons (`DefaultNote.key`) in both languages; `{name}` placeholders take the note's vars. */
+export const DEFAULT_MESSAGES: { 'en-US': Record<string, string>; 'zh-CN': Record<string, string> } = {
+  'en-US': {
+    'tasks.defaults.level.auto': 'Cell types of the automatic annotation "{level}" (its finest level).',
+    'tasks.defaults.level.cluster': 'The clusters ("{level}"): the dataset has no automatic annotation.',
+    'tasks.defaults.level.other':
+      'The annotation level "{level}": the dataset has no annotation or clusters.',
+    'tasks.defaults.noLevel': 'The dataset has no annotation level to group cells by; choose one.',
+    'tasks.defaults.sampleLevel': 'The samples of the dataset ("{level}").',
+    'tasks.defaults.reference':
+      'The immune and stromal cell types of "{level}" as normal reference: {types}.',
+    'tasks.defaults.referenceAllImmune':
+      'Every cell type of "{level}" is immune or stromal, so "{observed}" (the largest) is analysed and the others are the normal reference: {types}. Choose the reference yourself for a meaningful call.',
+    'tasks.defaults.noReference':
+      'No immune or stromal cell type (T, NK, B, plasma, myeloid, monocyte, macrophage, DC, mast, neutrophil, fibroblast, endothelial, pericyte…) was found in "{level}". Choose the normal reference cell types.',
+    'tasks.defaults.species': 'The species of the dataset ({species}).',
+    'tasks.defaults.tissue': 'The tissue recorded with the analysis ({tissue}).',
+    'tasks.defaults.noTissue': 'The analysis records no tissue type. Please specify the tissue type.',
+    'tasks.defaults.builtinSet': 'The built-in cell-cycle G2/M gene set (meaningful in any tissue).',
+    'tasks.defaults.source': 'The newest differential expression run of this dataset.',
+    'tasks.defaults.groups': 'The largest cell type of "{level}" ({label}) against all the others.',
+  },
+  'zh-CN': {
+    'tasks.defaults.level.auto': '自动注释“{level}”的细胞类型（最细的注释层级）。',
+    'tasks.defaults.level.cluster': '聚类（“{level}”）：数据集没有自动注释。',
+    'tasks.defaults.level.other': '注释层级“{level}”：数据集没有注释或聚类。',
+    'tasks.defaults.noLevel': '数据集没有可用于分组细胞的注释层级，请选择一个。',
+    'tasks.defaults.sampleLevel': '数据集的样本（“{level}”）。',
+    'tasks.defaults.reference': '以“{level}”中的免疫和基质细胞类型作为正常参照：{types}。',
+    'tasks.defaults.referenceAllImmune':
+      '“{level}”中的所有细胞类型都是免疫或基质细胞，因此分析最大的“{observed}”，其余作为正常参照：{types}。如需有意义的结果，请自行选择参照。',
+    'tasks.defaults.noReference':
+      '在“{level}”中没有找到免疫或基质细胞类型（T、NK、B、浆细胞、髓系、单核、巨噬、DC、肥大、中性粒、成纤维、内皮、周细胞等）。请选择正常参照细胞类型。',
+    'tasks.defaults.species': '数据集的物种（{species}）。',
+    'tasks.defaults.tissue': '分析记录的组织类型（{tissue}）。',
+    'tasks.defaults.noTissue': '分析没有记录组织类型。请指定组织类型。',
+    'tasks.defaults.builtinSet': '内置的细胞周期 G2/M 基因集（适用于任何组织）。',
+    'tasks.defaults.source': '本数据集最新的差异表达结果。',
+    'tasks.defaults.groups': '“{level}”中最大的细胞类型（{label}）对比其余所有类型。',
+  },
+};
+
+/** A note's text in a language (the CLI's; the server translates through its catalog). */
+export function defaultNoteText(n: DefaultNote, locale: 'en-US' | 'zh-CN' = 'en-US'): string {
+  return (DEFAULT_MESSAGES[locale][n.key] ?? n.key).replace(/\{(\w+)\}/g, (_, k: string) =>
+    String(n.vars[k] ?? ''),
+  );
 }
