@@ -41,9 +41,8 @@ async function waitState(s: TestServer, token: string, id: string, want: string,
 describe(`fair queues on ${TEST_DB}`, () => {
   let s: TestServer;
   beforeAll(async () => {
-    // a short base so the bomb's budget (10 s + its size at 4 MB/s ×10) ends before the readers'
-    // own 100× expansion limit would stop it: the budget is what this test exercises
-    s = await createTestServer({ INGEST_BUDGET_BASE_SECONDS: '10' });
+    // default budgets: the bomb's is 60 s + its 10 MB at 4 MB/s ×10 ≈ 85 s, pbmc3k's ≈ 75 s
+    s = await createTestServer();
     await s.listen();
   });
   afterAll(async () => s?.close());
@@ -78,13 +77,41 @@ describe(`fair queues on ${TEST_DB}`, () => {
       `[fair-queues] bomb ${(bomb.bytes.length / 1024 / 1024).toFixed(1)} MB gz: budget ${budget.ms / 1000} s, failed after ${bombSeconds.toFixed(1)} s; pbmc3k beside it ${pbmcSeconds.toFixed(1)} s`,
     );
     expect(failed.state).toBe('failed');
-    expect(failed.failure?.code).toBe('files.failed.budget');
-    expect(failed.failure?.message).toMatch(/解析在 \d+ 秒后被停止/);
-    expect(failed.failure?.message).not.toMatch(/files\.failed/);
-    // stopped by its budget (plus the one-second deletion watcher and the status write)
+    // whichever stops it first: its parse budget, or the readers' 100× expansion limit (on an idle
+    // machine the limit's ~1 GB is reached in ~40 s of CPU; under load the budget ends first)
+    expect(['files.failed.budget', 'format.limits.decompressed_too_large']).toContain(failed.failure?.code);
+    expect(failed.failure?.message).toMatch(/[\u4e00-\u9fff]/);
+    expect(failed.failure?.message).not.toMatch(/files\.failed|format\.limits/);
+    // within its budget (plus the one-second deletion watcher and the status write)
     expect(bombSeconds).toBeLessThan(budget.ms / 1000 + 10);
-    const en = await s.request('GET', FILES_API.upload(bombRow.id), { token: attacker.token, lang: 'en-US' });
-    expect((en.body.data as UploadRow).failure?.message).toMatch(/^Parsing was stopped after \d+ seconds/);
+  });
+
+  it('a parse past its budget is stopped with a translated message (budget of a few seconds)', async () => {
+    const short = await createTestServer({ INGEST_BUDGET_BASE_SECONDS: '0.5' });
+    try {
+      await short.listen();
+      const u = await testUser(short);
+      const genes = Array.from({ length: 200 }, (_, g) => `ENSG${String(g).padStart(11, '0')}`);
+      const text = `gene\t${Array.from({ length: 60 }, (_, c) => `c${c}`).join('\t')}\n${genes
+        .map((g, i) => `${g}\t${Array.from({ length: 60 }, (_, c) => (i + c) % 7).join('\t')}`)
+        .join('\n')}\n`;
+      const file = { name: 'small.tsv.gz', bytes: new Uint8Array(gzipSync(text)) };
+      const budget = parseBudget(short.ctx.config.ingest, file.bytes.length);
+      // well under the time the parse child needs to start (loading the readers), so it always ends first
+      expect(budget.ms).toBeLessThan(700);
+      const row = await uploadSample(short, u.token, 'over_budget', [file]);
+      const failed = await waitParsed(short, u.token, row.id, 'zh-CN');
+      expect(failed.state).toBe('failed');
+      expect(failed.failure?.code).toBe('files.failed.budget');
+      expect(failed.failure?.retryable).toBe(true);
+      expect(failed.failure?.message).toMatch(/解析在 \d+ 秒后被停止/);
+      const en = await short.request('GET', FILES_API.upload(row.id), { token: u.token, lang: 'en-US' });
+      expect((en.body.data as UploadRow).failure?.message).toMatch(
+        /^Parsing was stopped after \d+ seconds, the time allowed for a 0\.\d MB upload/,
+      );
+    } finally {
+      await short.close();
+    }
   });
 });
 
