@@ -32,7 +32,8 @@ export class EmbeddedDbInUseError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** Is process `pid` of this machine alive (EPERM: alive, another user's)? */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

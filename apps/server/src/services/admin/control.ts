@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config';
+import { alive } from '../../db/embedded-lock';
 
 /**
  * The admin tool and a running server on the embedded database (PGlite: one process at a time).
@@ -68,12 +69,7 @@ export function readAdminControl(dataDir: string): AdminControl | undefined {
     return undefined;
   }
   if (c.host !== os.hostname() || !Number.isInteger(c.pid) || c.pid === process.pid) return undefined;
-  try {
-    process.kill(c.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
-  return c;
+  return alive(c.pid) ? c : undefined;
 }
 
 /** What `npm start` prints while the installation has no administrator (README "Accounts and plans"). */
