@@ -126,10 +126,15 @@ const files = {
   ],
 };
 
+// written as prettier formats them (npm test checks the formatting too)
+const prettier = await import('prettier');
 let stale = 0;
 for (const [layer, lines] of Object.entries(files)) {
   const file = path.join(out, `registry.${layer}.ts`);
-  const text = lines.join('\n');
+  const text = await prettier.format(lines.join('\n'), {
+    ...((await prettier.resolveConfig(file)) ?? {}),
+    filepath: file,
+  });
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
   if (old === text) continue;
   if (check) {

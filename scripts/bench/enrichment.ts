@@ -7,16 +7,16 @@
  * the gene sets match (the marker genes are random, so the terms mean nothing: this is timing only).
  * Prints one line per size and a JSON line {"cells","step1","ora","gsea","total"}.
  */
-import { degGroupsTask as degDef } from '@cellcloud/contracts/tasks/deg-groups';
-import { enrichTask as enrichDef } from '@cellcloud/contracts/tasks/enrich';
-import { gseaTask as gseaDef } from '@cellcloud/contracts/tasks/gsea';
+import { definition as degDef } from '../../packages/tasks/src/deg-groups/contract';
+import { definition as enrichDef } from '../../packages/tasks/src/enrich/contract';
+import { definition as gseaDef } from '../../packages/tasks/src/gsea/contract';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
-import { degGroupsTask } from '@cellcloud/engine/tasks/deg-groups/index';
-import { enrichTask } from '@cellcloud/engine/tasks/enrich/index';
+import { engine as degGroupsTask } from '../../packages/tasks/src/deg-groups/engine';
+import { engine as enrichTask } from '../../packages/tasks/src/enrich/engine';
 import { loadGeneSets } from '@cellcloud/engine/tasks/gene-sets/library';
-import { gseaTask } from '@cellcloud/engine/tasks/gsea/index';
+import { engine as gseaTask } from '../../packages/tasks/src/gsea/engine';
 import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 import type { SourceTask } from '@cellcloud/engine/tasks/types';

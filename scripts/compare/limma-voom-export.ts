@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readH5adBytes } from '@cellcloud/formats';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { selectTwoGroups } from '@cellcloud/engine/tasks/deg-groups/compare';
-import { pseudobulkTest } from '@cellcloud/engine/tasks/deg-groups/pseudobulk';
+import { pseudobulkTest } from '../../packages/tasks/src/deg-groups/engine/pseudobulk';
 import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
 
 const out = process.argv[2] ?? '/tmp/limma-compare';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskOutputsView, TaskTablePage, TaskView } from '@cellcloud/contracts/tasks/api';
-import type { EnrichSummary } from '@cellcloud/contracts/tasks/enrich';
+import type { enrich } from '@cellcloud/tasks/contract';
 import { TASK_API } from '@cellcloud/contracts/tasks/api';
 import type { JobEvent } from '@cellcloud/contracts/jobs';
 import { jobsDeps } from '../src/services/jobs-wire';
@@ -158,11 +158,11 @@ describe.skipIf(!PBMC_H5AD)('analysis tasks: cell score on pbmc3k through the AP
     expect(done.status, JSON.stringify(done)).toBe('completed');
     const out = (await s.request('GET', TASK_API.outputs(data.id, done.id), { token: owner.token })).body
       .data as TaskOutputsView;
-    const summary = out.summary as EnrichSummary;
+    const summary = out.summary as enrich.EnrichSummary;
     const nB = data.labels.filter((l) => l === 'B').length;
     const degOut = (await s.request('GET', TASK_API.outputs(data.id, deg.id), { token: owner.token })).body
       .data as TaskOutputsView;
-    expect(summary.group1).toEqual((degOut.summary as EnrichSummary).group1);
+    expect(summary.group1).toEqual((degOut.summary as enrich.EnrichSummary).group1);
     expect(summary.group1.cells).toBe(nB);
     expect(summary.group2.cells).toBe(data.labels.filter((l) => l === 'CD14+ Mono').length);
     const filtered = (

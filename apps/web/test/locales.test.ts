@@ -105,7 +105,8 @@ const scanTaskFile = (file: string): Source => {
   const folder = path.relative(tasksDir, file).split(path.sep)[0]!;
   const src = scan(file, ['tasks']);
   if (!taskFolders.includes(folder)) return src;
-  const own = (k: string) => (en.get('tasks')?.has(k) ? k : `${taskKey(folder)}.${k}`);
+  const own = (k: string) =>
+    [...src.namespaces].some((ns) => en.get(ns)?.has(k)) ? k : `${taskKey(folder)}.${k}`;
   for (const lit of [...src.literals]) src.literals.add(own(lit));
   return { ...src, calls: src.calls.map(own) };
 };

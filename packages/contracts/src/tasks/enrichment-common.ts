@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { LIMITS } from '../constants';
 import { groupSpec } from './define';
 
 /**
  * Shared pieces of the enrichment tasks (issue 15): deg-groups (step 1), enrich (step 2, ORA),
- * gsea and gsva. METHODS §3.1–3.3 and §4.
+ * gsea and gsva (docs/methods/deg-groups.md, enrich.md, gsea.md, gsva.md).
  */
 
 /**
  * Built-in gene set libraries, read through the ResourceReader relative to the resources root
- * (`gene_sets/…`, see /work/shared/data/README.md §8). All human, gene symbols.
+ * (`gene_sets/…` of the reference data). All human, gene symbols.
  */
 export const GENE_SET_LIBRARIES = {
   go_bp: { path: 'gene_sets/enrichr_GO_Biological_Process_2021_human.gmt.gz', labelKey: 'libraries.go_bp' },
@@ -30,9 +31,9 @@ export type GeneSetSource = z.infer<typeof geneSetSource>;
 export const GMT_UPLOAD_FIELD = 'geneSets';
 
 /**
- * Columns of the step-1 DEG tables `tables/group1.csv` / `group2.csv` (one per direction): the SPEC
- * §3 DEG columns (field names of contracts' DegRow) plus `mean` = log2(mean of expm1(normalized) in
- * the group + 1) of METHODS §3.1.
+ * Columns of the step-1 DEG tables `tables/group1.csv` / `group2.csv` (one per direction): the DEG
+ * columns of docs/product/entities.md (field names of contracts' DegRow) plus `mean` = log2(mean of expm1(normalized) in
+ * the group + 1) of docs/methods/deg-groups.md.
  */
 export const DEG_GROUP_COLUMNS = [
   'cluster',
@@ -60,7 +61,7 @@ export const ORA_COLUMNS = [
   'Count',
 ] as const;
 
-/** Columns of the GSEA table (clusterProfiler's gseaResult, as METHODS §3.3 lists them). */
+/** Columns of the GSEA table (clusterProfiler's gseaResult, docs/methods/gsea.md). */
 export const GSEA_COLUMNS = [
   'ID',
   'Description',
@@ -75,7 +76,7 @@ export const GSEA_COLUMNS = [
   'core_enrichment',
 ] as const;
 
-/** The two groups of a one-vs-one comparison (METHODS §3.1). */
+/** The two groups of a one-vs-one comparison (docs/methods/deg-groups.md). */
 export const comparisonParams = {
   group1: groupSpec,
   group2: groupSpec,
@@ -122,3 +123,14 @@ export const ENRICHMENT_MESSAGES = {
     'enrichment.gsvaColumns': 'GSVA 至少需要 2 列（分组或细胞）；当前为 {n}。',
   },
 } as const;
+
+/**
+ * The DEG display filter (docs/product/validation.md): log2 fold change ≥ 0.25, adjusted p ≤ 0.05
+ * and the gene detected in ≥ 10 % of either group. The engine's counts and the web's table agree.
+ */
+export function passesDegDisplayFilter(
+  r: { log2fc: number; padj: number; pct1: number; pct2: number },
+  f: { log2fc: number; padj: number; pct: number } = LIMITS.degFilter,
+): boolean {
+  return r.log2fc >= f.log2fc && r.padj <= f.padj && (r.pct1 >= f.pct || r.pct2 >= f.pct);
+}

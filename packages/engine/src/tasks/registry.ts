@@ -1,7 +1,4 @@
 import type { EngineTask } from './types';
-import { degGroupsTask } from './deg-groups';
-import { enrichTask } from './enrich';
-import { gseaTask } from './gsea';
 import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 import { interactionEngineTask } from './interaction';
@@ -14,9 +11,6 @@ import { regulonsEngineTask } from './regulons';
  * list when it moves to its folder, and the file goes when the list is empty.
  */
 export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
-  'deg-groups': degGroupsTask as EngineTask<never, unknown>,
-  enrich: enrichTask as EngineTask<never, unknown>,
-  gsea: gseaTask as EngineTask<never, unknown>,
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
   interaction: interactionEngineTask as EngineTask<never, unknown>,

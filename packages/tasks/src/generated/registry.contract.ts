@@ -4,13 +4,25 @@
 import { taskRegistry } from '../_shared/contract/registry';
 import * as cellScore from '../cell-score/contract';
 import * as cnv from '../cnv/contract';
+import * as degGroups from '../deg-groups/contract';
+import * as enrich from '../enrich/contract';
+import * as gsea from '../gsea/contract';
 import * as ith from '../ith/contract';
 import * as monocle2 from '../monocle2/contract';
 import * as monocle3 from '../monocle3/contract';
 
 /** Each task's contract module (its `definition` and its own schemas and types). */
-export { cellScore, cnv, ith, monocle2, monocle3 };
+export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3 };
 
 /** Every task definition (in the product's task order) and the lookup by name. */
-export const { TASKS, findTask } = taskRegistry([cellScore.definition, cnv.definition, ith.definition, monocle2.definition, monocle3.definition]);
+export const { TASKS, findTask } = taskRegistry([
+  cellScore.definition,
+  cnv.definition,
+  degGroups.definition,
+  enrich.definition,
+  gsea.definition,
+  ith.definition,
+  monocle2.definition,
+  monocle3.definition,
+]);
 export * from '../_shared/contract';

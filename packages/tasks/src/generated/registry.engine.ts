@@ -4,6 +4,9 @@
 import { engineRegistry } from '../_shared/engine/registry';
 import { engine as cellScore } from '../cell-score/engine';
 import { engine as cnv } from '../cnv/engine';
+import { engine as degGroups } from '../deg-groups/engine';
+import { engine as enrich } from '../enrich/engine';
+import { engine as gsea } from '../gsea/engine';
 import { engine as ith } from '../ith/engine';
 import { engine as monocle2 } from '../monocle2/engine';
 import { engine as monocle3 } from '../monocle3/engine';
@@ -11,8 +14,11 @@ import { engine as monocle3 } from '../monocle3/engine';
 /** Each task's compute (EngineTask), by task name. */
 export const ENGINE_TASKS = engineRegistry({
   'cell-score': cellScore,
-  'cnv': cnv,
-  'ith': ith,
-  'monocle2': monocle2,
-  'monocle3': monocle3,
+  cnv: cnv,
+  'deg-groups': degGroups,
+  enrich: enrich,
+  gsea: gsea,
+  ith: ith,
+  monocle2: monocle2,
+  monocle3: monocle3,
 });

@@ -4,15 +4,21 @@
 import type { TaskFigures } from '../_shared/figures/export';
 import { figures as cellScore } from '../cell-score/figures';
 import { figures as cnv } from '../cnv/figures';
+import { figures as degGroups } from '../deg-groups/figures';
+import { figures as enrich } from '../enrich/figures';
+import { figures as gsea } from '../gsea/figures';
 import { figures as ith } from '../ith/figures';
 import { figures as monocle2 } from '../monocle2/figures';
 
 /** Each task's figure builders for the server's figure export. */
 export const TASK_FIGURES: Readonly<Record<string, TaskFigures>> = {
   'cell-score': cellScore,
-  'cnv': cnv,
-  'ith': ith,
-  'monocle2': monocle2,
+  cnv: cnv,
+  'deg-groups': degGroups,
+  enrich: enrich,
+  gsea: gsea,
+  ith: ith,
+  monocle2: monocle2,
 };
 
 export * from '../_shared/figures';

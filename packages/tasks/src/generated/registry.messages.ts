@@ -6,6 +6,12 @@ import cellScoreEn from '../cell-score/messages/en-US.json';
 import cellScoreZh from '../cell-score/messages/zh-CN.json';
 import cnvEn from '../cnv/messages/en-US.json';
 import cnvZh from '../cnv/messages/zh-CN.json';
+import degGroupsEn from '../deg-groups/messages/en-US.json';
+import degGroupsZh from '../deg-groups/messages/zh-CN.json';
+import enrichEn from '../enrich/messages/en-US.json';
+import enrichZh from '../enrich/messages/zh-CN.json';
+import gseaEn from '../gsea/messages/en-US.json';
+import gseaZh from '../gsea/messages/zh-CN.json';
 import ithEn from '../ith/messages/en-US.json';
 import ithZh from '../ith/messages/zh-CN.json';
 import monocle2En from '../monocle2/messages/en-US.json';
@@ -16,8 +22,11 @@ import monocle3Zh from '../monocle3/messages/zh-CN.json';
 /** Each task's messages (web `tasks` namespace under `key`, failures, figure labels). */
 export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
   'cell-score': { key: 'cellScore', 'en-US': cellScoreEn, 'zh-CN': cellScoreZh },
-  'cnv': { key: 'cnv', 'en-US': cnvEn, 'zh-CN': cnvZh },
-  'ith': { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
-  'monocle2': { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
-  'monocle3': { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
+  cnv: { key: 'cnv', 'en-US': cnvEn, 'zh-CN': cnvZh },
+  'deg-groups': { key: 'degGroups', 'en-US': degGroupsEn, 'zh-CN': degGroupsZh },
+  enrich: { key: 'enrich', 'en-US': enrichEn, 'zh-CN': enrichZh },
+  gsea: { key: 'gsea', 'en-US': gseaEn, 'zh-CN': gseaZh },
+  ith: { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
+  monocle2: { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
+  monocle3: { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
 };

@@ -4,6 +4,9 @@
 import type { WebTask } from '../_shared/web/host';
 import { web as cellScore } from '../cell-score/web';
 import { web as cnv } from '../cnv/web';
+import { web as degGroups } from '../deg-groups/web';
+import { web as enrich } from '../enrich/web';
+import { web as gsea } from '../gsea/web';
 import { web as ith } from '../ith/web';
 import { web as monocle2 } from '../monocle2/web';
 import { web as monocle3 } from '../monocle3/web';
@@ -11,10 +14,13 @@ import { web as monocle3 } from '../monocle3/web';
 /** Each task's result view (a task without one gets the generic table view). */
 export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   'cell-score': cellScore,
-  'cnv': cnv,
-  'ith': ith,
-  'monocle2': monocle2,
-  'monocle3': monocle3,
+  cnv: cnv,
+  'deg-groups': degGroups,
+  enrich: enrich,
+  gsea: gsea,
+  ith: ith,
+  monocle2: monocle2,
+  monocle3: monocle3,
 };
 
 export * from '../_shared/web';

@@ -29,15 +29,5 @@ export interface FigureData {
 /** Indices of the cells of each code of a level (shared with the task folders' figure builders). */
 export { cellsByCode } from '@cellcloud/tasks/figures';
 
-/** Column `name` of a task table as numbers (missing / text → NaN). */
-export function numberColumn(t: TaskTable, name: string): number[] | undefined {
-  const j = t.columns.indexOf(name);
-  if (j < 0) return undefined;
-  return t.rows.map((r) => (typeof r[j] === 'number' ? r[j] : NaN));
-}
-
-export function textColumn(t: TaskTable, name: string): string[] | undefined {
-  const j = t.columns.indexOf(name);
-  if (j < 0) return undefined;
-  return t.rows.map((r) => (r[j] === null || r[j] === undefined ? '' : String(r[j])));
-}
+/** Columns of a task table as numbers / text (shared with the task folders' figure builders). */
+export { numberColumn, textColumn } from '@cellcloud/tasks/figures';

@@ -1,11 +1,10 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
-import type { TaskTable } from '@cellcloud/contracts/tasks/csv';
 import type { FigureData } from './data';
 import { numberColumn, textColumn } from './data';
 import type { Locale } from '@cellcloud/contracts/locale';
-import { messageLabel, TASK_FIGURES } from '@cellcloud/tasks/figures';
+import { messageLabel, TASK_FIGURES, volcanoOption } from '@cellcloud/tasks/figures';
 import { TASK_MESSAGES } from '@cellcloud/tasks/messages';
-import { barOption, figure, heatmapOption, stem } from './charts';
+import { figure, heatmapOption, stem } from './charts';
 import type { Label } from './labels';
 import type { Figure } from './render';
 
@@ -19,112 +18,30 @@ import type { Figure } from './render';
  */
 type TaskFigure = (task: FigureData['tasks'][number], d: FigureData, t: Label) => Figure[];
 
-const SIG_P = 0.05;
-const SIG_FC = 1;
-
+/** Volcano of a saved explorer DE comparison (the deg-groups task draws its own, the same option). */
 export function volcano(
   name: string,
   stemName: string,
   rows: Pick<DegRow, 'gene' | 'log2fc' | 'padj'>[],
   t: Label,
 ): Figure {
-  const up: number[][] = [];
-  const down: number[][] = [];
-  const ns: number[][] = [];
-  for (const r of rows) {
-    if (!Number.isFinite(r.log2fc) || !Number.isFinite(r.padj)) continue;
-    const p = [r.log2fc, -Math.log10(Math.max(r.padj, 1e-300))];
-    (r.padj < SIG_P && r.log2fc >= SIG_FC ? up : r.padj < SIG_P && r.log2fc <= -SIG_FC ? down : ns).push(p);
-  }
+  const labels = {
+    log2fc: t('figures.log2fc'),
+    negLog10Padj: t('figures.negLog10Padj'),
+    up: t('figures.up'),
+    down: t('figures.down'),
+    ns: t('figures.ns'),
+  };
   return figure(
     `de/volcano_${stemName}`,
     t('figures.volcano', { name }),
-    {
-      grid: { left: 80, right: 160, top: 60, bottom: 70 },
-      legend: { orient: 'vertical', right: 10, top: 60 },
-      xAxis: { type: 'value', name: t('figures.log2fc'), nameLocation: 'middle', nameGap: 30 },
-      yAxis: { type: 'value', name: t('figures.negLog10Padj'), nameLocation: 'middle', nameGap: 50 },
-      series: [
-        { type: 'scatter', name: t('figures.ns'), symbolSize: 3, itemStyle: { color: '#bdbdbd' }, data: ns },
-        { type: 'scatter', name: t('figures.up'), symbolSize: 4, itemStyle: { color: '#d62728' }, data: up },
-        {
-          type: 'scatter',
-          name: t('figures.down'),
-          symbolSize: 4,
-          itemStyle: { color: '#1f77b4' },
-          data: down,
-        },
-      ],
-    },
+    volcanoOption(rows, labels),
     860,
     640,
   );
 }
 
-const degRows = (tb: TaskTable | undefined) => {
-  if (!tb) return [];
-  const gene = textColumn(tb, 'gene') ?? [];
-  const fc = numberColumn(tb, 'log2fc') ?? [];
-  const padj = numberColumn(tb, 'padj') ?? [];
-  return gene.map((g, i) => ({ gene: g, log2fc: fc[i]!, padj: padj[i]! }));
-};
-
-/** Rows of `tb` ordered by `col` ascending (NaN last), first `n`. */
-function topBy(tb: TaskTable, col: string, n: number): number[] {
-  const v = numberColumn(tb, col) ?? [];
-  return v
-    .map((x, i) => [x, i] as const)
-    .filter(([x]) => Number.isFinite(x))
-    .sort((a, b) => a[0] - b[0])
-    .slice(0, n)
-    .map(([, i]) => i);
-}
-
 const byTask: Record<string, TaskFigure> = {
-  'deg-groups': (k, _d, t) =>
-    k.tables.group1 ? [volcano(k.name, stem(k.name), degRows(k.tables.group1), t)] : [],
-  enrich: (k, _d, t) =>
-    Object.entries(k.tables)
-      .filter(([n, tb]) => n.startsWith('ora_') && tb.rows.length)
-      .slice(0, 4)
-      .map(([n, tb]) => {
-        const idx = topBy(tb, 'p.adjust', 15);
-        const desc = textColumn(tb, 'Description')!;
-        const p = numberColumn(tb, 'p.adjust')!;
-        return figure(
-          `tasks/${stem(k.name)}_${stem(n)}`,
-          t('figures.enrichment', { name: n.slice(4) }),
-          barOption(
-            idx.map((i) => desc[i]!),
-            idx.map((i) => -Math.log10(Math.max(p[i]!, 1e-300))),
-            t('figures.negLog10Padj'),
-            () => '#4e79a7',
-          ),
-          1000,
-          Math.max(400, 140 + idx.length * 26),
-        );
-      }),
-  gsea: (k, _d, t) => {
-    const tb = k.tables.gsea;
-    if (!tb?.rows.length) return [];
-    const idx = topBy(tb, 'p.adjust', 20);
-    const desc = textColumn(tb, 'Description')!;
-    const nes = numberColumn(tb, 'NES')!;
-    return [
-      figure(
-        `tasks/${stem(k.name)}_nes`,
-        t('figures.gsea'),
-        barOption(
-          idx.map((i) => desc[i]!),
-          idx.map((i) => nes[i]!),
-          'NES',
-          (v) => (v >= 0 ? '#d62728' : '#1f77b4'),
-        ),
-        1000,
-        Math.max(400, 140 + idx.length * 26),
-      ),
-    ];
-  },
   interaction: (k, _d, t) => {
     const tb = k.tables.count_network;
     if (!tb?.rows.length) return [];
@@ -173,8 +90,6 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-
-
 };
 
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */

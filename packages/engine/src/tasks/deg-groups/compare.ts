@@ -6,7 +6,7 @@ import { describeGroup, selectCells } from '../groups';
 import type { ResultHandle, TableValue, TaskTable } from '../types';
 import { DEG_GROUP_COLUMNS } from '@cellcloud/contracts/tasks/enrichment-common';
 
-/** One DEG row of a one-vs-one comparison (SPEC §3 DEG columns + `mean`). */
+/** One DEG row of a one-vs-one comparison (DEG columns of docs/product/entities.md + `mean`). */
 export interface DegGroupRow {
   cluster: string;
   gene: string;
@@ -19,7 +19,7 @@ export interface DegGroupRow {
   zscore: number;
   pval: number;
   padj: number;
-  /** log2(mean of expm1(normalized) in the group + 1) (METHODS §3.1). */
+  /** log2(mean of expm1(normalized) in the group + 1) (docs/methods/deg-groups.md). */
   mean: number;
 }
 
@@ -34,9 +34,9 @@ export interface Comparison {
 }
 
 /**
- * Cells of the two groups (METHODS §3.1: a cell matches a group when all its conditions hold;
+ * Cells of the two groups (docs/methods/deg-groups.md: a cell matches a group when all its conditions hold;
  * cells in neither are dropped; cells in both are refused or, with overlap = 'drop', removed from
- * both), each with at least LIMITS.degMinCells cells (SPEC §5).
+ * both), each with at least LIMITS.degMinCells cells (docs/product/validation.md).
  */
 export function selectTwoGroups(
   result: ResultHandle,
@@ -104,7 +104,7 @@ export function compareTwoGroups(
   }
   const sizes = [sel.cells[0].length, sel.cells[1].length];
   const symbols = result.genes.symbols;
-  const fin = (x: number) => (Number.isFinite(x) ? x : 0); // METHODS §3.1: missing values filled with 0
+  const fin = (x: number) => (Number.isFinite(x) ? x : 0); // docs/methods/deg-groups.md: missing values filled with 0
   const rows = [0, 1].map((k) => {
     const out: DegGroupRow[] = [];
     for (let g = 0; g < result.nGenes; g++) {
@@ -172,13 +172,5 @@ export function degRowsFromTable(t: TaskTable, geneIndex: (name: string) => numb
   }));
 }
 
-/** SPEC §5 display filter: Log2FC ≥ 0.25, adjusted p ≤ 0.05, Pct1 or Pct2 ≥ 0.1. */
-export function passesDisplayFilter(r: {
-  log2fc: number;
-  padj: number;
-  pct1: number;
-  pct2: number;
-}): boolean {
-  const f = LIMITS.degFilter;
-  return r.log2fc >= f.log2fc && r.padj <= f.padj && (r.pct1 >= f.pct || r.pct2 >= f.pct);
-}
+/** The display filter (docs/product/validation.md), defined with the DEG table's columns. */
+export { passesDegDisplayFilter as passesDisplayFilter } from '@cellcloud/contracts/tasks/enrichment-common';

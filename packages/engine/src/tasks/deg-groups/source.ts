@@ -1,4 +1,3 @@
-import type { DegGroupsSummary } from '@cellcloud/contracts/tasks/deg-groups';
 import type { GroupSpec } from '@cellcloud/contracts/tasks/define';
 import { TaskError } from '../errors';
 import type { TaskRunContext } from '../types';
@@ -22,7 +21,8 @@ export async function comparisonRows(
 ): Promise<ComparisonRows> {
   const { source, result, params } = ctx;
   if (source) {
-    const summary = source.summary as DegGroupsSummary;
+    // the deg-groups task's summary (packages/tasks/src/deg-groups/contract.ts degGroupsSummary)
+    const summary = source.summary as Record<'group1' | 'group2', { label: string; cells: number }>;
     const rows = [
       degRowsFromTable(await source.readTable('group1'), (n) => result.geneIndex(n)),
       degRowsFromTable(await source.readTable('group2'), (n) => result.geneIndex(n)),

@@ -1,8 +1,5 @@
 import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
-import { degGroupsTask } from '@cellcloud/contracts/tasks/deg-groups';
-import { enrichTask } from '@cellcloud/contracts/tasks/enrich';
-import { gseaTask } from '@cellcloud/contracts/tasks/gsea';
 import { gsvaTask } from '@cellcloud/contracts/tasks/gsva';
 import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
 import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
@@ -14,9 +11,6 @@ import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
  * folder. A task leaves this list when its folder is created.
  */
 const NOT_YET_MOVED: readonly TaskDefinition[] = [
-  degGroupsTask,
-  enrichTask,
-  gseaTask,
   gsvaTask,
   interactionTask,
   regulonsTask,

@@ -1,8 +1,5 @@
 import { WEB_TASKS as FOLDER_VIEWS } from '@cellcloud/tasks/web';
 import { InteractionTaskView } from './interaction/InteractionTaskView';
-import { DegGroupsTaskView } from './deg-groups/DegGroupsView';
-import { EnrichTaskView } from './enrich/EnrichView';
-import { GseaTaskView } from './gsea/GseaView';
 import { GsvaTaskView } from './gsva/GsvaView';
 import { RegulonsView } from './regulons/RegulonsView';
 import type { WebTask } from './types';
@@ -16,9 +13,6 @@ import { VdjView } from './vdj/VdjView';
 export const WEB_TASKS: Record<string, WebTask> = {
   ...FOLDER_VIEWS,
   interaction: { view: InteractionTaskView },
-  'deg-groups': { view: DegGroupsTaskView },
-  enrich: { view: EnrichTaskView },
-  gsea: { view: GseaTaskView },
   gsva: { view: GsvaTaskView },
   vdj: { view: VdjView },
   regulons: { view: RegulonsView },

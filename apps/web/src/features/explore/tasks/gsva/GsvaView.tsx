@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { GsvaSummary } from '@cellcloud/contracts/tasks/gsva';
 import { EChart } from '../../charts/EChart';
 import type { ChartOption } from '../../charts/echarts';
-import { ExportButtons } from '../deg-groups/ExportButtons';
+import { ExportButtons } from '@cellcloud/tasks/web';
 import { fmtNumber, useTaskOutput, type TaskResultSource } from '../deg-groups/taskResult';
 
 interface Heatmap {

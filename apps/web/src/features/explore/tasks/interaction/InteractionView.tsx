@@ -5,7 +5,7 @@ import { interactionCategories, type InteractionCategory } from '@cellcloud/cont
 import { EChart } from '../../charts/EChart';
 import type { Cell } from '@cellcloud/formats/table-export';
 import { palette } from '../../viewer/palettes';
-import { ExportButtons } from '../deg-groups/ExportButtons';
+import { ExportButtons } from '@cellcloud/tasks/web';
 import {
   countHeatmapOption,
   dotPlotHeight,

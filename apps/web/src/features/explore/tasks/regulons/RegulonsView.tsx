@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
 import { useTaskTable } from '../../../../api/tasks';
 import { EChart } from '../../charts/EChart';
-import { ExportButtons } from '../deg-groups/ExportButtons';
+import { ExportButtons } from '@cellcloud/tasks/web';
 import type { WebTaskViewProps } from '../types';
 import { matrixHeatmap, scaleColumns, type Rows } from './charts';
 import { RegulonCellHeatmap, RegulonFeaturePlots } from './RegulonPlots';
