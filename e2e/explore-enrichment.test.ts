@@ -126,12 +126,16 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
 
     lap('step 2 checked');
     await switchLanguage(page); // the views' texts are client-side: no reload needed
-    await expect(page.getByTestId('deg-groups-count').textContent({ timeout: 60_000 })).resolves.toMatch(
-      /显示 \d+ \/ \d+ 个基因/,
-    );
-    await expect(page.getByTestId('enrich-count').textContent({ timeout: 60_000 })).resolves.toMatch(
-      /个富集条目/,
-    );
+    // the switch re-renders the views once the zh-CN messages are in: wait for the texts, as a
+    // reader would, instead of reading them at the first frame after the click
+    await page
+      .getByTestId('deg-groups-count')
+      .filter({ hasText: /显示 \d+ \/ \d+ 个基因/ })
+      .waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('enrich-count')
+      .filter({ hasText: /个富集条目/ })
+      .waitFor({ timeout: 60_000 });
     await page.getByTestId('enrich-view').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-enrichment-step2');
     lap('Chinese checked');
