@@ -28,8 +28,11 @@ import {
  * analysis that a worker container completes; during a second analysis the worker running it is
  * killed (SIGKILL) and the other worker completes the job, with nothing lost.
  */
-const unavailable = podmanUnavailable();
-if (unavailable && process.env.CI === 'true')
+// ~13 min on the 2-core machine (two real analyses in containers): outside `npm test`'s budget,
+// run by `npm run test:compose` (CELLCLOUD_TEST_COMPOSE=1), see deploy/README.md "Tests"
+const wanted = process.env.CELLCLOUD_TEST_COMPOSE === '1';
+const unavailable = wanted ? podmanUnavailable() : 'set CELLCLOUD_TEST_COMPOSE=1 (npm run test:compose)';
+if (wanted && unavailable && process.env.CI === 'true')
   throw new Error(`podman is required under CI=true: ${unavailable}`);
 const pbmc = sharedData('pbmc3k/10x');
 
