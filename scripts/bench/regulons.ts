@@ -7,11 +7,11 @@
  * the process CPU seconds (all threads: wall time is pessimistic on a loaded machine).
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
+import { definition as regulonsTask } from '../../packages/tasks/src/regulons/contract';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { defaultResourcesDir, nodeResourceReader } from '../../packages/engine/src/cli/node-resources';
 import { Random } from '../../packages/engine/src/methods/random';
-import { loadDorothea, runRegulons } from '../../packages/engine/src/tasks/regulons';
+import { loadDorothea, runRegulons } from '../../packages/tasks/src/regulons/engine';
 import { MemorySink } from '../../packages/engine/src/tasks/memory-sink';
 import type { ResultHandle, TaskProgress } from '../../packages/engine/src/tasks/types';
 

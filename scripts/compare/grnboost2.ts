@@ -1,5 +1,5 @@
 /**
- * Agreement of our GRNBoost2-style importances (packages/engine/src/tasks/regulons/gbm.ts, binned
+ * Agreement of our GRNBoost2-style importances (packages/tasks/src/regulons/engine/gbm.ts, binned
  * split search) with scikit-learn's exact GradientBoostingRegressor at arboreto's GRNBoost2
  * settings (scripts/compare/grnboost2.py, Debian python3-sklearn):
  *
@@ -18,8 +18,8 @@ import { gunzipSync } from 'node:zlib';
 import { readH5adBytes } from '@cellcloud/formats';
 import { defaultResourcesDir } from '../../packages/engine/src/cli/node-resources';
 import { Random } from '../../packages/engine/src/methods/random';
-import { binFeatures, GRNBOOST2 } from '../../packages/engine/src/tasks/regulons/binning';
-import { boostImportances } from '../../packages/engine/src/tasks/regulons/gbm';
+import { binFeatures, GRNBOOST2 } from '../../packages/tasks/src/regulons/engine/binning';
+import { boostImportances } from '../../packages/tasks/src/regulons/engine/gbm';
 import { resultHandleFromDataset } from '../../packages/engine/src/tasks/result-handle';
 
 const [nCellsArg = '600', nTargetsArg = '30'] = process.argv.slice(2);

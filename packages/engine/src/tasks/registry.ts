@@ -3,7 +3,6 @@ import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 import { interactionEngineTask } from './interaction';
 import { vdjEngine } from './vdj';
-import { regulonsEngineTask } from './regulons';
 
 /**
  * MIGRATION SHIM (issue 30): the compute of the tasks that have no folder in packages/tasks yet
@@ -15,5 +14,4 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   annotate: annotateEngine as EngineTask<never, unknown>,
   interaction: interactionEngineTask as EngineTask<never, unknown>,
   vdj: vdjEngine as EngineTask<never, unknown>,
-  regulons: regulonsEngineTask as EngineTask<never, unknown>,
 };

@@ -10,9 +10,10 @@ import * as gsea from '../gsea/contract';
 import * as ith from '../ith/contract';
 import * as monocle2 from '../monocle2/contract';
 import * as monocle3 from '../monocle3/contract';
+import * as regulons from '../regulons/contract';
 
 /** Each task's contract module (its `definition` and its own schemas and types). */
-export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3 };
+export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3, regulons };
 
 /** Every task definition (in the product's task order) and the lookup by name. */
 export const { TASKS, findTask } = taskRegistry([
@@ -24,5 +25,6 @@ export const { TASKS, findTask } = taskRegistry([
   ith.definition,
   monocle2.definition,
   monocle3.definition,
+  regulons.definition,
 ]);
 export * from '../_shared/contract';

@@ -10,6 +10,7 @@ import { engine as gsea } from '../gsea/engine';
 import { engine as ith } from '../ith/engine';
 import { engine as monocle2 } from '../monocle2/engine';
 import { engine as monocle3 } from '../monocle3/engine';
+import { engine as regulons } from '../regulons/engine';
 
 /** Each task's compute (EngineTask), by task name. */
 export const ENGINE_TASKS = engineRegistry({
@@ -21,4 +22,5 @@ export const ENGINE_TASKS = engineRegistry({
   ith: ith,
   monocle2: monocle2,
   monocle3: monocle3,
+  regulons: regulons,
 });

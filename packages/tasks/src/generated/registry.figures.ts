@@ -9,6 +9,7 @@ import { figures as enrich } from '../enrich/figures';
 import { figures as gsea } from '../gsea/figures';
 import { figures as ith } from '../ith/figures';
 import { figures as monocle2 } from '../monocle2/figures';
+import { figures as regulons } from '../regulons/figures';
 
 /** Each task's figure builders for the server's figure export. */
 export const TASK_FIGURES: Readonly<Record<string, TaskFigures>> = {
@@ -19,6 +20,7 @@ export const TASK_FIGURES: Readonly<Record<string, TaskFigures>> = {
   gsea: gsea,
   ith: ith,
   monocle2: monocle2,
+  regulons: regulons,
 };
 
 export * from '../_shared/figures';

@@ -10,6 +10,7 @@ import { estimateMemoryBytes as gsea } from '../gsea/memory';
 import { estimateMemoryBytes as ith } from '../ith/memory';
 import { estimateMemoryBytes as monocle2 } from '../monocle2/memory';
 import { estimateMemoryBytes as monocle3 } from '../monocle3/memory';
+import { estimateMemoryBytes as regulons } from '../regulons/memory';
 
 /** Each task's memory estimate (light: no engine module is loaded). */
 export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
@@ -21,6 +22,7 @@ export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
   ith: ith as EstimateMemory,
   monocle2: monocle2 as EstimateMemory,
   monocle3: monocle3 as EstimateMemory,
+  regulons: regulons as EstimateMemory,
 };
 
 export type { DataShape, EstimateMemory } from '../_shared/contract/memory';

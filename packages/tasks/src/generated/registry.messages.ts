@@ -18,6 +18,8 @@ import monocle2En from '../monocle2/messages/en-US.json';
 import monocle2Zh from '../monocle2/messages/zh-CN.json';
 import monocle3En from '../monocle3/messages/en-US.json';
 import monocle3Zh from '../monocle3/messages/zh-CN.json';
+import regulonsEn from '../regulons/messages/en-US.json';
+import regulonsZh from '../regulons/messages/zh-CN.json';
 
 /** Each task's messages (web `tasks` namespace under `key`, failures, figure labels). */
 export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
@@ -29,4 +31,5 @@ export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
   ith: { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
   monocle2: { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
   monocle3: { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
+  regulons: { key: 'regulons', 'en-US': regulonsEn, 'zh-CN': regulonsZh },
 };

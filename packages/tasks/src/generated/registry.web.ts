@@ -10,6 +10,7 @@ import { web as gsea } from '../gsea/web';
 import { web as ith } from '../ith/web';
 import { web as monocle2 } from '../monocle2/web';
 import { web as monocle3 } from '../monocle3/web';
+import { web as regulons } from '../regulons/web';
 
 /** Each task's result view (a task without one gets the generic table view). */
 export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
@@ -21,6 +22,7 @@ export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   ith: ith,
   monocle2: monocle2,
   monocle3: monocle3,
+  regulons: regulons,
 };
 
 export * from '../_shared/web';

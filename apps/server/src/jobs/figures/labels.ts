@@ -26,8 +26,6 @@ registerMessages({
     'downloads.figures.source': 'Source',
     'downloads.figures.target': 'Target',
     'downloads.figures.count': 'Count',
-    'downloads.figures.rss': 'Regulon specificity score (RSS)',
-    'downloads.figures.cellType': 'Cell type',
     'downloads.readme.figures':
       'Figures of the result "{name}", rendered on the server. Each figure is an SVG (vector; embeddings with more than {raster} cells carry their points as an embedded image) and a PNG at {scale}× the SVG size.',
     'downloads.readme.tables':
@@ -58,8 +56,6 @@ registerMessages({
     'downloads.figures.source': '来源',
     'downloads.figures.target': '目标',
     'downloads.figures.count': '数量',
-    'downloads.figures.rss': '调控子特异性评分（RSS）',
-    'downloads.figures.cellType': '细胞类型',
     'downloads.readme.figures':
       '结果“{name}”的图片，由服务器绘制。每张图有 SVG（矢量；细胞数超过 {raster} 的降维图以内嵌图像绘制散点）和 PNG（SVG 尺寸的 {scale} 倍）。',
     'downloads.readme.tables':

@@ -62,34 +62,7 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-  regulons: (k, _d, t) => {
-    const tb = k.tables.rss;
-    if (!tb?.rows.length) return [];
-    const types = textColumn(tb, 'cell_type')!;
-    const regs = tb.columns.slice(1);
-    const chosen = new Set<number>();
-    for (const r of tb.rows) {
-      const order = regs.map((_, j) => j).sort((a, b) => Number(r[b + 1]) - Number(r[a + 1]));
-      for (const j of order.slice(0, 5)) if (chosen.size < 40) chosen.add(j);
-    }
-    const cols = [...chosen];
-    const cells = tb.rows.map((r) => cols.map((j) => Number(r[j + 1])));
-    return [
-      figure(
-        `tasks/${stem(k.name)}_rss`,
-        t('figures.rss'),
-        heatmapOption(
-          types,
-          cols.map((j) => regs[j]!),
-          cells,
-          '',
-          t('figures.cellType'),
-        ),
-        300 + cols.length * 24,
-        300 + types.length * 26,
-      ),
-    ];
-  },
+
 };
 
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */

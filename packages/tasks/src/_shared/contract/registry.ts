@@ -2,7 +2,6 @@ import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
 import { gsvaTask } from '@cellcloud/contracts/tasks/gsva';
 import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
-import { regulonsTask } from '@cellcloud/contracts/tasks/regulons';
 import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
 
 /**
@@ -13,7 +12,6 @@ import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
 const NOT_YET_MOVED: readonly TaskDefinition[] = [
   gsvaTask,
   interactionTask,
-  regulonsTask,
   annotateTask,
   vdjTask,
 ];

@@ -1,7 +1,6 @@
 import { WEB_TASKS as FOLDER_VIEWS } from '@cellcloud/tasks/web';
 import { InteractionTaskView } from './interaction/InteractionTaskView';
 import { GsvaTaskView } from './gsva/GsvaView';
-import { RegulonsView } from './regulons/RegulonsView';
 import type { WebTask } from './types';
 import { VdjView } from './vdj/VdjView';
 
@@ -15,5 +14,4 @@ export const WEB_TASKS: Record<string, WebTask> = {
   interaction: { view: InteractionTaskView },
   gsva: { view: GsvaTaskView },
   vdj: { view: VdjView },
-  regulons: { view: RegulonsView },
 };

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { defineTask, groupByKey } from './define';
+import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
+import { taskFailures } from '../_shared/contract/messages';
+import en from './messages/en-US.json';
+import zh from './messages/zh-CN.json';
 
 /**
- * TF regulation, pySCENIC-style (issue 18; METHODS §8): GRNBoost2-style TF → target importances,
+ * TF regulation, pySCENIC-style (issue 18; docs/methods/regulons.md): GRNBoost2-style TF → target importances,
  * pySCENIC co-expression modules, pruning against DoRothEA evidence (the documented substitute for
  * cisTarget motif rankings), `TF(+)` regulons, AUCell per cell, RSS / activity by cell type / CSI
- * modules. Engine: `packages/engine/src/tasks/regulons/` (README there).
+ * modules. Engine: `./engine/` (README there).
  */
 export const regulonsParams = z
   .object({
@@ -68,7 +71,7 @@ export interface RegulonCellHeatmap {
   z: number[];
 }
 
-/** `data/features.json`: TF expression next to regulon AUC on the embedding (METHODS §8.1). */
+/** `data/features.json`: TF expression next to regulon AUC on the embedding (docs/methods/regulons.md). */
 export interface RegulonFeatures {
   /** Embedding name (umap preferred), null when the result has none. */
   embedding: string | null;
@@ -80,12 +83,16 @@ export interface RegulonFeatures {
   regulons: { name: string; tf: string; expression: number[]; auc: number[] }[];
 }
 
-export const regulonsTask = defineTask({
+export const definition = defineTask({
   name: 'regulons',
   titleKey: 'regulons.title',
   displayName: { 'en-US': 'TF regulons (SCENIC-style)', 'zh-CN': '转录因子调控子（SCENIC 方法）' },
   order: 110,
   method: {
+    'en-US':
+      'Gene regulatory networks were inferred in the SCENIC manner on cells sampled per cell type: GRNBoost2-style gradient boosting ranked the transcription factors (DoRothEA) of each target gene, co-expression modules were pruned against DoRothEA evidence into regulons, and each cell was scored for every regulon with AUCell; regulon specificity (RSS), activity by cell type and the connection specificity index (CSI) summarise the regulons.',
+    'zh-CN':
+      '在按细胞类型抽样的细胞上以 SCENIC 方式推断基因调控网络：用 GRNBoost2 式梯度提升为每个靶基因排序转录因子（DoRothEA），共表达模块依据 DoRothEA 证据剪枝为调控子，并用 AUCell 为每个细胞计算每个调控子的活性；以调控子特异性（RSS）、各细胞类型活性和连接特异性指数（CSI）汇总调控子。',
     citations: [
       'Aibar S, et al. SCENIC: single-cell regulatory network inference and clustering. Nature Methods 2017;14:1083–1086.',
     ],
@@ -97,21 +104,5 @@ export const regulonsTask = defineTask({
   tab: 'tfRegulation',
   timeoutMinutes: 240,
   fields: { groupBy: { kind: 'level' } },
-  messages: {
-    'en-US': {
-      'regulons.oneType':
-        '"{key}" has only one cell type: regulon specificity (RSS) compares cell types, so at least two are needed.',
-      'regulons.noTfs': 'None of the DoRothEA transcription factors is expressed in the sampled cells.',
-      'regulons.noRegulons': 'No regulon with at least {min} genes was found.',
-      'regulons.rankingsUnsupported':
-        'cisTarget motif rankings ("{path}") are configured, but pruning against motif rankings is not available in this version. Leave the rankings setting empty to prune against DoRothEA evidence.',
-    },
-    'zh-CN': {
-      'regulons.oneType': '“{key}”只有一种细胞类型：调控子特异性（RSS）需要比较细胞类型，至少需要两种。',
-      'regulons.noTfs': '抽样细胞中没有表达任何 DoRothEA 转录因子。',
-      'regulons.noRegulons': '没有找到至少包含 {min} 个基因的调控子。',
-      'regulons.rankingsUnsupported':
-        '已配置 cisTarget 基序排序数据库（“{path}”），但当前版本尚不支持基于基序排序的剪枝。请将排序数据库设置留空，改用 DoRothEA 证据剪枝。',
-    },
-  },
+  messages: taskFailures('regulons', en.failures, zh.failures),
 });

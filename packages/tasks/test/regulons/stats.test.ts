@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readH5adBytes } from '@cellcloud/formats';
 import { sharedData } from '@cellcloud/testkit';
-import { resultHandleFromDataset } from '../../src/tasks/result-handle';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 import {
   activityByType,
   aucell,
@@ -15,8 +15,8 @@ import {
   regulonSpecificity,
   zscoreClipped,
   type GeneSet,
-} from '../../src/tasks/regulons/stats';
-import type { ResultHandle } from '../../src/tasks/types';
+} from '../../src/regulons/engine/stats';
+import type { ResultHandle } from '@cellcloud/engine/tasks/kit';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const DOROTHEA = sharedData('tf_regulons/dorothea_hs.tsv.gz');

@@ -1,11 +1,10 @@
 import { Alert, Card, Space, Spin, Table, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
-import { useTaskTable } from '../../../../api/tasks';
-import { EChart } from '../../charts/EChart';
-import { ExportButtons } from '@cellcloud/tasks/web';
-import type { WebTaskViewProps } from '../types';
+import type { RegulonsSummary } from '../contract';
+import { ExportButtons } from '../../_shared/web/ExportButtons';
+import { useTaskHost, type TaskViewProps } from '../../_shared/web/host';
+import { useTaskOutput } from '../../_shared/web/useTaskOutput';
 import { matrixHeatmap, scaleColumns, type Rows } from './charts';
 import { RegulonCellHeatmap, RegulonFeaturePlots } from './RegulonPlots';
 
@@ -15,15 +14,17 @@ import { RegulonCellHeatmap, RegulonFeaturePlots } from './RegulonPlots';
  * average TF expression by cell type, the CSI matrix ordered by module, and the top regulons per
  * cell type (CSV/XLSX). Per-cell AUC values are colourable in the explorer as `regulon TF(+)`.
  */
-export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
+export function RegulonsView(props: TaskViewProps) {
+  const { outputs } = props;
   const { t } = useTranslation('regulons');
+  const { Chart } = useTaskHost().components;
   const summary = outputs.summary as RegulonsSummary;
-  const rss = useTaskTable(datasetId, task.id, 'rss');
-  const activity = useTaskTable(datasetId, task.id, 'regulon_activity_scaled');
-  const csi = useTaskTable(datasetId, task.id, 'csi_matrix');
-  const modules = useTaskTable(datasetId, task.id, 'csi_modules');
-  const top = useTaskTable(datasetId, task.id, 'top_regulons');
-  const tfExpr = useTaskTable(datasetId, task.id, 'tf_expression_by_cell_type');
+  const rss = useTaskOutput(props, { table: 'rss', limit: 10_000 });
+  const activity = useTaskOutput(props, { table: 'regulon_activity_scaled', limit: 10_000 });
+  const csi = useTaskOutput(props, { table: 'csi_matrix', limit: 10_000 });
+  const modules = useTaskOutput(props, { table: 'csi_modules', limit: 10_000 });
+  const top = useTaskOutput(props, { table: 'top_regulons', limit: 10_000 });
+  const tfExpr = useTaskOutput(props, { table: 'tf_expression_by_cell_type', limit: 10_000 });
   const csiOrder = useMemo(() => {
     if (!csi.data || !modules.data) return undefined;
     const moduleOf = new Map(modules.data.rows.map((r) => [String(r[1]), Number(r[0])]));
@@ -59,7 +60,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
       </Typography.Text>
       <Card size="small" title={t('rss.title')}>
         {rss.data ? (
-          <EChart
+          <Chart
             option={matrixHeatmap(rss.data.columns, rss.data.rows as Rows, {})}
             height={Math.max(300, 150 + 22 * rss.data.rows.length)}
             fileName="regulons_rss"
@@ -71,7 +72,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
       </Card>
       <Card size="small" title={t('activity.title')}>
         {activity.data ? (
-          <EChart
+          <Chart
             option={matrixHeatmap(activity.data.columns, activity.data.rows as Rows, { diverging: true })}
             height={Math.max(300, 150 + 22 * activity.data.rows.length)}
             fileName="regulons_activity"
@@ -81,11 +82,11 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
           <Spin />
         )}
       </Card>
-      <RegulonCellHeatmap datasetId={datasetId} taskId={task.id} summary={summary} />
-      <RegulonFeaturePlots datasetId={datasetId} taskId={task.id} />
+      <RegulonCellHeatmap source={props} summary={summary} />
+      <RegulonFeaturePlots source={props} />
       <Card size="small" title={t('tfExpression.title')}>
         {tfExpr.data ? (
-          <EChart
+          <Chart
             option={matrixHeatmap(tfExpr.data.columns, scaleColumns(tfExpr.data.rows as Rows), {
               diverging: true,
             })}
@@ -99,7 +100,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
       </Card>
       <Card size="small" title={t('csi.title')}>
         {csiColumns && csiRows && csiOrder ? (
-          <EChart
+          <Chart
             option={matrixHeatmap(csiColumns, csiRows as Rows, { order: csiOrder })}
             height={Math.max(320, 150 + 16 * csiRows.length)}
             fileName="regulons_csi"
@@ -114,7 +115,11 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
           <Space orientation="vertical" style={{ width: '100%' }}>
             <ExportButtons
               header={header}
-              rows={() => top.data!.rows.map((r) => r.map((v) => (v === null ? '' : v)))}
+              rows={() =>
+                top.data!.rows.map((r) =>
+                  r.map((v) => (v === null ? '' : typeof v === 'boolean' ? String(v) : v)),
+                )
+              }
               fileName="regulons_top"
               testId="regulons-top-export"
             />
@@ -127,7 +132,7 @@ export function RegulonsView({ datasetId, task, outputs }: WebTaskViewProps) {
               columns={header.map((title, k) => ({
                 title,
                 key: String(k),
-                render: (_: unknown, row: { r: (string | number | null)[] }) =>
+                render: (_: unknown, row: { r: (string | number | boolean | null)[] }) =>
                   typeof row.r[k] === 'number' && k === 3 ? (row.r[k] as number).toFixed(3) : row.r[k],
               }))}
             />

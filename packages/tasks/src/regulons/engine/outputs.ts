@@ -1,10 +1,5 @@
-import type {
-  RegulonCellHeatmap,
-  RegulonFeatures,
-  RegulonsParams,
-  RegulonsSummary,
-} from '@cellcloud/contracts/tasks/regulons';
-import type { TaskRunContext } from '../types';
+import type { RegulonCellHeatmap, RegulonFeatures, RegulonsParams, RegulonsSummary } from '../contract';
+import type { TaskRunContext } from '@cellcloud/engine/tasks/kit';
 import {
   activityByType,
   csiMatrix,
@@ -22,7 +17,7 @@ export const FEATURE_PLOT_REGULONS = 12;
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
- * SCENIC step 2 (METHODS §8.1–8.2) from the AUC matrix (cells × regulons): RSS, activity by cell
+ * SCENIC step 2 (docs/methods/regulons.md) from the AUC matrix (cells × regulons): RSS, activity by cell
  * type, PCC / CSI and modules, top regulons per type, mean TF expression per type, the per-cell
  * heat map of the sampled cells and the feature-plot data. Returns the top 5 by RSS per type.
  */

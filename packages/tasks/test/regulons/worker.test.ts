@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../src/methods/random';
-import { binFeatures, GRNBOOST2, type GrnSlice } from '../../src/tasks/regulons/binning';
-import { boostSlice } from '../../src/tasks/regulons/gbm';
-import { boostTargets } from '../../src/tasks/regulons/grn';
+import { Random } from '@cellcloud/engine/methods/random';
+import { binFeatures, GRNBOOST2, type GrnSlice } from '../../src/regulons/engine/binning';
+import { boostSlice } from '../../src/regulons/engine/gbm';
+import { boostTargets } from '../../src/regulons/engine/grn';
 
 /** 400 cells, 12 sparse features, 6 targets driven by two features each plus noise. */
 function slice(): GrnSlice {
@@ -29,7 +29,7 @@ describe('GRNBoost2 worker threads (grn-worker.ts)', () => {
   it('a worker loads the boosting files under plain Node and returns what this thread computes', async () => {
     const input = slice();
     const expected = boostSlice(input, 0, 6);
-    const worker = new Worker(new URL('../../src/tasks/regulons/grn-worker.ts', import.meta.url), {
+    const worker = new Worker(new URL('../../src/regulons/engine/grn-worker.ts', import.meta.url), {
       workerData: { task: 'grn-boost', input },
     });
     const got = await new Promise<{ ticks: number; out: Float64Array }>((resolve, reject) => {

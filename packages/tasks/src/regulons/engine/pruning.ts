@@ -1,7 +1,6 @@
-import type { RegulonsParams } from '@cellcloud/contracts/tasks/regulons';
-import { gunzipBytes } from '../bytes';
-import { TaskError } from '../errors';
-import type { ResourceReader } from '../types';
+import type { RegulonsParams } from '../contract';
+import { gunzipBytes, TaskError } from '@cellcloud/engine/tasks/kit';
+import type { ResourceReader } from '@cellcloud/engine/tasks/kit';
 
 /**
  * Pruning of co-expression modules into regulons (pySCENIC's step 2, `prune2df` against cisTarget

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readH5adBytes } from '@cellcloud/formats';
 import { sharedData } from '@cellcloud/testkit';
-import { Random } from '../../src/methods/random';
-import { binFeatures, GRNBOOST2 } from '../../src/tasks/regulons/binning';
-import { boostImportances } from '../../src/tasks/regulons/gbm';
-import { resultHandleFromDataset } from '../../src/tasks/result-handle';
+import { Random } from '@cellcloud/engine/methods/random';
+import { binFeatures, GRNBOOST2 } from '../../src/regulons/engine/binning';
+import { boostImportances } from '../../src/regulons/engine/gbm';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
 const TFS = [

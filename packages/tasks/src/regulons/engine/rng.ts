@@ -1,4 +1,4 @@
-import { Random } from '../../methods/random';
+import { Random } from '@cellcloud/engine/methods/random';
 
 /** Seeded random stream of the boosting (gbm.ts): methods/random's xoshiro128** (also in the workers, grn-worker.ts). */
 export interface Rng {

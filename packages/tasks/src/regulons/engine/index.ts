@@ -1,8 +1,8 @@
-import type { RegulonsParams, RegulonsSummary } from '@cellcloud/contracts/tasks/regulons';
-import { Random } from '../../methods/random';
-import { TaskError } from '../errors';
-import { categoricalLevel } from '../groups';
-import type { EngineTask, TaskRunContext } from '../types';
+import type { RegulonsParams, RegulonsSummary } from '../contract';
+import { estimateMemoryBytes } from '../memory';
+import { Random } from '@cellcloud/engine/methods/random';
+import { categoricalLevel, TaskError } from '@cellcloud/engine/tasks/kit';
+import type { EngineTask, TaskRunContext } from '@cellcloud/engine/tasks/kit';
 import { binFeatures, GRNBOOST2 } from './binning';
 import { boostTargets } from './grn';
 import { writeStep2 } from './outputs';
@@ -288,16 +288,8 @@ export async function runRegulons(
   };
 }
 
-export const regulonsEngineTask: EngineTask<RegulonsParams, RegulonsSummary> = {
+export const engine: EngineTask<RegulonsParams, RegulonsSummary> = {
   name: 'regulons',
   run: (ctx) => runRegulons(ctx),
-  estimateMemoryBytes(shape, params) {
-    const sampled = Math.min(shape.nCells, params.cellsPerType * 50);
-    return (
-      shape.nnz * 8 +
-      sampled * (Math.min(params.maxTargets, 3000) + 1500) * 5 +
-      shape.nCells * 200 * 8 +
-      256 * 2 ** 20
-    );
-  },
+  estimateMemoryBytes,
 };

@@ -1,13 +1,9 @@
 import { Alert, Card, Col, Row, Select, Space, Spin, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type {
-  RegulonCellHeatmap,
-  RegulonFeatures,
-  RegulonsSummary,
-} from '@cellcloud/contracts/tasks/regulons';
-import { EChart } from '../../charts/EChart';
-import { useTaskJson } from '../trajectory/useTaskJson';
+import type { RegulonCellHeatmap, RegulonFeatures, RegulonsSummary } from '../contract';
+import { useTaskHost, type TaskViewProps } from '../../_shared/web/host';
+import { useJsonOutput } from '../../_shared/web/jsonOutput';
 import { cellHeatmapOption, featureOption } from './charts';
 
 /** Regulons shown in the per-cell heat map: the top 5 by RSS of every cell type, in that order. */
@@ -18,17 +14,10 @@ export function topRegulons(summary: RegulonsSummary): string[] {
 }
 
 /** Per-cell heat map of the top regulons (z-scored AUC of the sampled cells, rows by cell type). */
-export function RegulonCellHeatmap({
-  datasetId,
-  taskId,
-  summary,
-}: {
-  datasetId: string;
-  taskId: string;
-  summary: RegulonsSummary;
-}) {
+export function RegulonCellHeatmap({ source, summary }: { source: TaskViewProps; summary: RegulonsSummary }) {
   const { t } = useTranslation('regulons');
-  const heat = useTaskJson<RegulonCellHeatmap>(datasetId, taskId, 'data/heatmap.json');
+  const { Chart } = useTaskHost().components;
+  const heat = useJsonOutput<RegulonCellHeatmap>(source, 'heatmap.json');
   const option = useMemo(
     () =>
       heat && !(heat instanceof Error)
@@ -41,12 +30,7 @@ export function RegulonCellHeatmap({
       {heat instanceof Error ? (
         <Alert type="error" showIcon message={t('loadFailed', { detail: heat.message })} />
       ) : option ? (
-        <EChart
-          option={option}
-          height={560}
-          fileName="regulons_cell_heatmap"
-          testId="regulons-cell-heatmap"
-        />
+        <Chart option={option} height={560} fileName="regulons_cell_heatmap" testId="regulons-cell-heatmap" />
       ) : (
         <Spin />
       )}
@@ -62,20 +46,21 @@ function FeaturePlot(p: {
   name: string;
   testId: string;
 }) {
+  const { Chart } = useTaskHost().components;
   return (
     <Col xs={24} lg={12}>
       <Typography.Text strong data-testid={`${p.testId}-title`}>
         {p.caption}
       </Typography.Text>
-      <EChart option={featureOption(p.features, p.values)} height={380} fileName={p.name} testId={p.testId} />
+      <Chart option={featureOption(p.features, p.values)} height={380} fileName={p.name} testId={p.testId} />
     </Col>
   );
 }
 
-/** Feature plots: a regulon's TF expression next to its AUC on the embedding (METHODS §8.1). */
-export function RegulonFeaturePlots({ datasetId, taskId }: { datasetId: string; taskId: string }) {
+/** Feature plots: a regulon's TF expression next to its AUC on the embedding (docs/methods/regulons.md). */
+export function RegulonFeaturePlots({ source }: { source: TaskViewProps }) {
   const { t } = useTranslation('regulons');
-  const features = useTaskJson<RegulonFeatures>(datasetId, taskId, 'data/features.json');
+  const features = useJsonOutput<RegulonFeatures>(source, 'features.json');
   const [chosen, setChosen] = useState<string>();
   if (features instanceof Error)
     return <Alert type="error" showIcon message={t('loadFailed', { detail: features.message })} />;

@@ -1,8 +1,8 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { Random } from '../../methods/random';
+import { Random } from '@cellcloud/engine/methods/random';
 
 /**
- * SCENIC step-2 statistics (issue 18; METHODS §8), written against pySCENIC 0.12 / ctxcore:
+ * SCENIC step-2 statistics (issue 18; docs/methods/regulons.md), written against pySCENIC 0.12 / ctxcore:
  * AUCell, regulon specificity scores, activity by cell type, the per-cell heat-map scaling, and
  * the CSI matrix with its modules (csi_index.R). Pure functions over typed arrays; the regulon
  * inference (step 1) feeds them.
@@ -135,7 +135,7 @@ export function regulonSpecificity(
 }
 
 /**
- * Regulon activity by cell type (METHODS §8.1 item 3): mean AUC per type, then per regulon across
+ * Regulon activity by cell type (docs/methods/regulons.md item 3): mean AUC per type, then per regulon across
  * types R's `scale`: centred and divided by the SD (n − 1) with ≥ 3 types; with 2 types not
  * centred, divided by the root mean square (sum of squares / (n − 1)). Returns { means, scaled },
  * types × sets.
@@ -169,7 +169,7 @@ export function activityByType(
   return { means, scaled };
 }
 
-/** Per-cell heat map values (METHODS §8.1 item 1): AUC z-scored per regulon across cells (SD n − 1), clipped to [−4, 4]. */
+/** Per-cell heat map values (docs/methods/regulons.md item 1): AUC z-scored per regulon across cells (SD n − 1), clipped to [−4, 4]. */
 export function zscoreClipped(auc: Float64Array, nCells: number, nSets: number, clip = 4): Float64Array {
   const out = new Float64Array(auc.length);
   for (let k = 0; k < nSets; k++) {
@@ -217,7 +217,7 @@ export function regulonCorrelation(auc: Float64Array, nCells: number, nSets: num
 }
 
 /**
- * Connection specificity index (csi_index.R, METHODS §8.2): for A, B, the number of regulons m
+ * Connection specificity index (csi_index.R, docs/methods/regulons.md): for A, B, the number of regulons m
  * whose PCC with A and whose PCC with B are both below PCC(A, B) − 0.05, divided by the number of
  * regulons (A and B included).
  */

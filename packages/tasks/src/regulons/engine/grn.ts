@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { TaskError } from '../errors';
-import { runSlicesOnWorkers } from '../worker-pool';
+import { TaskError } from '@cellcloud/engine/tasks/kit';
+import { runSlicesOnWorkers } from '@cellcloud/engine/tasks/worker-pool';
 import type { GrnSlice } from './binning';
 import { boostSlice } from './gbm';
 

@@ -1,6 +1,6 @@
-import type { RegulonCellHeatmap, RegulonFeatures } from '@cellcloud/contracts/tasks/regulons';
-import type { ChartOption } from '../../charts/echarts';
-import { palette } from '../../viewer/palettes';
+import type { RegulonCellHeatmap, RegulonFeatures } from '../contract';
+import type { FigureOption } from '../../_shared/figures/option';
+import { palette } from '@cellcloud/formats/palettes';
 
 export type Rows = (string | number | null)[][];
 
@@ -12,7 +12,7 @@ export function matrixHeatmap(
   columns: string[],
   rows: Rows,
   opts: { order?: number[]; diverging?: boolean },
-): ChartOption {
+): FigureOption {
   const xs = columns.slice(1);
   const order = opts.order ?? rows.map((_, i) => i);
   const data: [number, number, number][] = [];
@@ -65,10 +65,14 @@ export function scaleColumns(rows: Rows): Rows {
 }
 
 /**
- * Per-cell heat map (METHODS §8.1): the chosen regulons' z-scored AUC (clipped to ±4 by the
+ * Per-cell heat map (docs/methods/regulons.md): the chosen regulons' z-scored AUC (clipped to ±4 by the
  * engine) of the sampled cells, rows grouped by cell type with an annotation strip on the left.
  */
-export function cellHeatmapOption(h: RegulonCellHeatmap, regulons: string[], typeLabel: string): ChartOption {
+export function cellHeatmapOption(
+  h: RegulonCellHeatmap,
+  regulons: string[],
+  typeLabel: string,
+): FigureOption {
   const nR = h.regulons.length;
   const cols = regulons.map((r) => h.regulons.indexOf(r)).filter((k) => k >= 0);
   const types = [...new Set(h.cellTypes)].sort();
@@ -140,7 +144,7 @@ export function cellHeatmapOption(h: RegulonCellHeatmap, regulons: string[], typ
 }
 
 /** One feature plot: the drawn cells on the embedding coloured by `values` over their range (highest on top; caption in the page). */
-export function featureOption(f: RegulonFeatures, values: number[]): ChartOption {
+export function featureOption(f: RegulonFeatures, values: number[]): FigureOption {
   const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
   let min = Infinity;
   let max = -Infinity;

@@ -1,0 +1,4 @@
+import type { WebTask } from '../../_shared/web/host';
+import { RegulonsView } from './RegulonsView';
+
+export const web: WebTask = { view: RegulonsView };
