@@ -42,11 +42,21 @@ describe('dataset defaults rules', () => {
       'Macrophage',
       'pDC',
       'Mast cells',
+      'cDC2',
+      'MAIT',
     ])
       expect(isReferenceType(l), l).toBe(true);
     for (const l of ['fibroblasts', 'ENDOTHELIAL', 'Pericytes', 'Neutrophils', 'Dendritic cells'])
       expect(isReferenceType(l), l).toBe(true);
-    for (const l of ['Epithelial cells', 'Hepatocytes', 'Tumor', 'Platelet', 'Basal', 'Malignant cells'])
+    for (const l of [
+      'Epithelial cells',
+      'Hepatocytes',
+      'Tumor',
+      'Platelet',
+      'Basal',
+      'Malignant cells',
+      'CD34+ progenitor',
+    ])
       expect(isReferenceType(l), l).toBe(false);
   });
 

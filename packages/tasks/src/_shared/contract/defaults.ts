@@ -56,7 +56,7 @@ export const DEFAULT_CELL_SCORE_SET = 'cellCycleG2M';
 /**
  * Words naming immune and stromal cell types (docs/methods/cnv.md "Defaults"): a label is a
  * reference type when one of its words (lower case, split at anything but letters and digits,
- * a plural "s" dropped) is in this list.
+ * a plural "s" and a trailing number dropped — cDC2 → cdc — except CD markers) is in this list.
  */
 export const CNV_REFERENCE_WORDS = [
   't',
@@ -67,6 +67,8 @@ export const CNV_REFERENCE_WORDS = [
   'plasmablast',
   'lymphocyte',
   'treg',
+  'mait',
+  'ilc',
   'myeloid',
   'mono',
   'monocyte',
@@ -94,7 +96,8 @@ function words(label: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
-    .map((w) => (w.length > 2 && w.endsWith('s') ? w.slice(0, -1) : w));
+    .map((w) => (w.length > 2 && w.endsWith('s') ? w.slice(0, -1) : w))
+    .map((w) => (/^[a-z]+\d+$/.test(w) && !/^cd\d+$/.test(w) ? w.replace(/\d+$/, '') : w));
 }
 
 /** True when the label names an immune or stromal cell type. */
