@@ -158,4 +158,16 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
     ])
       expect(Object.keys(doc.paths)).toContain(p);
   });
+  it('shows users no citation of a document CellCloud does not ship (0740)', async () => {
+    let all = '';
+    for (const type of ['documentation', 'guidebook'])
+      for (const docType of ['CN', 'global']) {
+        const r = await s.request('GET', `${contentPaths.list}?type=${type}&docType=${docType}`);
+        expect(r.body.data.length).toBeGreaterThan(0);
+        all += JSON.stringify(r.body.data);
+      }
+    expect(all).not.toMatch(/(METHODS|SPEC) §/);
+    expect(all).toContain('CellPhoneDB v4 statistical method on a level');
+    expect(all).toContain('细胞互作标签页在细胞类型层级上运行 CellPhoneDB v4 统计方法（支持人类数据');
+  });
 });

@@ -1,4 +1,4 @@
--- Public help content (SPEC §7 content calls), bilingual. doc_type: 'CN', 'global' or 'all'.
+-- Public help content (content calls of docs/product/api.md), bilingual. doc_type: 'CN', 'global' or 'all'.
 CREATE TABLE content_entries (
   id text PRIMARY KEY,
   type text NOT NULL CHECK (type IN ('documentation', 'guidebook')),

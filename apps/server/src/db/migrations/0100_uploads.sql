@@ -1,4 +1,4 @@
--- Uploads (one sample each) and their files (SPEC §3 upload list, §4 upload states).
+-- Uploads (one sample each) and their files (docs/product/entities.md upload list, docs/product/states.md upload states).
 -- user_id is not a foreign key: the users table belongs to the accounts area.
 CREATE TABLE uploads (
   id text PRIMARY KEY DEFAULT gen_random_uuid()::text,

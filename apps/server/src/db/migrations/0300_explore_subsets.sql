@@ -1,4 +1,4 @@
--- Explorer subsets (SPEC §4/§7 observation_subset): metadata here; per-cell codes (u32) in
+-- Explorer subsets (observation_subset of docs/product/states.md and api.md): metadata here; per-cell codes (u32) in
 -- storage at explore/<dataset_id>/subsets/<id>.u32 (0xFFFFFFFF = cell not in the subset).
 CREATE TABLE explore_subsets (
   id text PRIMARY KEY DEFAULT gen_random_uuid()::text,

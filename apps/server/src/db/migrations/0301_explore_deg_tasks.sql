@@ -1,4 +1,4 @@
--- Job-backed DE of the explorer (SPEC §4/§7 calculate_deg_task): cluster genes of a grouping or a
+-- Job-backed DE of the explorer (calculate_deg_task of docs/product/states.md and api.md): cluster genes of a grouping or a
 -- comparison of two groups. Per-cell group codes (i32, -1 = not used) in storage at
 -- explore/<dataset_id>/deg/<id>.codes, the DEG rows at explore/<dataset_id>/deg/<id>.json.
 -- At most one running calculation per user (partial unique index).

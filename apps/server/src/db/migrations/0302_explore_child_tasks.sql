@@ -1,4 +1,4 @@
--- Sub-celltype (child) analyses of a subset (SPEC §3/§4): the child is a normal analysis_jobs row
+-- Sub-celltype (child) analyses of a subset (docs/product/entities.md and states.md): the child is a normal analysis_jobs row
 -- (job analysis.subcluster); this links it to its parent result and subset. The chosen parent
 -- cells (u32 indices) are in storage at explore/<parent_job_id>/children/<child_job_id>.u32.
 CREATE TABLE explore_child_tasks (

@@ -87,7 +87,7 @@ export default async function publicDatasetRoutes(app: ZodApp, ctx: AppContext) 
       config: { auth: true },
       schema: {
         tags,
-        summary: 'SPEC §7 remote dataset detail',
+        summary: 'Remote dataset detail (docs/product/api.md)',
         params: idParams,
         response: okSchema(publicDatasetDetail),
       },
@@ -100,7 +100,7 @@ export default async function publicDatasetRoutes(app: ZodApp, ctx: AppContext) 
       config: { auth: true },
       schema: {
         tags,
-        summary: 'SPEC §7 dataset_relation: my analyses that used public datasets',
+        summary: 'dataset_relation (docs/product/api.md): my analyses that used public datasets',
         response: okSchema(datasetRelation),
       },
     },
@@ -116,7 +116,7 @@ export default async function publicDatasetRoutes(app: ZodApp, ctx: AppContext) 
       config: { auth: true },
       schema: {
         tags,
-        summary: 'SPEC §7 remote dataset_mapping_relation: annotation levels and the lineage mapping',
+        summary: 'Remote dataset_mapping_relation (docs/product/api.md): annotation levels and the lineage mapping',
         params: idParams,
         response: okSchema(datasetMappingRelation),
       },

@@ -30,7 +30,7 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'Annotation levels with labels and counts (SPEC §7 GET observation_annotation)',
+        summary: 'Annotation levels with labels and counts (docs/product/api.md: GET observation_annotation)',
         params: datasetIdParams,
         response: okSchema(z.array(annotationLevelView)),
       },
@@ -44,7 +44,7 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       schema: {
         tags,
         summary:
-          'Save a hand-edited level (renames/merges) as a new level (SPEC §7 POST observation_annotation)',
+          'Save a hand-edited level (renames/merges) as a new level (docs/product/api.md: POST observation_annotation)',
         params: datasetIdParams,
         body: saveAnnotationBody,
         response: okSchema(subsetView),
@@ -58,7 +58,7 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'Majority label and confidence per cluster of a level (SPEC §7 GET embedding_annotation)',
+        summary: 'Majority label and confidence per cluster of a level (docs/product/api.md: GET embedding_annotation)',
         params: datasetIdParams,
         querystring: embeddingAnnotationQuery,
         response: okSchema(embeddingAnnotationAnswer),
@@ -73,7 +73,7 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'Save labels edited on the embedding as a new level (SPEC §7 POST embedding_annotation)',
+        summary: 'Save labels edited on the embedding as a new level (docs/product/api.md: POST embedding_annotation)',
         params: datasetIdParams,
         body: saveAnnotationBody,
         response: okSchema(subsetView),
@@ -87,7 +87,7 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'annot_full → annot_sub → annot_sub2 hierarchy (SPEC §7 GET celltype_hierarchy2)',
+        summary: 'annot_full → annot_sub → annot_sub2 hierarchy (docs/product/api.md: GET celltype_hierarchy2)',
         params: datasetIdParams,
         response: okSchema(celltypeHierarchyAnswer),
       },

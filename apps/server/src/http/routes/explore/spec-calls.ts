@@ -40,7 +40,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Coordinates of one embedding (SPEC §7 POST embedding)',
+        summary: 'Coordinates of one embedding (docs/product/api.md: POST embedding)',
         params: datasetIdParams,
         body: embeddingRequest,
       },
@@ -57,7 +57,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Coordinates of one embedding (SPEC §7 GET embedding_view2)',
+        summary: 'Coordinates of one embedding (docs/product/api.md: GET embedding_view2)',
         params: datasetIdParams,
         querystring: embeddingRequest,
       },
@@ -74,7 +74,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: "One gene's non-zero values per cell (SPEC §7 POST observation_gene, form or JSON)",
+        summary: "One gene's non-zero values per cell (docs/product/api.md: POST observation_gene, form or JSON)",
         params: datasetIdParams,
         body: observationGeneRequest,
         response: okSchema(observationGeneAnswer),
@@ -89,7 +89,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary:
-          'Annotation levels (labels, counts) and continuous values (range) of the dataset (SPEC §7 observation_display)',
+          'Annotation levels (labels, counts) and continuous values (range) of the dataset (docs/product/api.md: observation_display)',
         params: datasetIdParams,
         response: okSchema(observationDisplayAnswer),
       },
@@ -102,7 +102,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Per-cell labels or values of one level (SPEC §7 observation_annotation_view2)',
+        summary: 'Per-cell labels or values of one level (docs/product/api.md: observation_annotation_view2)',
         params: datasetIdParams,
         querystring: observationAnnotationRequest,
       },
@@ -120,7 +120,7 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary:
-          'Stored marker table of a grouping, unfiltered SPEC §3 DEG rows (SPEC §7 differential_expression)',
+          'Stored marker table of a grouping, unfiltered DEG rows (docs/product/entities.md) (docs/product/api.md: differential_expression)',
         params: datasetIdParams,
         querystring: differentialExpressionRequest,
         response: okSchema(differentialExpressionAnswer),

@@ -18,7 +18,7 @@ export default async function subclusterRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         tags,
         summary:
-          'Re-cluster cells of a subset (labels, ≥ 100 cells) as a child analysis with the SPEC §3 child parameters; opens at /userSubCelltypeDatasetAnalysis?id=<childId>&parent=<id>',
+          'Re-cluster cells of a subset (labels, ≥ 100 cells) as a child analysis with the docs/product/entities.md child parameters; opens at /userSubCelltypeDatasetAnalysis?id=<childId>&parent=<id>',
         params: datasetIdParams,
         body: subclusterBody,
         response: okSchema(childTaskView),
