@@ -116,7 +116,8 @@ export default async function publicDatasetRoutes(app: ZodApp, ctx: AppContext) 
       config: { auth: true },
       schema: {
         tags,
-        summary: 'Remote dataset_mapping_relation (docs/product/api.md): annotation levels and the lineage mapping',
+        summary:
+          'Remote dataset_mapping_relation (docs/product/api.md): annotation levels and the lineage mapping',
         params: idParams,
         response: okSchema(datasetMappingRelation),
       },

@@ -58,7 +58,8 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'Majority label and confidence per cluster of a level (docs/product/api.md: GET embedding_annotation)',
+        summary:
+          'Majority label and confidence per cluster of a level (docs/product/api.md: GET embedding_annotation)',
         params: datasetIdParams,
         querystring: embeddingAnnotationQuery,
         response: okSchema(embeddingAnnotationAnswer),
@@ -73,7 +74,8 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'Save labels edited on the embedding as a new level (docs/product/api.md: POST embedding_annotation)',
+        summary:
+          'Save labels edited on the embedding as a new level (docs/product/api.md: POST embedding_annotation)',
         params: datasetIdParams,
         body: saveAnnotationBody,
         response: okSchema(subsetView),
@@ -87,7 +89,8 @@ export default async function annotationLevelRoutes(app: ZodApp, ctx: AppContext
       config,
       schema: {
         tags,
-        summary: 'annot_full → annot_sub → annot_sub2 hierarchy (docs/product/api.md: GET celltype_hierarchy2)',
+        summary:
+          'annot_full → annot_sub → annot_sub2 hierarchy (docs/product/api.md: GET celltype_hierarchy2)',
         params: datasetIdParams,
         response: okSchema(celltypeHierarchyAnswer),
       },

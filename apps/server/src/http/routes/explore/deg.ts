@@ -47,7 +47,8 @@ export default async function degRoutes(app: ZodApp, ctx: AppContext) {
       config: { auth: true },
       schema: {
         tags,
-        summary: 'DEG rows (the columns of docs/product/entities.md, unfiltered) of a completed calculation, as a JSON array',
+        summary:
+          'DEG rows (the columns of docs/product/entities.md, unfiltered) of a completed calculation, as a JSON array',
         params: degTaskParams,
       },
     },

@@ -74,7 +74,8 @@ export default async function specCallRoutes(app: ZodApp, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: "One gene's non-zero values per cell (docs/product/api.md: POST observation_gene, form or JSON)",
+        summary:
+          "One gene's non-zero values per cell (docs/product/api.md: POST observation_gene, form or JSON)",
         params: datasetIdParams,
         body: observationGeneRequest,
         response: okSchema(observationGeneAnswer),
