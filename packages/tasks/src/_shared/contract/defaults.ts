@@ -293,7 +293,7 @@ export const DEFAULT_MESSAGES: { 'en-US': Record<string, string>; 'zh-CN': Recor
     'tasks.defaults.reference':
       'The immune and stromal cell types of "{level}" as normal reference: {types}.',
     'tasks.defaults.referenceAllImmune':
-      'Every cell type of "{level}" is immune or stromal, so "{observed}" (the largest) is analysed and the others are the normal reference: {types}. Choose the reference yourself for a meaningful call.',
+      'Almost every cell of "{level}" is of an immune or stromal type, so "{observed}" (the largest of them) is analysed too and the others are the normal reference: {types}. Choose the reference yourself for a meaningful call.',
     'tasks.defaults.noReference':
       'No immune or stromal cell type (T, NK, B, plasma, myeloid, monocyte, macrophage, DC, mast, neutrophil, fibroblast, endothelial, pericyte…) was found in "{level}". Choose the normal reference cell types.',
     'tasks.defaults.species': 'The species of the dataset ({species}).',
@@ -311,7 +311,7 @@ export const DEFAULT_MESSAGES: { 'en-US': Record<string, string>; 'zh-CN': Recor
     'tasks.defaults.sampleLevel': '数据集的样本（“{level}”）。',
     'tasks.defaults.reference': '以“{level}”中的免疫和基质细胞类型作为正常参照：{types}。',
     'tasks.defaults.referenceAllImmune':
-      '“{level}”中的所有细胞类型都是免疫或基质细胞，因此分析最大的“{observed}”，其余作为正常参照：{types}。如需有意义的结果，请自行选择参照。',
+      '“{level}”中几乎所有细胞都属于免疫或基质细胞类型，因此同时分析其中最大的“{observed}”，其余作为正常参照：{types}。如需有意义的结果，请自行选择参照。',
     'tasks.defaults.noReference':
       '在“{level}”中没有找到免疫或基质细胞类型（T、NK、B、浆细胞、髓系、单核、巨噬、DC、肥大、中性粒、成纤维、内皮、周细胞等）。请选择正常参照细胞类型。',
     'tasks.defaults.species': '数据集的物种（{species}）。',
