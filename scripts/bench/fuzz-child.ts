@@ -9,7 +9,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { bytesSource, isFormatError, readDataset, writeH5ad, type SourceBundle } from '@cellcloud/formats';
 import { sharedData } from '@cellcloud/testkit';
-import { parseContigs } from '../../packages/engine/src/tasks/vdj/contigs';
+import { parseContigs } from '../../packages/tasks/src/vdj/engine/contigs';
 
 export const FORMATS = [
   'mtx',

@@ -2,7 +2,6 @@ import type { EngineTask } from './types';
 import { gsvaTask } from './gsva';
 import { annotateEngine } from './annotate';
 import { interactionEngineTask } from './interaction';
-import { vdjEngine } from './vdj';
 
 /**
  * MIGRATION SHIM (issue 30): the compute of the tasks that have no folder in packages/tasks yet
@@ -13,5 +12,4 @@ export const ENGINE_TASKS: Record<string, EngineTask<never, unknown>> = {
   gsva: gsvaTask as EngineTask<never, unknown>,
   annotate: annotateEngine as EngineTask<never, unknown>,
   interaction: interactionEngineTask as EngineTask<never, unknown>,
-  vdj: vdjEngine as EngineTask<never, unknown>,
 };

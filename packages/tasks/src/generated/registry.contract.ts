@@ -11,9 +11,10 @@ import * as ith from '../ith/contract';
 import * as monocle2 from '../monocle2/contract';
 import * as monocle3 from '../monocle3/contract';
 import * as regulons from '../regulons/contract';
+import * as vdj from '../vdj/contract';
 
 /** Each task's contract module (its `definition` and its own schemas and types). */
-export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3, regulons };
+export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3, regulons, vdj };
 
 /** Every task definition (in the product's task order) and the lookup by name. */
 export const { TASKS, findTask } = taskRegistry([
@@ -26,5 +27,6 @@ export const { TASKS, findTask } = taskRegistry([
   monocle2.definition,
   monocle3.definition,
   regulons.definition,
+  vdj.definition,
 ]);
 export * from '../_shared/contract';

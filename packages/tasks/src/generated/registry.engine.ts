@@ -11,6 +11,7 @@ import { engine as ith } from '../ith/engine';
 import { engine as monocle2 } from '../monocle2/engine';
 import { engine as monocle3 } from '../monocle3/engine';
 import { engine as regulons } from '../regulons/engine';
+import { engine as vdj } from '../vdj/engine';
 
 /** Each task's compute (EngineTask), by task name. */
 export const ENGINE_TASKS = engineRegistry({
@@ -23,4 +24,5 @@ export const ENGINE_TASKS = engineRegistry({
   monocle2: monocle2,
   monocle3: monocle3,
   regulons: regulons,
+  vdj: vdj,
 });

@@ -11,6 +11,7 @@ import { estimateMemoryBytes as ith } from '../ith/memory';
 import { estimateMemoryBytes as monocle2 } from '../monocle2/memory';
 import { estimateMemoryBytes as monocle3 } from '../monocle3/memory';
 import { estimateMemoryBytes as regulons } from '../regulons/memory';
+import { estimateMemoryBytes as vdj } from '../vdj/memory';
 
 /** Each task's memory estimate (light: no engine module is loaded). */
 export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
@@ -23,6 +24,7 @@ export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
   monocle2: monocle2 as EstimateMemory,
   monocle3: monocle3 as EstimateMemory,
   regulons: regulons as EstimateMemory,
+  vdj: vdj as EstimateMemory,
 };
 
 export type { DataShape, EstimateMemory } from '../_shared/contract/memory';

@@ -20,6 +20,8 @@ import monocle3En from '../monocle3/messages/en-US.json';
 import monocle3Zh from '../monocle3/messages/zh-CN.json';
 import regulonsEn from '../regulons/messages/en-US.json';
 import regulonsZh from '../regulons/messages/zh-CN.json';
+import vdjEn from '../vdj/messages/en-US.json';
+import vdjZh from '../vdj/messages/zh-CN.json';
 
 /** Each task's messages (web `tasks` namespace under `key`, failures, figure labels). */
 export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
@@ -32,4 +34,5 @@ export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
   monocle2: { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
   monocle3: { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
   regulons: { key: 'regulons', 'en-US': regulonsEn, 'zh-CN': regulonsZh },
+  vdj: { key: 'vdj', 'en-US': vdjEn, 'zh-CN': vdjZh },
 };

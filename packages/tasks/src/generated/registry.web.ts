@@ -11,6 +11,7 @@ import { web as ith } from '../ith/web';
 import { web as monocle2 } from '../monocle2/web';
 import { web as monocle3 } from '../monocle3/web';
 import { web as regulons } from '../regulons/web';
+import { web as vdj } from '../vdj/web';
 
 /** Each task's result view (a task without one gets the generic table view). */
 export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
@@ -23,6 +24,7 @@ export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   monocle2: monocle2,
   monocle3: monocle3,
   regulons: regulons,
+  vdj: vdj,
 };
 
 export * from '../_shared/web';

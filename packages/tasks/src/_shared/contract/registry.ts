@@ -2,7 +2,6 @@ import type { TaskDefinition } from '@cellcloud/contracts/tasks/define';
 import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
 import { gsvaTask } from '@cellcloud/contracts/tasks/gsva';
 import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
-import { vdjTask } from '@cellcloud/contracts/tasks/vdj';
 
 /**
  * MIGRATION SHIM (issue 30): the definitions still in packages/contracts/src/tasks, in the
@@ -13,7 +12,6 @@ const NOT_YET_MOVED: readonly TaskDefinition[] = [
   gsvaTask,
   interactionTask,
   annotateTask,
-  vdjTask,
 ];
 
 export interface TaskRegistry {

@@ -17,6 +17,8 @@ export interface TaskHostApi {
   tableCsv(datasetId: string, taskId: string, name: string): Promise<Blob>;
   /** The first `limit` rows of a result table (JSON page). */
   tablePage(datasetId: string, taskId: string, name: string, limit: number): Promise<TaskTablePage>;
+  /** A result table as a CSV file to save (formula-like text quoted, as every export). */
+  exportTableCsv(datasetId: string, taskId: string, name: string): Promise<Blob>;
 }
 
 /** Per-cell colouring of the embedding viewer. */

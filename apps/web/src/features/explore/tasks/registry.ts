@@ -2,7 +2,6 @@ import { WEB_TASKS as FOLDER_VIEWS } from '@cellcloud/tasks/web';
 import { InteractionTaskView } from './interaction/InteractionTaskView';
 import { GsvaTaskView } from './gsva/GsvaView';
 import type { WebTask } from './types';
-import { VdjView } from './vdj/VdjView';
 
 /**
  * Result views by task name. The task folders' views come from packages/tasks (generated
@@ -13,5 +12,4 @@ export const WEB_TASKS: Record<string, WebTask> = {
   ...FOLDER_VIEWS,
   interaction: { view: InteractionTaskView },
   gsva: { view: GsvaTaskView },
-  vdj: { view: VdjView },
 };

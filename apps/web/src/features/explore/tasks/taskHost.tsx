@@ -1,5 +1,11 @@
 import type { TaskHost } from '@cellcloud/tasks/web';
-import { fetchTaskFile, fetchTaskTableCsv, fetchTaskTablePage, useCreateTask } from '../../../api/tasks';
+import {
+  exportTaskTableCsv,
+  fetchTaskFile,
+  fetchTaskTableCsv,
+  fetchTaskTablePage,
+  useCreateTask,
+} from '../../../api/tasks';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
 import { EmbeddingViewer } from '../viewer/EmbeddingViewer';
@@ -15,6 +21,7 @@ export const TASK_HOST: TaskHost = {
     file: fetchTaskFile,
     tableCsv: fetchTaskTableCsv,
     tablePage: fetchTaskTablePage,
+    exportTableCsv: exportTaskTableCsv,
   },
   components: {
     // the shared builders return full ECharts options; the app's chart registers what they use

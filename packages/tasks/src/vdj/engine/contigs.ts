@@ -1,7 +1,7 @@
-import { TaskError } from '../errors';
+import { TaskError } from '@cellcloud/engine/tasks/kit';
 
 /**
- * 10x `filtered_contig_annotations.csv` (METHODS §9.1): the columns the V(D)J analysis uses,
+ * 10x `filtered_contig_annotations.csv` (docs/methods/vdj.md): the columns the V(D)J analysis uses,
  * parsed into typed rows. Refuses files that are not contig tables (a matrix, an h5, a zip) and
  * files lacking a used column, naming the file and the columns.
  */

@@ -1,6 +1,6 @@
 /**
  * Repertoire diversity of one sample from its clone sizes (cells per clonotype), the indices
- * immunarch `repDiversity` reports (METHODS §9.5 02.sc.Diversity):
+ * immunarch `repDiversity` reports (docs/methods/vdj.md 02.sc.Diversity):
  *   chao1        S + F1² / (2·F2) (bias-corrected S + F1·(F1 − 1) / 2 when F2 = 0), F1/F2 = clones seen once/twice
  *   hill_q0..q2  Hill numbers: q0 = S, q1 = exp(Shannon entropy), q2 = 1 / Σ p²
  *   inv_simpson  1 / Σ p²
@@ -51,7 +51,7 @@ export function diversityOf(sizes: readonly number[]): Diversity {
   };
 }
 
-/** Cosine distance between two samples' clonotype proportion vectors (METHODS §9.5 cosine + hclust). */
+/** Cosine distance between two samples' clonotype proportion vectors (docs/methods/vdj.md cosine + hclust). */
 export function cosineDistance(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
   let dot = 0;
   let na = 0;

@@ -1,8 +1,8 @@
-import type { VdjParams, VdjSummary } from '@cellcloud/contracts/tasks/vdj';
-import { VDJ_UPLOADS } from '@cellcloud/contracts/tasks/vdj';
-import { gunzipBytes } from '../bytes';
-import { TaskError } from '../errors';
-import type { EngineTask, TableValue } from '../types';
+import type { VdjParams, VdjSummary } from '../contract';
+import { VDJ_UPLOADS } from '../contract';
+import { estimateMemoryBytes } from '../memory';
+import { gunzipBytes, TaskError } from '@cellcloud/engine/tasks/kit';
+import type { EngineTask, TableValue } from '@cellcloud/engine/tasks/kit';
 import {
   CHAIN_SLOTS,
   classOf,
@@ -13,7 +13,7 @@ import {
   slotOf,
   type Receptor,
 } from './clonotypes';
-import { parseContigs, type Contig } from './contigs';
+import { type Contig, parseContigs } from './contigs';
 import { matchFile, samplesOf } from './matching';
 import {
   cellOutputs,
@@ -29,14 +29,14 @@ import {
 } from './tables';
 
 /**
- * Immune V(D)J task (contracts `tasks/vdj.ts`, METHODS §9): contig files → cells of the analysis
+ * Immune V(D)J task (`../contract.ts`, docs/methods/vdj.md): contig files → cells of the analysis
  * (matching.ts) → clonotypes, expansion classes, diversity, usage and overlap tables (tables.ts),
  * per-cell columns.
  */
 
-export const vdjEngine: EngineTask<VdjParams, VdjSummary> = {
+export const engine: EngineTask<VdjParams, VdjSummary> = {
   name: 'vdj',
-  estimateMemoryBytes: (shape) => 200e6 + shape.nCells * 400,
+  estimateMemoryBytes,
   async run({ result, params, onProgress, sink, uploads }) {
     const files = VDJ_UPLOADS.filter((u) => uploads?.[u]);
     if (files.length === 0) throw new TaskError('vdj.noContigs', 'no contig file was attached');
@@ -125,7 +125,7 @@ export const vdjEngine: EngineTask<VdjParams, VdjSummary> = {
     onProgress({ fraction: 0.5, step: 'clonotypes' });
     const defCol = DEFINITION_COLUMN[params.cloneDefine];
     const cloneOf = (c: number) => kept.get(c)!.ct[defCol];
-    // frequency per sample (METHODS §9.4)
+    // frequency per sample (docs/methods/vdj.md)
     const freq = new Map<string, number>(); // sample \u0000 clonotype → cells
     for (const [c, k] of kept)
       freq.set(`${k.sample}\u0000${cloneOf(c)}`, (freq.get(`${k.sample}\u0000${cloneOf(c)}`) ?? 0) + 1);

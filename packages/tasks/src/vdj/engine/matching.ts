@@ -1,5 +1,5 @@
-import type { VdjParams } from '@cellcloud/contracts/tasks/vdj';
-import type { ResultHandle } from '../types';
+import type { VdjParams } from '../contract';
+import type { ResultHandle } from '@cellcloud/engine/tasks/kit';
 
 const SAMPLE_KEY = 'Sample ID';
 const strip1 = (b: string) => b.replace(/-1$/, '');
@@ -30,7 +30,7 @@ export interface FileMatch {
 
 /**
  * Matches one file's barcodes to result cells: `<sample>_<barcode>` when the result has several
- * samples (METHODS §9.1 prefixes), the bare barcode otherwise; "-1" stripped on both sides when
+ * samples (docs/methods/vdj.md prefixes), the bare barcode otherwise; "-1" stripped on both sides when
  * that matches more (stripSuffix auto) or always (yes).
  */
 export function matchFile(

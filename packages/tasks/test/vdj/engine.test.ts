@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { vdjParams, vdjTask, type VdjParams } from '@cellcloud/contracts/tasks/vdj';
+import { definition as vdjTask, vdjParams, type VdjParams } from '../../src/vdj/contract';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { sharedData } from '@cellcloud/testkit';
-import { isTaskError } from '../../src/tasks/errors';
-import { MemorySink } from '../../src/tasks/memory-sink';
-import { resultHandleFromDataset } from '../../src/tasks/result-handle';
-import type { ResultHandle } from '../../src/tasks/types';
-import { vdjEngine } from '../../src/tasks/vdj';
-import { diversityOf } from '../../src/tasks/vdj/diversity';
+import { isTaskError, MemorySink, resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
+import type { ResultHandle } from '@cellcloud/engine/tasks/kit';
+import { engine as vdjEngine } from '../../src/vdj/engine';
+import { diversityOf } from '../../src/vdj/engine/diversity';
 
 /**
  * Issue 19: the V(D)J task on the two real 10x contig files. The expectations are computed in

@@ -1,5 +1,5 @@
-import type { VdjParams } from '@cellcloud/contracts/tasks/vdj';
-import type { ResultHandle, TableValue, TaskTable } from '../types';
+import type { VdjParams } from '../contract';
+import type { ResultHandle, TableValue, TaskTable } from '@cellcloud/engine/tasks/kit';
 import { type CellChains, classOf, type Clonotypes } from './clonotypes';
 import { cosineDistance, diversityOf } from './diversity';
 

@@ -1,7 +1,7 @@
 import type { Contig } from './contigs';
 
 /**
- * METHODS §9.2–9.4: chain filtering, one contig per chain, clonotype strings and expansion classes.
+ * docs/methods/vdj.md: chain filtering, one contig per chain, clonotype strings and expansion classes.
  * Pure functions over parsed contigs; the task (index.ts) matches barcodes and writes tables.
  */
 export type Receptor = 'TCR' | 'BCR';
@@ -34,7 +34,7 @@ export interface CellChains {
 
 export interface FilterResult {
   cells: CellChains[];
-  /** Cells whose best contig of a chain tied on reads and UMIs (dropped, METHODS §9.2 step 3). */
+  /** Cells whose best contig of a chain tied on reads and UMIs (dropped, docs/methods/vdj.md step 3). */
   ambiguous: number;
   /** Cells with only one chain (dropped when pairedOnly). */
   single: number;
@@ -106,7 +106,7 @@ export interface Clonotypes {
   CTstrictaa: string;
 }
 
-/** VDJgene = v-d-j genes joined with "-" (METHODS §9.3); a missing chain is "None". */
+/** VDJgene = v-d-j genes joined with "-" (docs/methods/vdj.md); a missing chain is "None". */
 const vdjGene = (c: Contig | null) =>
   c ? [c.v, c.d, c.j].filter((g) => g !== 'None').join('-') || 'None' : 'None';
 

@@ -1,18 +1,13 @@
 import { Button, Card, Col, Descriptions, Row, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { VdjSummary } from '@cellcloud/contracts/tasks/vdj';
+import type { VdjSummary } from '../contract';
 import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
-import { fetchTaskFile, exportTaskTableCsv, useTaskTable } from '../../../../api/tasks';
-import { EChart } from '../../charts/EChart';
-import type { NormalizedEmbedding } from '../../data/decode';
-import { EmbeddingViewer } from '../../viewer/EmbeddingViewer';
-import { downloadBlob } from '../../viewer/exportImage';
-import { palette } from '../../viewer/palettes';
-import type { Colouring } from '../../viewer/scatterPoints';
-import type { WebTaskViewProps } from '../types';
+import { palette } from '@cellcloud/formats/palettes';
+import { useTaskHost, type TaskColouring, type TaskViewProps } from '../../_shared/web/host';
+import { useTaskOutput } from '../../_shared/web/useTaskOutput';
 
-type Row = (string | number | null)[];
+type Row = (string | number | boolean | null)[];
 const CLASSES = ['Single', 'Medium', 'Large', 'None'] as const;
 const CLASS_COLOURS: Record<string, string> = {
   Single: '#91caff',
@@ -26,27 +21,31 @@ function records(
   t: { columns: string[]; rows: Row[] } | undefined,
 ): Record<string, string | number | null>[] {
   if (!t) return [];
-  return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i] ?? null])));
+  const cell = (v: Row[number] | undefined) => (typeof v === 'boolean' ? String(v) : (v ?? null));
+  return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, cell(r[i])])));
 }
 
 /**
- * Result of an immune V(D)J run (METHODS §9.5): matching and chain summary, the top clonotypes on
+ * Result of an immune V(D)J run (docs/methods/vdj.md): matching and chain summary, the top clonotypes on
  * the embedding, expansion classes per sample and per group, diversity, top clonotypes, V gene
  * usage and the V–J pairing heat map; every table exports as CSV, every chart as PNG/SVG/TIFF.
  */
-export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskViewProps) {
+export function VdjView(props: TaskViewProps) {
+  const { datasetId, task, outputs, client, manifest } = props;
   const { t } = useTranslation('tasks');
+  const { api, components, download } = useTaskHost();
+  const { Chart, Embedding } = components;
   const s = outputs.summary as VdjSummary;
-  const classBySample = records(useTaskTable(datasetId, task.id, 'class_by_sample').data);
-  const classByGroup = records(useTaskTable(datasetId, task.id, 'class_by_group').data);
-  const diversity = useTaskTable(datasetId, task.id, 'diversity').data;
-  const top = useTaskTable(datasetId, task.id, 'top_clonotypes').data;
-  const usage = records(useTaskTable(datasetId, task.id, 'gene_usage', 50_000).data);
-  const vj = records(useTaskTable(datasetId, task.id, 'vj_pairs', 50_000).data);
+  const classBySample = records(useTaskOutput(props, { table: 'class_by_sample', limit: 10_000 }).data);
+  const classByGroup = records(useTaskOutput(props, { table: 'class_by_group', limit: 10_000 }).data);
+  const diversity = useTaskOutput(props, { table: 'diversity', limit: 10_000 }).data;
+  const top = useTaskOutput(props, { table: 'top_clonotypes', limit: 10_000 }).data;
+  const usage = records(useTaskOutput(props, { table: 'gene_usage', limit: 50_000 }).data);
+  const vj = records(useTaskOutput(props, { table: 'vj_pairs', limit: 50_000 }).data);
   const [chain, setChain] = useState(s.chains[1]);
 
   const embName = manifest.embeddings.find((e) => e.name === 'umap')?.name ?? manifest.embeddings[0]?.name;
-  const [embedding, setEmbedding] = useState<NormalizedEmbedding | null>(null);
+  const [embedding, setEmbedding] = useState<{ x: Float32Array; y: Float32Array } | null>(null);
   const [clones, setClones] = useState<{ labels: string[]; codes: Uint32Array } | null>(null);
   useEffect(() => {
     if (!embName) return;
@@ -60,7 +59,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
     const entry = outputs.outputs.obs.find((o) => o.key === 'vdj_clonotype');
     if (!entry || entry.kind !== 'categorical') return;
     let live = true;
-    void fetchTaskFile(datasetId, task.id, entry.file).then(
+    void api.file(datasetId, task.id, entry.file).then(
       (b) =>
         live &&
         setClones({
@@ -71,10 +70,10 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
     return () => {
       live = false;
     };
-  }, [datasetId, task.id, outputs]);
+  }, [api, datasetId, task.id, outputs]);
 
   const cloneColouring = useMemo((): {
-    colouring: Colouring;
+    colouring: TaskColouring;
     legend: { label: string; colour: string }[];
   } | null => {
     if (!clones) return null;
@@ -163,7 +162,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
   }, [vj, chain]);
 
   const csv = (name: string) =>
-    void exportTaskTableCsv(datasetId, task.id, name).then((b) => downloadBlob(b, `vdj-${name}.csv`));
+    void api.exportTableCsv(datasetId, task.id, name).then((b) => download(b, `vdj-${name}.csv`));
   const tableOf = (data: { columns: string[]; rows: Row[] } | undefined, testId: string) => (
     <Table
       size="small"
@@ -212,7 +211,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
           >
             {embedding && cloneColouring ? (
               <>
-                <EmbeddingViewer
+                <Embedding
                   x={embedding.x}
                   y={embedding.y}
                   colouring={cloneColouring.colouring}
@@ -244,7 +243,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
         </Col>
         <Col xs={24} lg={12}>
           <Card size="small" title={t('vdj.view.classBySample')} data-testid="vdj-class-plot">
-            <EChart
+            <Chart
               option={stacked(classBySample, 'Sample', 'Description', 'Frequency', CLASSES.slice(0, 3))}
               fileName="vdj-class-by-sample"
               height={320}
@@ -258,7 +257,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
           title={t('vdj.view.classByGroup', { level: s.groupBy })}
           data-testid="vdj-class-by-group"
         >
-          <EChart
+          <Chart
             option={stacked(classByGroup, 'group', 'class', 'fraction', CLASSES)}
             fileName="vdj-class-by-group"
             height={300}
@@ -308,7 +307,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
       <Row gutter={12}>
         <Col xs={24} lg={10}>
           <Card size="small" title={t('vdj.view.vUsage', { chain })}>
-            <EChart
+            <Chart
               fileName={`vdj-v-usage-${chain}`}
               height={420}
               option={{
@@ -325,7 +324,7 @@ export function VdjView({ datasetId, task, outputs, client, manifest }: WebTaskV
         </Col>
         <Col xs={24} lg={14}>
           <Card size="small" title={t('vdj.view.vjPairs', { chain })}>
-            <EChart option={heat} fileName={`vdj-vj-${chain}`} height={420} />
+            <Chart option={heat} fileName={`vdj-vj-${chain}`} height={420} />
           </Card>
         </Col>
       </Row>

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { defineTask } from './define';
+import { defineTask } from '@cellcloud/contracts/tasks/define';
+import { taskFailures } from '../_shared/contract/messages';
+import en from './messages/en-US.json';
+import zh from './messages/zh-CN.json';
 
 /**
- * Immune V(D)J (SPEC §3 task "immune V(D)J", §9 clonotype classes, METHODS §9). Input: 10x
+ * Immune V(D)J (docs/product/screens.md task "immune V(D)J", docs/product/limits.md clonotype classes, docs/methods/vdj.md). Input: 10x
  * `filtered_contig_annotations.csv` files (gzip or not), one per sample (`uploads.contigs`,
  * `contigs2` … `contigs4`), attached to the analysed dataset when the task runs. Each file's cells
  * are matched to the expression barcodes: `<sample>_<barcode>` in a multi-sample result, the bare
@@ -10,7 +13,7 @@ import { defineTask } from './define';
  * more cells (`stripSuffix: 'auto'`). `sampleMap` names the sample of each file; without it the sample
  * whose barcodes match most cells is taken.
  *
- * Steps (METHODS §9.2–9.4): productive contigs only; chains by receptor (TCR: TRA, TRB; BCR: IGH
+ * Steps (docs/methods/vdj.md): productive contigs only; chains by receptor (TCR: TRA, TRB; BCR: IGH
  * with IGK/IGL as the light chain); per cell and chain the contig with most reads, then most UMIs
  * (a remaining tie drops the cell as ambiguous); paired cells only by default; clonotypes
  * `CTgene` (V-D-J genes of both chains, default), `CTaa`, `CTnt`, `CTstrict` (genes + CDR3 nt),
@@ -23,7 +26,7 @@ import { defineTask } from './define';
  *   clonotypes     sample, clonotype, cells, proportion, class
  *   chain_qc       sample, stage (raw | productive | final), chain, contigs
  *   pairing        sample, paired, single, ambiguous
- *   class_by_sample  Sample, Description, count, Frequency   (METHODS §9.5 01.sc.CloneBar)
+ *   class_by_sample  Sample, Description, count, Frequency   (docs/methods/vdj.md 01.sc.CloneBar)
  *   class_by_group group, class, cells, fraction              (04.sc.HaveOrNot; "None" = no clonotype)
  *   diversity      sample, clonotypes, cells, chao1, hill_q0, hill_q1, hill_q2, inv_simpson, d50
  *   top_clonotypes rank, clonotype, cells, samples
@@ -43,7 +46,7 @@ export const vdjParams = z
   .object({
     receptor: z.enum(['auto', 'TCR', 'BCR']).default('auto'),
     cloneDefine: z.enum(['VDJ', 'CDR3', 'VDJ_CDR3', 'VDJ_CDR3aa']).default('VDJ'),
-    /** Keep only cells with both chains (METHODS `chairPair = TRUE`). */
+    /** Keep only cells with both chains (`chairPair = TRUE` of docs/methods/vdj.md). */
     pairedOnly: z.boolean().default(true),
     /** Upper bounds of Single and Medium: (0, b1] Single, (b1, b2] Medium, above Large. */
     breaks: z.tuple([z.number().int().min(1), z.number().int().min(2)]).default([1, 10]),
@@ -77,12 +80,16 @@ export const vdjSummary = z.object({
 });
 export type VdjSummary = z.infer<typeof vdjSummary>;
 
-export const vdjTask = defineTask({
+export const definition = defineTask({
   name: 'vdj',
   titleKey: 'vdj.title',
   displayName: { 'en-US': 'Immune repertoire V(D)J', 'zh-CN': '免疫组库 V(D)J' },
   order: 130,
   method: {
+    'en-US':
+      'Immune receptor contigs (10x filtered_contig_annotations) were matched to the cells of the analysis; productive contigs were kept, one contig per chain chosen by reads and UMIs, clonotypes defined by the V(D)J genes (or CDR3) of the chains, and clonotypes classed by size; clonal expansion, diversity, V gene usage and V–J pairing were summarised per sample and group in the manner of immunarch.',
+    'zh-CN':
+      '将免疫受体 contig（10x filtered_contig_annotations）匹配到分析中的细胞；保留有效 contig，按 reads 和 UMI 为每条链选择一个 contig，依据各链的 V(D)J 基因（或 CDR3）定义克隆型并按大小分类；以 immunarch 的方式按样本和分组汇总克隆扩增、多样性、V 基因使用和 V–J 配对。',
     citations: [
       'ImmunoMind Team. immunarch: an R package for painless bioinformatics analysis of T-cell and B-cell immune repertoires. Zenodo 2019, doi:10.5281/zenodo.3367200.',
     ],
@@ -101,28 +108,5 @@ export const vdjTask = defineTask({
     ...(i === 0 ? { required: true } : {}),
   })),
   fields: { groupBy: { kind: 'level' }, sampleMap: { kind: 'hidden' }, breaks: { kind: 'hidden' } },
-  messages: {
-    'en-US': {
-      'vdj.noContigs': 'Attach the contig file (filtered_contig_annotations.csv) of at least one sample.',
-      'vdj.notContigs': '"{file}" is not a 10x contig table (filtered_contig_annotations.csv): {detail}.',
-      'vdj.missingColumns': '"{file}" lacks the columns {columns} that a 10x contig table has.',
-      'vdj.badRow': '"{file}", line {line}: {detail}.',
-      'vdj.noProductive': '"{file}" has no productive {receptor} contigs.',
-      'vdj.noMatch':
-        'None of the {cells} cells of "{file}" matches a cell of this analysis (sample {sample}); check that the contigs belong to this dataset.',
-      'vdj.unknownSample': 'The analysis has no sample "{sample}" (samples: {samples}).',
-      'vdj.noCellsKept': 'No cell is left after filtering (productive, one contig per chain{paired}).',
-    },
-    'zh-CN': {
-      'vdj.noContigs': '请至少为一个样本附加 contig 文件（filtered_contig_annotations.csv）。',
-      'vdj.notContigs': '“{file}”不是 10x contig 表（filtered_contig_annotations.csv）：{detail}。',
-      'vdj.missingColumns': '“{file}”缺少 10x contig 表应有的列 {columns}。',
-      'vdj.badRow': '“{file}”第 {line} 行：{detail}。',
-      'vdj.noProductive': '“{file}”中没有有效（productive）的 {receptor} contig。',
-      'vdj.noMatch':
-        '“{file}”的 {cells} 个细胞均未匹配到该分析中的细胞（样本 {sample}）；请确认 contig 属于该数据集。',
-      'vdj.unknownSample': '该分析中没有样本“{sample}”（现有样本：{samples}）。',
-      'vdj.noCellsKept': '过滤后没有剩余细胞（productive、每条链一个 contig{paired}）。',
-    },
-  },
+  messages: taskFailures('vdj', en.failures, zh.failures),
 });
