@@ -168,6 +168,9 @@ describe(`content, region, quota and drawings on ${TEST_DB}`, () => {
       }
     expect(all).not.toMatch(/(METHODS|SPEC) §/);
     expect(all).toContain('CellPhoneDB v4 statistical method on a level');
+    // the wizard's resolution is the contract's (docs/defaults.md)
+    expect(all).toContain('Cluster resolution</td><td>0.5 (range');
+    expect(all).toContain('聚类分辨率</td><td>0.5（范围');
     expect(all).toContain('细胞互作标签页在细胞类型层级上运行 CellPhoneDB v4 统计方法（支持人类数据');
   });
 });
