@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import { analysisTasksRepo } from '../db/repos/analysis-tasks';
 import { exploreDegTasksRepo } from '../db/repos/explore-deg-tasks';
 import { exploreSubsetsRepo } from '../db/repos/explore-subsets';
-import { outputsOf } from '../services/tasks/tasks';
+import { outputsOf } from '../services/tasks/outputs';
 import { degResultKey, resultsPrefix, subsetCodesKey } from '../storage/keys';
 import type { TableEntry } from './download.tables';
 import type { FiguresSource } from './figures/read';

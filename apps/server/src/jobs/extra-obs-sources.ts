@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { analysisTasksRepo } from '../db/repos/analysis-tasks';
 import { exploreSubsetsRepo } from '../db/repos/explore-subsets';
-import { outputsOf } from '../services/tasks/tasks';
+import { outputsOf } from '../services/tasks/outputs';
 import { subsetCodesKey } from '../storage/keys';
 import type { ExtraObsSource } from './extra-obs';
 

@@ -1,7 +1,7 @@
 import type { TaskOutputs } from '@cellcloud/contracts/tasks/define';
 import type { AppContext } from '../../context';
 import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
-import { outputsOf } from './tasks';
+import { outputsOf } from './outputs';
 
 /** A per-cell column of a completed task, with the task that wrote it and its storage key. */
 export interface TaskObsColumn {

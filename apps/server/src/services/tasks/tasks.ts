@@ -1,15 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Locale } from '@cellcloud/contracts';
 import type { CreateTaskBody, TaskTablePage, TaskView } from '@cellcloud/contracts/tasks/api';
-import {
-  speciesRefusal,
-  taskOutputs,
-  type TaskDefinition,
-  type TaskOutputs,
-} from '@cellcloud/contracts/tasks/define';
+import { speciesRefusal, type TaskDefinition, type TaskOutputs } from '@cellcloud/contracts/tasks/define';
 import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo, type TaskRow } from '../../db/repos/analysis-tasks';
+import { outputsOf } from './outputs';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
 import { jobsRepo, type JobRow } from '../../db/repos/jobs';
 import { AppError } from '../../errors';
@@ -95,12 +91,6 @@ function stringsOf(v: unknown, out: Set<string> = new Set()): Set<string> {
 }
 
 /** outputs.json of a completed task (undefined when it has none, e.g. its files are gone). */
-export async function outputsOf(ctx: AppContext, row: TaskRow): Promise<TaskOutputs | undefined> {
-  const key = `${row.output_prefix}outputs.json`;
-  if (!(await ctx.storage.stat(key))) return undefined;
-  return taskOutputs.parse(JSON.parse(new TextDecoder().decode(await ctx.storage.getBytes(key))));
-}
-
 /**
  * Per-cell inputs a run can see besides the h5ad (subsets as `subset:<id>`, per-cell columns of
  * earlier completed tasks by their key) and a fingerprint of those the params name, so a cached
