@@ -16,7 +16,9 @@ async function main() {
   try {
     const applied = await migrate(db);
     await syncPrivilegesAndPlans(db);
-    console.log(applied.length ? `applied ${applied.length} migrations: ${applied.join(', ')}` : 'schema is up to date');
+    console.log(
+      applied.length ? `applied ${applied.length} migrations: ${applied.join(', ')}` : 'schema is up to date',
+    );
   } finally {
     await db.close();
   }

@@ -62,7 +62,6 @@ const byTask: Record<string, TaskFigure> = {
       ),
     ];
   },
-
 };
 
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */

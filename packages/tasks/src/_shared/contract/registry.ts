@@ -8,11 +8,7 @@ import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
  * product's task-type order, merged with the task folders' definitions until every task has its
  * folder. A task leaves this list when its folder is created.
  */
-const NOT_YET_MOVED: readonly TaskDefinition[] = [
-  gsvaTask,
-  interactionTask,
-  annotateTask,
-];
+const NOT_YET_MOVED: readonly TaskDefinition[] = [gsvaTask, interactionTask, annotateTask];
 
 export interface TaskRegistry {
   /** Every task, in `order` (the product's task-type order). */
