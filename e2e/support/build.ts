@@ -17,7 +17,7 @@ function newestMtime(dir: string): number {
 
 /**
  * The e2e tests run against the BUILT app (as `npm start` serves it). Rebuilds when the bundle
- * is missing or older than apps/web/src or packages/contracts/src, unless CELLCLOUD_E2E_NO_BUILD=1.
+ * is missing or older than apps/web/src, packages/contracts/src or packages/tasks/src, unless CELLCLOUD_E2E_NO_BUILD=1.
  */
 export function ensureWebBuild(): void {
   const index = path.join(webDist, 'index.html');
@@ -26,6 +26,8 @@ export function ensureWebBuild(): void {
   const sources = Math.max(
     newestMtime(path.join(repoRoot, 'apps/web/src')),
     newestMtime(path.join(repoRoot, 'packages/contracts/src')),
+    // each task's web views and messages live in its plugin folder (packages/tasks/README.md)
+    newestMtime(path.join(repoRoot, 'packages/tasks/src')),
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   const r = spawnSync('npx', ['vite', 'build'], {
