@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedData } from '@cellcloud/testkit';
 import { screenshot, switchLanguage } from './support/browser';
 import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
 import { newUser } from './support/flows';
+import { matchedContigs } from './support/vdj-contigs';
 
 /**
  * Immune V(D)J (issue 19) in the browser on the REAL pbmc3k result: the real 10x PBMC TCR contig
@@ -16,22 +15,6 @@ import { newUser } from './support/flows';
 const pbmc = sharedData('pbmc3k/10x');
 const contigs = sharedData('vdj_10x/vdj_nextgem_hs_pbmc3_t_filtered_contig_annotations.csv.gz');
 let env: ExplorerEnv;
-
-function matchedContigs(): Buffer {
-  const gexBarcodes = gunzipSync(readFileSync(`${pbmc!}/barcodes.tsv.gz`))
-    .toString()
-    .trim()
-    .split('\n');
-  const [head, ...lines] = gunzipSync(readFileSync(contigs!)).toString().trim().split('\n');
-  const map = new Map<string, string>();
-  const out = lines.map((l) => {
-    const comma = l.indexOf(',');
-    const bc = l.slice(0, comma);
-    if (!map.has(bc)) map.set(bc, gexBarcodes[map.size % gexBarcodes.length]!);
-    return map.get(bc)! + l.slice(comma);
-  });
-  return gzipSync([head, ...out].join('\n') + '\n');
-}
 
 describe.skipIf(!pbmc || !contigs)('V(D)J task in the explorer', () => {
   beforeAll(async () => {
@@ -45,11 +28,14 @@ describe.skipIf(!pbmc || !contigs)('V(D)J task in the explorer', () => {
     await page.getByTestId('tab-label-vdj').click();
     const panel = page.getByTestId('task-panel-vdj');
     await panel.waitFor({ timeout: 60_000 });
-    await panel.getByTestId('task-upload-contigs').locator('input[type=file]').setInputFiles({
-      name: 'filtered_contig_annotations.csv.gz',
-      mimeType: 'application/gzip',
-      buffer: matchedContigs(),
-    });
+    await panel
+      .getByTestId('task-upload-contigs')
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'filtered_contig_annotations.csv.gz',
+        mimeType: 'application/gzip',
+        buffer: matchedContigs(pbmc!, contigs!),
+      });
     await panel.getByTestId('task-run-vdj').click();
     const view = page.getByTestId('vdj-view');
     await view.waitFor({ timeout: 120_000 });

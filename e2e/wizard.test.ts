@@ -4,6 +4,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { openPage, screenshot, switchLanguage, type TestPage } from './support/browser';
 import { logInViaUi, newUser, waitForPath } from './support/flows';
 import {
+  openWhenCompleted,
   submitWizard,
   upload10xSample,
   wizardEnv,
@@ -161,23 +162,8 @@ describe.skipIf(!have)('initiate analysis wizard; cell annotation saved as a lev
 
   it('the annotated analysis completes and opens', async () => {
     const page = ap.page;
-    const row = annotated;
-    await expect
-      .poll(
-        async () => {
-          const status = await row
-            .locator('[data-status]')
-            .getAttribute('data-status', { timeout: 20_000 })
-            .catch(() => null);
-          if (status !== 'completed' && status !== 'failed') await page.reload();
-          return status;
-        },
-        // the analysis job (QC, clustering, annotation) takes ~1 min on a quiet machine; much longer under load
-        { timeout: 560_000, interval: 2000 },
-      )
-      .toBe('completed');
-    await row.getByText('Open result').click();
-    await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
+    // the analysis job (QC, clustering, annotation) takes ~1 min on a quiet machine; much longer under load
+    await openWhenCompleted(page, annotated, 560_000);
   }, 600_000);
 
   it('shows the labels, saves a hand edit as a level that survives a reload, groups DE by it', async () => {

@@ -1,4 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { USER_PREFERENCES_PATH } from '@cellcloud/contracts/preferences';
 import { registerAndLogIn, uploadParsed } from './api-setup';
 import { ensureWebBuild } from './build';
@@ -95,4 +96,26 @@ export async function submitWizard(page: Page, jobName: string): Promise<Locator
   const row = page.locator('[data-testid=jobs-custom] .ant-table-row', { hasText: jobName });
   await row.waitFor();
   return row;
+}
+
+/**
+ * Waits until the job of `row` (My Analyses) is completed, reloading the list while it runs;
+ * fails at once when it failed. Then opens its result in the explorer.
+ */
+export async function openWhenCompleted(page: Page, row: Locator, timeoutMs: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const status = await row
+          .locator('[data-status]')
+          .getAttribute('data-status', { timeout: 20_000 })
+          .catch(() => null);
+        if (status !== 'completed' && status !== 'failed') await page.reload();
+        return status;
+      },
+      { timeout: timeoutMs, interval: 2000 },
+    )
+    .toBe('completed');
+  await row.getByText('Open result').click();
+  await page.waitForURL((u) => u.pathname === '/userDatasetAnalysis' && u.searchParams.has('id'));
 }

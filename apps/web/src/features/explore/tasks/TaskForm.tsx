@@ -1,5 +1,5 @@
 import { Alert, Button, Form, Input, InputNumber, Select, Space, Switch, Typography, Upload } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
@@ -89,14 +89,24 @@ function LevelValues({
   levelParam: string;
 }) {
   const chosen = Form.useWatch(levelParam, Form.useFormInstance()) as string | undefined;
-  const groups = levels.find((l) => l.value === chosen)?.groups ?? [];
+  const groups = levels.find((l) => l.value === chosen)?.groups;
+  // another level chosen: the values picked in the previous one (e.g. CNV reference types) that
+  // the new level does not have are dropped, so a stale choice is neither shown nor sent
+  const previous = useRef(chosen);
+  useEffect(() => {
+    const changed = previous.current !== undefined && previous.current !== chosen;
+    previous.current = chosen;
+    if (!changed || !groups || !value?.length) return;
+    const kept = value.filter((v) => groups.includes(v));
+    if (kept.length !== value.length) onChange?.(kept);
+  }, [chosen, groups, value, onChange]);
   return (
     <Select
       mode="multiple"
       allowClear
       value={value ?? []}
       onChange={onChange}
-      options={groups.map((g) => ({ value: g, label: g }))}
+      options={(groups ?? []).map((g) => ({ value: g, label: g }))}
     />
   );
 }
