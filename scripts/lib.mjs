@@ -1,6 +1,6 @@
 // Shared helpers for the two README commands. Plain JavaScript that runs on any Node >= 18, so
 // that `npm start` / `npm test` work on a fresh clone before the pinned Node 24 is installed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,32 @@ export function run(cmd, args, opts = {}) {
     env: pinnedEnv(opts.env),
   });
   return r.status ?? 1;
+}
+
+/**
+ * Runs a command with its output captured (stdout and stderr interleaved), for commands run side
+ * by side whose output is printed whole when each ends. Resolves with the exit code, the output
+ * and the wall seconds.
+ */
+export function runCaptured(cmd, args, opts = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      ...opts,
+      env: pinnedEnv(opts.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    const done = (code) => resolve({ code, out, seconds: (Date.now() - started) / 1000 });
+    child.on('error', (e) => {
+      out += `${e.message}\n`;
+      done(1);
+    });
+    child.on('close', (code) => done(code ?? 1));
+  });
 }
 
 export function must(cmd, args, opts = {}) {

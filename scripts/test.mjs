@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ensureInstalled, ensureWebBuilt, must, pinnedEnv, root, run } from './lib.mjs';
+import { PGLITE_ONLY } from './test/pglite-only.mjs';
+import { ensureInstalled, ensureWebBuilt, pinnedEnv, root, run, runCaptured } from './lib.mjs';
 
 const inCI = process.env.CI === 'true';
 ensureInstalled();
@@ -38,15 +39,22 @@ if (!existsSync(chromium)) {
   if (inCI) process.exit(1);
 }
 
+/** [stage, wall seconds], printed with the summary. */
+const stages = [];
+const suiteStarted = Date.now();
+let t0 = Date.now();
 ensureWebBuilt(true);
+stages.push(['web build', (Date.now() - t0) / 1000]);
 
 const outDir = path.join(root, '.cellcloud-test');
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const only = process.argv.slice(2); // optional vitest filters, e.g. `npm test -- accounts`
+// browser test files side by side (vitest.config.ts): 1 unless CELLCLOUD_E2E_WORKERS says otherwise
+const e2eWorkers = Math.max(1, Number(process.env.CELLCLOUD_E2E_WORKERS ?? 1) || 1);
 const results = [];
-function vitest(label, projects, env) {
+function vitest(label, projects, env, extra = []) {
   const json = path.join(outDir, `${label}.json`);
   const args = [
     'vitest',
@@ -54,14 +62,17 @@ function vitest(label, projects, env) {
     ...projects.flatMap((p) => ['--project', p]),
     // vitest's default is one worker fewer than the cores: on a 2-core machine the unit and server
     // files ran one at a time (PGlite 710 s → 443 s, PostgreSQL 383 s → 264 s with two)
-    ...(projects.includes('e2e') ? [] : ['--maxWorkers=2']),
+    ...(projects.includes('e2e') ? [`--maxWorkers=${e2eWorkers}`] : ['--maxWorkers=2']),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${json}`,
+    ...extra,
     ...only,
   ];
   console.log(`\n━━ ${label} ━━`);
+  const started = Date.now();
   const code = run('npx', args, { env: pinnedEnv(env) });
+  stages.push([label, (Date.now() - started) / 1000]);
   let summary = { passed: 0, failed: 0, skipped: 0 };
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
@@ -78,29 +89,56 @@ function vitest(label, projects, env) {
 
 // Static checks (issue 11): lint, typecheck of every workspace and of the browser tests, and
 // formatting. Each counts as one test in the summary; skipped when vitest filters are given.
-function check(label, cmd, args) {
-  console.log(`\n━━ ${label} ━━`);
-  const code = run(cmd, args);
-  results.push({ label, code, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 });
+// They run two at a time (2 cores), longest first, each one's output printed whole when it ends.
+// Measured 2026-11-29 (brief E): the 13 checks use ~105 s of CPU (user; eslint 11, prettier 19,
+// each tsc 1–13: every tsc reads again the packages it imports). One after another they took
+// 224 s wall at load average 2 → 11; a one-process `tsc -b` would need composite projects with
+// declaration output. Two lanes bound the wall by about half the CPU on an idle 2-core machine;
+// on the shared machine (load 11 → 26) the two-lane run took 377 s, i.e. no figure there.
+async function checks(list, lanes = 2) {
+  const outcomes = new Array(list.length);
+  let next = 0;
+  async function lane() {
+    while (next < list.length) {
+      const i = next++;
+      const [label, cmd, args] = list[i];
+      const { code, out, seconds } = await runCaptured(cmd, args);
+      console.log(`\n━━ ${label} ━━ (${seconds.toFixed(1)} s)`);
+      if (out) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+      outcomes[i] = {
+        label,
+        code,
+        passed: code === 0 ? 1 : 0,
+        failed: code === 0 ? 0 : 1,
+        skipped: 0,
+        seconds,
+      };
+    }
+  }
+  await Promise.all(Array.from({ length: lanes }, lane));
+  results.push(...outcomes);
 }
 if (only.length === 0) {
-  // the task registries are generated from packages/tasks/src/<task>/ folders (packages/tasks/README.md)
-  check('task registries up to date', 'node', ['scripts/gen-task-registry.mjs', '--check']);
-  check('lint (eslint)', 'npx', ['eslint', '.']);
-  check('import cycles (dependency-cruiser)', 'node', ['scripts/check/cycles.mjs']);
-  const projects = [
-    'packages/contracts',
-    'packages/formats',
-    'packages/engine',
-    'packages/testkit',
-    'packages/tasks',
-    'apps/server',
-    'apps/web',
-    'e2e',
-    'deploy',
-  ];
-  for (const p of projects) check(`typecheck ${p}`, 'npx', ['tsc', '-p', `${p}/tsconfig.json`, '--noEmit']);
-  check('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
+  const started = Date.now();
+  const typecheck = (p) => [`typecheck ${p}`, 'npx', ['tsc', '-p', `${p}/tsconfig.json`, '--noEmit']];
+  await checks([
+    // longest first, so the two lanes end together
+    typecheck('apps/server'),
+    ['lint (eslint)', 'npx', ['eslint', '.']],
+    typecheck('apps/web'),
+    typecheck('packages/tasks'),
+    ['format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+    typecheck('e2e'),
+    typecheck('packages/engine'),
+    typecheck('deploy'),
+    ['import cycles (dependency-cruiser)', 'node', ['scripts/check/cycles.mjs']],
+    typecheck('packages/formats'),
+    typecheck('packages/contracts'),
+    typecheck('packages/testkit'),
+    // the task registries are generated from packages/tasks/src/<task>/ folders (packages/tasks/README.md)
+    ['task registries up to date', 'node', ['scripts/gen-task-registry.mjs', '--check']],
+  ]);
+  stages.push(['static checks', (Date.now() - started) / 1000]);
 }
 
 function portOpen(host, port) {
@@ -129,7 +167,13 @@ vitest('unit+server (PGlite)', ['unit', 'server'], { CELLCLOUD_TEST_DB: 'pglite'
 const pgUrl = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const pgUp = await portOpen(new URL(pgUrl).hostname, Number(new URL(pgUrl).port || 5432));
 if (pgUp) {
-  vitest('server (PostgreSQL)', ['server'], { CELLCLOUD_TEST_DB: 'postgres', CELLCLOUD_TEST_PG_URL: pgUrl });
+  // engine-heavy files whose SQL other files run on PostgreSQL: PGlite only (scripts/test/pglite-only.mjs)
+  vitest(
+    'server (PostgreSQL)',
+    ['server'],
+    { CELLCLOUD_TEST_DB: 'postgres', CELLCLOUD_TEST_PG_URL: pgUrl },
+    PGLITE_ONLY.flatMap((f) => ['--exclude', f]),
+  );
 } else if (inCI) {
   console.error(`✖ PostgreSQL is required under CI=true but ${pgUrl} is not reachable`);
   results.push({ label: 'server (PostgreSQL)', code: 1, passed: 0, failed: 1, skipped: 0 });
@@ -153,5 +197,8 @@ for (const r of results) {
   f += r.failed;
   s += r.skipped;
 }
+console.log('\n━━ stages (wall seconds) ━━');
+for (const [label, seconds] of stages) console.log(`${label}: ${seconds.toFixed(0)} s`);
+console.log(`whole suite: ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s`);
 console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
 process.exit(f > 0 || results.some((r) => r.code !== 0) ? 1 : 0);

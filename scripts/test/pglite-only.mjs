@@ -1,0 +1,25 @@
+// Server test files that `npm test` runs on PGlite only (the PostgreSQL stage leaves them out with
+// `--exclude`; run by hand with CELLCLOUD_TEST_DB=postgres they still run there).
+//
+// The rule (README, "Tests and benchmarks"): every server file runs on both databases, except a
+// file whose time goes to the engine (real analyses, exports, task runs) and whose SQL is run on
+// PostgreSQL by other files. PGlite is PostgreSQL's own code compiled to WebAssembly: the SQL
+// means the same on both. What differs is the connection: PGlite is one connection behind a FIFO
+// mutex (apps/server/src/db/pglite.ts), PostgreSQL a pool, so transactions, row locks
+// (`FOR UPDATE`), advisory locks and the pg-boss queue only meet real concurrency on PostgreSQL.
+// The files below keep those on PostgreSQL through the files named beside each.
+//
+// Two files decide it themselves and skip on PostgreSQL: admin-cli-running.test.ts (the admin tool
+// opens the embedded database) and tasks-defaults.test.ts (13 task runs on pbmc3k).
+export const PGLITE_ONLY = [
+  // a real pbmc3k analysis through the queue (99 s); the queue's SQL and locking on PostgreSQL:
+  // jobs-queue, jobs-cache and jobs-cache-identity (reuse of an identical submission), jobs-events,
+  // fair-queues
+  'apps/server/test/jobs-analysis.test.ts',
+  // the public.ingest job analyses pbmc3k up to three times (152 s); the catalogue's SQL and the
+  // version swap under `FOR UPDATE` on PostgreSQL: public-datasets, public-catalogue
+  'apps/server/test/public-ingest-job.test.ts',
+  // tables and figures export children on a pbmc3k result (54 s); the downloads' requests,
+  // approval and expiry on PostgreSQL: downloads, download-annotation-levels
+  'apps/server/test/download-tables-figures.test.ts',
+];
