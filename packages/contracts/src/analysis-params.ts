@@ -136,6 +136,22 @@ export const METHODS_PRESET = {
 } as const satisfies AnalysisParamsInput;
 export type AnalysisParams = z.output<typeof analysisParams>;
 
+/**
+ * Plate-based data (Smart-seq2 and other full-length protocols: a few hundred sorted cells, each
+ * sequenced deeply; docs/methods/pipeline.md#plate-based-data): what differs from the droplet
+ * defaults above. Detected genes per cell run to several thousand, so the gene range is 1,000 to
+ * 20,000 (a well with fewer than 1,000 genes is empty or broken); counts per cell are reads, TPM
+ * or expected counts in the 10⁵–10⁷ range, so the count range has no cap; one sorted cell per well
+ * makes Scrublet's doublet simulation pointless, and there is no droplet ambient RNA to remove.
+ * The wizard picks it when the samples look plate-based (`looksPlateBased`, wizard.ts).
+ */
+export const PLATE_PRESET = {
+  expressedGeneRange: { state: 'manual', range: [1000, 20000] },
+  expressedUmiRange: { state: 'manual', range: [0, 1e9] },
+  ambientRnaRemoval: { enabled: false },
+  doubletDetectionAndRemoval: false,
+} as const satisfies AnalysisParamsInput;
+
 /** A fresh (mutable) copy of ANALYSIS_DEFAULTS as parsed parameters: what `{}` means. */
 export const analysisDefaults = (): AnalysisParams => analysisParams.parse({});
 

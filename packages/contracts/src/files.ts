@@ -78,6 +78,28 @@ export const listUploadsQuery = pageQuery.extend({
 });
 export type ListUploadsQuery = z.input<typeof listUploadsQuery>;
 
+/**
+ * What the values of an uploaded matrix are (docs/methods/import-formats.md#value-kinds), detected
+ * at import: integer counts (UMI or reads), non-integer counts (TPM, CPM, RSEM expected counts of
+ * full-length protocols: scaled per cell and logged like counts) or already log-normalized values
+ * (normalization skipped). Negative values, NaN and infinities are refused by the readers.
+ */
+export const valueKind = z.enum(['counts', 'nonIntegerCounts', 'logNormalized']);
+export type ValueKind = z.infer<typeof valueKind>;
+
+/**
+ * Non-integer values whose largest value stays at or below this are taken as log-normalized:
+ * log1p(count / total × 10⁴) tops out near 10, log2(TPM + 1) near 20, while counts, TPM and
+ * expected counts of any real cell reach hundreds or more.
+ */
+export const LOG_NORMALIZED_MAX = 32;
+
+/** The value kind of a matrix from two facts its reader found: any non-integer value, and the largest value. */
+export function valueKindOf(nonInteger: boolean, maxValue: number): ValueKind {
+  if (!nonInteger) return 'counts';
+  return maxValue <= LOG_NORMALIZED_MAX ? 'logNormalized' : 'nonIntegerCounts';
+}
+
 export const umiSummary = z.object({
   total: z.number(),
   min: z.number(),
@@ -102,6 +124,8 @@ export const fileProperties = z.object({
   warnings: z.array(z.string()),
   /** Non-integer values (TPM, expected counts of full-length protocols) were accepted: not raw UMI counts. */
   nonInteger: z.boolean().optional(),
+  /** The detected value kind (absent on uploads parsed before it was recorded: integer counts unless `nonInteger`). */
+  valueKind: valueKind.optional(),
 });
 export type FileProperties = z.infer<typeof fileProperties>;
 

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { clusteringResolution } from './clustering';
-import { ANALYSIS_DEFAULTS as D, type AnalysisParamsInput, speciesSchema } from './analysis-params';
+import {
+  ANALYSIS_DEFAULTS as D,
+  type AnalysisParamsInput,
+  PLATE_PRESET,
+  speciesSchema,
+} from './analysis-params';
+import type { FileProperties } from './files';
 
 /**
  * The initiate-analysis wizard (docs/product/screens.md#analysis-wizard, docs/product/entities.md#analysis-draft draft fields, docs/product/states.md#wizard, docs/product/validation.md). The draft is what the wizard
@@ -44,9 +50,15 @@ const filterState = z.enum(['recommended', 'manual']);
  * ANALYSIS_DEFAULTS (analysis-params.ts), so a draft left untouched submits exactly the parameters
  * the CLI uses with no flags (test: packages/contracts/test/analysis-defaults.test.ts).
  */
+/** Filter presets of the wizard: droplet (ANALYSIS_DEFAULTS) or plate-based (PLATE_PRESET). */
+export const wizardPreset = z.enum(['droplet', 'plate']);
+export type WizardPreset = z.infer<typeof wizardPreset>;
+
 export const draftParam = z
   .object({
     jobName: z.string().default(''),
+    /** Which preset the filter fields started from (draft only: the engine reads the fields). */
+    preset: wizardPreset.default('droplet'),
     species: speciesSchema.optional(),
     tissue: z.string().default(''),
     cellFilteringEvaluation: z.enum(['skip', 'evaluate']).default('skip'),
@@ -120,6 +132,42 @@ export const draftView = z.object({
   draft: wizardDraft,
 });
 export type DraftView = z.infer<typeof draftView>;
+
+/** Per-cell counts whose sample median reaches this are reads / TPM / expected counts of a plate, not droplet UMIs. */
+export const PLATE_MEDIAN_COUNTS = 50_000;
+/** More cells than this in one sample is a droplet experiment, whatever its depth. */
+export const PLATE_MAX_CELLS = 10_000;
+
+/** What `looksPlateBased` reads of a sample's file properties. */
+export type SampleShape = Pick<FileProperties, 'cells' | 'valueKind'> & { umi: { median: number } };
+
+/**
+ * The samples look plate-based (Smart-seq2 and the like): every sample with known properties has a
+ * median of at least PLATE_MEDIAN_COUNTS counts per cell (droplet UMIs per cell are in the
+ * thousands) and at most PLATE_MAX_CELLS cells. Already log-normalized samples tell nothing by
+ * their sums and do not count either way.
+ */
+export function looksPlateBased(props: readonly (SampleShape | null | undefined)[]): boolean {
+  const known = props.filter((p): p is SampleShape => !!p && p.valueKind !== 'logNormalized');
+  return (
+    known.length > 0 && known.every((p) => p.umi.median >= PLATE_MEDIAN_COUNTS && p.cells <= PLATE_MAX_CELLS)
+  );
+}
+
+/** The draft's filter fields set to a preset's values (the other fields are kept). */
+export function applyPreset(p: DraftParam, preset: WizardPreset): DraftParam {
+  const src = preset === 'plate' ? { ...D, ...PLATE_PRESET } : D;
+  return {
+    ...p,
+    preset,
+    geneState: src.expressedGeneRange.state,
+    geneRange: [...src.expressedGeneRange.range] as [number, number],
+    umiState: src.expressedUmiRange.state,
+    umiRange: [...src.expressedUmiRange.range] as [number, number],
+    contaminationState: src.ambientRnaRemoval.enabled,
+    doubletState: src.doubletDetectionAndRemoval,
+  };
+}
 
 /** Submission rules (docs/product/validation.md) checked before a job is created; the message keys are i18n keys. */
 export const submitDraft = wizardDraft.superRefine((d, ctx) => {

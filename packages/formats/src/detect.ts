@@ -1,3 +1,4 @@
+import { valueKindOf } from '@cellcloud/contracts/files';
 import { expandArchives } from './archive';
 import { FormatError } from './errors';
 import { readAll, type ByteSource, type SourceBundle, baseName } from './sources';
@@ -110,12 +111,21 @@ export async function readDataset(input: SourceBundle, opts: ReadDatasetOptions 
       ds = await readDenseText(d.source!, o);
       break;
   }
-  ds.nonInteger = validateDataset(ds, file);
+  const scan = validateDataset(ds, file);
+  ds.nonInteger = scan.nonInteger;
+  ds.valueKind = valueKindOf(scan.nonInteger, scan.max);
+  if (ds.valueKind === 'logNormalized')
+    ds.warnings.push(
+      `${file}: the values look log-normalized (non-integer, largest ${scan.max}); the analysis uses them as they are, without normalizing again.`,
+    );
   return ds;
 }
 
-/** Structure and value checks of a read dataset; returns whether non-integer values occur. */
-export function validateDataset(ds: Dataset, file: string): boolean {
+/**
+ * Structure and value checks of a read dataset; returns whether non-integer values occur and the
+ * largest value (what `valueKindOf` needs).
+ */
+export function validateDataset(ds: Dataset, file: string): { nonInteger: boolean; max: number } {
   const { nGenes, nCells, indptr, indices, data } = ds.counts;
   if (nGenes === 0 || nCells === 0)
     throw new FormatError('matrix.empty', { file, genes: nGenes, cells: nCells });
@@ -132,6 +142,7 @@ export function validateDataset(ds: Dataset, file: string): boolean {
       `${ds.genes.ids.length} genes / ${ds.cells.barcodes.length} cells listed for a ${nGenes} × ${nCells} matrix`,
     );
   let nonInteger = false;
+  let max = 0;
   for (let j = 0; j < nCells; j++) {
     const a = indptr[j]!;
     const b = indptr[j + 1]!;
@@ -140,6 +151,7 @@ export function validateDataset(ds: Dataset, file: string): boolean {
       const v = data[k]!;
       const g = indices[k]!;
       if (!(g < nGenes)) throw bad(`gene index ${g} of cell ${j + 1} is outside the ${nGenes} genes`);
+      if (v > max) max = v;
       if (Number.isInteger(v) && v >= 0) continue;
       const where = `cell ${ds.cells.barcodes[j]}, gene ${ds.genes.symbols[g] ?? ds.genes.ids[g]}`;
       if (!Number.isFinite(v)) throw new FormatError('counts.not_finite', { file, where, value: v });
@@ -147,5 +159,5 @@ export function validateDataset(ds: Dataset, file: string): boolean {
       nonInteger = true;
     }
   }
-  return nonInteger;
+  return { nonInteger, max };
 }

@@ -1,3 +1,5 @@
+import type { ValueKind } from '@cellcloud/contracts/files';
+
 /**
  * The canonical in-memory dataset every reader returns and every writer/engine step consumes.
  *
@@ -50,6 +52,8 @@ export interface Dataset {
   warnings: string[];
   /** True when non-integer values (TPM, expected counts) were accepted (readDataset sets it). */
   nonInteger?: boolean;
+  /** What the values are: integer counts, non-integer counts (TPM, expected counts) or log-normalized (readDataset sets it). */
+  valueKind?: ValueKind;
   /** Per-sample summary metrics found beside the matrix (CeleScope `.metrics.json`), as read. */
   sampleMetrics?: Record<string, unknown>;
 }

@@ -222,6 +222,7 @@ export async function computeProperties(
     unusableReasonKey: usable ? null : 'files.unusable.cells',
     warnings: d.warnings,
     ...(d.nonInteger ? { nonInteger: true } : {}),
+    ...(d.valueKind ? { valueKind: d.valueKind } : {}),
   };
 }
 

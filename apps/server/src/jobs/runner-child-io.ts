@@ -36,5 +36,6 @@ export async function readWords<T extends Int32Array | Uint32Array>(
 
 export async function readStoredResult(storage: Storage, key: string) {
   const { readH5adBytes } = await import('@cellcloud/formats/read-h5ad');
-  return readH5adBytes(await storage.getBytes(key), 'analysis.h5ad');
+  // our own result: its counts layer holds the input's values, non-integer ones included (issue 32)
+  return readH5adBytes(await storage.getBytes(key), 'analysis.h5ad', { allowNonInteger: true });
 }

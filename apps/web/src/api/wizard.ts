@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { cellFilteringStatus, draftView, type WizardDraftInput } from '@cellcloud/contracts/wizard';
+import { valueKind } from '@cellcloud/contracts/files';
 import { z } from 'zod';
 import { request } from './client';
 import { JOB_STATUSES } from './jobs';
@@ -19,6 +20,8 @@ export const analysableSample = z.object({
   cells: z.number(),
   genes: z.number(),
   format: z.string(),
+  umiMedian: z.number().default(0),
+  valueKind: valueKind.default('counts'),
 });
 export type AnalysableSample = z.infer<typeof analysableSample>;
 

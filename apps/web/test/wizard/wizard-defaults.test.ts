@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analysisParams } from '@cellcloud/contracts/analysis-params';
-import { draftToParams } from '@cellcloud/contracts/wizard';
+import { analysisParams, PLATE_PRESET } from '@cellcloud/contracts/analysis-params';
+import { applyPreset, draftToParams } from '@cellcloud/contracts/wizard';
 import { emptyDraft } from '../../src/features/wizard/emptyDraft';
 
 /**
@@ -19,4 +19,15 @@ describe('wizard defaults', () => {
       expect(submitted.clusterResolution).toBe(0.5);
     },
   );
+
+  // issue 32: plate-based samples — the wizard's automatic plate preset = the CLI on plate data
+  // (which spreads PLATE_PRESET under its parameter file), and switching back restores the defaults
+  it('plate preset: wizard = CLI with no flags on plate-based samples', () => {
+    const plate = applyPreset(emptyDraft().param, 'plate');
+    const submitted = analysisParams.parse(draftToParams(plate, 'Homo sapiens'));
+    expect(submitted).toEqual(analysisParams.parse({ ...PLATE_PRESET, species: 'Homo sapiens' }));
+    expect(submitted.doubletDetectionAndRemoval).toBe(false);
+    expect(submitted.expressedUmiRange.range[1]).toBeGreaterThan(1e7);
+    expect(applyPreset(plate, 'droplet')).toEqual(emptyDraft().param);
+  });
 });

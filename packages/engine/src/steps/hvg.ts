@@ -36,6 +36,9 @@ export class HvgStep extends Step<HvgParams, HvgResult> {
   protected run(params: HvgParams): HvgResult {
     const nTop = Math.min(params.numberOfHighlyVariableGenes, this.normalize.value.nGenes);
     const d = dispersionHvg(this.normalize.value, nTop);
+    // Log-normalized input has no counts for vst or residuals to model: dispersion on the log data.
+    if (this.normalize.kind === 'logNormalized')
+      return { selected: d.selected, score: d.dispersionsNorm, means: d.means };
     if (params.hvgMethod === 'pearson') {
       const p = pearsonResidualHvg(this.source.value.counts, nTop);
       return { selected: p.selected, score: p.variances, means: d.means };

@@ -1,5 +1,5 @@
 import type { CellColumn, CountMatrix, Dataset } from '@cellcloud/formats/matrix';
-import { logNormalize } from '../steps/normalize';
+import { countsKind, logNormalize } from '../steps/normalize';
 import type { ResultHandle } from './types';
 
 /**
@@ -37,7 +37,7 @@ export function resultHandleFromDataset(
     genes: ds.genes,
     species: opts.species ?? 'unknown',
     counts: () => ds.counts,
-    normalized: () => (norm ??= logNormalize(ds.counts)),
+    normalized: () => (norm ??= logNormalize(ds.counts, countsKind(ds.counts))),
     obsKeys: () => Object.entries(obs).map(([key, c]) => ({ key, kind: c.kind })),
     obs: (key) => obs[key],
     embeddingNames: () => [...embeddings.keys()],

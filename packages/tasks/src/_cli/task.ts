@@ -127,7 +127,10 @@ export async function taskCommand(
 
   const { h5ad, species: manifestSpecies } = await locateResult(args.input);
   const t0 = performance.now();
-  const ds = await readH5adBytes(new Uint8Array(await readFile(h5ad)), path.basename(h5ad));
+  // our own result: its counts layer holds the input's values, non-integer ones included (issue 32)
+  const ds = await readH5adBytes(new Uint8Array(await readFile(h5ad)), path.basename(h5ad), {
+    allowNonInteger: true,
+  });
   const guess = detectSpecies(ds.genes);
   const species = manifestSpecies ?? (guess.species !== 'unknown' ? guess.species : 'unknown');
   say(

@@ -23,3 +23,34 @@ export const figures: TaskFigures = {
     ];
   },
 };
+
+/** How many of the observed cells' lowest arms the summary lists. */
+const LOWEST_SHOWN = 5;
+
+/**
+ * The arms with the lowest mean CNV value over all observed (non-reference) cells, from the
+ * per-type rows of arm_groups weighted by their cell counts: the losses a tumour carries
+ * (e.g. 1p and 19q of an oligodendroglioma), lowest first.
+ */
+export function lowestObservedArms(
+  table: { columns: string[]; rows: (string | number | boolean | null)[][] },
+  n = LOWEST_SHOWN,
+): { arm: string; mean: number }[] {
+  const ci = (c: string) => table.columns.indexOf(c);
+  const [iK, iR, iA, iM, iC] = [ci('kind'), ci('reference'), ci('arm'), ci('mean'), ci('cells')];
+  const sums = new Map<string, { s: number; w: number }>();
+  for (const r of table.rows) {
+    if (r[iK] !== 'type' || r[iR] === true || r[iR] === 'true') continue;
+    const w = Number(r[iC]) || 0;
+    const a = String(r[iA]);
+    const e = sums.get(a) ?? { s: 0, w: 0 };
+    e.s += w * Number(r[iM]);
+    e.w += w;
+    sums.set(a, e);
+  }
+  return [...sums]
+    .filter(([, e]) => e.w > 0)
+    .map(([arm, e]) => ({ arm, mean: e.s / e.w }))
+    .sort((a, b) => a.mean - b.mean)
+    .slice(0, n);
+}

@@ -1,4 +1,4 @@
-import { cellFilteringStatus, draftView } from '@cellcloud/contracts';
+import { cellFilteringStatus, draftView, valueKind } from '@cellcloud/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { listAnalysableSamples } from '../../services/files/analysable';
@@ -18,6 +18,9 @@ const sample = z.object({
   cells: z.number().int(),
   genes: z.number().int(),
   format: z.string(),
+  /** Median counts per cell and the value kind: what the wizard's plate-based preset looks at. */
+  umiMedian: z.number(),
+  valueKind,
 });
 const cellFiltering = z.object({
   status: cellFilteringStatus,
@@ -54,6 +57,8 @@ export default async function draftRoutes(app: ZodApp, ctx: AppContext) {
           cells: s.properties.cells,
           genes: s.properties.genes,
           format: s.format,
+          umiMedian: s.properties.umi?.median ?? 0,
+          valueKind: s.properties.valueKind ?? (s.properties.nonInteger ? 'nonIntegerCounts' : 'counts'),
         })),
       );
     },

@@ -1,8 +1,9 @@
-import { Form, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { Alert, Form, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@cellcloud/contracts/constants';
 import { RESOLUTION_BOUNDS } from '@cellcloud/contracts/clustering';
-import { draftParam } from '@cellcloud/contracts/wizard';
+import { PLATE_PRESET } from '@cellcloud/contracts/analysis-params';
+import { draftParam, looksPlateBased, type WizardPreset } from '@cellcloud/contracts/wizard';
 import type { AnalysableSample } from '../../api/wizard';
 import type { WizardState } from './useWizard';
 
@@ -21,9 +22,52 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
   const totalCells = chosen.reduce((n, s) => n + s.cells, 0);
   const smallSamples = chosen.filter((s) => s.cells <= AMBIENT_MIN_CELLS);
   const several = w.draft.datasets.length > 1;
+  const plate = looksPlateBased(
+    chosen.map((s) => ({ cells: s.cells, umi: { median: s.umiMedian }, valueKind: s.valueKind })),
+  );
+  const ofKind = (k: AnalysableSample['valueKind']) => chosen.filter((s) => s.valueKind === k);
+  const notCounts = chosen.filter((s) => s.valueKind !== 'counts');
+  const logged = ofKind('logNormalized');
+  const medianCounts = chosen.map((s) => s.umiMedian).sort((a, b) => a - b)[chosen.length >> 1] ?? 0;
   const hint = (text: string) => <Typography.Text type="secondary">{text}</Typography.Text>;
   return (
     <Form layout="vertical" style={{ maxWidth: 720 }}>
+      {(['nonIntegerCounts', 'logNormalized'] as const).map(
+        (k) =>
+          ofKind(k).length > 0 && (
+            <Alert
+              key={k}
+              data-testid={`wizard-value-kind-${k}`}
+              type="info"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={t(`options.valueKinds.${k}`, {
+                samples: ofKind(k)
+                  .map((s) => s.name)
+                  .join(', '),
+              })}
+            />
+          ),
+      )}
+      <Form.Item
+        label={t('options.preset')}
+        extra={hint(
+          [
+            t('options.presetHint', { genes: PLATE_PRESET.expressedGeneRange.range.join('–') }),
+            plate ? t('options.presetAuto', { median: Math.round(medianCounts).toLocaleString() }) : '',
+          ].join(' '),
+        )}
+      >
+        <Radio.Group
+          data-testid="wizard-preset"
+          value={p.preset}
+          onChange={(e) => w.setPreset(e.target.value as WizardPreset)}
+          options={(['droplet', 'plate'] as const).map((v) => ({
+            value: v,
+            label: t(`options.presets.${v}`),
+          }))}
+        />
+      </Form.Item>{' '}
       <Form.Item
         label={t('options.cluster')}
         extra={hint(t('options.clusterHint', { value: DEFAULTS.cluster }))}
@@ -105,19 +149,30 @@ export function AnalysisOptionsStep({ w, samples }: { w: WizardState; samples: A
       <Form.Item
         label={t('options.ambient')}
         extra={hint(
-          smallSamples.length
-            ? t('options.ambientTooFew', { samples: smallSamples.map((s) => s.name).join(', ') })
-            : t('options.ambientHint'),
+          notCounts.length
+            ? t('options.ambientNeedsCounts')
+            : smallSamples.length
+              ? t('options.ambientTooFew', { samples: smallSamples.map((s) => s.name).join(', ') })
+              : t('options.ambientHint'),
         )}
       >
         <Switch
-          checked={p.contaminationState}
-          disabled={smallSamples.length > 0}
+          data-testid="wizard-ambient"
+          checked={p.contaminationState && notCounts.length === 0}
+          disabled={smallSamples.length > 0 || notCounts.length > 0}
           onChange={(v) => w.setParam({ contaminationState: v })}
         />
       </Form.Item>
-      <Form.Item label={t('options.doublets')}>
-        <Switch checked={p.doubletState} onChange={(v) => w.setParam({ doubletState: v })} />
+      <Form.Item
+        label={t('options.doublets')}
+        extra={logged.length ? hint(t('options.doubletsNeedCounts')) : undefined}
+      >
+        <Switch
+          data-testid="wizard-doublets"
+          checked={p.doubletState && logged.length === 0}
+          disabled={logged.length > 0}
+          onChange={(v) => w.setParam({ doubletState: v })}
+        />
       </Form.Item>
       <Form.Item label={t('options.cellCycle')} extra={hint(t('options.cellCycleHint'))}>
         <Switch

@@ -2,6 +2,7 @@ import { Alert, Button, Empty, Form, Input, Select, Table } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { species as speciesList } from '@cellcloud/contracts/analysis-params';
+import { looksPlateBased, type WizardSample } from '@cellcloud/contracts/wizard';
 import type { AnalysableSample } from '../../api/wizard';
 import { proposedSampleName } from './stepRules';
 import type { WizardState } from './useWizard';
@@ -23,6 +24,18 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
       </Empty>
     );
   }
+  // the filter preset follows the selection (plate-based samples: PLATE_PRESET); step 3 can change it
+  const select = (datasets: WizardSample[]) => {
+    w.setDatasets(datasets);
+    const plate = looksPlateBased(
+      datasets.map((d) => {
+        const s = samples.find((x) => x.id === d.id);
+        return s && { cells: s.cells, umi: { median: s.umiMedian }, valueKind: s.valueKind };
+      }),
+    );
+    const preset = plate ? 'plate' : 'droplet';
+    if (preset !== w.draft.param.preset) w.setPreset(preset);
+  };
   const update = (id: string, patch: { name?: string; group?: string }) =>
     w.setDatasets(w.draft.datasets.map((d) => (d.id === id ? { ...d, ...patch } : d)));
   return (
@@ -59,7 +72,7 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
         rowSelection={{
           selectedRowKeys: [...selected.keys()],
           onChange: (keys) =>
-            w.setDatasets(
+            select(
               keys.map(
                 (k) =>
                   selected.get(String(k)) ?? {

@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DraftParam, WizardDraft, WizardSample } from '@cellcloud/contracts/wizard';
+import {
+  applyPreset,
+  type DraftParam,
+  type WizardDraft,
+  type WizardPreset,
+  type WizardSample,
+} from '@cellcloud/contracts/wizard';
 import { saveDraft, useDraft } from '../../api/wizard';
 import { emptyDraft } from './emptyDraft';
 
@@ -12,6 +18,8 @@ export interface WizardState {
   setStep(step: number): void;
   setParam(patch: Partial<DraftParam>): void;
   setDatasets(datasets: WizardSample[]): void;
+  /** Set the filter fields to a preset's values (droplet defaults or plate-based). */
+  setPreset(preset: WizardPreset): void;
   setCellFilteringStatus(status: WizardDraft['cellFilteringTaskStatus']): void;
   /** Save as draft (create or update) at the current step; returns the draft id. */
   save(): Promise<string>;
@@ -36,6 +44,10 @@ export function useWizard(initialDraftId: string | null): WizardState {
     [],
   );
   const setDatasets = useCallback((datasets: WizardSample[]) => setDraft((d) => ({ ...d, datasets })), []);
+  const setPreset = useCallback(
+    (preset: WizardPreset) => setDraft((d) => ({ ...d, param: applyPreset(d.param, preset) })),
+    [],
+  );
   const setCellFilteringStatus = useCallback(
     (cellFilteringTaskStatus: WizardDraft['cellFilteringTaskStatus']) =>
       setDraft((d) => ({ ...d, cellFilteringTaskStatus })),
@@ -56,6 +68,7 @@ export function useWizard(initialDraftId: string | null): WizardState {
     setStep,
     setParam,
     setDatasets,
+    setPreset,
     setCellFilteringStatus,
     save,
   };

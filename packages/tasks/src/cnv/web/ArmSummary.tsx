@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useTaskHost } from '../../_shared/web/host';
 import type { FigureOption } from '../../_shared/figures/option';
 import type { TaskTableData } from '../../_shared/web/useTaskOutput';
+import { lowestObservedArms } from '../figures';
 
 /** Mean CNV value per group × chromosome arm (table arm_groups), by cell type or subclone. */
 export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
@@ -28,7 +29,7 @@ export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
       dev = Math.max(dev, Math.abs(v - 1));
       cells.push([arms.indexOf(a), groups.indexOf(g), +v.toFixed(4)]);
     }
-    return { groups, arms, cells, dev };
+    return { groups, arms, cells, dev, lowest: lowestObservedArms(table) };
   }, [table, kind]);
   if (table instanceof Error)
     return <Alert type="error" showIcon title={t('loadFailed', { detail: table.message })} />;
@@ -82,6 +83,13 @@ export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
         ]}
       />
       <p style={{ color: '#666', fontSize: 12 }}>{t('arms.caption')}</p>
+      {data.lowest.length > 0 && (
+        <p data-testid="cnv-lowest-arms">
+          {t('arms.lowest', {
+            arms: data.lowest.map((a) => `${a.arm} (${a.mean.toFixed(3)})`).join(', '),
+          })}
+        </p>
+      )}
       <Chart
         option={option}
         height={Math.max(240, 40 + data.groups.length * 28 + 60)}
