@@ -141,12 +141,16 @@ export function TaskForm({
 }: Props) {
   const { t, i18n } = useTranslation('tasks');
   const [form] = Form.useForm<Record<string, unknown>>();
+  // fields the user changed (onValuesChange): form.isFieldTouched is no guide, the form library
+  // marks a field touched when setFieldsValue fills it, so every filled default looked chosen and
+  // was sent (a cell score run with a file then also carried the built-in set and was refused)
+  const changedByUser = useRef(new Set<string>());
   const [files, setFiles] = useState<Record<string, File>>({});
   // dataset defaults (issue 31), filled into the fields the user has not touched
   const defaults = useTaskDefaults(datasetId, definition.name, i18n.language).data;
   useEffect(() => {
     if (!defaults) return;
-    const fill = Object.entries(defaults.params).filter(([k]) => !form.isFieldTouched(k));
+    const fill = Object.entries(defaults.params).filter(([k]) => !changedByUser.current.has(k));
     if (fill.length) form.setFieldsValue(Object.fromEntries(fill));
   }, [defaults, form]);
   const reasons = new Map((defaults?.reasons ?? []).map((r) => [r.field, r.text]));
@@ -223,7 +227,7 @@ export function TaskForm({
           v !== null &&
           v !== '' &&
           !(Array.isArray(v) && v.length === 0) &&
-          !(defaults && k in defaults.params && !form.isFieldTouched(k)),
+          !(defaults && k in defaults.params && !changedByUser.current.has(k)),
       ),
     );
     onSubmit(params, files);
@@ -234,6 +238,9 @@ export function TaskForm({
       form={form}
       layout="vertical"
       initialValues={initial}
+      onValuesChange={(changed: Record<string, unknown>) => {
+        for (const k of Object.keys(changed)) changedByUser.current.add(k);
+      }}
       onFinish={submit}
       data-testid={`task-form-${definition.name}`}
     >
