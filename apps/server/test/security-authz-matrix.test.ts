@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadSample, waitParsed } from './files-helpers';
 import { completedJobWithArtifacts } from './support/explore';
 import { createTestServer, TEST_DB, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
+import { schemaSampler, type Schema } from './support/openapi-sample';
 
 /**
  * Authorization matrix generated from the live OpenAPI document (issue 12, "make it systematic").
@@ -19,8 +19,6 @@ import { testUser } from './support/jobs';
  * covered without anyone remembering to add them.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema documents are walked dynamically
-type Schema = Record<string, any>;
 interface Op {
   method: string;
   path: string;
@@ -63,54 +61,7 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
     skipped: [] as string[],
   };
 
-  const resolve = (x: Schema | undefined): Schema | undefined => {
-    if (!x) return x;
-    if (x.$ref)
-      return resolve(
-        x.$ref
-          .split('/')
-          .slice(1)
-          .reduce((o: Schema, k: string) => o?.[k], doc),
-      );
-    return x;
-  };
-
-  /** A minimal valid-looking value of a JSON schema (first enum value, minimums, required fields). */
-  const sample = (raw: Schema | undefined, depth = 0): unknown => {
-    const x = resolve(raw);
-    if (!x || depth > 8) return undefined;
-    if (x.const !== undefined) return x.const;
-    if (x.enum) return x.enum[0];
-    if (x.default !== undefined) return x.default;
-    for (const k of ['anyOf', 'oneOf', 'allOf'])
-      if (Array.isArray(x[k]))
-        return sample(x[k].find((y: Schema) => resolve(y)?.type !== 'null') ?? x[k][0], depth + 1);
-    const type = Array.isArray(x.type) ? x.type.find((t: string) => t !== 'null') : x.type;
-    switch (type) {
-      case 'object': {
-        const out: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries<Schema>(x.properties ?? {})) {
-          const value = sample(v, depth + 1);
-          if (value !== undefined) out[k] = value;
-        }
-        return out;
-      }
-      case 'array':
-        return Array.from({ length: Math.max(1, x.minItems ?? 1) }, () => sample(x.items, depth + 1));
-      case 'integer':
-      case 'number':
-        return x.minimum ?? (x.exclusiveMinimum !== undefined ? x.exclusiveMinimum + 1 : 1);
-      case 'boolean':
-        return false;
-      case 'string':
-        if (x.format === 'uuid') return randomUUID();
-        if (x.format === 'email') return 'someone@example.org';
-        if (x.format === 'date-time') return new Date().toISOString();
-        return 'Sample_1'.padEnd(x.minLength ?? 0, 'x').slice(0, x.maxLength ?? 64);
-      default:
-        return undefined;
-    }
-  };
+  let sample: (x: Schema | undefined) => unknown = () => undefined;
 
   /** Same shape, different value: digits → digits, hex → hex, letters → letters. */
   const sameShape = (v: string) =>
@@ -196,6 +147,7 @@ describe(`security: authorization matrix from the OpenAPI document on ${TEST_DB}
     a = await testUser(s);
     b = await testUser(s);
     doc = (await s.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    sample = schemaSampler(doc);
     for (const [path, item] of Object.entries<Schema>(doc.paths)) {
       for (const [method, op] of Object.entries<Schema>(item)) {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;

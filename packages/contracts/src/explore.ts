@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelNote } from './sharing';
 
 /**
  * Explorer subsets (docs/product/states.md#subsets, docs/product/api.md#dataset-calls `user_datasets/{id}/observation_*`): an editable cell grouping of
@@ -27,6 +28,10 @@ export const subsetView = z.object({
   nCells: z.number().int(),
   clusterGenes: clusterGenesState,
   hasChildTasks: z.boolean(),
+  /** bumped by every change (docs/product/sharing.md#annotation-history); a save names the version it saw */
+  version: z.number().int(),
+  /** per label: a note and the marker genes that justified it */
+  notes: z.record(z.string(), labelNote),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -81,19 +86,37 @@ export const editSubsetBody = z
     name: subsetName.optional(),
     /** old label → new label; equal new names merge those clusters */
     renames: z.record(z.string(), clusterName).optional(),
+    /** the version the editor saw; a later one answers 409 (docs/product/sharing.md) */
+    expectedVersion: z.number().int().min(1).optional(),
   })
   .strict();
 
 export const mergeSubsetBody = z
-  .object({ subsetId: z.string().min(1), labels: z.array(z.string()).min(2), into: clusterName })
+  .object({
+    subsetId: z.string().min(1),
+    labels: z.array(z.string()).min(2),
+    into: clusterName,
+    /** the version the editor saw; a later one answers 409 (docs/product/sharing.md) */
+    expectedVersion: z.number().int().min(1).optional(),
+  })
   .strict();
 
 export const mapCellTypeBody = z
-  .object({ subsetId: z.string().min(1), mapping: z.record(z.string(), clusterName) })
+  .object({
+    subsetId: z.string().min(1),
+    mapping: z.record(z.string(), clusterName),
+    /** the version the editor saw; a later one answers 409 (docs/product/sharing.md) */
+    expectedVersion: z.number().int().min(1).optional(),
+  })
   .strict();
 
 export const colourManagerBody = z
-  .object({ subsetId: z.string().min(1), colours: z.record(z.string(), hexColour) })
+  .object({
+    subsetId: z.string().min(1),
+    colours: z.record(z.string(), hexColour),
+    /** the version the editor saw; a later one answers 409 (docs/product/sharing.md) */
+    expectedVersion: z.number().int().min(1).optional(),
+  })
   .strict();
 
 export const subsetIdParams = z.object({ id: z.string().min(1), subsetId: z.string().min(1) });

@@ -10,6 +10,8 @@ export const notificationKind = z.enum([
   'download.ready',
   'download.declined',
   'download.expired',
+  /** An analysis was shared with the user (issue 35); params owner, jobName, role (viewer | editor). */
+  'share.received',
   /** From an administrator to every user (admin console); params titleEn/titleZh/bodyEn/bodyZh. */
   'system',
 ]);

@@ -14,6 +14,8 @@ const level = (over: Partial<SubsetView> = {}): SubsetView => ({
   nCells: 15,
   clusterGenes: 'none',
   hasChildTasks: false,
+  version: 1,
+  notes: {},
   createdAt: '2026-11-25T05:00:00Z',
   updatedAt: '2026-11-25T05:00:00Z',
   ...over,

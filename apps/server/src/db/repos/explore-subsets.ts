@@ -13,6 +13,11 @@ export interface SubsetRow {
   n_cells: number;
   cluster_genes: 'none' | 'stale' | 'running' | 'failed' | 'done';
   child_tasks: number;
+  /** bumped by every change (migration 0751) */
+  version: number;
+  notes: Record<string, { note: string; markers: string[] }>;
+  /** author of the current version */
+  updated_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -32,8 +37,8 @@ export const exploreSubsetsRepo = {
     s: { datasetId: string; userId: string; name: string; sourceKey: string | null } & SubsetFields,
   ): Promise<SubsetRow> {
     const [row] = await q.query<SubsetRow>(
-      `INSERT INTO explore_subsets (dataset_id, user_id, name, source_key, labels, colours, counts, n_cells)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      `INSERT INTO explore_subsets (dataset_id, user_id, name, source_key, labels, colours, counts, n_cells, updated_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $2) RETURNING *`,
       [
         s.datasetId,
         s.userId,
@@ -101,6 +106,44 @@ export const exploreSubsetsRepo = {
       await q.query<SubsetRow>(
         `UPDATE explore_subsets SET colours = $2, ${touch} WHERE id = $1 RETURNING *`,
         [id, JSON.stringify(colours)],
+      )
+    )[0];
+  },
+
+  /**
+   * One change of a level under optimistic concurrency: applied only while the row is still at
+   * `expectedVersion`, which it bumps by one; undefined when another change came first.
+   */
+  async commit(
+    q: Queryable,
+    id: string,
+    expectedVersion: number,
+    authorId: string,
+    f: {
+      name?: string;
+      labels?: string[];
+      colours?: (string | null)[];
+      counts?: number[];
+      clusterGenes?: SubsetRow['cluster_genes'];
+      notes?: SubsetRow['notes'];
+    },
+  ): Promise<SubsetRow | undefined> {
+    const sets: string[] = ['version = version + 1', 'updated_by = $3', touch];
+    const args: unknown[] = [id, expectedVersion, authorId];
+    const add = (col: string, v: unknown) => {
+      args.push(v);
+      sets.push(`${col} = $${args.length}`);
+    };
+    if (f.name !== undefined) add('name', f.name);
+    if (f.labels) add('labels', JSON.stringify(f.labels));
+    if (f.colours) add('colours', JSON.stringify(f.colours));
+    if (f.counts) add('counts', JSON.stringify(f.counts));
+    if (f.clusterGenes) add('cluster_genes', f.clusterGenes);
+    if (f.notes) add('notes', JSON.stringify(f.notes));
+    return (
+      await q.query<SubsetRow>(
+        `UPDATE explore_subsets SET ${sets.join(', ')} WHERE id = $1 AND version = $2 RETURNING *`,
+        args,
       )
     )[0];
   },

@@ -19,6 +19,7 @@ import adminRoutes from './admin';
 import adminCliRoutes from './admin-cli';
 import myFilesRoutes from './my-files';
 import adminContentRoutes from './admin-content';
+import sharingRoutes from './sharing';
 
 /**
  * Every route module of the API, registered in this order. A feature area adds one line here.
@@ -44,4 +45,5 @@ export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] =
   adminCliRoutes,
   myFilesRoutes,
   adminContentRoutes,
+  sharingRoutes,
 ];

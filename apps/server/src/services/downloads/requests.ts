@@ -5,6 +5,7 @@ import type { AppContext, AuthUser } from '../../context';
 import type { Locale } from '@cellcloud/contracts';
 import { downloadsRepo, type DownloadRow } from '../../db/repos/downloads';
 import { jobsRepo } from '../../db/repos/jobs';
+import { datasetAccess } from '../sharing/access';
 import { AppError } from '../../errors';
 import { recordAudit } from '../admin/audit';
 import { assertStorageAvailable } from '../files/quota';
@@ -88,15 +89,15 @@ export async function requestDownload(
   body: { datasetId: string; kind: DownloadKind },
   lang: Locale = 'en-US',
 ): Promise<DownloadView> {
-  const job = await jobsRepo.get(ctx.db, body.datasetId);
-  if (!job || job.user_id !== user.id) throw new AppError('NOT_FOUND');
+  // the owner or a user it is shared with (viewer or editor); the file counts against the owner's quota
+  const { job } = await datasetAccess(ctx, user, body.datasetId, 'read');
   if (job.status !== 'completed')
     throw new AppError('CONFLICT', { status: job.status }, 'downloads.notReady');
   const source = await sourceKeyOf(ctx, job.id, body.kind);
   const st = await ctx.storage.stat(source);
   if (!st) throw new AppError('NOT_FOUND', { kind: body.kind }, 'downloads.noSource');
   // the converted file counts against the quota until it expires
-  await assertStorageAvailable(ctx, user.id, expectedBytes(body.kind, st.size));
+  await assertStorageAvailable(ctx, job.user_id, expectedBytes(body.kind, st.size));
   const free = user.privileges.has('downloadFreeFile') && !user.blockedPrivileges.has('downloadFreeFile');
   const id = randomUUID();
   await downloadsRepo.insert(ctx.db, {

@@ -1,10 +1,10 @@
-import { jobsRepo } from '../../db/repos/jobs';
 import { publicIngestsRepo } from '../../db/repos/public-ingests';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../context';
 import { AppError } from '../../errors';
 import { resultsPrefix } from '../jobs-view';
 import { assertPublicAccess } from '../public-datasets/access';
+import { datasetAccess, type DatasetNeed } from '../sharing/access';
 import './messages';
 
 /** Explorer dataset id of a public database dataset's standard analysis: `public:<catalogue id>`. */
@@ -22,7 +22,8 @@ export function publicDatasetOf(datasetId: string): string | undefined {
  * under `results/<jobId>/artifacts/` (or under the job it reused, `result_of`). A `public:<id>`
  * dataset is the standard analysis of a visible public database dataset (issue 20), shared by
  * every user with public access (no per-user copy, no quota): `public/<id>/v<version>/artifacts/`.
- * Reading only — calls that change a dataset use `writableArtifactPrefix`.
+ * Reading only — calls that change a dataset use `writableArtifactPrefix`. A user's analysis
+ * passes the central access check (`datasetAccess`: the owner, or a user it is shared with).
  */
 export async function artifactPrefix(ctx: AppContext, user: AuthUser, datasetId: string): Promise<string> {
   const pub = publicDatasetOf(datasetId);
@@ -33,8 +34,17 @@ export async function artifactPrefix(ctx: AppContext, user: AuthUser, datasetId:
     if (!d.analysed) throw new AppError('CONFLICT', { id: pub }, 'explore.public.notAnalysed');
     return `${d.storagePrefix}artifacts/`;
   }
-  const job = await jobsRepo.get(ctx.db, datasetId);
-  if (!job || (job.user_id !== user.id && !user.isAdmin)) throw new AppError('NOT_FOUND');
+  return userArtifactPrefix(ctx, user, datasetId, 'read');
+}
+
+/** The artifacts of a user's analysis after the central access check (owner, or a share's role). */
+async function userArtifactPrefix(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  need: DatasetNeed,
+): Promise<string> {
+  const { job } = await datasetAccess(ctx, user, datasetId, need);
   if (job.status !== 'completed') throw new AppError('CONFLICT', { status: job.status }, 'explore.notReady');
   return `${resultsPrefix(job.result_of ?? job.id)}artifacts/`;
 }
@@ -45,14 +55,17 @@ export function assertWritableDataset(datasetId: string): void {
     throw new AppError('FORBIDDEN', {}, 'explore.public.readOnly');
 }
 
-/** `artifactPrefix` for a call that changes the dataset: a public dataset answers 403 (read-only). */
+/**
+ * `artifactPrefix` for a call that changes the dataset: a public dataset answers 403 (read-only),
+ * so does a viewer of a shared analysis (docs/product/sharing.md#roles).
+ */
 export async function writableArtifactPrefix(
   ctx: AppContext,
   user: AuthUser,
   datasetId: string,
 ): Promise<string> {
   assertWritableDataset(datasetId);
-  return artifactPrefix(ctx, user, datasetId);
+  return userArtifactPrefix(ctx, user, datasetId, 'write');
 }
 
 /** Storage key of one artifact file; refuses anything that could leave the artifacts prefix. */

@@ -66,7 +66,7 @@ export async function startSubcluster(
   const params = childAnalysisParams.parse({ ...input.params, taskMode: 'subcluster', clusters: labels });
   const jobName = `${parent.job_name}_${subset.name}`.slice(0, 120);
   const child = await jobsRepo.insert(ctx.db, {
-    userId: user.id,
+    userId: parent.user_id, // a shared analysis's child stays the owner's (storage, quotas)
     jobName,
     kind: parent.kind,
     species: parent.species,
@@ -80,7 +80,7 @@ export async function startSubcluster(
     childJobId: child.id,
     parentJobId: datasetId,
     subsetId,
-    userId: user.id,
+    userId: parent.user_id,
     labels,
     nCells: cells.length,
   });

@@ -9,6 +9,7 @@ import { duplicateColour, relabel, restrict, type Labelled } from './relabel';
 import './messages';
 import { subsetCodesKey } from '../../storage/keys';
 import { taskObsColumns } from '../tasks/explorer-obs';
+import { assertVersion, commitChange, recordCreated, versionKeys } from './annotation-history';
 
 /**
  * Use cases of the explorer subsets (docs/product/states.md#subsets, docs/product/validation.md, docs/product/api.md). Metadata in `explore_subsets`; per-cell
@@ -30,6 +31,8 @@ export function toView(r: SubsetRow): SubsetView {
     nCells: r.n_cells,
     clusterGenes: r.cluster_genes,
     hasChildTasks: r.child_tasks > 0,
+    version: r.version,
+    notes: r.notes ?? {},
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
@@ -41,7 +44,7 @@ export async function manifestOf(ctx: AppContext, prefix: string): Promise<Artif
   );
 }
 
-async function subsetOf(ctx: AppContext, datasetId: string, id: string): Promise<SubsetRow> {
+export async function subsetOf(ctx: AppContext, datasetId: string, id: string): Promise<SubsetRow> {
   const row = await exploreSubsetsRepo.get(ctx.db, datasetId, id);
   if (!row) throw new AppError('NOT_FOUND', {}, 'explore.subset.notFound');
   return row;
@@ -139,6 +142,7 @@ export async function createSubset(
     nCells: result.counts.reduce((a, b) => a + b, 0),
   });
   await ctx.storage.put(codesKey(datasetId, row.id), bytes(result.codes));
+  await recordCreated(ctx, user, row, result.codes);
   return toView(row);
 }
 
@@ -172,40 +176,33 @@ export async function deleteSubset(
   await writableArtifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, id);
   if (row.child_tasks > 0) throw new AppError('CONFLICT', {}, 'explore.subset.hasChildren');
+  const versions = await versionKeys(ctx, row);
   await exploreSubsetsRepo.delete(ctx.db, row.id);
   await ctx.storage.delete(codesKey(datasetId, row.id));
+  for (const k of versions) await ctx.storage.delete(k).catch(() => {});
 }
 
-/** Renames clusters (equal new names merge them) and/or the subset. Merges make cluster genes stale. */
-async function applyRelabel(
-  ctx: AppContext,
-  row: SubsetRow,
-  newName: (l: string) => string,
-): Promise<SubsetRow> {
-  const r = relabel(await subsetCodes(ctx, row), newName);
-  await ctx.storage.put(codesKey(row.dataset_id, row.id), bytes(r.codes));
-  const state = r.merged ? 'stale' : row.cluster_genes;
-  return (await exploreSubsetsRepo.relabel(
-    ctx.db,
-    row.id,
-    { labels: r.labels, colours: r.colours, counts: r.counts },
-    state,
-  ))!;
-}
-
+/**
+ * Renames the level and/or its clusters (equal new names merge them; merges make cluster genes
+ * stale) as one recorded change at the version the editor saw (docs/product/sharing.md).
+ */
 export async function editSubset(
   ctx: AppContext,
   user: AuthUser,
   datasetId: string,
-  body: { subsetId: string; name?: string; renames?: Record<string, string> },
+  body: { subsetId: string; name?: string; renames?: Record<string, string>; expectedVersion?: number },
 ): Promise<SubsetView> {
   await writableArtifactPrefix(ctx, user, datasetId);
-  let row = await subsetOf(ctx, datasetId, body.subsetId);
-  if (body.name !== undefined && body.name !== row.name) {
+  const row = await subsetOf(ctx, datasetId, body.subsetId);
+  await assertVersion(ctx, row, body.expectedVersion);
+  const fields: Parameters<typeof commitChange>[4]['fields'] = {};
+  const rename = body.name !== undefined && body.name !== row.name;
+  if (rename) {
     if (row.child_tasks > 0) throw new AppError('CONFLICT', {}, 'explore.subset.hasChildren');
-    await assertFreeName(ctx, datasetId, body.name, row.id);
-    row = (await exploreSubsetsRepo.rename(ctx.db, row.id, body.name))!;
+    await assertFreeName(ctx, datasetId, body.name!, row.id);
+    fields.name = body.name;
   }
+  let codes: Uint32Array | undefined;
   if (body.renames && Object.keys(body.renames).length > 0) {
     const unknown = Object.keys(body.renames).filter((l) => !row.labels.includes(l));
     if (unknown.length)
@@ -215,9 +212,29 @@ export async function editSubset(
         'explore.labels.unknown',
       );
     const renames = body.renames;
-    row = await applyRelabel(ctx, row, (l) => renames[l] ?? l);
+    const r = relabel(await subsetCodes(ctx, row), (l) => renames[l] ?? l);
+    codes = r.codes;
+    Object.assign(fields, {
+      labels: r.labels,
+      colours: r.colours,
+      counts: r.counts,
+      clusterGenes: r.merged ? 'stale' : row.cluster_genes,
+      notes: Object.fromEntries(
+        Object.entries(row.notes ?? {}).flatMap(([l, n]) => {
+          const to = renames[l] ?? l;
+          return r.labels.includes(to) ? [[to, n]] : [];
+        }),
+      ),
+    });
   }
-  return toView(row);
+  if (!rename && !codes) return toView(row);
+  return toView(
+    await commitChange(ctx, user, row, body.expectedVersion ?? row.version, {
+      action: codes ? 'relabel' : 'rename',
+      fields,
+      codes,
+    }),
+  );
 }
 
 /** Merges clusters into one (a new cluster: cluster genes become stale and must be re-run). */
@@ -225,11 +242,12 @@ export async function mergeClusters(
   ctx: AppContext,
   user: AuthUser,
   datasetId: string,
-  body: { subsetId: string; labels: string[]; into: string },
+  body: { subsetId: string; labels: string[]; into: string; expectedVersion?: number },
 ): Promise<SubsetView> {
   return editSubset(ctx, user, datasetId, {
     subsetId: body.subsetId,
     renames: Object.fromEntries(body.labels.map((l) => [l, body.into])),
+    expectedVersion: body.expectedVersion,
   });
 }
 
@@ -237,7 +255,7 @@ export async function setColours(
   ctx: AppContext,
   user: AuthUser,
   datasetId: string,
-  body: { subsetId: string; colours: Record<string, string> },
+  body: { subsetId: string; colours: Record<string, string>; expectedVersion?: number },
 ): Promise<SubsetView> {
   await writableArtifactPrefix(ctx, user, datasetId);
   const row = await subsetOf(ctx, datasetId, body.subsetId);
@@ -251,5 +269,7 @@ export async function setColours(
   const colours = row.labels.map((l, i) => body.colours[l]?.toLowerCase() ?? row.colours[i] ?? null);
   const dup = duplicateColour(row.labels, colours);
   if (dup) throw new AppError('VALIDATION_FAILED', dup, 'explore.colour.duplicate');
-  return toView((await exploreSubsetsRepo.setColours(ctx.db, row.id, colours))!);
+  return toView(
+    await commitChange(ctx, user, row, body.expectedVersion, { action: 'colours', fields: { colours } }),
+  );
 }

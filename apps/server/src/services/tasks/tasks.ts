@@ -7,7 +7,8 @@ import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo, type TaskRow } from '../../db/repos/analysis-tasks';
 import { outputsOf } from './outputs';
 import { exploreSubsetsRepo } from '../../db/repos/explore-subsets';
-import { jobsRepo, type JobRow } from '../../db/repos/jobs';
+import type { JobRow } from '../../db/repos/jobs';
+import { datasetAccess, type DatasetNeed } from '../sharing/access';
 import { AppError } from '../../errors';
 import { assertWritableDataset } from '../explore/results';
 import { translate } from '../../i18n/translate';
@@ -26,21 +27,28 @@ import { taskOutputPrefix, taskUploadKey } from '../../storage/keys';
 /** Storage of one task: outputs under the result, uploads beside them until the task is deleted. */
 export { taskOutputPrefix, taskUploadKey };
 
-/** The user's completed analysis behind an explorer dataset id (404 for another user's). */
+/** The completed analysis behind an explorer dataset id (404 for a user it is not shared with). */
 export async function datasetOf(
   ctx: AppContext,
   user: AuthUser,
   datasetId: string,
+  need: DatasetNeed = 'read',
 ): Promise<JobRow & { resultId: string }> {
   assertWritableDataset(datasetId); // a public dataset has no tasks and takes none (read-only)
-  const job = await jobsRepo.get(ctx.db, datasetId);
-  if (!job || (job.user_id !== user.id && !user.isAdmin)) throw new AppError('NOT_FOUND');
+  // the central check: owner, or a share (a viewer reads, an editor also runs and deletes tasks)
+  const { job } = await datasetAccess(ctx, user, datasetId, need);
   if (job.status !== 'completed') throw new AppError('CONFLICT', { status: job.status }, 'explore.notReady');
   return { ...job, resultId: job.result_of ?? job.id };
 }
 
-async function taskOf(ctx: AppContext, user: AuthUser, datasetId: string, taskId: string): Promise<TaskRow> {
-  await datasetOf(ctx, user, datasetId);
+async function taskOf(
+  ctx: AppContext,
+  user: AuthUser,
+  datasetId: string,
+  taskId: string,
+  need: DatasetNeed = 'read',
+): Promise<TaskRow> {
+  await datasetOf(ctx, user, datasetId, need);
   const row = await analysisTasksRepo.get(ctx.db, taskId);
   if (!row || row.dataset_id !== datasetId) throw new AppError('NOT_FOUND', {}, 'tasks.notFound');
   return row;
@@ -175,7 +183,7 @@ export async function createTask(
   body: CreateTaskBody,
   locale: Locale,
 ): Promise<TaskView> {
-  const job = await datasetOf(ctx, user, datasetId);
+  const job = await datasetOf(ctx, user, datasetId, 'write');
   const def = findTask(body.task);
   if (!def) throw new AppError('NOT_FOUND', { task: body.task }, 'tasks.unknown');
   checkPermission(user, def);
@@ -218,7 +226,7 @@ export async function createTask(
   }
   const common = {
     id,
-    userId: user.id,
+    userId: job.user_id, // storage, quotas and the notification stay the owner's (an editor may run it)
     datasetId,
     resultId: job.resultId,
     task: def.name,
@@ -287,7 +295,7 @@ export async function deleteTask(
   datasetId: string,
   taskId: string,
 ): Promise<void> {
-  const row = await taskOf(ctx, user, datasetId, taskId);
+  const row = await taskOf(ctx, user, datasetId, taskId, 'write');
   await analysisTasksRepo.delete(ctx.db, row.id);
   for (const u of Object.values(row.uploads)) await ctx.storage.delete(u.key).catch(() => {});
   if (row.cached_from === null) {

@@ -164,6 +164,7 @@ export default async function subsetRoutes(app: ZodApp, ctx: AppContext) {
         await editSubset(ctx, userOf(req), req.params.id, {
           subsetId: req.body.subsetId,
           renames: req.body.mapping,
+          expectedVersion: req.body.expectedVersion,
         }),
       ),
   );
