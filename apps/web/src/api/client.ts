@@ -17,7 +17,7 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions<S extends z.ZodType> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Query parameters; arrays are repeated (`a=1&a=2`, docs/product/api.md#request-kinds); undefined/null are left out. */
   query?: Record<string, unknown>;
   /** JSON body, or a urlencoded form when `form` is true. */

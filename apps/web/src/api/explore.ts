@@ -9,7 +9,7 @@ import { getSession } from './session';
  * themselves so the page shows the server's message inline. Artifact bytes are fetched by the
  * explorer's Web Worker (apps/web/src/features/explore/data), not here.
  */
-const HANDLED = [400, 404, 409];
+const HANDLED = [400, 403, 404, 409];
 const base = (datasetId: string) => `/api/user_datasets/${encodeURIComponent(datasetId)}`;
 export const subsetKeys = { list: (datasetId: string) => ['explore', 'subsets', datasetId] as const };
 
@@ -38,7 +38,10 @@ export async function fetchSubsetCodes(datasetId: string, subsetId: string): Pro
 
 type SubsetAction =
   | { kind: 'create'; body: CreateSubsetBody }
-  | { kind: 'edit'; body: { subsetId: string; name?: string; renames?: Record<string, string> } }
+  | {
+      kind: 'edit';
+      body: { subsetId: string; name?: string; renames?: Record<string, string>; expectedVersion?: number };
+    }
   | { kind: 'merge'; body: { subsetId: string; labels: string[]; into: string } }
   | { kind: 'map'; body: { subsetId: string; mapping: Record<string, string> } }
   | { kind: 'colours'; body: { subsetId: string; colours: Record<string, string> } }

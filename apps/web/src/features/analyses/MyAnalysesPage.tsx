@@ -6,11 +6,12 @@ import CustomDatasetsTab from '../jobs/CustomDatasetsTab';
 import UploadedFilesTab from '../files/UploadedFilesTab';
 import { ResultFilesTab } from './ResultFilesTab';
 import { ProjectFilesTab } from './ProjectFilesTab';
+import { SharedWithMeTab } from './SharedWithMeTab';
 import { TutorialDialog } from './TutorialDialog';
 
-const TABS = ['integrated', 'custom', 'uploaded', 'results', 'projects'] as const;
+const TABS = ['integrated', 'custom', 'shared', 'uploaded', 'results', 'projects'] as const;
 
-/** /my_analyzes?tab=…: the five lists of docs/product/screens.md#routes-after-login, and the first-visit tutorial. */
+/** /my_analyzes?tab=…: the lists of docs/product/screens.md#routes-after-login (and the analyses shared with the user, docs/product/sharing.md), and the first-visit tutorial. */
 export default function MyAnalysesPage() {
   const { t } = useTranslation('analyses');
   const [params, setParams] = useSearchParams();
@@ -24,6 +25,7 @@ export default function MyAnalysesPage() {
         items={[
           { key: 'integrated', label: t('tabs.integrated'), children: <IntegratedDatasetsTab /> },
           { key: 'custom', label: t('tabs.custom'), children: <CustomDatasetsTab /> },
+          { key: 'shared', label: t('tabs.shared'), children: <SharedWithMeTab /> },
           { key: 'uploaded', label: t('tabs.uploaded'), children: <UploadedFilesTab /> },
           { key: 'results', label: t('tabs.results'), children: <ResultFilesTab /> },
           { key: 'projects', label: t('tabs.projects'), children: <ProjectFilesTab /> },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { JobKind, JobView } from '@cellcloud/contracts/jobs';
 import { useDeleteJob, useJobs, useReeditJob, useResumeJob, useSuspendJob } from '../../api/jobs';
+import { ShareButton } from '../analyses/ShareDialog';
 import { JobStatusTag } from './JobStatusTag';
 
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
@@ -53,6 +54,7 @@ export function JobsTable({
           {t('actions.open')}
         </Button>
       )}
+      {j.status === 'completed' && <ShareButton datasetId={j.resultId} jobName={j.jobName} />}
       {(j.status === 'queued' || j.status === 'running' || j.status === 'submitted') && (
         <Button size="small" onClick={() => suspend.mutate(j.id)}>
           {t('actions.suspend')}

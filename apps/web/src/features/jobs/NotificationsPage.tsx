@@ -12,12 +12,13 @@ const KIND_KEYS: Record<NotificationView['kind'], string> = {
   'download.ready': 'notifications.kinds.downloadReady',
   'download.declined': 'notifications.kinds.downloadDeclined',
   'download.expired': 'notifications.kinds.downloadExpired',
+  'share.received': 'notifications.kinds.shareReceived',
   system: 'content:page.systemNotice',
 };
 
 /** /notifications: job and download messages; click marks read (and opens a finished result). */
 export default function NotificationsPage() {
-  const { t, i18n } = useTranslation(['jobs', 'content']);
+  const { t, i18n } = useTranslation(['jobs', 'content', 'analyses']);
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
@@ -31,7 +32,8 @@ export default function NotificationsPage() {
 
   const open = (n: NotificationView) => {
     if (!n.read) markRead.mutate(n.id);
-    if (n.kind === 'job.completed' && n.jobId) navigate(`/userDatasetAnalysis?id=${n.jobId}`);
+    if ((n.kind === 'job.completed' || n.kind === 'share.received') && n.jobId)
+      navigate(`/userDatasetAnalysis?id=${n.jobId}`);
     else if (n.jobId) navigate('/my_analyzes?tab=integrated');
   };
   const toggle = (id: string) =>
@@ -85,7 +87,13 @@ export default function NotificationsPage() {
                 <Typography.Link onClick={() => open(n)} strong={!n.read}>
                   {n.kind === 'system'
                     ? t(KIND_KEYS.system, { title: text(n, 'titleEn', 'titleZh') })
-                    : t(KIND_KEYS[n.kind], { ...n.params })}
+                    : t(KIND_KEYS[n.kind], {
+                        ...n.params,
+                        // a share's role in the reader's language
+                        ...(n.kind === 'share.received'
+                          ? { role: t(`analyses:shared.roles.${String(n.params.role)}`) }
+                          : {}),
+                      })}
                 </Typography.Link>
               }
               description={

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Radio, Row, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
+import { annotate } from '@cellcloud/tasks/contract';
 import { COMMON_TASK_MESSAGES } from '@cellcloud/contracts/tasks/common-messages';
 import { fetchAnnotationArtifact } from '../../../api/annotation';
 import { fetchSubsetCodes } from '../../../api/explore';
@@ -14,6 +14,8 @@ import { palette } from '../viewer/palettes';
 import type { Colouring } from '../viewer/scatterPoints';
 import { clusterLabelTable, confidencePerCell, type ClusterSummary } from './annotationStats';
 import { EditLabelsPanel } from './EditLabelsPanel';
+import { LevelHistoryPanel } from './LevelHistoryPanel';
+import { useDatasetRole } from '../../../api/sharing';
 import { MarkerDotPlot } from './MarkerDotPlot';
 
 interface Level {
@@ -28,7 +30,8 @@ const AUTO = /^annot_/;
  * Cell Annotations tab (issue 13, docs/product/screens.md#explorer-tabs, docs/product/entities.md#annotation-levels): every annotation level (automatic `annot_*`, the
  * upload's own columns, hand-edited levels saved as subsets) on the embedding, with the per-cluster
  * majority label and its confidence, a cluster × label table with scores, the reference's marker
- * evidence as a dot plot, and hand edits (rename / merge) saved as a new level.
+ * evidence as a dot plot, and hand edits (rename / merge) saved as a new level or into a saved
+ * level at the version shown, with the saved level's attributed history (docs/product/sharing.md).
  */
 export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: TabProps) {
   const { t, i18n } = useTranslation('annotation');
@@ -54,6 +57,8 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
   const [score, setScore] = useState<Float32Array | undefined>();
   const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
   const emb2d = embeddingChoices(manifest).find((e) => e.dims === 2);
+  const role = useDatasetRole(datasetId);
+  const savedLevel = subsets.find((x) => `subset:${x.id}` === levelKey);
   const artifact = useQuery({
     queryKey: ['annotation', 'artifact', datasetId],
     queryFn: () => fetchAnnotationArtifact(datasetId!),
@@ -230,12 +235,24 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
       {datasetId !== null && level && (
         <Card size="small" title={t('edit.title')}>
           <EditLabelsPanel
-            key={level.key}
+            key={`${level.key}@${savedLevel?.version ?? 0}`}
             datasetId={datasetId}
             levelKey={level.key}
             labels={level.labels}
             counts={counts}
             onSaved={(id) => setLevelKey(`subset:${id}`)}
+            saved={savedLevel ? { id: savedLevel.id, version: savedLevel.version } : undefined}
+            viewer={role.data?.role === 'viewer'}
+          />
+        </Card>
+      )}
+      {datasetId !== null && savedLevel && (
+        <Card size="small" title={t('history.title')}>
+          <LevelHistoryPanel
+            datasetId={datasetId}
+            levelKey={`subset:${savedLevel.id}`}
+            version={savedLevel.version}
+            canEdit={role.data?.role !== 'viewer'}
           />
         </Card>
       )}
@@ -246,7 +263,10 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
 /** The in-analysis annotation's failure in the reader's language (the annotate task's own messages). */
 function failureText(f: { key: string; params: Record<string, string | number> }, language: string): string {
   const lang = language === 'zh-CN' ? 'zh-CN' : 'en-US';
-  const messages: Record<string, string> = { ...COMMON_TASK_MESSAGES[lang], ...annotateTask.messages[lang] };
+  const messages: Record<string, string> = {
+    ...COMMON_TASK_MESSAGES[lang],
+    ...annotate.definition.messages[lang],
+  };
   const text = messages[f.key] ?? f.key;
   return text.replace(/\{(\w+)\}/g, (m, k: string) => String(f.params[k] ?? m));
 }
