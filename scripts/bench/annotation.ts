@@ -6,7 +6,7 @@
  * 2. `annotate` (species human, tissue blood; reference chosen automatically) → agreement of
  *    `annot_auto` with the Seurat tutorial labels (pbmc3k/pbmc3k_seurat_labels.csv) on the 9 tutorial
  *    types (target ≥ 75 %) and the coarse types T/NK/B/monocyte/DC/platelet (target ≥ 97 %), with
- *    the documented label mapping of packages/engine/test/tasks/annotate-agreement.ts; also for the
+ *    the documented label mapping of packages/tasks/test/annotate/annotate-agreement.ts; also for the
  *    other levels (reference label, cluster majority, pruned) and the DMAP reference; seconds per
  *    10k cells (annotation only, references cached after the first load);
  * 3. T-cell subtype annotation (mode subtype, lineage t_cells, on the cells annot_auto_major calls
@@ -19,15 +19,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { annotateTask } from '@cellcloud/contracts/tasks/annotate';
+import { definition as annotateTask } from '../../packages/tasks/src/annotate/contract';
 import { readH5adBytes } from '@cellcloud/formats';
-import { annotateEngine } from '@cellcloud/engine/tasks/annotate/index';
+import { engine as annotateEngine } from '../../packages/tasks/src/annotate/engine';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
-import type { ResultHandle } from '@cellcloud/engine/tasks/types';
+import { MemorySink } from '@cellcloud/engine/tasks/kit';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
+import type { ResultHandle } from '@cellcloud/engine/tasks/kit';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
-import { agreement, formatConfusion, parseLabels } from '../../packages/engine/test/tasks/annotate-agreement';
+import {
+  agreement,
+  formatConfusion,
+  parseLabels,
+} from '../../packages/tasks/test/annotate/annotate-agreement';
 
 const WORK = path.join(tmpdir(), 'cellcloud-bench-annotation');
 const resources = nodeResourceReader(SHARED_DATA_DIR);

@@ -15,8 +15,8 @@ import { definition as ithTask } from '../../packages/tasks/src/ith/contract';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { engine as cnvEngineTask } from '../../packages/tasks/src/cnv/engine';
 import { engine as ithEngineTask } from '../../packages/tasks/src/ith/engine';
-import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
+import { MemorySink } from '@cellcloud/engine/tasks/kit';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { cnvPlantedData, readPlantedGenes } from '../synth/cnv-planted';
 

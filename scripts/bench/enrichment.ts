@@ -15,11 +15,11 @@ import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { engine as degGroupsTask } from '../../packages/tasks/src/deg-groups/engine';
 import { engine as enrichTask } from '../../packages/tasks/src/enrich/engine';
-import { loadGeneSets } from '@cellcloud/engine/tasks/gene-sets/library';
+import { loadGeneSets } from '../../packages/tasks/src/_shared/engine/gene-sets/library';
 import { engine as gseaTask } from '../../packages/tasks/src/gsea/engine';
-import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
-import type { SourceTask } from '@cellcloud/engine/tasks/types';
+import { MemorySink } from '@cellcloud/engine/tasks/kit';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
+import type { SourceTask } from '@cellcloud/engine/tasks/kit';
 
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 const resources = nodeResourceReader(SHARED_DATA_DIR);

@@ -9,11 +9,11 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
+import { definition as interactionTask } from '../../packages/tasks/src/interaction/contract';
 import { defaultResourcesDir, nodeResourceReader } from '../../packages/engine/src/cli/node-resources';
 import { Random } from '../../packages/engine/src/methods/random';
-import { runInteraction } from '../../packages/engine/src/tasks/interaction';
-import { loadCpdbDatabase } from '../../packages/engine/src/tasks/interaction/database';
+import { runInteraction } from '../../packages/tasks/src/interaction/engine';
+import { loadCpdbDatabase } from '../../packages/tasks/src/interaction/engine/database';
 import { MemorySink } from '../../packages/engine/src/tasks/memory-sink';
 import type { ResultHandle, TaskProgress } from '../../packages/engine/src/tasks/types';
 

@@ -21,12 +21,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import { interactionTask } from '@cellcloud/contracts/tasks/interaction';
+import { definition as interactionTask } from '../../packages/tasks/src/interaction/contract';
 import { readH5adBytes } from '@cellcloud/formats';
 import { nodeResourceReader, defaultResourcesDir } from '../../packages/engine/src/cli/node-resources';
-import { runInteraction, selectInteractionCells } from '../../packages/engine/src/tasks/interaction';
-import { loadCpdbDatabase } from '../../packages/engine/src/tasks/interaction/database';
-import { npRound } from '../../packages/engine/src/tasks/interaction/results';
+import { runInteraction, selectInteractionCells } from '../../packages/tasks/src/interaction/engine';
+import { loadCpdbDatabase } from '../../packages/tasks/src/interaction/engine/database';
+import { npRound } from '../../packages/tasks/src/interaction/engine/results';
 import { MemorySink } from '../../packages/engine/src/tasks/memory-sink';
 import { resultHandleFromDataset } from '../../packages/engine/src/tasks/result-handle';
 

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { readH5adBytes } from '@cellcloud/formats';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
-import { groupsOf } from '@cellcloud/engine/tasks/groups';
-import { indexGeneSets, loadGeneSets } from '@cellcloud/engine/tasks/gene-sets/library';
-import { gsva } from '@cellcloud/engine/tasks/gsva/gsva';
-import { gsvaMatrix } from '@cellcloud/engine/tasks/gsva/matrix';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
+import { groupsOf } from '@cellcloud/engine/tasks/kit';
+import { indexGeneSets, loadGeneSets } from '../../packages/tasks/src/_shared/engine/gene-sets/library';
+import { gsva } from '../../packages/tasks/src/gsva/engine/gsva';
+import { gsvaMatrix } from '../../packages/tasks/src/gsva/engine/matrix';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 
 const out = process.argv[2] ?? '/tmp/gsva-compare';
 mkdirSync(out, { recursive: true });

@@ -1,5 +1,5 @@
 #!/bin/sh
-# GSVA agreement with Bioconductor (issue 15): our engine's GSVA (packages/engine/src/tasks/gsva)
+# GSVA agreement with Bioconductor (issue 15): our engine's GSVA (packages/tasks/src/gsva/engine)
 # against Debian's r-bioc-gsva on the same pbmc3k matrices (per-label pseudobulk and 440 single
 # cells) and the same Hallmark sets. Needs `apt-get install r-bioc-gsva`.
 # Usage: sh scripts/compare/gsva-r.sh [work dir]

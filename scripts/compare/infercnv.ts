@@ -15,7 +15,7 @@ import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { runInferCnv } from '../../packages/tasks/src/cnv/engine/infercnv';
 import { wardClusters } from '../../packages/tasks/src/cnv/engine/subclones';
 import { layoutGenes, loadPositions, POSITION_FILES } from '../../packages/tasks/src/cnv/engine/positions';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { cnvPlantedData, readPlantedGenes } from '../synth/cnv-planted';
 

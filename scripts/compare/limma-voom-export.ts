@@ -8,9 +8,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readH5adBytes } from '@cellcloud/formats';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
-import { selectTwoGroups } from '@cellcloud/engine/tasks/deg-groups/compare';
+import { selectTwoGroups } from '../../packages/tasks/src/_shared/engine/comparison/compare';
 import { pseudobulkTest } from '../../packages/tasks/src/deg-groups/engine/pseudobulk';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
+import { resultHandleFromDataset } from '@cellcloud/engine/tasks/kit';
 
 const out = process.argv[2] ?? '/tmp/limma-compare';
 mkdirSync(out, { recursive: true });

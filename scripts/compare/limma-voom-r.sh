@@ -1,6 +1,6 @@
 #!/bin/sh
-# Pseudobulk agreement with Bioconductor (issue 15): our limma-voom (packages/engine/src/tasks/
-# deg-groups/limma-voom.ts) against Debian's r-bioc-limma / r-bioc-edger on the same counts.
+# Pseudobulk agreement with Bioconductor (issue 15): our limma-voom (packages/tasks/src/
+# deg-groups/engine/limma-voom.ts) against Debian's r-bioc-limma / r-bioc-edger on the same counts.
 # Needs `apt-get install r-bioc-edger`. Usage: sh scripts/compare/limma-voom-r.sh [work dir]
 set -eu
 cd "$(dirname "$0")/../.."

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { definition as cnvTask, type CnvHeatmapLayout } from '../../packages/tasks/src/cnv/contract';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { engine as cnvEngineTask } from '../../packages/tasks/src/cnv/engine';
-import { MemorySink } from '@cellcloud/engine/tasks/memory-sink';
+import { MemorySink } from '@cellcloud/engine/tasks/kit';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { geometry, heatmapSvg, renderBody } from '../../packages/tasks/src/cnv/web/heatmapRender';
 import { oligo } from '../../packages/tasks/test/cnv/fixtures';

@@ -20,11 +20,8 @@ for (const [k, v] of [
 ])
   if (!names.has(k)) given.push(`${k}=${v}`);
 env.GLIBC_TUNABLES = given.join(':');
-// `cellcloud task …` belongs to @cellcloud/tasks (the task registry; the engine never imports it):
-// its entry is started for that verb, the engine's own CLI for the others.
-const entry =
-  process.argv[2] === 'task'
-    ? path.join(root, 'packages/tasks/src/_cli/main.ts')
-    : path.join(here, '../src/cli/main.ts');
+// The entry is @cellcloud/tasks' (the engine never imports it): `task` runs a task of its registry,
+// `analyze` the engine's pipeline with the annotate task's in-analysis annotation.
+const entry = path.join(root, 'packages/tasks/src/_cli/main.ts');
 const r = spawnSync('node', ['--import', 'tsx', entry, ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

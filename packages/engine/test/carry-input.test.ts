@@ -2,13 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readH5adBytes } from '@cellcloud/formats';
 import type { Dataset } from '@cellcloud/formats/matrix';
-import { SHARED_DATA_DIR, sharedData } from '@cellcloud/testkit';
+import { sharedData } from '@cellcloud/testkit';
 import { carryInputColumns } from '../src/carry-input';
 import { runAnalysis } from '../src/run-analysis';
 import { mergeDatasets } from '../src/steps/inputs';
 import { runSubcluster } from '../src/subcluster';
-import { nodeResourceReader } from '../src/cli/node-resources';
-import { annotateAnalysisResult } from '../src/tasks/annotate/in-analysis';
 import { writeOutputs } from '../src/write-outputs';
 
 const H5AD = sharedData('pbmc3k/pbmc3k.h5ad');
@@ -97,27 +95,6 @@ describe.skipIf(!H5AD)(
       const back = await readH5adBytes(files.get('analysis.h5ad')!, 'analysis.h5ad');
       expect(back.cells.columns.label?.kind).toBe('categorical');
       expect(Object.keys(back.embeddings)).toContain('X_umap_input');
-
-      // the wizard's automatic annotation on the same result: without a tissue it is skipped with the
-      // SPEC message (and the failure is what annotation.json holds); with one, annot_auto joins the obs
-      const resources = nodeResourceReader(SHARED_DATA_DIR);
-      result.params = { ...result.params, chooseAnnotationType: 'auto', referenceTissue: '' };
-      const failed = await annotateAnalysisResult(result, resources);
-      expect(failed?.failure?.key).toBe('task.annotate.tissueRequired');
-      expect(JSON.parse(new TextDecoder().decode(failed!.artifact!))).toEqual({
-        failure: { key: 'annotate.tissueRequired', params: {} },
-      });
-      expect(result.obs.annot_auto).toBeUndefined();
-      result.params = { ...result.params, referenceTissue: 'PBMC' };
-      const done = await annotateAnalysisResult(result, resources);
-      expect(done?.summary?.reference).toBe('hca');
-      expect(result.obs.annot_auto?.kind).toBe('categorical');
-      expect(Object.keys(JSON.parse(new TextDecoder().decode(done!.artifact!)))).toEqual([
-        'summary',
-        'markers',
-        'dotplot',
-        'clusterLabels',
-      ]);
     });
 
     it('a sub-celltype analysis keeps the parent levels of its cells (the parent cluster as cluster_input)', async () => {

@@ -26,18 +26,6 @@ const CITATIONS_ALLOWED: Record<string, string> = {
 };
 
 /** Never read: dependencies, build output, and (at the top only) the local data and reports. */
-/**
- * IN-FLIGHT ALLOW-LIST — the lead empties it. Task files still waiting to be moved into
- * packages/tasks/<task>/ (issue 30, "a task is one folder"): the move rewrites their citations, so
- * these folders are tolerated until they are gone. Remove a prefix once nothing is left under it.
- */
-const IN_FLIGHT_TASK_FOLDERS = [
-  'packages/engine/src/tasks/',
-  'packages/engine/test/tasks/',
-  'packages/contracts/src/tasks/',
-  'apps/web/src/features/explore/tasks/',
-];
-
 const SKIP_ANYWHERE = new Set(['node_modules', '.git', 'dist', '.vite']);
 const SKIP_AT_ROOT = new Set(['data', 'coverage', 'playwright-report', 'test-results']);
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|sh|sql)$/;
@@ -95,8 +83,7 @@ function brokenReason(target: string): string | null {
 describe('docs live in the repository', () => {
   it('no source, test or script file cites a section of the specification or the methods note', () => {
     const citing = files.filter((f) => SOURCE.test(f) && /\b(SPEC|METHODS)\s*§/.test(read(f)));
-    const inFlight = (f: string) => IN_FLIGHT_TASK_FOLDERS.some((prefix) => f.startsWith(prefix));
-    expect(citing.filter((f) => !(f in CITATIONS_ALLOWED) && !inFlight(f))).toEqual([]);
+    expect(citing.filter((f) => !(f in CITATIONS_ALLOWED))).toEqual([]);
     expect(Object.keys(CITATIONS_ALLOWED).filter((f) => !citing.includes(f))).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { runAnalysis, writeOutputs } from '@cellcloud/engine';
 import { type OutputsInProgress, startOutputs } from '@cellcloud/engine/write-outputs';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
-import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/engine/tasks/annotate/in-analysis';
+import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/tasks/in-analysis';
 import { storageOutputSink } from './output-sink';
 import type { ChildMain } from './runner-child-process';
 import { loadSamples } from './runner-child-io';

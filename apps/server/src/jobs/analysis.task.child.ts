@@ -1,8 +1,7 @@
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { findTask } from '@cellcloud/tasks/contract';
 import { ENGINE_TASKS } from '@cellcloud/tasks/engine';
-import { resultHandleFromDataset } from '@cellcloud/engine/tasks/result-handle';
-import { runTask } from '@cellcloud/engine/tasks/run-task';
+import { resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { extraColumn, type ExtraObsSource } from './extra-obs';
 import type { ChildMain } from './runner-child-process';

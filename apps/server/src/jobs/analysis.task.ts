@@ -1,5 +1,5 @@
 import { findTask } from '@cellcloud/tasks/contract';
-import { TASK_MEMORY, type EstimateMemory } from '@cellcloud/tasks/memory';
+import { TASK_MEMORY } from '@cellcloud/tasks/memory';
 import type { AppContext } from '../context';
 import { analysisTasksRepo, type TaskRow } from '../db/repos/analysis-tasks';
 import { jobsRepo } from '../db/repos/jobs';
@@ -21,17 +21,6 @@ const MiB = 2 ** 20;
 export { taskStagingPrefix };
 
 class TaskSuperseded extends Error {}
-
-/**
- * The task's memory estimate: its folder's light `memory.ts` (no engine module loaded).
- * MIGRATION SHIM (issue 30): a task without a folder yet is estimated by its engine object.
- */
-async function memoryEstimate(task: string): Promise<EstimateMemory | undefined> {
-  const light = TASK_MEMORY[task];
-  if (light) return light;
-  const { ENGINE_TASKS } = await import('@cellcloud/engine/tasks/registry');
-  return ENGINE_TASKS[task]?.estimateMemoryBytes.bind(ENGINE_TASKS[task]) as EstimateMemory | undefined;
-}
 
 /** The finished earlier task this one builds on (`params.sourceTaskId`, checked again at run time). */
 async function sourceOf(
@@ -86,7 +75,8 @@ export async function handleAnalysisTask(
   const staging = taskStagingPrefix(row.id, attempt);
   try {
     const def = findTask(row.task);
-    const estimate = await memoryEstimate(row.task);
+    // the task folder's light memory.ts: no engine module is loaded in this process
+    const estimate = TASK_MEMORY[row.task];
     if (!def || !estimate || !dataset)
       throw new PermanentJobError(`task ${row.task} or its analysis is gone`, 'task.common.internal');
     const prefix = resultsPrefix(row.result_id);

@@ -1,6 +1,6 @@
 import { csvToTable } from '@cellcloud/contracts/tasks/csv';
 import { taskOutputs } from '@cellcloud/contracts/tasks/define';
-import type { SourceTask } from '@cellcloud/engine/tasks/types';
+import type { SourceTask } from '@cellcloud/engine/tasks/kit';
 import type { Storage } from '../storage/storage';
 
 /** The published outputs of an earlier task (`dependsOn`) that a task child reads. */

@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectSpecies, readDataset } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
-import { runAnalysis } from '../run-analysis';
-import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '../tasks/annotate/in-analysis';
+import { runAnalysis, type AnalysisResult } from '../run-analysis';
+import type { ResourceReader } from '../tasks/types';
 import type { SampleInput } from '../validate';
 import { writeOutputs } from '../write-outputs';
-import { parseArgs, sampleName, USAGE, UsageError } from './args';
-import { runCli } from './exit';
+import { parseArgs, sampleName, UsageError } from './args';
 import { directorySink } from './fs-sink';
 import { defaultResourcesDir, nodeResourceReader } from './node-resources';
 import { parseObsFile } from './obs-file';
@@ -27,7 +26,18 @@ async function loadParams(file: string | undefined): Promise<Record<string, unkn
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * The wizard's automatic annotation of a finished pipeline result, before the outputs are written
+ * (the annotate task of packages/tasks: the engine never imports it, so its CLI entry passes it):
+ * adds its levels to `result.obs`, returns lines to log and files to write under `artifacts/`.
+ */
+export type AnalyzeAnnotation = (
+  result: AnalysisResult,
+  resources: ResourceReader,
+) => Promise<{ log: string[]; artifacts: Record<string, Uint8Array> }>;
+
+/** `cellcloud analyze …` (args.ts USAGE); the bin starts it from packages/tasks/src/_cli/main.ts. */
+export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotation): Promise<number> {
   const args = parseArgs(argv);
   const params = await loadParams(args.params);
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
@@ -55,24 +65,18 @@ async function main(argv: string[]): Promise<number> {
           : ''),
     );
   }
-  let annotationArtifact: Uint8Array | undefined;
-  if (result.params.chooseAnnotationType !== 'none') {
-    const annotated = await annotateAnalysisResult(result, nodeResourceReader(defaultResourcesDir()));
-    if (annotated?.summary)
-      log(
-        `annotation: ${annotated.summary.reference}, ${annotated.summary.labels.length} labels (obs annot_auto…)`,
-      );
-    if (annotated?.failure) log(`annotation skipped: ${annotated.failure.message}`);
-    annotationArtifact = annotated?.artifact;
+  let artifacts: Record<string, Uint8Array> = {};
+  if (result.params.chooseAnnotationType !== 'none' && annotate) {
+    const annotated = await annotate(result, nodeResourceReader(defaultResourcesDir()));
+    annotated.log.forEach(log);
+    artifacts = annotated.artifacts;
   }
   log(
     `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
   );
   await writeOutputs(result, directorySink(args.out));
-  if (annotationArtifact)
-    await directorySink(args.out).write(`artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
+  for (const [name, bytes] of Object.entries(artifacts))
+    await directorySink(args.out).write(`artifacts/${name}`, bytes);
   log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
   return 0;
 }
-
-runCli(main(process.argv.slice(2)), USAGE);

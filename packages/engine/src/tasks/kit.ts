@@ -24,7 +24,7 @@ export { resultHandleFromDataset } from './result-handle';
 export { runTask, validateTaskParams } from './run-task';
 export { Random } from '../methods/random';
 export { digamma, trigamma } from '../methods/special';
-export { benjaminiHochberg, twoSidedNormalP } from '../stats/normal';
+export { benjaminiHochberg, erfc, twoSidedNormalP } from '../stats/normal';
 export { averageRanks } from '../stats/ranks';
 export { studentTwoSidedP } from '../stats/two-sample';
 export { CELL_CYCLE_GENES } from '../cell-cycle-genes';

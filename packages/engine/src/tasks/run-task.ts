@@ -172,7 +172,7 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   return { summary: checked.data, outputs, params };
 }
 
-/** SPEC §5 species rule of a definition (contracts speciesRefusal); 'unknown' species passes. */
+/** The species rule of a definition (docs/product/validation.md#species; contracts speciesRefusal); 'unknown' species passes. */
 export function checkSpecies(definition: TaskDefinition, species: string): void {
   const key = speciesRefusal(definition.species, species);
   if (!key) return;

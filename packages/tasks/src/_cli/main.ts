@@ -1,9 +1,12 @@
-import { runCli } from '@cellcloud/engine/cli/kit';
+import { analyzeCommand, runCli, USAGE } from '@cellcloud/engine/cli/kit';
+import { annotateInAnalysis } from '../annotate/engine/in-analysis';
 import { TASK_USAGE, taskCommand } from './task';
 
 /**
- * `cellcloud task …` (the engine's bin starts this entry for the `task` verb, the engine's own
- * CLI for the others): runs one analysis task of the task folders on a result written by
- * `cellcloud analyze`.
+ * `cellcloud …` (the engine's bin starts this entry): `task` runs one analysis task of the task
+ * folders on a result written by `cellcloud analyze`; `analyze` is the engine's pipeline, given the
+ * wizard's automatic annotation (the annotate task, which the engine cannot import).
  */
-runCli(taskCommand(process.argv.slice(3)), TASK_USAGE);
+const argv = process.argv.slice(2);
+if (argv[0] === 'task') runCli(taskCommand(argv.slice(1)), TASK_USAGE);
+else runCli(analyzeCommand(argv, annotateInAnalysis), USAGE);

@@ -2,11 +2,14 @@
 // edit. Add or remove a task folder, then run `node scripts/gen-task-registry.mjs`.
 
 import { taskRegistry } from '../_shared/contract/registry';
+import * as annotate from '../annotate/contract';
 import * as cellScore from '../cell-score/contract';
 import * as cnv from '../cnv/contract';
 import * as degGroups from '../deg-groups/contract';
 import * as enrich from '../enrich/contract';
 import * as gsea from '../gsea/contract';
+import * as gsva from '../gsva/contract';
+import * as interaction from '../interaction/contract';
 import * as ith from '../ith/contract';
 import * as monocle2 from '../monocle2/contract';
 import * as monocle3 from '../monocle3/contract';
@@ -14,15 +17,32 @@ import * as regulons from '../regulons/contract';
 import * as vdj from '../vdj/contract';
 
 /** Each task's contract module (its `definition` and its own schemas and types). */
-export { cellScore, cnv, degGroups, enrich, gsea, ith, monocle2, monocle3, regulons, vdj };
+export {
+  annotate,
+  cellScore,
+  cnv,
+  degGroups,
+  enrich,
+  gsea,
+  gsva,
+  interaction,
+  ith,
+  monocle2,
+  monocle3,
+  regulons,
+  vdj,
+};
 
 /** Every task definition (in the product's task order) and the lookup by name. */
 export const { TASKS, findTask } = taskRegistry([
+  annotate.definition,
   cellScore.definition,
   cnv.definition,
   degGroups.definition,
   enrich.definition,
   gsea.definition,
+  gsva.definition,
+  interaction.definition,
   ith.definition,
   monocle2.definition,
   monocle3.definition,

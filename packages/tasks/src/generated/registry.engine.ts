@@ -2,11 +2,14 @@
 // edit. Add or remove a task folder, then run `node scripts/gen-task-registry.mjs`.
 
 import { engineRegistry } from '../_shared/engine/registry';
+import { engine as annotate } from '../annotate/engine';
 import { engine as cellScore } from '../cell-score/engine';
 import { engine as cnv } from '../cnv/engine';
 import { engine as degGroups } from '../deg-groups/engine';
 import { engine as enrich } from '../enrich/engine';
 import { engine as gsea } from '../gsea/engine';
+import { engine as gsva } from '../gsva/engine';
+import { engine as interaction } from '../interaction/engine';
 import { engine as ith } from '../ith/engine';
 import { engine as monocle2 } from '../monocle2/engine';
 import { engine as monocle3 } from '../monocle3/engine';
@@ -15,11 +18,14 @@ import { engine as vdj } from '../vdj/engine';
 
 /** Each task's compute (EngineTask), by task name. */
 export const ENGINE_TASKS = engineRegistry({
+  annotate: annotate,
   'cell-score': cellScore,
   cnv: cnv,
   'deg-groups': degGroups,
   enrich: enrich,
   gsea: gsea,
+  gsva: gsva,
+  interaction: interaction,
   ith: ith,
   monocle2: monocle2,
   monocle3: monocle3,

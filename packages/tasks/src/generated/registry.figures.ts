@@ -7,6 +7,7 @@ import { figures as cnv } from '../cnv/figures';
 import { figures as degGroups } from '../deg-groups/figures';
 import { figures as enrich } from '../enrich/figures';
 import { figures as gsea } from '../gsea/figures';
+import { figures as interaction } from '../interaction/figures';
 import { figures as ith } from '../ith/figures';
 import { figures as monocle2 } from '../monocle2/figures';
 import { figures as regulons } from '../regulons/figures';
@@ -18,6 +19,7 @@ export const TASK_FIGURES: Readonly<Record<string, TaskFigures>> = {
   'deg-groups': degGroups,
   enrich: enrich,
   gsea: gsea,
+  interaction: interaction,
   ith: ith,
   monocle2: monocle2,
   regulons: regulons,

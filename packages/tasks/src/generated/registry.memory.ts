@@ -2,11 +2,14 @@
 // edit. Add or remove a task folder, then run `node scripts/gen-task-registry.mjs`.
 
 import type { EstimateMemory } from '../_shared/contract/memory';
+import { estimateMemoryBytes as annotate } from '../annotate/memory';
 import { estimateMemoryBytes as cellScore } from '../cell-score/memory';
 import { estimateMemoryBytes as cnv } from '../cnv/memory';
 import { estimateMemoryBytes as degGroups } from '../deg-groups/memory';
 import { estimateMemoryBytes as enrich } from '../enrich/memory';
 import { estimateMemoryBytes as gsea } from '../gsea/memory';
+import { estimateMemoryBytes as gsva } from '../gsva/memory';
+import { estimateMemoryBytes as interaction } from '../interaction/memory';
 import { estimateMemoryBytes as ith } from '../ith/memory';
 import { estimateMemoryBytes as monocle2 } from '../monocle2/memory';
 import { estimateMemoryBytes as monocle3 } from '../monocle3/memory';
@@ -15,11 +18,14 @@ import { estimateMemoryBytes as vdj } from '../vdj/memory';
 
 /** Each task's memory estimate (light: no engine module is loaded). */
 export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
+  annotate: annotate as EstimateMemory,
   'cell-score': cellScore as EstimateMemory,
   cnv: cnv as EstimateMemory,
   'deg-groups': degGroups as EstimateMemory,
   enrich: enrich as EstimateMemory,
   gsea: gsea as EstimateMemory,
+  gsva: gsva as EstimateMemory,
+  interaction: interaction as EstimateMemory,
   ith: ith as EstimateMemory,
   monocle2: monocle2 as EstimateMemory,
   monocle3: monocle3 as EstimateMemory,

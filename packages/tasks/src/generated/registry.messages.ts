@@ -2,6 +2,8 @@
 // edit. Add or remove a task folder, then run `node scripts/gen-task-registry.mjs`.
 
 import type { TaskMessages } from '../_shared/contract/messages';
+import annotateEn from '../annotate/messages/en-US.json';
+import annotateZh from '../annotate/messages/zh-CN.json';
 import cellScoreEn from '../cell-score/messages/en-US.json';
 import cellScoreZh from '../cell-score/messages/zh-CN.json';
 import cnvEn from '../cnv/messages/en-US.json';
@@ -12,6 +14,10 @@ import enrichEn from '../enrich/messages/en-US.json';
 import enrichZh from '../enrich/messages/zh-CN.json';
 import gseaEn from '../gsea/messages/en-US.json';
 import gseaZh from '../gsea/messages/zh-CN.json';
+import gsvaEn from '../gsva/messages/en-US.json';
+import gsvaZh from '../gsva/messages/zh-CN.json';
+import interactionEn from '../interaction/messages/en-US.json';
+import interactionZh from '../interaction/messages/zh-CN.json';
 import ithEn from '../ith/messages/en-US.json';
 import ithZh from '../ith/messages/zh-CN.json';
 import monocle2En from '../monocle2/messages/en-US.json';
@@ -25,11 +31,14 @@ import vdjZh from '../vdj/messages/zh-CN.json';
 
 /** Each task's messages (web `tasks` namespace under `key`, failures, figure labels). */
 export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
+  annotate: { key: 'annotate', 'en-US': annotateEn, 'zh-CN': annotateZh },
   'cell-score': { key: 'cellScore', 'en-US': cellScoreEn, 'zh-CN': cellScoreZh },
   cnv: { key: 'cnv', 'en-US': cnvEn, 'zh-CN': cnvZh },
   'deg-groups': { key: 'degGroups', 'en-US': degGroupsEn, 'zh-CN': degGroupsZh },
   enrich: { key: 'enrich', 'en-US': enrichEn, 'zh-CN': enrichZh },
   gsea: { key: 'gsea', 'en-US': gseaEn, 'zh-CN': gseaZh },
+  gsva: { key: 'gsva', 'en-US': gsvaEn, 'zh-CN': gsvaZh },
+  interaction: { key: 'interaction', 'en-US': interactionEn, 'zh-CN': interactionZh },
   ith: { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
   monocle2: { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
   monocle3: { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },

@@ -7,6 +7,8 @@ import { web as cnv } from '../cnv/web';
 import { web as degGroups } from '../deg-groups/web';
 import { web as enrich } from '../enrich/web';
 import { web as gsea } from '../gsea/web';
+import { web as gsva } from '../gsva/web';
+import { web as interaction } from '../interaction/web';
 import { web as ith } from '../ith/web';
 import { web as monocle2 } from '../monocle2/web';
 import { web as monocle3 } from '../monocle3/web';
@@ -20,6 +22,8 @@ export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   'deg-groups': degGroups,
   enrich: enrich,
   gsea: gsea,
+  gsva: gsva,
+  interaction: interaction,
   ith: ith,
   monocle2: monocle2,
   monocle3: monocle3,

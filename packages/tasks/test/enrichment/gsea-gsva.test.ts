@@ -4,8 +4,8 @@ import type { ResultHandle, TaskTable } from '@cellcloud/engine/tasks/kit';
 import { hasSharedData } from '@cellcloud/testkit';
 import { definition as gseaDef } from '../../src/gsea/contract';
 import { engine as gseaTask } from '../../src/gsea/engine';
-import { gsvaTask as gsvaDef } from '@cellcloud/contracts/tasks/gsva';
-import { gsvaTask } from '@cellcloud/engine/tasks/gsva/index';
+import { definition as gsvaDef } from '../../src/gsva/contract';
+import { engine as gsvaTask } from '../../src/gsva/engine';
 import { IFNB_FILES, ifnb, pbmc3k, runInMemory } from './enrichment-support';
 
 const col = (t: TaskTable, name: string) => t.columns.indexOf(name);

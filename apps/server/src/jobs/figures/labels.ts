@@ -22,9 +22,6 @@ registerMessages({
     'downloads.figures.ns': 'Not significant',
     'downloads.figures.enrichment': 'Enrichment: {name}',
     'downloads.figures.gsea': 'GSEA normalized enrichment score',
-    'downloads.figures.interaction': 'Significant interactions between cell types',
-    'downloads.figures.source': 'Source',
-    'downloads.figures.target': 'Target',
     'downloads.figures.count': 'Count',
     'downloads.readme.figures':
       'Figures of the result "{name}", rendered on the server. Each figure is an SVG (vector; embeddings with more than {raster} cells carry their points as an embedded image) and a PNG at {scale}× the SVG size.',
@@ -52,9 +49,6 @@ registerMessages({
     'downloads.figures.ns': '不显著',
     'downloads.figures.enrichment': '富集分析：{name}',
     'downloads.figures.gsea': 'GSEA 标准化富集分数',
-    'downloads.figures.interaction': '细胞类型间的显著相互作用数',
-    'downloads.figures.source': '来源',
-    'downloads.figures.target': '目标',
     'downloads.figures.count': '数量',
     'downloads.readme.figures':
       '结果“{name}”的图片，由服务器绘制。每张图有 SVG（矢量；细胞数超过 {raster} 的降维图以内嵌图像绘制散点）和 PNG（SVG 尺寸的 {scale} 倍）。',

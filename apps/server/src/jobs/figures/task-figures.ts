@@ -1,23 +1,19 @@
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { FigureData } from './data';
-import { numberColumn, textColumn } from './data';
 import type { Locale } from '@cellcloud/contracts/locale';
 import { messageLabel, TASK_FIGURES, volcanoOption } from '@cellcloud/tasks/figures';
 import { TASK_MESSAGES } from '@cellcloud/tasks/messages';
-import { figure, heatmapOption, stem } from './charts';
+import { figure, stem } from './charts';
 import type { Label } from './labels';
 import type { Figure } from './render';
 
-/**
+/*
  * One key figure per completed task where its tables support it (issue 21): volcano for DE
  * (saved explorer comparisons and deg-groups), enrichment bars, GSEA NES bars, the interaction
  * count heat map, the RSS heat map of regulons, CNV / ITH scores by group, cell scores by cluster,
- * the Monocle 2 trajectory by pseudotime. A task with a folder in packages/tasks draws its own
- * (its `figures.ts`, the same option builders as its web view, labels from its messages);
- * `byTask` keeps the builders of the tasks not moved yet (MIGRATION SHIM, issue 30).
+ * the Monocle 2 trajectory by pseudotime. Each task draws its own (its folder's `figures.ts` in
+ * packages/tasks: the same option builders as its web view, labels from its messages).
  */
-type TaskFigure = (task: FigureData['tasks'][number], d: FigureData, t: Label) => Figure[];
-
 /** Volcano of a saved explorer DE comparison (the deg-groups task draws its own, the same option). */
 export function volcano(
   name: string,
@@ -41,29 +37,6 @@ export function volcano(
   );
 }
 
-const byTask: Record<string, TaskFigure> = {
-  interaction: (k, _d, t) => {
-    const tb = k.tables.count_network;
-    if (!tb?.rows.length) return [];
-    const src = textColumn(tb, 'SOURCE')!;
-    const dst = textColumn(tb, 'TARGET')!;
-    const n = numberColumn(tb, 'count')!;
-    const types = [...new Set([...src, ...dst])];
-    const m = types.map(() => types.map(() => 0));
-    src.forEach((s, i) => (m[types.indexOf(s)]![types.indexOf(dst[i]!)] = n[i]!));
-    const size = 300 + types.length * 28;
-    return [
-      figure(
-        `tasks/${stem(k.name)}_interaction_count`,
-        t('figures.interaction'),
-        heatmapOption(types, types, m, t('figures.target'), t('figures.source')),
-        size + 120,
-        size,
-      ),
-    ];
-  },
-};
-
 /** The figures a task folder's `figures.ts` builds, rendered, labels in `lang`. */
 function folderFigures(k: FigureData['tasks'][number], d: FigureData, lang: Locale): Figure[] | undefined {
   const own = TASK_FIGURES[k.task];
@@ -77,6 +50,6 @@ function folderFigures(k: FigureData['tasks'][number], d: FigureData, lang: Loca
 export function taskFigures(d: FigureData, t: Label, lang: Locale = 'en-US'): Figure[] {
   const out: Figure[] = [];
   for (const de of d.de) out.push(volcano(de.name, stem(de.name), de.rows, t));
-  for (const k of d.tasks) out.push(...(folderFigures(k, d, lang) ?? byTask[k.task]?.(k, d, t) ?? []));
+  for (const k of d.tasks) out.push(...(folderFigures(k, d, lang) ?? []));
   return out;
 }

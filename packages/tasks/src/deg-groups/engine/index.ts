@@ -1,4 +1,4 @@
-import { compareTwoGroups, degTable, passesDisplayFilter } from '@cellcloud/engine/tasks/deg-groups/compare';
+import { compareTwoGroups, degTable, passesDisplayFilter } from '../../_shared/engine/comparison/compare';
 import type { EngineTask } from '@cellcloud/engine/tasks/kit';
 import type { DegGroupsParams, DegGroupsSummary } from '../contract';
 import { estimateMemoryBytes } from '../memory';

@@ -1,8 +1,8 @@
 import { ORA_COLUMNS } from '@cellcloud/contracts/tasks/enrichment-common';
-import { degTable, type DegGroupRow } from '@cellcloud/engine/tasks/deg-groups/compare';
-import { comparisonRows } from '@cellcloud/engine/tasks/deg-groups/source';
-import { indexGeneSets, loadGeneSets } from '@cellcloud/engine/tasks/gene-sets/library';
-import { speciesMap } from '@cellcloud/engine/tasks/gene-sets/species';
+import { degTable, type DegGroupRow } from '../../_shared/engine/comparison/compare';
+import { comparisonRows } from '../../_shared/engine/comparison/source';
+import { indexGeneSets, loadGeneSets } from '../../_shared/engine/gene-sets/library';
+import { speciesMap } from '../../_shared/engine/gene-sets/species';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { EngineTask, TableValue } from '@cellcloud/engine/tasks/kit';
 import type { EnrichParams, EnrichSummary, OraPlotData } from '../contract';

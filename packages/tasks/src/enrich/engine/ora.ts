@@ -1,5 +1,5 @@
-import { hypergeometricUpper, storeyQvalues } from '@cellcloud/engine/tasks/gene-sets/hypergeometric';
-import type { IndexedSets } from '@cellcloud/engine/tasks/gene-sets/library';
+import { hypergeometricUpper, storeyQvalues } from '../../_shared/engine/gene-sets/hypergeometric';
+import type { IndexedSets } from '../../_shared/engine/gene-sets/library';
 import { benjaminiHochberg } from '@cellcloud/engine/tasks/kit';
 
 /** One reported ORA term (clusterProfiler enrichResult columns) plus the hit gene indices. */

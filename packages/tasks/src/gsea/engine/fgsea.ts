@@ -1,4 +1,4 @@
-import { storeyQvalues } from '@cellcloud/engine/tasks/gene-sets/hypergeometric';
+import { storeyQvalues } from '../../_shared/engine/gene-sets/hypergeometric';
 import { benjaminiHochberg, Random } from '@cellcloud/engine/tasks/kit';
 
 /**

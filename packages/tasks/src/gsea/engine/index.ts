@@ -1,7 +1,7 @@
 import { GSEA_COLUMNS } from '@cellcloud/contracts/tasks/enrichment-common';
-import { comparisonRows } from '@cellcloud/engine/tasks/deg-groups/source';
-import { indexGeneSets, loadGeneSets } from '@cellcloud/engine/tasks/gene-sets/library';
-import { speciesMap } from '@cellcloud/engine/tasks/gene-sets/species';
+import { comparisonRows } from '../../_shared/engine/comparison/source';
+import { indexGeneSets, loadGeneSets } from '../../_shared/engine/gene-sets/library';
+import { speciesMap } from '../../_shared/engine/gene-sets/species';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { EngineTask, TableValue } from '@cellcloud/engine/tasks/kit';
 import type { GseaParams, GseaSummary } from '../contract';

@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { TaskOutputsView, TaskView } from '@cellcloud/contracts/tasks/api';
@@ -12,9 +11,4 @@ export interface WebTaskViewProps {
   client: ArtifactClient;
   manifest: ArtifactManifest;
   subsets: SubsetView[];
-}
-
-/** Web side of a task (registry.ts): its result view. The run panel is generic. */
-export interface WebTask {
-  view: ComponentType<WebTaskViewProps>;
 }

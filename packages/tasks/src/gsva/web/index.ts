@@ -1,0 +1,4 @@
+import type { WebTask } from '../../_shared/web/host';
+import { GsvaView } from './GsvaView';
+
+export const web: WebTask = { view: GsvaView };
