@@ -114,7 +114,7 @@ describe.skipIf(!have)('import data in the browser', () => {
     await t.close();
   });
 
-  it('a malformed upload fails with its reason in the reader\'s language, cut to one line, format "Unknown" (issue 22 items 2, 3)', async () => {
+  it("a malformed upload fails with its reason in the reader's language, cut to one line, format from its file name (issues 22, 31)", async () => {
     const bad = path.join(mkdtempSync(path.join(tmpdir(), 'cc-bad-')), 'broken_counts.tsv');
     writeFileSync(bad, 'gene\tcell_1\tcell_2\nCD3D\t1\tnot-a-number\nCD3E\t3\t4\n');
     const t: TestPage = await openPage(browser, { baseURL: server.url, locale: 'en-US' });
@@ -127,7 +127,9 @@ describe.skipIf(!have)('import data in the browser', () => {
     await form.getByTestId('upload-submit').click();
     const row = t.page.getByTestId('uploaded-files').locator('tr', { hasText: 'Broken_1' });
     await row.getByText('Failed', { exact: true }).waitFor({ timeout: 120_000 });
-    await row.getByText('Unknown', { exact: true }).waitFor(); // not "Detecting" for good
+    // the format its file name says (a .tsv: dense matrix), not "Detecting" for good nor "Unknown"
+    // (issue 31: a failed upload was listed with Format "Unknown"; uploadFormatKey.ts)
+    await row.getByText('Dense TSV/CSV', { exact: true }).waitFor();
     const failure = row.getByTestId('upload-failure');
     // one line with an ellipsis: the row stays as high as its neighbours
     const box = await failure.boundingBox();
@@ -135,7 +137,7 @@ describe.skipIf(!have)('import data in the browser', () => {
     await screenshot(t.page, 'import-malformed-en');
     await t.page.getByTestId('language-switch').dispatchEvent('click');
     await row.getByText('失败', { exact: true }).waitFor();
-    await row.getByText('未知', { exact: true }).waitFor();
+    await row.getByText('TSV/CSV 稠密矩阵', { exact: true }).waitFor();
     await expect.poll(async () => (await failure.textContent()) ?? '').toMatch(/[\u4e00-\u9fff]/);
     await screenshot(t.page, 'import-malformed-zh');
     expect(t.errors).toEqual([]);
