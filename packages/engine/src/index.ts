@@ -5,6 +5,7 @@
 export { runAnalysis, type AnalysisResult, type QcReport } from './run-analysis';
 export { writeOutputs, markersCsv, MARKER_CSV_HEADER, OUTPUT_FILES, type OutputSink } from './write-outputs';
 export { AnalysisRunner } from './runner';
+export { CHECKPOINT_FORMAT, type CheckpointOptions, type CheckpointStore } from './checkpoint';
 export {
   evaluateCellFiltering,
   type CellFilteringEvaluation,

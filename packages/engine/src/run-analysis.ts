@@ -12,6 +12,7 @@ import type { ProgressCallback, StepName } from './steps/step';
 import type { SampleInput } from './validate';
 import { engineVersion } from './version';
 import { collectGarbage } from './collect-garbage';
+import type { CheckpointOptions } from './checkpoint';
 
 /** The QC report: filter thresholds and before/after counts per sample, doublet and ambient-RNA results. */
 export interface QcReport {
@@ -46,6 +47,8 @@ export interface AnalysisResult {
   qc: QcReport;
   /** Seconds spent per step. */
   timings: Partial<Record<StepName, number>>;
+  /** Steps taken from a checkpoint of an earlier, interrupted run (RunAnalysisOptions.checkpoint). */
+  resumed?: StepName[];
 }
 
 export interface RunAnalysisOptions {
@@ -64,6 +67,11 @@ export interface RunAnalysisOptions {
    * writing the matrices, per-cell columns and markers. runAnalysis returns after it settles.
    */
   whileEmbeddings?: (early: AnalysisResult) => Promise<void>;
+  /**
+   * Checkpoint after each finished step and resume from the last one of the same key
+   * (RunnerOptions.checkpoint, checkpoint.ts); the result lists the steps resumed.
+   */
+  checkpoint?: CheckpointOptions;
 }
 
 /**
@@ -80,6 +88,7 @@ export async function runAnalysis(
     oneShot: true,
     releaseSamples: options.releaseSamples ?? false,
     layoutsFrom: options.layoutsFrom,
+    checkpoint: options.checkpoint,
     whileEmbeddings:
       options.whileEmbeddings &&
       ((): Promise<void> => options.whileEmbeddings!(collect(runner, runner.params!, {}, true))),
@@ -184,5 +193,6 @@ function collect(
       batchCorrection: reduced.method,
     },
     timings,
+    resumed: r.resumed,
   };
 }

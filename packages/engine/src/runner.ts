@@ -1,4 +1,5 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { decodeCheckpoint, encodeCheckpoint, type CheckpointOptions } from './checkpoint';
 import { collectGarbage } from './collect-garbage';
 import { AmbientStep } from './steps/ambient';
 import { BatchStep } from './steps/batch';
@@ -88,7 +89,16 @@ export interface RunnerOptions {
    * the end. runAnalysis writes the outputs that do not depend on the embeddings here.
    */
   whileEmbeddings?: () => Promise<void>;
+  /**
+   * Checkpoints (checkpoint.ts, issue 34): the state of the finished steps is saved after each
+   * step from the filter on, and a run that finds a checkpoint of the same key restores it and
+   * skips the steps it holds (`resumed`).
+   */
+  checkpoint?: CheckpointOptions;
 }
+
+/** Steps after which no checkpoint is taken: the merged input is cheap to redo from the samples. */
+const NO_CHECKPOINT_AFTER: ReadonlySet<StepName> = new Set(['inputs', 'qc']);
 
 export class AnalysisRunner {
   readonly inputs = new InputsStep();
@@ -111,6 +121,8 @@ export class AnalysisRunner {
   params: AnalysisParams | undefined;
   /** Steps recomputed by the last run (for tests and logs). */
   lastComputed: StepName[] = [];
+  /** Steps the last run took from a checkpoint instead of computing them. */
+  resumed: StepName[] = [];
   private runs = 0;
 
   constructor(private readonly options: RunnerOptions = {}) {
@@ -171,9 +183,10 @@ export class AnalysisRunner {
     const total = plan.reduce((a, [s]) => a + (WEIGHTS[s.name] ?? 1), 0);
     let done = 0;
     this.lastComputed = [];
+    this.resumed = await this.resume(plan);
     let alongside: Promise<void> | undefined;
     try {
-      for (const [step, stepParams, before] of plan) {
+      for (const [index, [step, stepParams, before]] of plan.entries()) {
         const w = WEIGHTS[step.name] ?? 1;
         const report = (f: number, message: string) =>
           onProgress?.({
@@ -183,8 +196,12 @@ export class AnalysisRunner {
           });
         report(0, MESSAGES[step.name]);
         before?.();
-        if (await (step as Step<unknown, unknown>).compute(stepParams, report))
+        if (index < this.resumed.length) {
+          // taken from the checkpoint: restored as computed with these parameters
+        } else if (await (step as Step<unknown, unknown>).compute(stepParams, report)) {
           this.lastComputed.push(step.name);
+          if (index < plan.length - 1) await this.saveCheckpoint(plan, index);
+        }
         report(1, MESSAGES[step.name]);
         done += w;
         // one-shot: the normalized values are not read again before the result is collected
@@ -209,6 +226,40 @@ export class AnalysisRunner {
       throw e;
     }
     return params;
+  }
+
+  /**
+   * Restores the job's checkpoint, if it has one of this key whose steps begin the plan; returns
+   * the restored steps (they are skipped by `run`).
+   */
+  private async resume(plan: [Step<never, unknown>, unknown, (() => void)?][]): Promise<StepName[]> {
+    const cp = this.options.checkpoint;
+    const bytes = cp && (await cp.store.load());
+    const state = bytes && decodeCheckpoint(bytes, cp.key);
+    if (!state || state.steps.length > plan.length) return [];
+    if (state.steps.some((name, i) => plan[i]![0].name !== name)) return [];
+    for (const [i, name] of state.steps.entries()) {
+      const [step, params] = plan[i]!;
+      (step as Step<unknown, unknown>).restore(params, state.values[name]);
+    }
+    return state.steps;
+  }
+
+  /** Saves the state of the steps up to `index` (each step's snapshot) as the job's checkpoint. */
+  private async saveCheckpoint(
+    plan: [Step<never, unknown>, unknown, (() => void)?][],
+    index: number,
+  ): Promise<void> {
+    const cp = this.options.checkpoint;
+    const step = plan[index]![0];
+    if (!cp || NO_CHECKPOINT_AFTER.has(step.name)) return;
+    const steps = plan.slice(0, index + 1).map(([s]) => s);
+    const parts = encodeCheckpoint({
+      key: cp.key,
+      steps: steps.map((s) => s.name),
+      values: Object.fromEntries(steps.map((s) => [s.name, s.snapshot()])),
+    });
+    await cp.store.save(parts, { step: step.name, bytes: parts.reduce((a, p) => a + p.byteLength, 0) });
   }
 
   free(): void {

@@ -228,6 +228,12 @@ export class InputsStep extends Step<Record<string, never>, MergedInput> {
     return merged;
   }
 
+  /** Restored from a checkpoint: a one-shot run lets the samples go as if they had been merged. */
+  protected override restoreResult(data: unknown): MergedInput {
+    if (this.inPlace) this.samples = [];
+    return data as MergedInput;
+  }
+
   /** Drops the merged counts once the filter step has consumed them in place (one-shot runs). */
   releaseCounts(): void {
     if (this.result)

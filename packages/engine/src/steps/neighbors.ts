@@ -81,17 +81,32 @@ export class NeighborsStep extends Step<Record<string, never>, NeighborsResult> 
     const { embedding, dims } = this.batch.value;
     const nCells = embedding.length / dims;
     const coords = Float32Array.from(embedding);
-    const search = async (k: number): Promise<KnnResult> => {
-      const { indices, distances } = await knnLists(coords, nCells, dims, k);
-      return new KnnResult(nCells, k, indices, distances);
-    };
-    const nn = await search(Math.min(N_NEIGHBORS, nCells - 1));
+    const { indices, distances } = await knnLists(coords, nCells, dims, Math.min(N_NEIGHBORS, nCells - 1));
+    return this.withSearch(new KnnResult(nCells, Math.min(N_NEIGHBORS, nCells - 1), indices, distances));
+  }
+
+  /** The 15-nearest lists as plain data (the wider search is redone on demand after a restore). */
+  override snapshot(): unknown {
+    const { nn } = this.value;
+    return { nCells: nn.nCells, k: nn.k, indices: nn.indices, distances: nn.distances };
+  }
+
+  protected override restoreResult(data: unknown): NeighborsResult {
+    const d = data as { nCells: number; k: number; indices: Int32Array; distances: Float64Array };
+    return this.withSearch(new KnnResult(d.nCells, d.k, d.indices, d.distances));
+  }
+
+  private withSearch(nn: KnnResult): NeighborsResult {
+    const { embedding, dims } = this.batch.value;
+    const nCells = nn.nCells;
     return {
       nn,
       // a wider search is not kept: the t-SNE's 90-neighbour lists (~110 MB at 100k cells) are
       // freed once its affinities are computed (issue 14's peak memory)
       async knn(k: number): Promise<KnnResult> {
-        return k > nn.k ? search(k) : nn.first(k);
+        if (k <= nn.k) return nn.first(k);
+        const { indices, distances } = await knnLists(Float32Array.from(embedding), nCells, dims, k);
+        return new KnnResult(nCells, k, indices, distances);
       },
     };
   }

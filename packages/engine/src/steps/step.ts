@@ -68,6 +68,31 @@ export abstract class Step<P, R> {
     return this.result;
   }
 
+  /**
+   * The result as plain data for a checkpoint (checkpoint.ts: objects, arrays, typed arrays,
+   * strings, numbers); steps whose result holds functions or class instances override it with
+   * `restoreResult`.
+   */
+  snapshot(): unknown {
+    return this.value;
+  }
+
+  /** Rebuilds the result from `snapshot()`'s data (upstream steps are restored first). */
+  protected restoreResult(data: unknown): R {
+    return data as R;
+  }
+
+  /**
+   * Takes a checkpoint's snapshot as the result computed with `params`: a following `compute` with
+   * the same parameters does not recompute, and downstream steps see this step unchanged.
+   */
+  restore(params: P, data: unknown): void {
+    this.release();
+    this.result = this.restoreResult(data);
+    this.lastKey = JSON.stringify(params);
+    this.changed = false;
+  }
+
   /** Frees WebAssembly memory held by the current result (no-op for pure-JS results). */
   protected release(): void {}
 

@@ -77,6 +77,17 @@ export class TsneStep extends Step<{ seed: number }, Embedding> {
   protected override release(): void {
     this.affinities = undefined;
   }
+
+  /** The layout and the affinities the 3D step reuses. */
+  override snapshot(): unknown {
+    return { embedding: this.value, affinities: this.affinities };
+  }
+
+  protected override restoreResult(data: unknown): Embedding {
+    const d = data as { embedding: Embedding; affinities?: TsneAffinities };
+    this.affinities = d.affinities;
+    return d.embedding;
+  }
 }
 
 /**

@@ -89,6 +89,12 @@ abstract class UmapLayoutStep extends Step<{ seed: number }, Embedding> {
     return { dims: this.dims, values };
   }
 
+  override restore(params: { seed: number }, data: unknown): void {
+    void this.cancel();
+    super.restore(params, data);
+    this.resultKey = JSON.stringify(params);
+  }
+
   override free(): void {
     void this.cancel();
     this.resultKey = undefined;
