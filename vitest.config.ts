@@ -47,10 +47,14 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // the web bundle and the shared pbmc3k result, made once before any file starts
+          globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
           pool: 'forks',
-          fileParallelism: false,
+          // one file at a time unless CELLCLOUD_E2E_WORKERS=2 (each file has its own server,
+          // database and browser; see scripts/test.mjs for the measured times)
+          fileParallelism: Number(process.env.CELLCLOUD_E2E_WORKERS ?? 1) > 1,
         },
       },
     ],
