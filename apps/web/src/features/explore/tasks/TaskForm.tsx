@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { GroupSpec, TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { i18nPrefix } from './paramText';
 import { useTaskDefaults } from './useTaskDefaults';
 
 /** JSON Schema of one param as zod's toJSONSchema writes it (the parts the form reads). */
@@ -16,15 +17,6 @@ interface ParamSchema {
   maximum?: number;
   items?: ParamSchema;
   anyOf?: ParamSchema[];
-}
-
-/**
- * Key prefix of a task in the web `tasks` namespace: the camelCase task name (`cell-score` →
- * `cellScore`); its keys are `<prefix>.title`, `.params.<param>`, `.options.<param>.<value>`,
- * `.uploads.<name>` (the definition's titleKey / labelKey follow the same scheme).
- */
-export function i18nPrefix(definition: TaskDefinition): string {
-  return definition.name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 export interface LevelOption {

@@ -18,7 +18,8 @@ import { downloadBlob } from '../viewer/exportImage';
 import { TaskHostProvider } from '@cellcloud/tasks/web';
 import { WEB_TASKS } from './registry';
 import { TASK_HOST } from './taskHost';
-import { i18nPrefix, TaskForm } from './TaskForm';
+import { levelOptions, TaskForm } from './TaskForm';
+import { i18nPrefix, paramTexts } from './paramText';
 import type { WebTaskViewProps } from './types';
 
 const groupText = (spec: unknown) =>
@@ -35,21 +36,15 @@ function sourceOptions(definition: TaskDefinition, tasks: TaskView[]) {
     }));
 }
 
-/** Status of a task row (docs/product/states.md): processing (with %), failed (reason), completed. */
+/**
+ * Status of a task row (docs/product/states.md): processing (with %), failed, completed. A failed
+ * run's reason is shown below its row (FailureRow), where it has the table's whole width.
+ */
 export function TaskStatus({ task }: { task: TaskView }) {
   const { t } = useTranslation('tasks');
   if (task.status === 'completed')
     return <Tag color="green">{t(task.cached ? 'status.cached' : 'status.completed')}</Tag>;
-  if (task.status === 'failed') {
-    return (
-      <Space direction="vertical" size={0}>
-        <Tag color="red">{t('status.failed')}</Tag>
-        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="task-failure">
-          {task.message}
-        </Typography.Text>
-      </Space>
-    );
-  }
+  if (task.status === 'failed') return <Tag color="red">{t('status.failed')}</Tag>;
   return (
     <Space direction="vertical" size={0} style={{ minWidth: 160 }}>
       <Tag color="blue">{t(task.status === 'submitted' ? 'status.submitted' : 'status.processing')}</Tag>
@@ -91,6 +86,50 @@ function GenericTaskView({ datasetId, task, outputs }: WebTaskViewProps) {
   );
 }
 
+const failedWithReason = (r: TaskView) => r.status === 'failed' && !!r.message;
+
+/** The reason of a failed run, under its history row, wrapped to the table's width. */
+function FailureRow({ task }: { task: TaskView }) {
+  const { t } = useTranslation('tasks');
+  return (
+    <Alert
+      type="error"
+      showIcon
+      title={t('history.failedReason')}
+      description={
+        <span data-testid="task-failure" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {task.message}
+        </span>
+      }
+    />
+  );
+}
+
+/** A run's parameters, one line (cut with an ellipsis), every one on its own line in the tooltip. */
+function ParamsCell({ texts }: { texts: { name: string; label: string; value: string }[] }) {
+  const line = texts.map((p) => `${p.label}: ${p.value}`).join('; ');
+  return (
+    <Typography.Paragraph
+      style={{ fontSize: 12, marginBottom: 0, maxWidth: 'min(520px, 60vw)' }}
+      ellipsis={{
+        rows: 2,
+        tooltip: (
+          <div data-testid="task-params-tooltip">
+            {texts.map((p) => (
+              <div key={p.name}>
+                {p.label}: {p.value}
+              </div>
+            ))}
+          </div>
+        ),
+      }}
+      data-testid="task-params"
+    >
+      {line}
+    </Typography.Paragraph>
+  );
+}
+
 function TaskResult(props: Omit<WebTaskViewProps, 'outputs'>) {
   const { t } = useTranslation('tasks');
   const outputs = useTaskOutputs(props.datasetId, props.task.id);
@@ -124,6 +163,14 @@ function OneTask({
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const rows = (list.data ?? []).filter((x) => x.task === definition.name);
+  const sources = sourceOptions(definition, list.data ?? []);
+  const levels = levelOptions(props.manifest, props.subsets);
+  const describe = (r: TaskView) =>
+    paramTexts(definition, r, {
+      t,
+      levelName: (k) => levels.find((l) => l.value === k)?.label ?? k,
+      sourceName: (id) => sources.find((s) => s.value === id)?.label,
+    });
   const newestDone = rows.find((x) => x.status === 'completed');
   const shown = rows.find((x) => x.id === selected && x.status === 'completed') ?? newestDone;
   useEffect(() => {
@@ -161,7 +208,7 @@ function OneTask({
           manifest={props.manifest}
           subsets={props.subsets}
           symbols={props.symbols}
-          sources={sourceOptions(definition, list.data ?? [])}
+          sources={sources}
           busy={create.isPending}
           onSubmit={(p, f) => void run(p, f)}
         />
@@ -183,6 +230,13 @@ function OneTask({
           pagination={rows.length > 5 ? { pageSize: 5 } : false}
           locale={{ emptyText: t('history.empty') }}
           rowClassName={(r) => (r.id === shown?.id ? 'ant-table-row-selected' : '')}
+          scroll={{ x: true }}
+          expandable={{
+            showExpandColumn: false,
+            rowExpandable: failedWithReason,
+            expandedRowKeys: rows.filter(failedWithReason).map((r) => r.id),
+            expandedRowRender: (r) => <FailureRow task={r} />,
+          }}
           columns={[
             {
               title: t('history.created'),
@@ -192,11 +246,7 @@ function OneTask({
             {
               title: t('history.params'),
               dataIndex: 'params',
-              render: (_: unknown, r) => (
-                <Typography.Text style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
-                  {describeParams(r)}
-                </Typography.Text>
-              ),
+              render: (_: unknown, r) => <ParamsCell texts={describe(r)} />,
             },
             {
               title: t('history.status'),
@@ -240,15 +290,6 @@ function OneTask({
       </Space>
     </Card>
   );
-}
-
-function describeParams(r: TaskView): string {
-  const parts = Object.entries(r.params).map(
-    ([k, v]) =>
-      `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
-  );
-  for (const [k, f] of Object.entries(r.uploads)) parts.unshift(`${k}=${f}`);
-  return parts.join('; ');
 }
 
 /**
