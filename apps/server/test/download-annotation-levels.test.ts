@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOADS_API, type DownloadView } from '@cellcloud/contracts/downloads';
 import { unzip } from '@cellcloud/formats/archive';
 import { readH5adBytes } from '@cellcloud/formats/read-h5ad';
-import { writeH5ad } from '@cellcloud/formats/write-h5ad';
 import { anndataPython } from '../../../packages/engine/test/support/anndata';
 import { analysisTasksRepo } from '../src/db/repos/analysis-tasks';
-import { completedJobWithArtifacts } from './support/explore';
+import { completedJobWithArtifacts, storeAnalysisH5ad } from './support/explore';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
 
@@ -47,25 +46,7 @@ describe('downloads carry the saved annotation levels and task columns', () => {
     owner = await testUser(s);
     const job = await completedJobWithArtifacts(s, owner.user.id);
     jobId = job.id;
-    await s.ctx.storage.put(
-      `results/${job.id}/analysis.h5ad`,
-      await writeH5ad({
-        counts: {
-          nGenes: 3,
-          nCells: 4,
-          indptr: Float64Array.from([0, 1, 3, 3, 4]),
-          indices: Uint32Array.from([0, 0, 2, 2]),
-          data: Float32Array.from([5, 1, 7, 2]),
-        },
-        genes: { ids: ['G1', 'G2', 'G3'], symbols: ['CD3D', 'MS4A1', 'LYZ'] },
-        barcodes: ['AAA-1', 'CCC-1', 'GGG-1', 'TTT-1'],
-        obs: {
-          cluster: { kind: 'categorical', values: ['0', '1', '1', '0'] },
-          total_counts: { kind: 'numeric', values: Float64Array.from([5, 8, 0, 2]) },
-        },
-        obsm: { X_umap: { dims: 2, values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3]) } },
-      }),
-    );
+    await storeAnalysisH5ad(s, job.id, true);
     // a completed annotate task's per-cell columns (the files its run publishes: outputs.json + obs/)
     const prefix = `results/${job.id}/tasks/annot/`;
     const task = await analysisTasksRepo.insert(s.ctx.db, {

@@ -22,7 +22,7 @@ import {
   type PositionalSink,
 } from './hdf5-write';
 import type { CellColumn } from './matrix';
-import { writeH5adColumn } from './write-h5ad';
+import { writeH5adColumn, writeH5adUns, type UnsValue } from './write-h5ad';
 
 /**
  * Copies an .h5ad written by our writer (analysis.h5ad) element by element into a positional sink
@@ -134,15 +134,18 @@ async function copyGroup(
   to: GroupNode,
   file: string,
   obs: Record<string, CellColumn>,
+  uns: Record<string, UnsValue> = {},
 ): Promise<void> {
   const isObs = from.path === '/obs';
+  const isUns = from.path === '/uns';
   copyAttrs(h5, from, to, file, isObs ? 'column-order' : undefined);
   for (const name of from.keys()) {
-    if (isObs && name in obs) continue; // replaced below
+    if ((isObs && name in obs) || (isUns && name in uns)) continue; // replaced below
     const e = from.get(name);
-    if (isGroup(e)) await copyGroup(h5, e, h5.group(to, name), file, obs);
+    if (isGroup(e)) await copyGroup(h5, e, h5.group(to, name), file, obs, uns);
     else if (isDataset(e)) await copyDataset(h5, to, name, e, file);
   }
+  if (isUns) for (const [k, v] of Object.entries(uns)) await writeH5adUns(h5, to, k, v);
   if (!isObs) return;
   const stored = from.attrs['column-order']?.value;
   const order = Array.isArray(stored) ? stored.map(String) : typeof stored === 'string' ? [stored] : [];
@@ -154,13 +157,15 @@ async function copyGroup(
 
 /**
  * Writes an .h5ad — its bytes, or a random-access source read range by range — to `sink` with
- * `obs` columns added or replaced; returns the file size.
+ * `obs` columns (and `uns` elements) added or replaced; returns the file size.
  */
 export async function writeH5adWithObs(
   input: Uint8Array | RandomAccessSource,
   obs: Record<string, CellColumn>,
   sink: PositionalSink,
   file = 'analysis.h5ad',
+  /** elements added to (or replacing elements of) `uns`, e.g. the provenance of curated levels */
+  uns: Record<string, UnsValue> = {},
 ): Promise<number> {
   const open = <T>(fn: (f: H5Group) => Promise<T>) =>
     input instanceof Uint8Array ? withH5(input, file, fn) : withH5Source(input, file, fn);
@@ -177,7 +182,13 @@ export async function writeH5adWithObs(
           detail: `obs column "${k}" has ${c.values.length} values for ${nCells} cells`,
         });
     const h5 = new Hdf5Writer(sink);
-    await copyGroup(h5, f, h5.root, file, obs);
+    await copyGroup(h5, f, h5.root, file, obs, uns);
+    if (Object.keys(uns).length && !isGroup(f.get('uns'))) {
+      const g = h5.group(h5.root, 'uns');
+      h5.attr(g, 'encoding-type', 'dict');
+      h5.attr(g, 'encoding-version', '0.1.0');
+      for (const [k, v] of Object.entries(uns)) await writeH5adUns(h5, g, k, v);
+    }
     return h5.close();
   });
 }

@@ -216,6 +216,16 @@ class AnnWriter {
   }
 }
 
+/** One uns element (string, number, boolean, array or nested dict) into an open writer's group. */
+export async function writeH5adUns(
+  h5: Hdf5Writer,
+  parent: GroupNode,
+  name: string,
+  v: UnsValue,
+): Promise<void> {
+  await new AnnWriter(h5, 4, CHUNK).uns(parent, name, v);
+}
+
 /** One obs/var column element (categorical, string, boolean or numeric) into an open writer's group. */
 export async function writeH5adColumn(
   h5: Hdf5Writer,

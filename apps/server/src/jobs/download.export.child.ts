@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locale } from '@cellcloud/contracts';
 import type { CellColumn } from '@cellcloud/formats/matrix';
+import type { UnsValue } from '@cellcloud/formats/write-h5ad';
 import { extraColumn, type ExtraObsSource } from './extra-obs';
 import { storageOutputSink } from './output-sink';
 import { withStoredFile } from './stored-file';
@@ -29,6 +30,8 @@ export type ExportInput =
       outKey: string;
       nCells: number;
       extraObs: (ExtraObsSource & { column: string })[];
+      /** uns elements added to the h5ad (the curated levels' provenance) */
+      uns?: Record<string, UnsValue>;
     }
   | { kind: 'tables'; outKey: string; lang: Locale; resultName: string; tables: TableEntry[] }
   | { kind: 'figures'; outKey: string; lang: Locale; resultName: string; figures: FiguresSource };
@@ -74,7 +77,7 @@ const main: ChildMain<ExportInput> = async (task, io) => {
     try {
       await withStoredFile(storage, task.h5adKey, (source) => {
         io.progress(0.2, 'write');
-        return writeH5adWithObs(source, obs, file);
+        return writeH5adWithObs(source, obs, file, 'analysis.h5ad', task.uns ?? {});
       });
       written = true;
     } finally {

@@ -3,6 +3,7 @@ import { downloadsRepo } from '../db/repos/downloads';
 import { jobsRepo } from '../db/repos/jobs';
 import type { NotificationsService } from '../services/notifications';
 import { downloadKey, sourceKeyOf } from '../services/downloads/requests';
+import { levelProvenance } from '../services/explore/level-provenance';
 import type { ExportInput } from './download.export.child';
 import { figuresOf, tablesOf } from './download.sources';
 import type { ExtraObsSource } from './extra-obs';
@@ -78,6 +79,28 @@ export async function handleDownloadExport(
         size.manifest.obs.map((o) => o.key),
         await extraObsSources(ctx, r.job_id),
       );
+      // the provenance of each exported curated level (issue 35): authors and last change, in uns
+      const curated = new Map((await levelProvenance(ctx, r.job_id)).map((p) => [`subset:${p.subsetId}`, p]));
+      const curation = Object.fromEntries(
+        extraObs.flatMap((s) => {
+          const p = curated.get(s.key);
+          return p
+            ? [
+                [
+                  s.column,
+                  {
+                    level: p.name,
+                    version: p.version,
+                    authors: p.authors,
+                    last_author: p.lastAuthor ?? '',
+                    last_change: p.lastChange,
+                    last_action: p.lastAction,
+                  },
+                ],
+              ]
+            : [];
+        }),
+      );
       // the conversion is CPU and memory heavy: a memory-capped child, never the API's event loop
       await runInChild(
         childTask<ExportInput>(new URL('./download.export.child.ts', import.meta.url), r.id, {
@@ -86,6 +109,7 @@ export async function handleDownloadExport(
           outKey: key,
           nCells: size.nCells,
           extraObs,
+          uns: Object.keys(curation).length ? { cellcloud_curation: curation } : {},
         }),
         { config: ctx.config, memoryBytes: ctx.config.workerMemoryBytes },
       );

@@ -4,6 +4,7 @@ import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext, AuthUser } from '../../context';
 import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
 import { jobsRepo } from '../../db/repos/jobs';
+import { levelProvenance } from './level-provenance';
 import { artifactPrefix } from './results';
 import { manifestOf } from './subsets';
 
@@ -36,6 +37,11 @@ const EN: Words = {
   taskLine: '{title} (task {id}, engine {engine}, finished {date})',
   citations: 'References',
   none: 'none',
+  curation: 'Curated annotation levels',
+  curationLine:
+    '{name} (version {version}): curated by {authors}; last change ({action}) by {author} on {date} UTC.',
+  actions:
+    'create:saved|rename:renamed|relabel:relabelled|colours:colours changed|notes:notes|restore:restored',
 };
 const ZH: Words = {
   title: '方法',
@@ -58,6 +64,10 @@ const ZH: Words = {
   taskLine: '{title}（任务 {id}，引擎 {engine}，完成于 {date}）',
   citations: '参考文献',
   none: '无',
+  curation: '人工整理的注释层级',
+  curationLine:
+    '{name}（第 {version} 版）：整理者 {authors}；最近一次修改（{action}）由 {author} 于 {date} UTC 完成。',
+  actions: 'create:保存|rename:重命名|relabel:修改标签|colours:修改颜色|notes:备注|restore:恢复',
 };
 
 const CITE: Record<string, string> = {
@@ -201,6 +211,17 @@ export async function methodsReport(
     const method = def?.method?.[locale];
     if (method) out.push(method, '');
     out.push(...paramLines(t.params, d?.success ? (d.data as Record<string, unknown>) : null, w), '');
+  }
+  // saved levels curated by hand, with their authors and last change (issue 35)
+  const curated = await levelProvenance(ctx, datasetId);
+  if (curated.length) {
+    const actions = new Map(w.actions!.split('|').map((x) => x.split(':') as [string, string]));
+    out.push(`## ${w.curation}`, '');
+    for (const p of curated)
+      out.push(
+        `- ${fill(w.curationLine, { name: p.name, version: p.version, authors: p.authors.join(', ') || '—', action: actions.get(p.lastAction) ?? p.lastAction, author: p.lastAuthor ?? '—', date: p.lastChange.slice(0, 16).replace('T', ' ') })}`,
+      );
+    out.push('');
   }
   out.push(`## ${w.citations}`, '', ...[...cites].map((c, i) => `${i + 1}. ${CITE[c] ?? c}`), '');
   return out.join('\n');
