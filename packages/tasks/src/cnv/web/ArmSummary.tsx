@@ -9,7 +9,7 @@ import { lowestObservedArms } from '../figures';
 /** Mean CNV value per group × chromosome arm (table arm_groups), by cell type or subclone. */
 export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
   const { Chart } = useTaskHost().components;
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const [kind, setKind] = useState<'type' | 'subclone'>('type');
   const data = useMemo(() => {
     if (!table || table instanceof Error) return null;
@@ -32,7 +32,7 @@ export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
     return { groups, arms, cells, dev, lowest: lowestObservedArms(table) };
   }, [table, kind]);
   if (table instanceof Error)
-    return <Alert type="error" showIcon title={t('loadFailed', { detail: table.message })} />;
+    return <Alert type="error" showIcon title={t('cnv.view.loadFailed', { detail: table.message })} />;
   if (!data) return <Spin />;
   const option: FigureOption = {
     animation: false,
@@ -78,14 +78,14 @@ export function ArmSummary({ table }: { table: TaskTableData | Error | null }) {
         value={kind}
         onChange={(v) => setKind(v as 'type' | 'subclone')}
         options={[
-          { value: 'type', label: t('heatmap.byType') },
-          { value: 'subclone', label: t('heatmap.bySubclone') },
+          { value: 'type', label: t('cnv.view.heatmap.byType') },
+          { value: 'subclone', label: t('cnv.view.heatmap.bySubclone') },
         ]}
       />
-      <p style={{ color: '#666', fontSize: 12 }}>{t('arms.caption')}</p>
+      <p style={{ color: '#666', fontSize: 12 }}>{t('cnv.view.arms.caption')}</p>
       {data.lowest.length > 0 && (
         <p data-testid="cnv-lowest-arms">
-          {t('arms.lowest', {
+          {t('cnv.view.arms.lowest', {
             arms: data.lowest.map((a) => `${a.arm} (${a.mean.toFixed(3)})`).join(', '),
           })}
         </p>

@@ -47,7 +47,7 @@ export function CnvHeatmap({
   bytes: Uint8Array;
   fileName: string;
 }) {
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const { download: downloadBlob, exportScale, svgToTiff } = useTaskHost();
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -64,13 +64,14 @@ export function CnvHeatmap({
   }, []);
 
   useEffect(() => {
-    if (canvas.current) paint(canvas.current, layout, bytes, width, HEIGHT, 1, by, t('heatmap.legend'));
+    if (canvas.current)
+      paint(canvas.current, layout, bytes, width, HEIGHT, 1, by, t('cnv.view.heatmap.legend'));
   }, [layout, bytes, width, by, t]);
 
   const exportPng = () => {
     const s = exportScale(HEIGHT);
     const c = document.createElement('canvas');
-    paint(c, layout, bytes, width * s, HEIGHT * s, s, by, t('heatmap.legend'));
+    paint(c, layout, bytes, width * s, HEIGHT * s, s, by, t('cnv.view.heatmap.legend'));
     c.toBlob((b) => b && downloadBlob(b, `${fileName}.png`), 'image/png');
   };
   const svgText = (): string => {
@@ -85,7 +86,7 @@ export function CnvHeatmap({
       0,
       0,
     );
-    return heatmapSvg(layout, c.toDataURL('image/png'), g, by, { legend: t('heatmap.legend') });
+    return heatmapSvg(layout, c.toDataURL('image/png'), g, by, { legend: t('cnv.view.heatmap.legend') });
   };
   const exportSvg = () => downloadBlob(new Blob([svgText()], { type: 'image/svg+xml' }), `${fileName}.svg`);
   const exportTiff = async () => {
@@ -93,7 +94,9 @@ export function CnvHeatmap({
     try {
       downloadBlob(await svgToTiff(svgText(), fileName), `${fileName}.tiff`);
     } catch (e) {
-      void message.error(t('export.tiffFailed', { detail: e instanceof Error ? e.message : String(e) }));
+      void message.error(
+        t('cnv.view.export.tiffFailed', { detail: e instanceof Error ? e.message : String(e) }),
+      );
     } finally {
       setTiffBusy(false);
     }
@@ -107,16 +110,16 @@ export function CnvHeatmap({
           value={by}
           onChange={(v) => setBy(v as 'type' | 'subclone')}
           options={[
-            { value: 'type', label: t('heatmap.byType') },
-            { value: 'subclone', label: t('heatmap.bySubclone') },
+            { value: 'type', label: t('cnv.view.heatmap.byType') },
+            { value: 'subclone', label: t('cnv.view.heatmap.bySubclone') },
           ]}
         />
         <Space size={4}>
           <Button size="small" onClick={exportPng} data-testid="cnv-heatmap-png">
-            {t('export.png')}
+            {t('cnv.view.export.png')}
           </Button>
           <Button size="small" onClick={exportSvg} data-testid="cnv-heatmap-svg">
-            {t('export.svg')}
+            {t('cnv.view.export.svg')}
           </Button>
           <Button
             size="small"
@@ -124,7 +127,7 @@ export function CnvHeatmap({
             onClick={() => void exportTiff()}
             data-testid="cnv-heatmap-tiff"
           >
-            {t('export.tiff')}
+            {t('cnv.view.export.tiff')}
           </Button>
         </Space>
       </Space>
@@ -133,16 +136,16 @@ export function CnvHeatmap({
           type="info"
           showIcon
           style={{ marginBottom: 8 }}
-          title={t('heatmap.downsampled', { shown: layout.rows, total: layout.totalCells })}
+          title={t('cnv.view.heatmap.downsampled', { shown: layout.rows, total: layout.totalCells })}
         />
       )}
       <canvas
         ref={canvas}
         style={{ width, height: HEIGHT, display: 'block' }}
-        aria-label={t('heatmap.title')}
+        aria-label={t('cnv.view.heatmap.title')}
       />
       <div style={{ color: '#666', fontSize: 12 }}>
-        {t('heatmap.caption', { genes: layout.genesPerBin, cells: layout.rows })}
+        {t('cnv.view.heatmap.caption', { genes: layout.genesPerBin, cells: layout.rows })}
       </div>
     </div>
   );

@@ -11,7 +11,7 @@ import { useTaskOutput } from '../../_shared/web/useTaskOutput';
 
 /** Result of a `cnv` task: heat map, per-arm group summary, CNV score violins. */
 export function CnvView(props: TaskViewProps) {
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const summary = props.outputs.summary as CnvSummary;
   const layout = useJsonOutput<CnvHeatmapLayout>(props, 'heatmap');
   const bin = useBytesOutput(props, 'heatmap.bin');
@@ -32,11 +32,11 @@ export function CnvView(props: TaskViewProps) {
         size="small"
         column={{ xs: 1, sm: 2, md: 4 }}
         items={[
-          { key: 'genome', label: t('summary.genome'), children: summary.genome },
+          { key: 'genome', label: t('cnv.view.summary.genome'), children: summary.genome },
           {
             key: 'genes',
-            label: t('summary.genes'),
-            children: t('summary.genesValue', {
+            label: t('cnv.view.summary.genes'),
+            children: t('cnv.view.summary.genesValue', {
               used: summary.nGenesUsed,
               matched: summary.nGenesMatched,
               total: summary.nGenesDataset,
@@ -44,29 +44,36 @@ export function CnvView(props: TaskViewProps) {
           },
           {
             key: 'cells',
-            label: t('summary.cells'),
-            children: t('summary.cellsValue', { observed: summary.nObserved, reference: summary.nReference }),
+            label: t('cnv.view.summary.cells'),
+            children: t('cnv.view.summary.cellsValue', {
+              observed: summary.nObserved,
+              reference: summary.nReference,
+            }),
           },
-          { key: 'ref', label: t('summary.reference'), children: summary.referenceTypes.join(', ') },
+          { key: 'ref', label: t('cnv.view.summary.reference'), children: summary.referenceTypes.join(', ') },
         ]}
       />
       <Tabs
         items={[
           {
             key: 'heatmap',
-            label: t('tabs.heatmap'),
+            label: t('cnv.view.tabs.heatmap'),
             children:
               heat instanceof Error ? (
-                <Alert type="error" showIcon title={t('loadFailed', { detail: heat.message })} />
+                <Alert type="error" showIcon title={t('cnv.view.loadFailed', { detail: heat.message })} />
               ) : heat ? (
                 <CnvHeatmap layout={heat[0]} bytes={heat[1]} fileName="cnv-heatmap" />
               ) : (
                 <Spin />
               ),
           },
-          { key: 'arms', label: t('tabs.arms'), children: <ArmSummary table={arms} /> },
-          { key: 'scores', label: t('tabs.scores'), children: <ScoreViolins data={scores} /> },
-          { key: 'frequency', label: t('tabs.frequency'), children: <GeneFrequency table={frequency} /> },
+          { key: 'arms', label: t('cnv.view.tabs.arms'), children: <ArmSummary table={arms} /> },
+          { key: 'scores', label: t('cnv.view.tabs.scores'), children: <ScoreViolins data={scores} /> },
+          {
+            key: 'frequency',
+            label: t('cnv.view.tabs.frequency'),
+            children: <GeneFrequency table={frequency} />,
+          },
         ]}
       />
     </div>

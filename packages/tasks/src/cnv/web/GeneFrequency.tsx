@@ -11,7 +11,7 @@ import type { TaskTableData } from '../../_shared/web/useTaskOutput';
  */
 export function GeneFrequency({ table }: { table: TaskTableData | Error | null }) {
   const { Chart } = useTaskHost().components;
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const data = useMemo(() => {
     if (!table || table instanceof Error) return null;
     const ci = (c: string) => table.columns.indexOf(c);
@@ -32,12 +32,12 @@ export function GeneFrequency({ table }: { table: TaskTableData | Error | null }
     return { genes, gain, loss, bounds };
   }, [table]);
   if (table instanceof Error)
-    return <Alert type="error" showIcon title={t('loadFailed', { detail: table.message })} />;
+    return <Alert type="error" showIcon title={t('cnv.view.loadFailed', { detail: table.message })} />;
   if (!data) return <Spin />;
   const option: FigureOption = {
     animation: false,
     tooltip: { trigger: 'axis' },
-    legend: { data: [t('frequency.gain'), t('frequency.loss')] },
+    legend: { data: [t('cnv.view.frequency.gain'), t('cnv.view.frequency.loss')] },
     grid: { left: 60, right: 20, top: 40, bottom: 40 },
     xAxis: {
       type: 'category',
@@ -51,18 +51,18 @@ export function GeneFrequency({ table }: { table: TaskTableData | Error | null }
         },
       },
     },
-    yAxis: { type: 'value', name: t('frequency.axis'), min: -1, max: 1 },
+    yAxis: { type: 'value', name: t('cnv.view.frequency.axis'), min: -1, max: 1 },
     series: [
       {
         type: 'bar',
-        name: t('frequency.gain'),
+        name: t('cnv.view.frequency.gain'),
         data: data.gain,
         barCategoryGap: 0,
         itemStyle: { color: '#b2182b' },
       },
       {
         type: 'bar',
-        name: t('frequency.loss'),
+        name: t('cnv.view.frequency.loss'),
         data: data.loss,
         barGap: '-100%',
         barCategoryGap: 0,
@@ -72,7 +72,7 @@ export function GeneFrequency({ table }: { table: TaskTableData | Error | null }
   };
   return (
     <div data-testid="cnv-frequency">
-      <p style={{ color: '#666', fontSize: 12 }}>{t('frequency.caption')}</p>
+      <p style={{ color: '#666', fontSize: 12 }}>{t('cnv.view.frequency.caption')}</p>
       <Chart option={option} height={360} fileName="cnv-gene-frequency" testId="cnv-frequency-chart" />
     </div>
   );

@@ -14,7 +14,7 @@ const fmtP = (p: number) => (!Number.isFinite(p) ? '—' : p >= 1e-3 ? p.toFixed
  */
 export function ScoreViolins({ data }: { data: CnvScoreViolins[] | Error | null }) {
   const { Chart } = useTaskHost().components;
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const [score, setScore] = useState<CnvScoreViolins['score']>('CNVscore');
   const [identity, setIdentity] = useState('subclone');
   const [shape, setShape] = useState<'violin' | 'box'>('violin');
@@ -24,7 +24,7 @@ export function ScoreViolins({ data }: { data: CnvScoreViolins[] | Error | null 
     return s.identities.find((i) => i.identity === identity) ?? s.identities[0]!;
   }, [data, score, identity]);
   if (data instanceof Error)
-    return <Alert type="error" showIcon title={t('loadFailed', { detail: data.message })} />;
+    return <Alert type="error" showIcon title={t('cnv.view.loadFailed', { detail: data.message })} />;
   if (!data || !current) return <Spin />;
   const identities = data[0]!.identities.map((i) => i.identity);
   const requested = current.pairs.filter((p) => p.requested);
@@ -32,7 +32,7 @@ export function ScoreViolins({ data }: { data: CnvScoreViolins[] | Error | null 
     (p) => ({ a: p.a, b: p.b, signif: p.signif }),
   );
   const title = current.overall
-    ? t('scores.overall', { method: current.overall.method, p: fmtP(current.overall.p) })
+    ? t('cnv.view.scores.overall', { method: current.overall.method, p: fmtP(current.overall.p) })
     : undefined;
   const option = violinBoxOption(current.groups, brackets, score, { violin: shape === 'violin', title });
   return (
@@ -47,14 +47,14 @@ export function ScoreViolins({ data }: { data: CnvScoreViolins[] | Error | null 
           data-testid="cnv-scores-identity"
           value={current.identity}
           onChange={(v) => setIdentity(String(v))}
-          options={identities.map((i) => ({ value: i, label: t(`scores.identity.${i}`) }))}
+          options={identities.map((i) => ({ value: i, label: t(`cnv.view.scores.identity.${i}`) }))}
         />
         <Segmented
           value={shape}
           onChange={(v) => setShape(v as 'violin' | 'box')}
           options={[
-            { value: 'violin', label: t('scores.violin') },
-            { value: 'box', label: t('scores.box') },
+            { value: 'violin', label: t('cnv.view.scores.violin') },
+            { value: 'box', label: t('cnv.view.scores.box') },
           ]}
         />
       </Space>
@@ -70,11 +70,11 @@ export function ScoreViolins({ data }: { data: CnvScoreViolins[] | Error | null 
         pagination={{ pageSize: 10 }}
         dataSource={current.pairs}
         columns={[
-          { title: t('scores.group1'), dataIndex: 'a' },
-          { title: t('scores.group2'), dataIndex: 'b' },
+          { title: t('cnv.view.scores.group1'), dataIndex: 'a' },
+          { title: t('cnv.view.scores.group2'), dataIndex: 'b' },
           { title: 'p', dataIndex: 'p', render: fmtP },
-          { title: t('scores.pAdj'), dataIndex: 'pAdj', render: fmtP },
-          { title: t('scores.signif'), dataIndex: 'signif' },
+          { title: t('cnv.view.scores.pAdj'), dataIndex: 'pAdj', render: fmtP },
+          { title: t('cnv.view.scores.signif'), dataIndex: 'signif' },
         ]}
       />
     </div>

@@ -18,7 +18,7 @@ interface Heatmap {
 
 /** GSVA result: heat map of the top sets by SD (row-scaled, as pheatmap scale = "row") and the score table. */
 export function GsvaView(props: TaskViewProps) {
-  const { t } = useTranslation('tasks', { keyPrefix: 'gsva.view' });
+  const { t } = useTranslation('tasks');
   const EChart = useTaskHost().components.Chart;
   const summary = props.outputs.summary as GsvaSummary;
   const tableQ = useTaskOutput(props, { table: 'gsva' });
@@ -30,7 +30,9 @@ export function GsvaView(props: TaskViewProps) {
       <Alert
         type="error"
         showIcon
-        title={t('loadFailed', { detail: (table instanceof Error ? table : (heat as Error)).message })}
+        title={t('gsva.view.loadFailed', {
+          detail: (table instanceof Error ? table : (heat as Error)).message,
+        })}
       />
     );
   }
@@ -62,7 +64,7 @@ export function GsvaView(props: TaskViewProps) {
       inRange: { color: ['#4575b4', '#ffffff', '#d73027'] },
       right: 0,
       top: 'middle',
-      text: [t('rowZ'), ''],
+      text: [t('gsva.view.rowZ'), ''],
       calculable: true,
     },
     series: [{ type: 'heatmap', data }],
@@ -70,11 +72,11 @@ export function GsvaView(props: TaskViewProps) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="gsva-view">
       <Typography.Text>
-        {t('summary', {
+        {t('gsva.view.summary', {
           sets: summary.sets,
           columns: summary.columns,
           genes: summary.genes,
-          mode: t(`mode.${summary.mode}`),
+          mode: t(`gsva.view.mode.${summary.mode}`),
         })}
       </Typography.Text>
       <EChart

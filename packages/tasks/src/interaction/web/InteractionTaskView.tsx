@@ -7,7 +7,7 @@ import { InteractionView } from './InteractionView';
 
 /** The interaction task's result view: reads interactions.json + means/pvalues (float32) and shows the views. */
 export function InteractionTaskView(props: TaskViewProps) {
-  const { t } = useTranslation('tasks', { keyPrefix: 'interaction.view' });
+  const { t } = useTranslation('tasks');
   const fileOf = (name: string) => props.outputs.outputs.files.find((f) => f.name === name)?.file;
   const means = fileOf('means.bin');
   const pvalues = fileOf('pvalues.bin');
@@ -16,9 +16,12 @@ export function InteractionTaskView(props: TaskViewProps) {
   const pvaluesQ = useTaskOutput(props, pvalues ? { file: pvalues } : null);
   const missing = !means || !pvalues ? new Error(`${means ? 'pvalues.bin' : 'means.bin'} missing`) : null;
   const error = missing ?? metaQ.error ?? meansQ.error ?? pvaluesQ.error;
-  if (error) return <Alert type="error" showIcon message={t('loadFailed', { detail: error.message })} />;
+  if (error)
+    return (
+      <Alert type="error" showIcon message={t('interaction.view.loadFailed', { detail: error.message })} />
+    );
   if (!metaQ.data || !meansQ.data || !pvaluesQ.data)
-    return <Spin tip={t('loading')} data-testid="interaction-loading" />;
+    return <Spin tip={t('interaction.view.loading')} data-testid="interaction-loading" />;
   return (
     <InteractionView
       data={{

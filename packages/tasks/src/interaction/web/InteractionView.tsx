@@ -22,7 +22,7 @@ import {
  * (≥ 4200 px), SVG and TIFF through the host's Chart.
  */
 export function InteractionView({ data }: { data: InteractionData }) {
-  const { t } = useTranslation('tasks', { keyPrefix: 'interaction.view' });
+  const { t } = useTranslation('tasks');
   const EChart = useTaskHost().components.Chart;
   const { summary, meta } = data;
   const types = useMemo(() => summary.cellTypes.map((c) => c.name), [summary]);
@@ -35,14 +35,17 @@ export function InteractionView({ data }: { data: InteractionData }) {
   const heat = useMemo(
     () =>
       countHeatmapOption(types, summary.counts, scale === 'log', {
-        source: t('axis.source'),
-        target: t('axis.target'),
-        count: scale === 'log' ? t('axis.logCount') : t('axis.count'),
+        source: t('interaction.view.axis.source'),
+        target: t('interaction.view.axis.target'),
+        count: scale === 'log' ? t('interaction.view.axis.logCount') : t('interaction.view.axis.count'),
       }),
     [types, summary, scale, t],
   );
   const network = useMemo(() => networkOption(summary, colours), [summary, colours]);
-  const dotLabels = useMemo(() => ({ mean: t('axis.mean'), pvalue: t('axis.pvalue') }), [t]);
+  const dotLabels = useMemo(
+    () => ({ mean: t('interaction.view.axis.mean'), pvalue: t('interaction.view.axis.pvalue') }),
+    [t],
+  );
   const topDots = useMemo(
     () => dotPlotOption(data, topRows, allPairs, dotLabels),
     [data, topRows, allPairs, dotLabels],
@@ -68,14 +71,14 @@ export function InteractionView({ data }: { data: InteractionData }) {
   );
 
   const header = [
-    t('col.interactingCell'),
-    t('col.interactingPair'),
-    t('col.secreted'),
-    t('col.receptorA'),
-    t('col.receptorB'),
-    t('col.means'),
-    t('col.pvalues'),
-    t('col.rankValue'),
+    t('interaction.view.col.interactingCell'),
+    t('interaction.view.col.interactingPair'),
+    t('interaction.view.col.secreted'),
+    t('interaction.view.col.receptorA'),
+    t('interaction.view.col.receptorB'),
+    t('interaction.view.col.means'),
+    t('interaction.view.col.pvalues'),
+    t('interaction.view.col.rankValue'),
   ];
   const detailRows = useMemo(() => {
     const out: { key: string; cells: Cell[] }[] = [];
@@ -106,22 +109,22 @@ export function InteractionView({ data }: { data: InteractionData }) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="interaction-view">
       <Typography.Text data-testid="interaction-summary">
-        {t('summary', {
+        {t('interaction.view.summary', {
           types: typeCount,
           interactions: summary.nInteractions,
           significant: summary.nSignificant,
           iterations: summary.iterations,
         })}
       </Typography.Text>
-      <Card size="small" title={t('step1.title')}>
+      <Card size="small" title={t('interaction.view.step1.title')}>
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Radio.Group
             data-testid="interaction-heat-scale"
             value={scale}
             onChange={(e) => setScale(e.target.value as 'count' | 'log')}
             options={[
-              { value: 'count', label: t('heat.count') },
-              { value: 'log', label: t('heat.log') },
+              { value: 'count', label: t('interaction.view.heat.count') },
+              { value: 'log', label: t('interaction.view.heat.log') },
             ]}
           />
           <EChart
@@ -130,9 +133,9 @@ export function InteractionView({ data }: { data: InteractionData }) {
             fileName={`interaction_heatmap_${scale}`}
             testId="interaction-heatmap"
           />
-          <Typography.Title level={5}>{t('network.title')}</Typography.Title>
+          <Typography.Title level={5}>{t('interaction.view.network.title')}</Typography.Title>
           <EChart option={network} height={420} fileName="interaction_network" testId="interaction-network" />
-          <Typography.Title level={5}>{t('top30.title')}</Typography.Title>
+          <Typography.Title level={5}>{t('interaction.view.top30.title')}</Typography.Title>
           <EChart
             option={topDots}
             height={dotPlotHeight(topRows.length)}
@@ -141,7 +144,7 @@ export function InteractionView({ data }: { data: InteractionData }) {
           />
         </Space>
       </Card>
-      <Card size="small" title={t('step2.title')}>
+      <Card size="small" title={t('interaction.view.step2.title')}>
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Space wrap>
             <Select
@@ -149,7 +152,7 @@ export function InteractionView({ data }: { data: InteractionData }) {
               mode="multiple"
               allowClear
               style={{ minWidth: 320 }}
-              placeholder={t('step2.cellPairs')}
+              placeholder={t('interaction.view.step2.cellPairs')}
               value={cellPairs}
               onChange={setCellPairs}
               optionFilterProp="label"
@@ -160,7 +163,7 @@ export function InteractionView({ data }: { data: InteractionData }) {
               mode="multiple"
               allowClear
               style={{ minWidth: 320 }}
-              placeholder={t('step2.lrPairs')}
+              placeholder={t('interaction.view.step2.lrPairs')}
               value={lrPairs}
               disabled={category !== 'none'}
               onChange={setLrPairs}
@@ -173,13 +176,16 @@ export function InteractionView({ data }: { data: InteractionData }) {
               value={category}
               onChange={setCategory}
               options={[
-                { value: 'none', label: t('category.none') },
-                ...interactionCategories.map((c) => ({ value: c, label: t(`category.${c}`) })),
+                { value: 'none', label: t('interaction.view.category.none') },
+                ...interactionCategories.map((c) => ({
+                  value: c,
+                  label: t(`interaction.view.category.${c}`),
+                })),
               ]}
             />
           </Space>
           <Typography.Text type="secondary">
-            {t('step2.hint', { rows: rows.length, pairs: pairs.length })}
+            {t('interaction.view.step2.hint', { rows: rows.length, pairs: pairs.length })}
           </Typography.Text>
           <EChart
             option={detailDots}

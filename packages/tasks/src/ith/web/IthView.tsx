@@ -11,13 +11,13 @@ const fmt = (v: number) =>
 
 /** Result of an `ith` task: ITH score box plots per identity with comparison stars, and the stat table. */
 export function IthView(props: TaskViewProps) {
-  const { t } = useTranslation('cnv');
+  const { t } = useTranslation('tasks');
   const { Chart } = useTaskHost().components;
   const summary = props.outputs.summary as IthSummary;
   const box = useJsonOutput<IthBoxData>(props, 'box');
   const [shape, setShape] = useState<'box' | 'violin'>('box');
   if (box instanceof Error)
-    return <Alert type="error" showIcon title={t('loadFailed', { detail: box.message })} />;
+    return <Alert type="error" showIcon title={t('ith.view.loadFailed', { detail: box.message })} />;
   if (!box) return <Spin />;
   const requested = box.pairs.filter((p) => p.requested);
   const brackets = (requested.length ? requested : box.groups.length <= 4 ? box.pairs : []).map((p) => ({
@@ -26,22 +26,22 @@ export function IthView(props: TaskViewProps) {
     signif: p.signif,
   }));
   const groups = box.groups.map((g) => ({ ...g, label: g.type }));
-  const yName = t(box.method === 'dist' ? 'ith.yDist' : 'ith.yIqr');
+  const yName = t(box.method === 'dist' ? 'ith.view.ith.yDist' : 'ith.view.ith.yIqr');
   return (
     <div data-testid="ith-view">
       <Space wrap style={{ marginBottom: 8 }}>
         <span>
-          {t('ith.method', {
-            method: t(`tasks:ith.options.method.${box.method}`),
-            cmethod: t(`tasks:ith.options.cmethod.${box.cmethod}`),
+          {t('ith.view.ith.method', {
+            method: t(`ith.options.method.${box.method}`),
+            cmethod: t(`ith.options.cmethod.${box.cmethod}`),
           })}
         </span>
         <Segmented
           value={shape}
           onChange={(v) => setShape(v as 'box' | 'violin')}
           options={[
-            { value: 'box', label: t('scores.box') },
-            { value: 'violin', label: t('scores.violin') },
+            { value: 'box', label: t('ith.view.scores.box') },
+            { value: 'violin', label: t('ith.view.scores.violin') },
           ]}
         />
       </Space>
@@ -50,7 +50,7 @@ export function IthView(props: TaskViewProps) {
           type="info"
           showIcon
           style={{ marginBottom: 8 }}
-          title={t('ith.skipped', {
+          title={t('ith.view.ith.skipped', {
             groups: summary.skipped.map((s) => `${s.type} (${s.cells})`).join(', '),
           })}
         />
@@ -67,11 +67,11 @@ export function IthView(props: TaskViewProps) {
         pagination={false}
         dataSource={summary.identities}
         columns={[
-          { title: t('ith.type'), dataIndex: 'type' },
-          { title: t('ith.cells'), dataIndex: 'cells' },
-          { title: t('ith.used'), dataIndex: 'used' },
-          { title: t('ith.mean'), dataIndex: 'mean', render: fmt },
-          { title: t('ith.median'), dataIndex: 'median', render: fmt },
+          { title: t('ith.view.ith.type'), dataIndex: 'type' },
+          { title: t('ith.view.ith.cells'), dataIndex: 'cells' },
+          { title: t('ith.view.ith.used'), dataIndex: 'used' },
+          { title: t('ith.view.ith.mean'), dataIndex: 'mean', render: fmt },
+          { title: t('ith.view.ith.median'), dataIndex: 'median', render: fmt },
           { title: 'IQR', dataIndex: 'iqr', render: fmt },
         ]}
       />
@@ -82,11 +82,11 @@ export function IthView(props: TaskViewProps) {
         pagination={{ pageSize: 10 }}
         dataSource={box.pairs}
         columns={[
-          { title: t('scores.group1'), dataIndex: 'a' },
-          { title: t('scores.group2'), dataIndex: 'b' },
+          { title: t('ith.view.scores.group1'), dataIndex: 'a' },
+          { title: t('ith.view.scores.group2'), dataIndex: 'b' },
           { title: 'p', dataIndex: 'p', render: fmt },
-          { title: t('scores.pAdj'), dataIndex: 'pAdj', render: fmt },
-          { title: t('scores.signif'), dataIndex: 'signif' },
+          { title: t('ith.view.scores.pAdj'), dataIndex: 'pAdj', render: fmt },
+          { title: t('ith.view.scores.signif'), dataIndex: 'signif' },
         ]}
       />
     </div>

@@ -29,14 +29,14 @@ type ColourBy = 'state' | 'pseudotime' | 'cluster' | 'sample';
 export function Monocle2View(props: TaskViewProps) {
   const { datasetId, task, outputs } = props;
   const { Chart } = useTaskHost().components;
-  const { t } = useTranslation('trajectory');
+  const { t } = useTranslation('tasks');
   const summary = outputs.summary as Monocle2Summary;
   const traj = useJsonOutput<Monocle2Trajectory>(props, 'trajectory.json');
   const heat = useJsonOutput<Monocle2Heatmap>(props, 'heatmap.json');
   const top = useJsonOutput<Monocle2TopGenes>(props, 'top_genes.json');
   const genes = useTaskOutput(props, { table: 'pseudotime_genes', limit: 500 });
   const beamData = useJsonOutput<Monocle2BeamHeatmap | null>(props, summary.beam ? 'beam_heatmap.json' : '');
-  const rerun = useRerun(datasetId, 'monocle2', t('m2.reorderSent'));
+  const rerun = useRerun(datasetId, 'monocle2', t('monocle2.view.m2.reorderSent'));
   const [colourBy, setColourBy] = useState<ColourBy>('state');
   const [rootState, setRootState] = useState(summary.rootState);
   const [reverse, setReverse] = useState(false);
@@ -59,7 +59,7 @@ export function Monocle2View(props: TaskViewProps) {
     return trajectoryOption(
       cells,
       { nodes: traj.nodes, edges: traj.edges, highlight: [traj.rootNode], secondary: traj.branchPoints },
-      t('pseudotime'),
+      t('monocle2.view.pseudotime'),
     );
   }, [traj, colourBy, t]);
 
@@ -74,7 +74,7 @@ export function Monocle2View(props: TaskViewProps) {
       top.curvePseudotime,
       g.curve,
       traj.cells.state,
-      { x: t('pseudotime'), y: t('m2.expression') },
+      { x: t('monocle2.view.pseudotime'), y: t('monocle2.view.m2.expression') },
     );
   }, [top, traj, geneName, t]);
 
@@ -83,7 +83,7 @@ export function Monocle2View(props: TaskViewProps) {
     return clusteredHeatmapOption(
       heat,
       heat.pseudotime.map((p) => p.toFixed(1)),
-      t('pseudotime'),
+      t('monocle2.view.pseudotime'),
     );
   }, [heat, t]);
 
@@ -96,7 +96,7 @@ export function Monocle2View(props: TaskViewProps) {
       ),
       ...Array.from({ length: 100 }, (_, i) => `${beamData.branches[1]} ${((100 * i) / 99).toFixed(0)}`),
     ];
-    return clusteredHeatmapOption(beamData, cols, t('pseudotime'));
+    return clusteredHeatmapOption(beamData, cols, t('monocle2.view.pseudotime'));
   }, [beamData, t]);
 
   const runBeam = () => rerun.run({ ...task.params, beamBranch: branch });
@@ -107,12 +107,13 @@ export function Monocle2View(props: TaskViewProps) {
     rerun.run(params);
   };
 
-  if (traj instanceof Error) return <Alert type="error" message={t('failed', { message: traj.message })} />;
+  if (traj instanceof Error)
+    return <Alert type="error" message={t('monocle2.view.failed', { message: traj.message })} />;
   const states = traj ? [...new Set(traj.cells.state)].sort((a, b) => Number(a) - Number(b)) : [];
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="monocle2-view">
       <Typography.Paragraph data-testid="monocle2-summary">
-        {t('m2.summary', {
+        {t('monocle2.view.m2.summary', {
           cells: summary.nCells,
           selected: summary.nCellsSelected,
           genes: summary.nOrderingGenes,
@@ -126,15 +127,15 @@ export function Monocle2View(props: TaskViewProps) {
       </Typography.Paragraph>
       <TrajectoryCard<ColourBy>
         prefix="monocle2"
-        title={t('m2.trajectory')}
-        colourLabel={t('m2.colourBy')}
+        title={t('monocle2.view.m2.trajectory')}
+        colourLabel={t('monocle2.view.m2.colourBy')}
         colourBy={colourBy}
         colours={['state', 'pseudotime', 'cluster', 'sample']}
-        colourName={(v) => t(`m2.colour.${v}`)}
+        colourName={(v) => t(`monocle2.view.m2.colour.${v}`)}
         onColourBy={setColourBy}
         option={option}
       >
-        <span>{t('m2.rootState')}</span>
+        <span>{t('monocle2.view.m2.rootState')}</span>
         <Select
           value={rootState}
           onChange={setRootState}
@@ -143,15 +144,15 @@ export function Monocle2View(props: TaskViewProps) {
           options={states.map((s) => ({ value: s, label: s }))}
         />
         <Checkbox checked={reverse} onChange={(e) => setReverse(e.target.checked)}>
-          {t('m2.reverse')}
+          {t('monocle2.view.m2.reverse')}
         </Checkbox>
         <Button type="primary" loading={rerun.pending} onClick={reorder} data-testid="monocle2-reorder">
-          {t('m2.reorder')}
+          {t('monocle2.view.m2.reorder')}
         </Button>
       </TrajectoryCard>
       {top && !(top instanceof Error) && (
-        <Card size="small" title={t('m2.topGenes')}>
-          <span style={{ marginRight: 8 }}>{t('m2.gene')}</span>
+        <Card size="small" title={t('monocle2.view.m2.topGenes')}>
+          <span style={{ marginRight: 8 }}>{t('monocle2.view.m2.gene')}</span>
           <Select
             value={geneName}
             onChange={setGene}
@@ -169,7 +170,7 @@ export function Monocle2View(props: TaskViewProps) {
         </Card>
       )}
       {heatOption && (
-        <Card size="small" title={t('m2.heatmap')}>
+        <Card size="small" title={t('monocle2.view.m2.heatmap')}>
           <Chart
             option={heatOption}
             height={heatmapHeight(heat && !(heat instanceof Error) ? heat.genes.length : 0, 260, 60, 16)}
@@ -178,9 +179,9 @@ export function Monocle2View(props: TaskViewProps) {
           />
         </Card>
       )}
-      <Card size="small" title={t('m2.beam')}>
+      <Card size="small" title={t('monocle2.view.m2.beam')}>
         <Space wrap>
-          <span>{t('m2.branchPoint')}</span>
+          <span>{t('monocle2.view.m2.branchPoint')}</span>
           <Select
             value={branch}
             onChange={setBranch}
@@ -189,12 +190,12 @@ export function Monocle2View(props: TaskViewProps) {
             options={summary.branchPoints.map((b) => ({ value: b, label: b }))}
           />
           <Button disabled={!branch} loading={rerun.pending} onClick={runBeam} data-testid="monocle2-beam">
-            {t('m2.runBeam')}
+            {t('monocle2.view.m2.runBeam')}
           </Button>
         </Space>
         {summary.beam && (
           <Typography.Paragraph data-testid="monocle2-beam-summary" style={{ marginTop: 8 }}>
-            {t('m2.beamSummary', {
+            {t('monocle2.view.m2.beamSummary', {
               point: summary.beam.branchPoint,
               branches: summary.beam.branches.join(' / '),
               cells: summary.beam.nCells,
@@ -216,7 +217,7 @@ export function Monocle2View(props: TaskViewProps) {
           />
         )}
       </Card>
-      <Card size="small" title={t('m2.pseudotimeGenes')}>
+      <Card size="small" title={t('monocle2.view.m2.pseudotimeGenes')}>
         {genes.data && <ResultTable table={genes.data} testId="monocle2-genes" />}
       </Card>
     </Space>

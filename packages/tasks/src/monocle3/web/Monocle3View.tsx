@@ -18,13 +18,13 @@ type ColourBy = 'pseudotime' | 'celltype' | 'partition';
 export function Monocle3View(props: TaskViewProps) {
   const { datasetId, task, outputs } = props;
   const { Chart } = useTaskHost().components;
-  const { t } = useTranslation('trajectory');
+  const { t } = useTranslation('tasks');
   const summary = outputs.summary as Monocle3Summary;
   const graph = useJsonOutput<Monocle3Graph>(props, 'graph.json');
   const gip = useJsonOutput<GenesInPseudotime>(props, 'genes_in_pseudotime.json');
   const modules = useTaskOutput(props, { table: 'gene_modules', limit: 2000 });
   const moduleCt = useTaskOutput(props, { table: 'module_celltype', limit: 500 });
-  const rerun = useRerun(datasetId, 'monocle3', t('m3.reorderSent'));
+  const rerun = useRerun(datasetId, 'monocle3', t('monocle3.view.m3.reorderSent'));
   const [colourBy, setColourBy] = useState<ColourBy>('pseudotime');
   const [labels, setLabels] = useState(false);
   const [roots, setRoots] = useState<string[]>(summary.roots);
@@ -38,7 +38,7 @@ export function Monocle3View(props: TaskViewProps) {
         ? { x: c.x, y: c.y, values: c.pseudotime }
         : { x: c.x, y: c.y, labels: colourBy === 'celltype' ? c.celltype : c.partition },
       { nodes: graph.nodes, edges: graph.edges, highlight: roots, showNodeLabels: labels },
-      t('pseudotime'),
+      t('monocle3.view.pseudotime'),
     );
   }, [graph, colourBy, roots, labels, t]);
 
@@ -49,8 +49,8 @@ export function Monocle3View(props: TaskViewProps) {
     return linesOption(
       gip.binCenters,
       gip.genes.filter((g) => shownGenes.includes(g.gene)).map((g) => ({ name: g.gene, values: g.means })),
-      t('pseudotime'),
-      t('m3.expression'),
+      t('monocle3.view.pseudotime'),
+      t('monocle3.view.m3.expression'),
     );
   }, [gip, shownGenes, t]);
 
@@ -61,7 +61,7 @@ export function Monocle3View(props: TaskViewProps) {
       d.rows.map((r) => String(r[0])),
       d.columns.slice(1),
       d.rows.map((r) => r.slice(1).map(Number)),
-      t('m3.cellType'),
+      t('monocle3.view.m3.cellType'),
     );
   }, [moduleCt.data, t]);
 
@@ -71,13 +71,14 @@ export function Monocle3View(props: TaskViewProps) {
     rerun.run(params);
   };
 
-  if (graph instanceof Error) return <Alert type="error" message={t('failed', { message: graph.message })} />;
+  if (graph instanceof Error)
+    return <Alert type="error" message={t('monocle3.view.failed', { message: graph.message })} />;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="monocle3-view">
       <Typography.Paragraph data-testid="monocle3-summary">
-        {t('m3.summary', {
+        {t('monocle3.view.m3.summary', {
           cells: summary.nCells,
-          embedding: t(`m3.embedding.${summary.embedding}`),
+          embedding: t(`monocle3.view.m3.embedding.${summary.embedding}`),
           partitions: summary.nPartitions,
           nodes: summary.nNodes,
           roots: summary.roots.join(', '),
@@ -89,21 +90,23 @@ export function Monocle3View(props: TaskViewProps) {
       </Typography.Paragraph>
       <TrajectoryCard<ColourBy>
         prefix="monocle3"
-        title={t('m3.trajectory')}
-        colourLabel={t('m3.colourBy')}
+        title={t('monocle3.view.m3.trajectory')}
+        colourLabel={t('monocle3.view.m3.colourBy')}
         colourBy={colourBy}
         colours={['pseudotime', 'celltype', 'partition']}
-        colourName={(v) => t(`m3.colour.${v}`)}
+        colourName={(v) => t(`monocle3.view.m3.colour.${v}`)}
         onColourBy={setColourBy}
         controls={
           <Checkbox checked={labels} onChange={(e) => setLabels(e.target.checked)}>
-            {t('m3.showLabels')}
+            {t('monocle3.view.m3.showLabels')}
           </Checkbox>
         }
         option={option}
-        footer={<Typography.Paragraph type="secondary">{t('m3.rootsHint')}</Typography.Paragraph>}
+        footer={
+          <Typography.Paragraph type="secondary">{t('monocle3.view.m3.rootsHint')}</Typography.Paragraph>
+        }
       >
-        <span>{t('m3.roots')}</span>
+        <span>{t('monocle3.view.m3.roots')}</span>
         <Select
           mode="multiple"
           value={roots}
@@ -119,20 +122,20 @@ export function Monocle3View(props: TaskViewProps) {
           onClick={reorder}
           data-testid="monocle3-reorder"
         >
-          {t('m3.reorder')}
+          {t('monocle3.view.m3.reorder')}
         </Button>
       </TrajectoryCard>
-      <Card size="small" title={t('m3.modules', { q: summary.qValue })}>
+      <Card size="small" title={t('monocle3.view.m3.modules', { q: summary.qValue })}>
         {modules.data && modules.data.rows.length ? (
           <ResultTable table={modules.data} testId="monocle3-modules" maxColumns={8} />
         ) : (
           <Typography.Text type="secondary">
-            {modules.isLoading ? t('loading') : t('m3.noGenes')}
+            {modules.isLoading ? t('monocle3.view.loading') : t('monocle3.view.m3.noGenes')}
           </Typography.Text>
         )}
         {heat && (
           <>
-            <Typography.Title level={5}>{t('m3.moduleHeatmap')}</Typography.Title>
+            <Typography.Title level={5}>{t('monocle3.view.m3.moduleHeatmap')}</Typography.Title>
             <Chart
               option={heat}
               height={heatmapHeight(moduleCt.data?.rows.length ?? 0, 200, 40, 24)}
@@ -143,8 +146,8 @@ export function Monocle3View(props: TaskViewProps) {
         )}
       </Card>
       {gipOption && gip && !(gip instanceof Error) && (
-        <Card size="small" title={t('m3.genesInPseudotime')}>
-          <span style={{ marginRight: 8 }}>{t('m3.genes')}</span>
+        <Card size="small" title={t('monocle3.view.m3.genesInPseudotime')}>
+          <span style={{ marginRight: 8 }}>{t('monocle3.view.m3.genes')}</span>
           <Select
             mode="multiple"
             value={shownGenes}

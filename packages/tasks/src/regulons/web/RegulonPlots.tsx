@@ -15,20 +15,20 @@ export function topRegulons(summary: RegulonsSummary): string[] {
 
 /** Per-cell heat map of the top regulons (z-scored AUC of the sampled cells, rows by cell type). */
 export function RegulonCellHeatmap({ source, summary }: { source: TaskViewProps; summary: RegulonsSummary }) {
-  const { t } = useTranslation('regulons');
+  const { t } = useTranslation('tasks');
   const { Chart } = useTaskHost().components;
   const heat = useJsonOutput<RegulonCellHeatmap>(source, 'heatmap.json');
   const option = useMemo(
     () =>
       heat && !(heat instanceof Error)
-        ? cellHeatmapOption(heat, topRegulons(summary), t('cellHeatmap.annotation'))
+        ? cellHeatmapOption(heat, topRegulons(summary), t('regulons.view.cellHeatmap.annotation'))
         : null,
     [heat, summary, t],
   );
   return (
-    <Card size="small" title={t('cellHeatmap.title')}>
+    <Card size="small" title={t('regulons.view.cellHeatmap.title')}>
       {heat instanceof Error ? (
-        <Alert type="error" showIcon message={t('loadFailed', { detail: heat.message })} />
+        <Alert type="error" showIcon message={t('regulons.view.loadFailed', { detail: heat.message })} />
       ) : option ? (
         <Chart option={option} height={560} fileName="regulons_cell_heatmap" testId="regulons-cell-heatmap" />
       ) : (
@@ -59,21 +59,23 @@ function FeaturePlot(p: {
 
 /** Feature plots: a regulon's TF expression next to its AUC on the embedding (docs/methods/regulons.md). */
 export function RegulonFeaturePlots({ source }: { source: TaskViewProps }) {
-  const { t } = useTranslation('regulons');
+  const { t } = useTranslation('tasks');
   const features = useJsonOutput<RegulonFeatures>(source, 'features.json');
   const [chosen, setChosen] = useState<string>();
   if (features instanceof Error)
-    return <Alert type="error" showIcon message={t('loadFailed', { detail: features.message })} />;
+    return (
+      <Alert type="error" showIcon message={t('regulons.view.loadFailed', { detail: features.message })} />
+    );
   if (!features) return <Spin />;
   const reg = features.regulons.find((r) => r.name === chosen) ?? features.regulons[0];
   return (
-    <Card size="small" title={t('features.title')} data-testid="regulons-features">
+    <Card size="small" title={t('regulons.view.features.title')} data-testid="regulons-features">
       {!features.embedding || !reg ? (
-        <Typography.Text type="secondary">{t('features.noEmbedding')}</Typography.Text>
+        <Typography.Text type="secondary">{t('regulons.view.features.noEmbedding')}</Typography.Text>
       ) : (
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Space>
-            <Typography.Text>{t('features.regulon')}</Typography.Text>
+            <Typography.Text>{t('regulons.view.features.regulon')}</Typography.Text>
             <span data-testid="regulons-feature-select">
               <Select
                 style={{ minWidth: 180 }}
@@ -89,9 +91,9 @@ export function RegulonFeaturePlots({ source }: { source: TaskViewProps }) {
               {
                 kind: 'expression',
                 values: reg.expression,
-                caption: t('features.expression', { tf: reg.tf }),
+                caption: t('regulons.view.features.expression', { tf: reg.tf }),
               },
-              { kind: 'auc', values: reg.auc, caption: t('features.auc', { name: reg.name }) },
+              { kind: 'auc', values: reg.auc, caption: t('regulons.view.features.auc', { name: reg.name }) },
             ].map((p) => (
               <FeaturePlot
                 key={p.kind}

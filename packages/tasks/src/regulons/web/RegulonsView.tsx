@@ -16,7 +16,7 @@ import { RegulonCellHeatmap, RegulonFeaturePlots } from './RegulonPlots';
  */
 export function RegulonsView(props: TaskViewProps) {
   const { outputs } = props;
-  const { t } = useTranslation('regulons');
+  const { t } = useTranslation('tasks');
   const { Chart } = useTaskHost().components;
   const summary = outputs.summary as RegulonsSummary;
   const rss = useTaskOutput(props, { table: 'rss', limit: 10_000 });
@@ -46,19 +46,25 @@ export function RegulonsView(props: TaskViewProps) {
     [csi.data, csiOrder],
   );
   const error = [rss, activity, csi, modules, top, tfExpr].find((q) => q.error)?.error;
-  if (error) return <Alert type="error" showIcon message={t('loadFailed', { detail: String(error) })} />;
-  const header = [t('col.cellType'), t('col.rank'), t('col.regulon'), t('col.rss')];
+  if (error)
+    return <Alert type="error" showIcon message={t('regulons.view.loadFailed', { detail: String(error) })} />;
+  const header = [
+    t('regulons.view.col.cellType'),
+    t('regulons.view.col.rank'),
+    t('regulons.view.col.regulon'),
+    t('regulons.view.col.rss'),
+  ];
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="regulons-view">
       <Typography.Text data-testid="regulons-summary">
-        {t('summary', {
+        {t('regulons.view.summary', {
           regulons: summary.regulons.length,
           tfs: summary.tfs,
           targets: summary.targets,
           cells: summary.cellsSampled,
         })}
       </Typography.Text>
-      <Card size="small" title={t('rss.title')}>
+      <Card size="small" title={t('regulons.view.rss.title')}>
         {rss.data ? (
           <Chart
             option={matrixHeatmap(rss.data.columns, rss.data.rows as Rows, {})}
@@ -70,7 +76,7 @@ export function RegulonsView(props: TaskViewProps) {
           <Spin />
         )}
       </Card>
-      <Card size="small" title={t('activity.title')}>
+      <Card size="small" title={t('regulons.view.activity.title')}>
         {activity.data ? (
           <Chart
             option={matrixHeatmap(activity.data.columns, activity.data.rows as Rows, { diverging: true })}
@@ -84,7 +90,7 @@ export function RegulonsView(props: TaskViewProps) {
       </Card>
       <RegulonCellHeatmap source={props} summary={summary} />
       <RegulonFeaturePlots source={props} />
-      <Card size="small" title={t('tfExpression.title')}>
+      <Card size="small" title={t('regulons.view.tfExpression.title')}>
         {tfExpr.data ? (
           <Chart
             option={matrixHeatmap(tfExpr.data.columns, scaleColumns(tfExpr.data.rows as Rows), {
@@ -98,7 +104,7 @@ export function RegulonsView(props: TaskViewProps) {
           <Spin />
         )}
       </Card>
-      <Card size="small" title={t('csi.title')}>
+      <Card size="small" title={t('regulons.view.csi.title')}>
         {csiColumns && csiRows && csiOrder ? (
           <Chart
             option={matrixHeatmap(csiColumns, csiRows as Rows, { order: csiOrder })}
@@ -110,7 +116,7 @@ export function RegulonsView(props: TaskViewProps) {
           <Spin />
         )}
       </Card>
-      <Card size="small" title={t('top.title')}>
+      <Card size="small" title={t('regulons.view.top.title')}>
         {top.data ? (
           <Space orientation="vertical" style={{ width: '100%' }}>
             <ExportButtons

@@ -41,7 +41,7 @@ export function TrajectoryCard<C extends string>({
   children: ReactNode;
   footer?: ReactNode;
 }) {
-  const { t } = useTranslation('trajectory');
+  const { t } = useTranslation('tasks');
   const { Chart } = useTaskHost().components;
   return (
     <Card size="small" title={title}>
@@ -64,7 +64,7 @@ export function TrajectoryCard<C extends string>({
           testId={`${prefix}-trajectory`}
         />
       ) : (
-        <Typography.Text type="secondary">{t('loading')}</Typography.Text>
+        <Typography.Text type="secondary">{t('view.loading')}</Typography.Text>
       )}
       <Space wrap style={{ marginTop: 8 }}>
         {children}
