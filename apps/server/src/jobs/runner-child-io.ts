@@ -13,10 +13,11 @@ export async function loadSamples(
     const st = await storage.stat(s.datasetKey);
     if (!st)
       throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
-    const dataset = await readDataset({
-      name: s.name,
-      entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)],
-    });
+    // the canonical dataset of an upload, checked at import: non-integer values were accepted there (issue 32)
+    const dataset = await readDataset(
+      { name: s.name, entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)] },
+      { allowNonInteger: true },
+    );
     out.push({ name: s.name, dataset, ...(s.species ? { species: s.species } : {}) });
   }
   return out;

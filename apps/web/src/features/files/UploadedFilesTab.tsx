@@ -75,6 +75,12 @@ export default function UploadedFilesTab() {
                 genes: row.properties.genes.toLocaleString(),
               })}
             </Typography.Text>
+            {(row.properties.valueKind ?? (row.properties.nonInteger ? 'nonIntegerCounts' : 'counts')) !==
+              'counts' && (
+              <Typography.Text type="secondary" data-testid="upload-value-kind">
+                {t(`uploads.valueKinds.${row.properties.valueKind ?? 'nonIntegerCounts'}`)}
+              </Typography.Text>
+            )}
           </Space>
         ) : null,
     },
