@@ -3,6 +3,7 @@ import type { NeighborResults } from 'scran.js';
 import { fuzzyConnectivities } from '../methods/fuzzy-graph';
 import { leiden } from '../methods/leiden';
 import { louvain } from '../methods/louvain';
+import { medoidPartition } from '../methods/medoid-partition';
 import type { NeighborsStep } from './neighbors';
 import { Step } from './step';
 
@@ -10,8 +11,18 @@ export type ClusterParams = Pick<AnalysisParams, 'clusterResolution' | 'algorith
 
 /** Neighbours per cell in the connectivity graph, the cell itself included (docs/methods/pipeline.md#neighbours-and-clustering: scanpy n_neighbors = 15). */
 export const GRAPH_NEIGHBORS = 15;
-/** Seed of the community detection's node order: scanpy tl.louvain / tl.leiden random_state = 0, whatever the analysis seed. */
+/** Seed of the first restart's node order (scanpy tl.louvain / tl.leiden random_state = 0), whatever the analysis seed. */
 export const CLUSTER_SEED = 0;
+/**
+ * Runs of the community detection, seeds CLUSTER_SEED, CLUSTER_SEED + 1, …; the result is their
+ * medoid (methods/medoid-partition.ts). One run left pbmc3k's clusters hinging on the analysis seed
+ * (Scrublet's simulated doublets and the PCA's start move the graph slightly; 10 seeds, every
+ * default with Louvain: ARI vs the tutorial labels median 0.837, pairwise between seeds 0.787);
+ * Leiden with 20 restarts: docs/benchmarks/stability.md.
+ */
+export const CLUSTER_RESTARTS = 20;
+/** Leiden passes per restart, each from the previous partition (stops earlier when one changes nothing; scanpy: 2). */
+export const LEIDEN_ITERATIONS = 5;
 
 export interface ClusterResult {
   /** Cluster code per cell, 0-based, numbered by decreasing size. */
@@ -39,15 +50,21 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
  * scanpy's clustering of a kNN result: the UMAP fuzzy-simplicial-set connectivities over the cell
  * and its 14 nearest neighbours (`pp.neighbors(n_neighbors=15)`), then Louvain (`tl.louvain`) or
  * Leiden (`tl.leiden`) with the RB configuration quality at `resolution` (methods/louvain.ts,
- * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph). Raw memberships.
+ * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph), run `restarts` times
+ * with successive seeds; the medoid of the runs (docs/methods/clustering.md). Raw memberships.
  */
 export function clusterNeighbors(
   nn: NeighborResults,
-  opts: { resolution: number; algorithm: AnalysisParams['algorithm'] },
+  opts: { resolution: number; algorithm: AnalysisParams['algorithm']; restarts?: number },
 ): Int32Array {
   const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS });
-  const options = { resolution: opts.resolution, seed: CLUSTER_SEED };
-  return opts.algorithm === 'leiden' ? leiden(graph, options) : louvain(graph, options);
+  const runs = Array.from({ length: opts.restarts ?? CLUSTER_RESTARTS }, (_, r) => {
+    const seed = CLUSTER_SEED + r;
+    return opts.algorithm === 'leiden'
+      ? leiden(graph, { resolution: opts.resolution, seed, iterations: LEIDEN_ITERATIONS })
+      : louvain(graph, { resolution: opts.resolution, seed });
+  });
+  return runs[medoidPartition(runs)];
 }
 
 /** Clusters of the NeighborsStep's 15-nearest-neighbour result (see clusterNeighbors), numbered by size. */
