@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { detectSpecies, readDataset } from '@cellcloud/formats';
+import { PLATE_PRESET } from '@cellcloud/contracts/analysis-params';
+import { looksPlateBased, type SampleShape } from '@cellcloud/contracts/wizard';
+import { detectSpecies, readDataset, summarizeCounts } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
 import { runAnalysis, type AnalysisResult } from '../run-analysis';
 import type { ResourceReader } from '../tasks/types';
@@ -42,18 +44,36 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   const params = await loadParams(args.params);
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
   const samples: SampleInput[] = [];
+  const shapes: SampleShape[] = [];
   for (const input of args.inputs) {
     const t0 = performance.now();
-    const dataset = await readDataset(await pathBundle(path.resolve(input)));
+    // as the upload does: non-integer values (TPM, expected counts, log-normalized) are real in dense tables
+    const dataset = await readDataset(await pathBundle(path.resolve(input)), {
+      nonIntegerFormats: ['dense-text'],
+    });
+    const sum = summarizeCounts(dataset.counts);
+    shapes.push({
+      cells: sum.cells,
+      umi: { median: sum.umiMedianPerCell },
+      ...(dataset.valueKind ? { valueKind: dataset.valueKind } : {}),
+    });
     const guess = detectSpecies(dataset.genes);
     const name = sampleName(input);
     samples.push({ name, dataset, ...(guess.species !== 'unknown' ? { species: guess.species } : {}) });
     log(
-      `read ${name}: ${dataset.counts.nCells} cells × ${dataset.counts.nGenes} genes (${dataset.format}, ${guess.species}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `read ${name}: ${dataset.counts.nCells} cells × ${dataset.counts.nGenes} genes (${dataset.format}, ${guess.species}, ${dataset.valueKind ?? 'counts'}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     for (const w of dataset.warnings) log(`  note: ${w}`);
   }
   if (params.species === undefined && samples[0]?.species) params.species = samples[0].species;
+  // The wizard's automatic choice (contracts/wizard.ts): plate-based samples get the plate preset
+  // under whatever the parameter file sets.
+  if (looksPlateBased(shapes)) {
+    for (const [k, v] of Object.entries(PLATE_PRESET)) if (!(k in params)) params[k] = v;
+    log(
+      'plate-based samples (deep, few cells): the plate preset applies (docs/methods/pipeline.md#plate-based-data)',
+    );
+  }
   const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
   for (const file of args.obs) {
     const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);
