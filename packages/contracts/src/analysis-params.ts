@@ -141,7 +141,7 @@ export type AnalysisParams = z.output<typeof analysisParams>;
 
 /**
  * Plate-based data (Smart-seq2 and other full-length protocols: a few hundred sorted cells, each
- * sequenced deeply; docs/methods/pipeline.md#plate-based-data): what differs from the droplet
+ * sequenced deeply; docs/methods/import-formats.md#plate-based-data): what differs from the droplet
  * defaults above. Detected genes per cell run to several thousand, so the gene range is 1,000 to
  * 20,000 (a well with fewer than 1,000 genes is empty or broken); counts per cell are reads, TPM
  * or expected counts in the 10⁵–10⁷ range, so the count range has no cap; one sorted cell per well

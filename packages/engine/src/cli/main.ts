@@ -71,7 +71,7 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   if (looksPlateBased(shapes)) {
     for (const [k, v] of Object.entries(PLATE_PRESET)) if (!(k in params)) params[k] = v;
     log(
-      'plate-based samples (deep, few cells): the plate preset applies (docs/methods/pipeline.md#plate-based-data)',
+      'plate-based samples (deep, few cells): the plate preset applies (docs/methods/import-formats.md#plate-based-data)',
     );
   }
   const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
