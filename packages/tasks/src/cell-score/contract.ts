@@ -3,6 +3,7 @@ import { defineTask } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
+import { seedParam } from '../_shared/contract/schemas';
 
 /**
  * Cell score (docs/methods/cell-score.md): one score per cell for one gene set, by Seurat
@@ -45,12 +46,7 @@ export const cellScoreParams = z
     nBins: z.number().int().min(2).max(100).default(24),
     nControl: z.number().int().min(1).max(1000).default(100),
     maxRank: z.number().int().min(10).max(20000).default(1500),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(1),
+    seed: seedParam(1),
   })
   .strict();
 export type CellScoreParams = z.infer<typeof cellScoreParams>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
-import { labelList } from '../_shared/contract/schemas';
+import { labelList, seedParam, type ScoreBox, type ScorePair } from '../_shared/contract/schemas';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
 
@@ -54,12 +54,7 @@ export const cnvParams = z
     subcloneMethod: z.enum(['hcl', 'kmeans']).default('hcl'),
     subcloneK: z.number().int().min(1).max(50).default(8),
     subclonePerSample: z.boolean().default(true),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(0),
+    seed: seedParam(0),
     /** Score-plot comparisons "A vs B" (labels of the chosen identity). */
     comparisons: z
       .array(z.object({ a: label, b: label }).strict())
@@ -129,22 +124,9 @@ export interface CnvScoreViolins {
   score: 'CNVscore' | 'CNVscore_SS' | 'CNVscore_SD';
   identities: {
     identity: string;
-    groups: {
-      label: string;
-      reference: boolean;
-      n: number;
-      min: number;
-      q1: number;
-      median: number;
-      q3: number;
-      max: number;
-      mean: number;
-      /** violin outline: density at `grid` points */
-      grid: number[];
-      density: number[];
-    }[];
+    groups: ({ label: string; reference: boolean } & ScoreBox)[];
     overall: { method: string; p: number } | null;
-    pairs: { a: string; b: string; p: number; pAdj: number; signif: string; requested: boolean }[];
+    pairs: ScorePair[];
   }[];
 }
 

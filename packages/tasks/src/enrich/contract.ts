@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { defineTask } from '@cellcloud/contracts/tasks/define';
-import {
-  comparisonParams,
-  ENRICHMENT_MESSAGES,
-  GMT_UPLOAD_FIELD,
-  geneSetSource,
-  groupCount,
-} from '@cellcloud/contracts/tasks/enrichment-common';
+import { geneSetSource, groupCount } from '@cellcloud/contracts/tasks/enrichment-common';
+import { comparisonSource, comparisonStepFields, geneSetTaskFields } from '../_shared/contract/enrichment';
 
 /**
  * Enrichment one-vs-one step 2 (docs/methods/enrich.md): the user's thresholds select the up-regulated genes
@@ -20,10 +15,7 @@ import {
  */
 export const enrichParams = z
   .object({
-    sourceTaskId: z.string().uuid().optional(),
-    group1: comparisonParams.group1.optional(),
-    group2: comparisonParams.group2.optional(),
-    overlap: comparisonParams.overlap,
+    ...comparisonSource,
     log2fc: z.number().min(0).max(20).default(0.25),
     pval: z.number().gt(0).max(1).default(0.05),
     padj: z.number().gt(0).max(1).default(1),
@@ -76,21 +68,8 @@ export const definition = defineTask({
   },
   params: enrichParams,
   summary: enrichSummary,
-  permission: 'exploreDifferentialExpression',
-  species: 'orthologues',
-  tab: 'differentialExpression',
-  timeoutMinutes: 60,
-  dependsOn: ['deg-groups'],
-  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'source' } },
-  uploads: [
-    {
-      name: GMT_UPLOAD_FIELD,
-      labelKey: 'enrich.uploads.geneSets',
-      accept: '.gmt,.txt,.gz',
-      maxBytes: 20_000_000,
-    },
-  ],
-  messages: ENRICHMENT_MESSAGES,
+  ...geneSetTaskFields('enrich'),
+  ...comparisonStepFields,
 });
 
 /** Figure data of one group × library (data/plots.json, engine/plots.ts), all from the reported terms: the web's charts read it. */

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { defineTask } from '@cellcloud/contracts/tasks/define';
-import {
-  comparisonParams,
-  ENRICHMENT_MESSAGES,
-  GMT_UPLOAD_FIELD,
-  geneSetSource,
-  groupCount,
-} from '@cellcloud/contracts/tasks/enrichment-common';
+import { geneSetSource, groupCount } from '@cellcloud/contracts/tasks/enrichment-common';
+import { comparisonSource, comparisonStepFields, geneSetTaskFields } from '../_shared/contract/enrichment';
 
 /**
  * GSEA (docs/methods/gsea.md): genes of a group1-vs-group2 comparison expressed in ≥ minPct of either group
@@ -18,10 +13,7 @@ import {
  */
 export const gseaParams = z
   .object({
-    sourceTaskId: z.string().uuid().optional(),
-    group1: comparisonParams.group1.optional(),
-    group2: comparisonParams.group2.optional(),
-    overlap: comparisonParams.overlap,
+    ...comparisonSource,
     library: geneSetSource.default('hallmark'),
     minPct: z.number().min(0).max(1).default(0.05),
     minSetSize: z.number().int().min(1).default(10),
@@ -64,19 +56,6 @@ export const definition = defineTask({
   },
   params: gseaParams,
   summary: gseaSummary,
-  permission: 'exploreDifferentialExpression',
-  species: 'orthologues',
-  tab: 'differentialExpression',
-  timeoutMinutes: 60,
-  dependsOn: ['deg-groups'],
-  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sourceTaskId: { kind: 'source' } },
-  uploads: [
-    {
-      name: GMT_UPLOAD_FIELD,
-      labelKey: 'gsea.uploads.geneSets',
-      accept: '.gmt,.txt,.gz',
-      maxBytes: 20_000_000,
-    },
-  ],
-  messages: ENRICHMENT_MESSAGES,
+  ...geneSetTaskFields('gsea'),
+  ...comparisonStepFields,
 });

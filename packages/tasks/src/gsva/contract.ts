@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
-import {
-  ENRICHMENT_MESSAGES,
-  GMT_UPLOAD_FIELD,
-  geneSetSource,
-} from '@cellcloud/contracts/tasks/enrichment-common';
+import { geneSetSource } from '@cellcloud/contracts/tasks/enrichment-common';
+import { geneSetTaskFields } from '../_shared/contract/enrichment';
 
 /**
  * GSVA (docs/methods/gsva.md): Gaussian-kernel CDF per gene, rank scores per column, max-difference
@@ -56,18 +53,6 @@ export const definition = defineTask({
   },
   params: gsvaParams,
   summary: gsvaSummary,
-  permission: 'exploreDifferentialExpression',
-  species: 'orthologues',
-  tab: 'differentialExpression',
-  timeoutMinutes: 60,
+  ...geneSetTaskFields('gsva'),
   fields: { groupBy: { kind: 'level' } },
-  uploads: [
-    {
-      name: GMT_UPLOAD_FIELD,
-      labelKey: 'gsva.uploads.geneSets',
-      accept: '.gmt,.txt,.gz',
-      maxBytes: 20_000_000,
-    },
-  ],
-  messages: ENRICHMENT_MESSAGES,
 });

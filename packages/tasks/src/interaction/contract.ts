@@ -3,6 +3,7 @@ import { defineTask, groupByKey, groupSpec } from '@cellcloud/contracts/tasks/de
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
 import { taskFailures } from '../_shared/contract/messages';
+import { seedParam } from '../_shared/contract/schemas';
 
 /**
  * Cell–cell communication, steps 1 and 2 (issue 16): the CellPhoneDB v5 statistical method
@@ -29,12 +30,7 @@ export const interactionParams = z
     pvalue: z.number().gt(0).max(1).default(0.05),
     /** Decimals of the means written (CellPhoneDB result_precision). */
     precision: z.number().int().min(1).max(10).default(3),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(42),
+    seed: seedParam(42),
   })
   .strict();
 export type InteractionParams = z.infer<typeof interactionParams>;

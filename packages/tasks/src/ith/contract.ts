@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
-import { labelList } from '../_shared/contract/schemas';
+import { labelList, seedParam, type ScoreBox, type ScorePair } from '../_shared/contract/schemas';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
 
@@ -29,12 +29,7 @@ export const ithParams = z
       .array(z.object({ a: label, b: label }).strict())
       .max(50)
       .default([]),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(0),
+    seed: seedParam(0),
   })
   .strict();
 export type IthParams = z.infer<typeof ithParams>;
@@ -60,19 +55,8 @@ export type IthSummary = z.infer<typeof ithSummary>;
 export interface IthBoxData {
   method: 'dist' | 'iqr';
   cmethod: 'ttest' | 'wilcoxon';
-  groups: {
-    type: string;
-    n: number;
-    min: number;
-    q1: number;
-    median: number;
-    q3: number;
-    max: number;
-    mean: number;
-    grid: number[];
-    density: number[];
-  }[];
-  pairs: { a: string; b: string; p: number; pAdj: number; signif: string; requested: boolean }[];
+  groups: ({ type: string } & ScoreBox)[];
+  pairs: ScorePair[];
 }
 
 export const definition = defineTask({

@@ -3,6 +3,7 @@ import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
+import { seedParam } from '../_shared/contract/schemas';
 
 /**
  * Monocle 2 trajectory (docs/product/screens.md "monocle2 trajectory (plots 1 and 2)", docs/methods/monocle2.md): cells of the
@@ -40,12 +41,7 @@ export const monocle2Params = z
       .string()
       .regex(/^Y_\d+$/)
       .optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(1),
+    seed: seedParam(1),
   })
   .strict();
 export type Monocle2Params = z.infer<typeof monocle2Params>;

@@ -3,6 +3,7 @@ import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
+import { seedParam } from '../_shared/contract/schemas';
 
 /**
  * Trajectory step 1, Monocle 3 semantics (docs/product/screens.md "trajectory step 1", docs/methods/monocle3.md): cells of the
@@ -57,12 +58,7 @@ export const monocle3Params = z
     resolution: z.number().gt(0).max(10).default(0.001),
     /** Genes shown along pseudotime (default: top 10 by Moran's I). */
     genes: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(1),
+    seed: seedParam(1),
   })
   .strict();
 export type Monocle3Params = z.infer<typeof monocle3Params>;

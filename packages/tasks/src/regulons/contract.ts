@@ -3,6 +3,7 @@ import { defineTask, groupByKey } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
+import { seedParam } from '../_shared/contract/schemas';
 
 /**
  * TF regulation, pySCENIC-style (issue 18; docs/methods/regulons.md): GRNBoost2-style TF → target importances,
@@ -36,12 +37,7 @@ export const regulonsParams = z
     aucThreshold: z.number().gt(0).max(0.5).default(0.05),
     /** CSI modules (heat-map cut). */
     csiModules: z.number().int().min(2).max(20).default(6),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(42),
+    seed: seedParam(42),
   })
   .strict();
 export type RegulonsParams = z.infer<typeof regulonsParams>;

@@ -14,3 +14,36 @@ export const labelList = (min: number, max: number) =>
         : v,
     z.array(label).min(min).max(max),
   );
+
+/** A task's random seed (a 31-bit non-negative integer), with the task's default. */
+export const seedParam = (fallback: number) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(fallback);
+
+/** One group's violin/box of a score (CNV and ITH score plots: data/scores.json, data/box.json). */
+export interface ScoreBox {
+  n: number;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+  mean: number;
+  /** violin outline: density at `grid` points */
+  grid: number[];
+  density: number[];
+}
+
+/** One pairwise comparison of two groups' scores (adjusted p and its stars). */
+export interface ScorePair {
+  a: string;
+  b: string;
+  p: number;
+  pAdj: number;
+  signif: string;
+  requested: boolean;
+}
