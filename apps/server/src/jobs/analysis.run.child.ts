@@ -1,4 +1,5 @@
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
+import { storageCheckpoints } from './checkpoint-store';
 import { type OutputsInProgress, startOutputs } from '@cellcloud/engine/write-outputs';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
@@ -16,6 +17,16 @@ export interface AnalysisChildInput {
   outPrefix: string;
   /** Write the matrices while the embeddings compute (runner-child-budget chooseWriting); default true. */
   writeAlongside?: boolean;
+  /**
+   * Checkpoint after each finished step under `prefix` and resume from the last one saved under
+   * the same `key` (the job's result cache key; the engine identity is added here). Issue 34.
+   */
+  checkpoint?: { prefix: string; key: string };
+}
+
+/** The child's result: the steps taken from an earlier attempt's checkpoint. */
+export interface AnalysisChildResult {
+  resumed: string[];
 }
 
 const main: ChildMain<AnalysisChildInput> = async (input, io) => {
@@ -35,6 +46,7 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     (p) => io.progress(0.02 + 0.88 * p.fraction, p.step),
     {
       releaseSamples: true,
+      checkpoint: input.checkpoint && storageCheckpoints(storage, input.checkpoint, io),
       whileEmbeddings:
         input.writeAlongside === false
           ? undefined
@@ -67,6 +79,7 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
     );
   if (annotationArtifact)
     await storage.put(`${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`, annotationArtifact);
-  return undefined;
+  const out: AnalysisChildResult = { resumed: result.resumed ?? [] };
+  return out;
 };
 export default main;

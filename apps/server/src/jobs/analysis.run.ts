@@ -2,7 +2,8 @@ import type { AnalysisParams } from '@cellcloud/contracts';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
 import { chooseWriting } from './runner-child-budget';
-import type { AnalysisChildInput } from './analysis.run.child';
+import type { AnalysisChildInput, AnalysisChildResult } from './analysis.run.child';
+import { checkpointPrefix } from '../storage/keys';
 import { childTask } from './runner-child-process';
 import { runChildAndPublish } from './runner-child-publish';
 import { PermanentJobError, type Tracked } from './runner-tracked';
@@ -54,13 +55,29 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
     largestSampleNnz,
     releaseSamples: true,
   });
-  await runChildAndPublish(ctx, t, (outPrefix) =>
-    childTask<AnalysisChildInput>(new URL('./analysis.run.child.ts', import.meta.url), row.id, {
-      species: row.species,
-      samples,
-      params,
-      outPrefix,
-      writeAlongside,
-    }),
-  );
+  // issue 34: checkpoints after each finished step; a retry (the worker died, was drained or the
+  // child failed) resumes from the last one. Kept until the job completes or fails for good.
+  const checkpoints = checkpointPrefix(row.id);
+  let result: AnalysisChildResult;
+  try {
+    result = (await runChildAndPublish(ctx, t, (outPrefix) =>
+      childTask<AnalysisChildInput>(new URL('./analysis.run.child.ts', import.meta.url), row.id, {
+        species: row.species,
+        samples,
+        params,
+        outPrefix,
+        writeAlongside,
+        ...(row.cache_key ? { checkpoint: { prefix: checkpoints, key: row.cache_key } } : {}),
+      }),
+    )) as AnalysisChildResult;
+  } catch (e) {
+    if (e instanceof PermanentJobError || t.lastAttempt)
+      await ctx.storage.delete(checkpoints).catch(() => {});
+    throw e;
+  }
+  await ctx.storage.delete(checkpoints).catch(() => {});
+  if (result.resumed.length && ctx.config.logLevel !== 'silent')
+    console.log(
+      `[jobs] analysis ${row.id} attempt ${t.attempt + 1} resumed after ${result.resumed.at(-1)} (skipped ${result.resumed.join(', ')})`,
+    );
 }

@@ -8,15 +8,16 @@ import { JobSuperseded, type Tracked } from './runner-tracked';
  * prefix of this attempt, then publishes it atomically as `results/<jobId>/` — unless the job row
  * was taken over meanwhile (then the staging is dropped and JobSuperseded thrown). Shared by
  * `analysis.run` and `analysis.subcluster`; `task` receives the staging prefix to write to.
+ * Returns the child's result.
  */
 export async function runChildAndPublish(
   ctx: AppContext,
   t: Tracked,
   task: (outPrefix: string) => ChildTask,
-): Promise<void> {
+): Promise<unknown> {
   const staging = stagingPrefix(t.row.id, t.attempt);
   await ctx.storage.delete(staging);
-  await runInChild(task(staging), {
+  const result = await runInChild(task(staging), {
     config: ctx.config,
     signal: t.signal,
     memoryBytes: ctx.config.workerMemoryBytes,
@@ -29,4 +30,5 @@ export async function runChildAndPublish(
   }
   await ctx.storage.delete(resultsPrefix(t.row.id));
   await ctx.storage.movePrefix(staging.slice(0, -1), resultsPrefix(t.row.id).slice(0, -1));
+  return result;
 }

@@ -31,6 +31,8 @@ export class PermanentJobError extends Error {
 export interface Tracked {
   row: JobRow;
   attempt: number;
+  /** True when a failure of this attempt is final (no retry left). */
+  lastAttempt: boolean;
   signal: AbortSignal;
   /** Records progress; throws JobSuperseded when the job was suspended/deleted meanwhile. */
   progress(fraction: number, step: string): Promise<void>;
@@ -61,6 +63,7 @@ export async function runTracked<N extends JobName>(
   const tracked: Tracked = {
     row,
     attempt,
+    lastAttempt: job.lastAttempt,
     signal: job.signal,
     async progress(fraction, step) {
       const now = Date.now();

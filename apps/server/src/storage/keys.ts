@@ -9,6 +9,7 @@
  *   results/<resultId>/task-uploads/<taskId>/  files uploaded for a task
  *   tmp/results/<jobId>/<attempt>/             staging of an analysis attempt before the atomic publish
  *   tmp/tasks/<taskId>/<attempt>/              staging of a task attempt
+ *   tmp/checkpoints/<jobId>/state.ckpt         an analysis's last checkpoint (resumed by a retry)
  *   explore/<datasetId>/subsets/<id>.u32       a subset's per-cell codes
  *   explore/<datasetId>/deg/<id>.codes|.json   a DE calculation's groups and rows
  *   explore/<parentId>/children/<childId>.u32  the parent cells of a sub-celltype analysis
@@ -26,6 +27,7 @@ export const taskOutputPrefix = (resultId: string, taskId: string) =>
 export const taskUploadKey = (resultId: string, taskId: string, name: string) =>
   `${resultsPrefix(resultId)}task-uploads/${taskId}/${name}`;
 export const stagingPrefix = (jobId: string, attempt: number) => `tmp/results/${jobId}/${attempt}/`;
+export const checkpointPrefix = (jobId: string) => `tmp/checkpoints/${jobId}/`;
 export const taskStagingPrefix = (taskId: string, attempt: number) => `tmp/tasks/${taskId}/${attempt}/`;
 export const subsetCodesKey = (datasetId: string, id: string) => `explore/${datasetId}/subsets/${id}.u32`;
 export const degCodesKey = (datasetId: string, id: string) => `explore/${datasetId}/deg/${id}.codes`;

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readDataset } from '@cellcloud/formats';
+import { isDataset, isGroup, withH5, type H5Group } from '@cellcloud/formats/h5-io';
+import { folderBundle } from '@cellcloud/formats/node-sources';
+import { sharedData } from '@cellcloud/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../src/config';
+import type { AnalysisChildInput, AnalysisChildResult } from '../src/jobs/analysis.run.child';
+import { CHECKPOINT_FILE } from '../src/jobs/checkpoint-store';
+import { computeProperties, writeCanonical } from '../src/jobs/dataset.ingest';
+import { ChildProcessFailure, childTask, runInChild } from '../src/jobs/runner-child-process';
+import { openStorage } from '../src/storage';
+import { checkpointPrefix, datasetPrefix } from '../src/storage/keys';
+import type { Storage } from '../src/storage/storage';
+
+const pbmc = sharedData('pbmc3k/10x');
+const MEMORY = 4 * 2 ** 30;
+
+/** sha256 of the stored bytes of every dataset of an h5ad file (as packages/engine's reproducible test). */
+function datasetHashes(bytes: Uint8Array): Promise<Record<string, string>> {
+  return withH5(bytes, 'analysis.h5ad', (f) => {
+    const out: Record<string, string> = {};
+    const walk = (g: H5Group, at: string) => {
+      for (const name of g.keys()) {
+        const e = g.get(name);
+        const p = `${at}/${name}`;
+        if (isGroup(e)) walk(e, p);
+        else if (isDataset(e)) {
+          const v = e.value as unknown;
+          const raw = ArrayBuffer.isView(v)
+            ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+            : new TextEncoder().encode(JSON.stringify(v));
+          out[p] = `${e.dtype} ${JSON.stringify(e.shape)} ${createHash('sha256').update(raw).digest('hex')}`;
+        }
+      }
+    };
+    walk(f, '');
+    return out;
+  });
+}
+
+/**
+ * Issue 34: an analysis whose child process is killed (SIGKILL) right after the PCA resumes from
+ * the checkpoint saved after the PCA — the finished steps are skipped — and writes the same
+ * analysis.h5ad and markers.csv as an uninterrupted run. Real pbmc3k, real child processes, real
+ * local storage.
+ */
+describe.skipIf(!pbmc)('analysis checkpoints in the child process', () => {
+  let dir: string;
+  let config: Config;
+  let storage: Storage;
+  const jobId = 'cp-job';
+  const input = (outPrefix: string, checkpoint = true): AnalysisChildInput => ({
+    species: 'Homo sapiens',
+    samples: [{ name: 'pbmc3k', group: 'g1', datasetKey: `${datasetPrefix('pbmc')}counts.h5ad` }],
+    params: { seed: 42 },
+    outPrefix,
+    ...(checkpoint ? { checkpoint: { prefix: checkpointPrefix(jobId), key: 'cache-key-1' } } : {}),
+  });
+  const task = (i: AnalysisChildInput) =>
+    childTask(new URL('../src/jobs/analysis.run.child.ts', import.meta.url), jobId, i);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cc-checkpoint-'));
+    config = loadConfig({ LOG_LEVEL: 'silent', CELLCLOUD_DATA_DIR: dir });
+    storage = await openStorage(config);
+    const d = await readDataset(await folderBundle(pbmc!));
+    await writeCanonical(
+      storage,
+      { id: 'pbmc', sampleName: 'pbmc3k', metadataFiles: [] },
+      d,
+      await computeProperties(d, undefined),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('killed after the PCA, resumes there and writes the same analysis.h5ad', async () => {
+    // the uninterrupted reference alongside (its own process, no checkpoints)
+    const reference = runInChild(task(input('ref/', false)), { config, memoryBytes: MEMORY });
+    // first attempt: killed as soon as the step after the PCA starts (the PCA's checkpoint is saved)
+    const ac = new AbortController();
+    const steps: string[] = [];
+    const killed = runInChild(task(input('a1/')), {
+      config,
+      memoryBytes: MEMORY,
+      signal: ac.signal,
+      onProgress: async (_f, step) => {
+        steps.push(step);
+        if (step === 'batch') ac.abort();
+      },
+    });
+    await expect(killed).rejects.toBeInstanceOf(ChildProcessFailure);
+    expect(steps).toContain('pca');
+    expect(await storage.stat(`${checkpointPrefix(jobId)}${CHECKPOINT_FILE}`)).toBeDefined();
+    // second attempt: the same input resumes after the PCA
+    const seen: string[] = [];
+    const resumed = (await runInChild(task(input('a2/')), {
+      config,
+      memoryBytes: MEMORY,
+      onProgress: async (_f, step) => void seen.push(step),
+    })) as AnalysisChildResult;
+    // the finished steps through the PCA were skipped (the batch step, instant without a batch
+    // correction, may have been saved before the kill landed)
+    const throughPca = [
+      'inputs',
+      'qc',
+      'filter',
+      'doublets',
+      'ambient',
+      'normalize',
+      'hvg',
+      'cellCycle',
+      'pca',
+    ];
+    expect(resumed.resumed.slice(0, throughPca.length)).toEqual(throughPca);
+    expect(resumed.resumed.length).toBeLessThanOrEqual(throughPca.length + 1);
+    expect(seen).toContain('resume');
+    expect(((await reference) as AnalysisChildResult).resumed).toEqual([]);
+    const a = await storage.getBytes('a2/analysis.h5ad');
+    const b = await storage.getBytes('ref/analysis.h5ad');
+    const ha = await datasetHashes(a);
+    expect(Object.keys(ha)).toEqual(
+      expect.arrayContaining(['/obs/cluster/codes', '/obsm/X_pca', '/obsm/X_umap', '/obsm/X_tsne']),
+    );
+    expect(ha).toEqual(await datasetHashes(b));
+    expect(Buffer.from(await storage.getBytes('a2/markers.csv'))).toEqual(
+      Buffer.from(await storage.getBytes('ref/markers.csv')),
+    );
+  }, 1_800_000);
+});
