@@ -3,7 +3,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { screenshot, switchLanguage } from './support/browser';
 import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
 import { newUser } from './support/flows';
-import { matchedContigs } from './support/vdj-contigs';
+import { attachMatchedContigs } from './support/vdj-contigs';
 
 /**
  * Immune V(D)J (issue 19) in the browser on the REAL pbmc3k result: the real 10x PBMC TCR contig
@@ -28,14 +28,7 @@ describe.skipIf(!pbmc || !contigs)('V(D)J task in the explorer', () => {
     await page.getByTestId('tab-label-vdj').click();
     const panel = page.getByTestId('task-panel-vdj');
     await panel.waitFor({ timeout: 60_000 });
-    await panel
-      .getByTestId('task-upload-contigs')
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: 'filtered_contig_annotations.csv.gz',
-        mimeType: 'application/gzip',
-        buffer: matchedContigs(pbmc!, contigs!),
-      });
+    await attachMatchedContigs(panel, pbmc!, contigs!);
     await panel.getByTestId('task-run-vdj').click();
     const view = page.getByTestId('vdj-view');
     await view.waitFor({ timeout: 120_000 });

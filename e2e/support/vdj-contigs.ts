@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Locator } from 'playwright-core';
 
 /**
  * The shipped 10x PBMC TCR contig table (gzipped) with its cell barcodes re-assigned to the
@@ -20,4 +21,16 @@ export function matchedContigs(gexDir: string, contigsGz: string): Buffer {
     return map.get(bc)! + l.slice(comma);
   });
   return gzipSync([head, ...out].join('\n') + '\n');
+}
+
+/** Attaches the matched contigs to the contig upload of the V(D)J run panel `panel`. */
+export async function attachMatchedContigs(panel: Locator, gexDir: string, contigsGz: string): Promise<void> {
+  await panel
+    .getByTestId('task-upload-contigs')
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'filtered_contig_annotations.csv.gz',
+      mimeType: 'application/gzip',
+      buffer: matchedContigs(gexDir, contigsGz),
+    });
 }

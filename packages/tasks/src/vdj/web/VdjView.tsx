@@ -40,8 +40,8 @@ export function VdjView(props: TaskViewProps) {
   const classByGroup = records(useTaskOutput(props, { table: 'class_by_group', limit: 10_000 }).data);
   const diversity = useTaskOutput(props, { table: 'diversity', limit: 10_000 }).data;
   const top = useTaskOutput(props, { table: 'top_clonotypes', limit: 10_000 }).data;
-  const usage = records(useTaskOutput(props, { table: 'gene_usage', limit: 50_000 }).data);
-  const vj = records(useTaskOutput(props, { table: 'vj_pairs', limit: 50_000 }).data);
+  const usage = records(useTaskOutput(props, { table: 'gene_usage', limit: 10_000 }).data);
+  const vj = records(useTaskOutput(props, { table: 'vj_pairs', limit: 10_000 }).data);
   const [chain, setChain] = useState(s.chains[1]);
 
   const embName = manifest.embeddings.find((e) => e.name === 'umap')?.name ?? manifest.embeddings[0]?.name;
