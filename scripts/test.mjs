@@ -161,7 +161,14 @@ function portOpen(host, port) {
 // the shared machine (load 15–22 all morning), and the e2e files wait on real analysis jobs whose
 // timeouts a second CPU-bound stage would eat into. The e2e stage got shorter instead: one pbmc3k
 // ingest for publicdb (+ preview), one server/upload and two concurrent jobs for wizard (+ cell
-// annotation).
+// annotation). Nor the deploy stage beside the PostgreSQL one (brief E, 2026-11-29): its image
+// build is not I/O-bound — `npm ci` and a vite build of the web app inside it
+// (deploy/README.md: 171 s with only sources changed) — and the server files use both cores.
+//
+// CI before brief E (2026-11-29, 4,503 s in all): e2e 1,776 s (layout walk 334 s), unit + server
+// on PGlite ~22 min, server on PostgreSQL ~10 min, deploy ~200 s. Since: static checks in two
+// lanes, three engine-heavy files on PGlite only (~300 s of one worker off the PostgreSQL stage),
+// the layout walk in half the views (132 → 68), the e2e fixtures made once in a global setup.
 vitest('unit+server (PGlite)', ['unit', 'server'], { CELLCLOUD_TEST_DB: 'pglite' });
 
 const pgUrl = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
