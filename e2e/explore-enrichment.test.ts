@@ -85,6 +85,13 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
     const count = page.getByTestId('deg-groups-count');
     await count.waitFor({ timeout: 120_000 });
     lap('step 1 shown');
+    // the history names the run's parameters readably (issue 31: it showed group1=[object Object])
+    const params = page.getByTestId('task-history-deg-groups').getByTestId('task-params').first();
+    const paramText = (await params.textContent()) ?? '';
+    expect(paramText).toContain('Group 1: cluster: 1');
+    expect(paramText).toContain('Group 2: cluster: 2');
+    expect(paramText).toContain('Pseudobulk test per sample: No');
+    expect(paramText).not.toMatch(/\[object |=/);
     const shown = Number(await count.getAttribute('data-shown'));
     const total = Number(await count.getAttribute('data-total'));
     expect(shown).toBeGreaterThan(10);
@@ -142,6 +149,8 @@ describe.skipIf(!pbmc)('enrichment tasks in the explorer', () => {
       .getByTestId('enrich-count')
       .filter({ hasText: /个富集条目/ })
       .waitFor({ timeout: 60_000 });
+    await expect.poll(async () => (await params.textContent()) ?? '').toContain('分组 1: cluster: 1');
+    expect(await params.textContent()).toContain('按样本拟批量检验: 否');
     await page.getByTestId('enrich-view').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-enrichment-step2');
     lap('Chinese checked');

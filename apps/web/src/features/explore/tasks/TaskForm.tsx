@@ -137,13 +137,25 @@ export function TaskForm({
   // marks a field touched when setFieldsValue fills it, so every filled default looked chosen and
   // was sent (a cell score run with a file then also carried the built-in set and was refused)
   const changedByUser = useRef(new Set<string>());
+  // fields a dataset default filled in: a newer answer (a finished run changes them: enrich then
+  // builds on that run instead of the default groups) empties the ones it no longer fills
+  const filledByDefault = useRef(new Set<string>());
   const [files, setFiles] = useState<Record<string, File>>({});
   // dataset defaults (issue 31), filled into the fields the user has not touched
   const defaults = useTaskDefaults(datasetId, definition.name, i18n.language).data;
   useEffect(() => {
     if (!defaults) return;
     const fill = Object.entries(defaults.params).filter(([k]) => !changedByUser.current.has(k));
-    if (fill.length) form.setFieldsValue(Object.fromEntries(fill));
+    const stale = [...filledByDefault.current].filter(
+      (k) => !(k in defaults.params) && !changedByUser.current.has(k),
+    );
+    for (const k of stale) filledByDefault.current.delete(k);
+    for (const [k] of fill) filledByDefault.current.add(k);
+    if (fill.length || stale.length)
+      form.setFieldsValue({
+        ...Object.fromEntries(stale.map((k) => [k, undefined])),
+        ...Object.fromEntries(fill),
+      });
   }, [defaults, form]);
   const reasons = new Map((defaults?.reasons ?? []).map((r) => [r.field, r.text]));
   const properties = useMemo(() => {
@@ -219,7 +231,7 @@ export function TaskForm({
           v !== null &&
           v !== '' &&
           !(Array.isArray(v) && v.length === 0) &&
-          !(defaults && k in defaults.params && !changedByUser.current.has(k)),
+          !(filledByDefault.current.has(k) && !changedByUser.current.has(k)),
       ),
     );
     onSubmit(params, files);
@@ -299,7 +311,15 @@ export function TaskForm({
           </Form.Item>
         ))}
       </Space>
-      <Button type="primary" htmlType="submit" loading={busy} data-testid={`task-run-${definition.name}`}>
+      {/* a long task name wraps inside the button: on a 390 px screen "Run Differential
+          expression between two groups" on one line made the whole page scroll sideways */}
+      <Button
+        type="primary"
+        htmlType="submit"
+        loading={busy}
+        style={{ maxWidth: '100%', height: 'auto', minHeight: 32, whiteSpace: 'normal' }}
+        data-testid={`task-run-${definition.name}`}
+      >
         {t('form.run', { task: t(`${prefix}.title`) })}
       </Button>
     </Form>
