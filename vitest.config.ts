@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
-          // the web bundle and the shared pbmc3k result, made once before any file starts
+          // with CELLCLOUD_E2E_WORKERS=2: the web bundle and the shared pbmc3k result, made once first
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,

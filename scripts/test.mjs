@@ -42,7 +42,7 @@ if (!existsSync(chromium)) {
 /** [stage, wall seconds], printed with the summary. */
 const stages = [];
 const suiteStarted = Date.now();
-let t0 = Date.now();
+const t0 = Date.now();
 ensureWebBuilt(true);
 stages.push(['web build', (Date.now() - t0) / 1000]);
 
