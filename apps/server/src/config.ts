@@ -86,6 +86,8 @@ const schema = z.object({
   JOB_TIMEOUT_MINUTES: z.coerce.number().positive().default(360),
   /** A worker that stops sending heartbeats for this long is considered dead (min 10). */
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  /** SIGTERM drain (issue 34): seconds running jobs get to finish before they are handed back to the queue (Helm: terminationGracePeriodSeconds above it). */
+  WORKER_DRAIN_SECONDS: z.coerce.number().int().min(1).default(120),
   /** How often the queue supervisor looks for expired/dead jobs. */
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Fair queues (issue 34): parallel jobs per job name of each kind of work (src/queue/kinds.ts); unset = WORKER_CONCURRENCY (parsing: at least 2). */
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     otel: { endpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: c.OTEL_SERVICE_NAME },
     jobTimeoutSeconds: Math.round(c.JOB_TIMEOUT_MINUTES * 60),
     jobHeartbeatSeconds: c.JOB_HEARTBEAT_SECONDS,
+    workerDrainSeconds: c.WORKER_DRAIN_SECONDS,
     queueSuperviseSeconds: c.QUEUE_SUPERVISE_SECONDS,
     inProcessWorker: c.IN_PROCESS_WORKER,
     webDistDir: c.WEB_DIST_DIR ? path.resolve(c.WEB_DIST_DIR) : undefined,

@@ -1,40 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, TEST_DB, type TestServer } from './support/harness';
 import { diagnostic, jobRow, testUser, waitJob } from './support/jobs';
-
-const workerEntry = fileURLToPath(new URL('../src/entry/worker.ts', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+import { spawnWorker } from './support/worker-process';
 
 /** Starts `npm run worker` (the worker entry) as a separate process; resolves once it is polling. */
-function startWorkerProcess(s: TestServer): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, workerEntry], {
-      cwd: path.resolve(path.dirname(workerEntry), '../../../..'),
-      env: {
-        ...process.env,
-        DATABASE_URL: s.databaseUrl!,
-        CELLCLOUD_DATA_DIR: s.dataDir,
-        WORKER_CONCURRENCY: '1',
-        JOB_HEARTBEAT_SECONDS: '10',
-        QUEUE_SUPERVISE_SECONDS: '1',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => reject(new Error('worker did not start within 60 s')), 60_000);
-    child.stdout!.on('data', (b: Buffer) => {
-      if (b.toString().includes('worker')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited early with code ${code}`)));
-  });
-}
+const startWorkerProcess = (s: TestServer): Promise<ChildProcess> => spawnWorker(s).then((w) => w.child);
 
 /**
  * Two separate worker processes on one PostgreSQL database (the API runs no worker). The worker

@@ -70,6 +70,10 @@ function queueOptions(name: JobName, config: Config) {
 export class JobQueue {
   readonly boss: PgBoss;
   private started = false;
+  /** Handlers running in this process (awaited when the queue stops). */
+  private readonly running = new Set<Promise<void>>();
+  /** True from `stop` on: no new job is taken (worker readiness answers 503). */
+  draining = false;
 
   constructor(
     private readonly config: Config,
@@ -150,7 +154,10 @@ export class JobQueue {
         lastAttempt: job.retryCount >= retryLimit,
         signal: job.signal,
       };
-      return observeJob(name, job.id, job.retryCount, telemetry, () => handler(ctx));
+      const p = observeJob(name, job.id, job.retryCount, telemetry, () => handler(ctx));
+      this.running.add(p);
+      void p.catch(() => {}).finally(() => this.running.delete(p));
+      return p;
     };
     const localConcurrency = Math.max(
       1,
@@ -205,11 +212,30 @@ export class JobQueue {
     }
   }
 
-  /** Stop polling; running handlers get `graceful` seconds to finish, then are abandoned. */
-  async stop(graceful = true): Promise<void> {
+  /** Jobs this process is running now. */
+  get runningJobs(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stop polling (no new job is taken); running handlers get `drainSeconds` to finish (the worker
+   * entry's SIGTERM drain passes WORKER_DRAIN_SECONDS, issue 34). Past that, pg-boss fails the jobs
+   * still running (each is retried, by another worker, as its queue's retry) and aborts their
+   * signals: the child processes are killed, and an analysis resumes from its last checkpoint.
+   * Those handlers are given a little time to hand their job rows back before the pool closes.
+   */
+  async stop(graceful = true, drainSeconds = 10): Promise<void> {
     if (!this.started) return;
     this.started = false;
-    await this.boss.stop({ graceful, timeout: 10_000, close: true });
+    this.draining = true;
+    await this.boss.stop({ graceful, timeout: drainSeconds * 1000, close: false });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((r) => (timer = setTimeout(r, 15_000))),
+    ]);
+    clearTimeout(timer);
+    await this.boss.stop({ close: true });
   }
 }
 
