@@ -146,7 +146,14 @@ describe.skipIf(!!unavailable || !pbmc)('compose deployment: a worker killed mid
     expect(r.out).toMatch(/applied \d+ migrations/);
     start(`${tag}-api`, composeService('api', secret), port);
     const worker = composeService('worker', secret);
-    for (const n of [1, 2]) start(`${tag}-worker-${n}`, worker, port, ['--no-healthcheck']);
+    // one network (the host's): each worker's metrics port of its own
+    for (const n of [1, 2])
+      start(
+        `${tag}-worker-${n}`,
+        { ...worker, environment: { ...worker.environment, WORKER_METRICS_PORT: String(port + n) } },
+        port,
+        ['--no-healthcheck'],
+      );
     const url = `http://127.0.0.1:${port}`;
     await until(
       'the API',

@@ -26,6 +26,8 @@ const full = {
   worker: { concurrency: 2, memoryMb: 4096, keda: { enabled: true, maxReplicaCount: 5 } },
   resources: { existingClaim: 'cellcloud-resources' },
   env: { LOG_LEVEL: 'debug', SMTP_HOST: 'mail.example.org' },
+  metrics: { token: 'metrics-4711' },
+  tracing: { otlpEndpoint: 'http://otel-collector.monitoring:4318' },
   nodeSelector: { pool: 'compute' },
   tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'cellcloud', effect: 'NoSchedule' }],
   imagePullSecrets: [{ name: 'registry' }],
@@ -104,13 +106,79 @@ describe('Helm chart', () => {
     expect(secrets.map((s) => Object.keys(s.stringData).sort())).toEqual([
       ['DATABASE_URL'],
       ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
+      ['METRICS_TOKEN'],
     ]);
     const job = find(docs, 'Job')[0]!;
     expect((job.doc.metadata as { name: string }).name).toBe('lab-cellcloud-migrate-7');
     expect(containerOf(job).args).toEqual(['migrate']);
     // no credential appears outside the Secrets
     const outside = JSON.stringify(docs.filter((d) => d.doc.kind !== 'Secret').map((d) => d.doc));
-    for (const credential of ['pw-4711', 'AKIA4711', 's3-4711']) expect(outside).not.toContain(credential);
+    for (const credential of ['pw-4711', 'AKIA4711', 's3-4711', 'metrics-4711'])
+      expect(outside).not.toContain(credential);
+  });
+
+  it('wires metrics, traces, the worker probes and Service, and a grace period above the drain (issue 34)', () => {
+    const docs = renderChart(chart, { values: full, releaseName: 'lab' });
+    const workerDeployment = find(docs, 'Deployment', '-worker')[0]!;
+    const worker = containerOf(workerDeployment);
+    const api = containerOf(find(docs, 'Deployment', '-api')[0]!);
+    for (const c of [api, worker]) {
+      expect(c.env).toContainEqual({
+        name: 'METRICS_TOKEN',
+        valueFrom: { secretKeyRef: { name: 'lab-cellcloud-metrics', key: 'METRICS_TOKEN' } },
+      });
+      expect(c.env).toContainEqual({
+        name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+        value: 'http://otel-collector.monitoring:4318',
+      });
+      expect(c.env).toContainEqual({ name: 'OTEL_SERVICE_NAME', value: 'cellcloud' });
+    }
+    expect(worker.env).toContainEqual({ name: 'WORKER_METRICS_PORT', value: '9464' });
+    expect(worker.env).toContainEqual({ name: 'WORKER_DRAIN_SECONDS', value: '120' });
+    expect(api.env.map((e) => e.name)).not.toContain('WORKER_METRICS_PORT');
+    expect(worker.ports).toEqual([{ name: 'metrics', containerPort: 9464 }]);
+    expect(worker.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'metrics' } });
+    expect(worker.startupProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'metrics' } });
+    expect(worker.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 'metrics' } });
+    // the pod is killed only after the drain (WORKER_DRAIN_SECONDS) and the hand-back
+    const podSpec = (
+      workerDeployment.doc.spec as { template: { spec: { terminationGracePeriodSeconds: number } } }
+    ).template.spec;
+    expect(podSpec.terminationGracePeriodSeconds).toBe(150);
+    const svc = find(docs, 'Service', '-worker')[0]!.doc as {
+      spec: {
+        clusterIP: string;
+        ports: { port: number; targetPort: string }[];
+        selector: Record<string, string>;
+      };
+    };
+    expect(svc.spec.clusterIP).toBe('None');
+    expect(svc.spec.ports).toEqual([{ name: 'metrics', port: 9464, targetPort: 'metrics' }]);
+    expect(
+      (workerDeployment.doc.spec as { template: { metadata: { labels: Record<string, string> } } }).template
+        .metadata.labels,
+    ).toMatchObject(svc.spec.selector);
+    // a longer drain moves the grace period; an existing Secret is referenced, none is made
+    const own = renderChart(chart, {
+      values: { ...required, worker: { drainSeconds: 900 }, metrics: { existingSecret: 'my-metrics' } },
+    });
+    const ownWorker = find(own, 'Deployment', '-worker')[0]!;
+    expect(
+      (ownWorker.doc.spec as { template: { spec: { terminationGracePeriodSeconds: number } } }).template.spec
+        .terminationGracePeriodSeconds,
+    ).toBe(930);
+    expect(containerOf(ownWorker).env).toContainEqual({
+      name: 'METRICS_TOKEN',
+      valueFrom: { secretKeyRef: { name: 'my-metrics', key: 'METRICS_TOKEN' } },
+    });
+    expect(find(own, 'Secret').map((d) => (d.doc.metadata as { name: string }).name)).not.toContain(
+      'lab-cellcloud-metrics',
+    );
+    // without the values: no token, no tracing
+    const plain = containerOf(find(renderChart(chart, { values: required }), 'Deployment', '-worker')[0]!);
+    expect(plain.env.map((e) => e.name)).not.toEqual(
+      expect.arrayContaining(['METRICS_TOKEN', 'OTEL_EXPORTER_OTLP_ENDPOINT']),
+    );
   });
 
   it('refuses to render without a database or shared storage, with a message naming the value', () => {

@@ -43,6 +43,15 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{/* The Secret holding METRICS_TOKEN: the user's, or the one the chart makes from metrics.token. */}}
+{{- define "cellcloud.metricsSecret" -}}
+{{- if .Values.metrics.existingSecret -}}
+{{- .Values.metrics.existingSecret -}}
+{{- else -}}
+{{- printf "%s-metrics" (include "cellcloud.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Environment of the API, the workers and the migration Job (README "Configuration"). */}}
 {{- define "cellcloud.env" -}}
 - name: DATABASE_URL
@@ -79,6 +88,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.trustProxy }}
 - name: TRUST_PROXY
   value: {{ .Values.trustProxy | quote }}
+{{- end }}
+{{- if or .Values.metrics.token .Values.metrics.existingSecret }}
+- name: METRICS_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "cellcloud.metricsSecret" . }}
+      key: METRICS_TOKEN
+{{- end }}
+{{- if .Values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .Values.tracing.otlpEndpoint | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ .Values.tracing.serviceName | quote }}
 {{- end }}
 - name: WORKER_CONCURRENCY
   value: {{ .Values.worker.concurrency | quote }}
