@@ -36,6 +36,11 @@ describe.skipIf(!pbmc)('cell score task in the explorer', () => {
     await panel.getByTestId('task-run-cell-score').click();
     const view = page.getByTestId('cell-score-view');
     await view.waitFor({ timeout: 120_000 });
+    // the history names the run's parameters readably (issue 31: raw key=value, [object Object])
+    const params = (await panel.getByTestId('task-params').first().textContent()) ?? '';
+    expect(params).toContain('Gene set file (csv, one gene per line, no header): tcells.csv');
+    expect(params).toContain('Method: AddModuleScore and UCell');
+    expect(params).not.toMatch(/\[object |=/);
     await expect(page.getByTestId('cell-score-genes').textContent()).resolves.toMatch(/5 of 5 genes used/);
     await page.getByTestId('cell-score-table').locator('tbody tr').first().waitFor();
     await page.getByTestId('cell-score-embedding').scrollIntoViewIfNeeded();
