@@ -130,7 +130,7 @@ describe.skipIf(!H5AD || !LABELS || !REFS)('automatic annotation of pbmc3k (Seur
     expect(cd8 / total('CD8 T')).toBeGreaterThan(0.8);
   });
 
-  it('refuses without species, without tissue, and for a species other than human/mouse (the product's messages)', async () => {
+  it('refuses without species, without tissue, and for a species other than human/mouse (the product messages)', async () => {
     expect(await taskErrorKey(annotate(result, { tissue: 'blood', clusterKey: 'seurat_cluster' }))).toBe(
       'annotate.speciesRequired',
     );

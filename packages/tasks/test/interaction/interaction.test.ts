@@ -131,7 +131,7 @@ describe.skipIf(!H5AD || !LABELS || !CPDB)('interaction (CellPhoneDB statistical
     db = await loadCpdbDatabase(resources);
   });
 
-  it('runs with the tutorial labels: CellPhoneDB tables, the product's long table, count network, top 30', async () => {
+  it('runs with the tutorial labels: CellPhoneDB tables, the product long table, count network, top 30', async () => {
     const { summary, sink } = await run(result, { groupBy: 'tutorial_label' }, 2);
     expect(summary.geneIdKind).toBe('hgnc_symbol');
     expect(summary.cellTypes.map((t) => t.name)).toContain('CD14+ Mono');
