@@ -180,6 +180,10 @@ describe(`sharing: role matrix from the OpenAPI document on ${TEST_DB}`, () => {
   it('a revoked viewer gets 404 at the next request, like any other user', async () => {
     const url = `/api/user_datasets/${values.id}/observation_annotation`;
     expect((await call('GET', url, users.viewer.token)).status).toBe(200);
+    const shared = await s.request('GET', '/api/shared_datasets', { token: users.viewer.token });
+    expect(shared.body.data).toMatchObject([
+      { datasetId: values.id, role: 'viewer', owner: { username: users.owner.user.username } },
+    ]);
     const del = await call(
       'DELETE',
       `/api/user_datasets/${values.id}/shares/${viewerShare}`,
