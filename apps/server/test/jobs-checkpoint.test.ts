@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readDataset } from '@cellcloud/formats';
-import { isDataset, isGroup, withH5, type H5Group } from '@cellcloud/formats/h5-io';
 import { folderBundle } from '@cellcloud/formats/node-sources';
 import { sharedData } from '@cellcloud/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,34 +17,12 @@ import type { Storage } from '../src/storage/storage';
 const pbmc = sharedData('pbmc3k/10x');
 const MEMORY = 4 * 2 ** 30;
 
-/** sha256 of the stored bytes of every dataset of an h5ad file (as packages/engine's reproducible test). */
-function datasetHashes(bytes: Uint8Array): Promise<Record<string, string>> {
-  return withH5(bytes, 'analysis.h5ad', (f) => {
-    const out: Record<string, string> = {};
-    const walk = (g: H5Group, at: string) => {
-      for (const name of g.keys()) {
-        const e = g.get(name);
-        const p = `${at}/${name}`;
-        if (isGroup(e)) walk(e, p);
-        else if (isDataset(e)) {
-          const v = e.value as unknown;
-          const raw = ArrayBuffer.isView(v)
-            ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
-            : new TextEncoder().encode(JSON.stringify(v));
-          out[p] = `${e.dtype} ${JSON.stringify(e.shape)} ${createHash('sha256').update(raw).digest('hex')}`;
-        }
-      }
-    };
-    walk(f, '');
-    return out;
-  });
-}
-
 /**
  * Issue 34: an analysis whose child process is killed (SIGKILL) right after the PCA resumes from
  * the checkpoint saved after the PCA — the finished steps are skipped — and writes the same
  * analysis.h5ad and markers.csv as an uninterrupted run. Real pbmc3k, real child processes, real
- * local storage.
+ * local storage. (analysis.h5ad is compared as a whole file: the two runs write it byte for byte
+ * the same.)
  */
 describe.skipIf(!pbmc)('analysis checkpoints in the child process', () => {
   let dir: string;
@@ -121,13 +97,10 @@ describe.skipIf(!pbmc)('analysis checkpoints in the child process', () => {
     expect(resumed.resumed.length).toBeLessThanOrEqual(throughPca.length + 1);
     expect(seen).toContain('resume');
     expect(((await reference) as AnalysisChildResult).resumed).toEqual([]);
-    const a = await storage.getBytes('a2/analysis.h5ad');
-    const b = await storage.getBytes('ref/analysis.h5ad');
-    const ha = await datasetHashes(a);
-    expect(Object.keys(ha)).toEqual(
-      expect.arrayContaining(['/obs/cluster/codes', '/obsm/X_pca', '/obsm/X_umap', '/obsm/X_tsne']),
-    );
-    expect(ha).toEqual(await datasetHashes(b));
+    // the same file to the byte (obs, obsm, X, layers, var, uns) and the same marker table
+    const a = Buffer.from(await storage.getBytes('a2/analysis.h5ad'));
+    expect(a.length).toBeGreaterThan(1_000_000);
+    expect(a.equals(Buffer.from(await storage.getBytes('ref/analysis.h5ad')))).toBe(true);
     expect(Buffer.from(await storage.getBytes('a2/markers.csv'))).toEqual(
       Buffer.from(await storage.getBytes('ref/markers.csv')),
     );
