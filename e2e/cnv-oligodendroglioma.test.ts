@@ -7,7 +7,7 @@ import {
   openWhenCompleted,
   submitWizard,
   wizardEnv,
-  wizardStep1,
+  wizardToOptions,
   type WizardEnv,
 } from './support/wizard-setup';
 
@@ -81,13 +81,7 @@ describe.skipIf(!have)('oligodendroglioma: non-integer upload → plate preset �
     await expect(row.getByTestId('upload-value-kind').textContent()).resolves.toMatch(/Non-integer counts/);
 
     // the wizard with every default: the plate preset is chosen from the samples' depth
-    await page.goto('/integrateLocalData');
-    await page.getByTestId('wizard-step-1').waitFor();
-    await wizardStep1(page, 'oligo_plate', 'Oligodendroglioma');
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('wizard-step-2').waitFor();
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('wizard-step-3').waitFor();
+    await wizardToOptions(page, 'oligo_plate', 'Oligodendroglioma');
     await expect(
       page.locator('[data-testid=wizard-preset] input[type=radio][value=plate]').isChecked(),
     ).resolves.toBe(true);
@@ -123,13 +117,7 @@ describe.skipIf(!have)('oligodendroglioma: non-integer upload → plate preset �
     expect(await lowestArms(page)).toEqual(en);
     await screenshot(page, 'oligo-cnv-arms');
     // the wizard and the upload list in Chinese
-    await page.goto('/integrateLocalData');
-    await page.getByTestId('wizard-step-1').waitFor();
-    await wizardStep1(page, 'oligo_zh', 'Oligodendroglioma');
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('wizard-step-2').waitFor();
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('wizard-step-3').waitFor();
+    await wizardToOptions(page, 'oligo_zh', 'Oligodendroglioma');
     await expect(page.getByTestId('wizard-preset').textContent()).resolves.toContain('微孔板法');
     await expect(page.getByTestId('wizard-value-kind-nonIntegerCounts').textContent()).resolves.toContain(
       '非整数计数',

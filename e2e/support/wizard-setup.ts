@@ -89,6 +89,17 @@ export async function wizardStep1(page: Page, jobName: string, sample: string): 
     .check();
 }
 
+/** From /integrateLocalData to step 3 (analysis options) with one sample, cell filtering skipped. */
+export async function wizardToOptions(page: Page, jobName: string, sample: string): Promise<void> {
+  await page.goto('/integrateLocalData');
+  await page.getByTestId('wizard-step-1').waitFor();
+  await wizardStep1(page, jobName, sample);
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-step-2').waitFor();
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-step-3').waitFor();
+}
+
 /** Submits on step 4; resolves with the job's row in My Analyses once it is listed. */
 export async function submitWizard(page: Page, jobName: string): Promise<Locator> {
   await page.getByTestId('wizard-submit').click();

@@ -116,7 +116,7 @@ export async function readDataset(input: SourceBundle, opts: ReadDatasetOptions 
   ds.valueKind = valueKindOf(scan.nonInteger, scan.max);
   if (ds.valueKind === 'logNormalized')
     ds.warnings.push(
-      `${file}: the values look log-normalized (non-integer, largest ${scan.max}); the analysis uses them as they are, without normalizing again.`,
+      `${file}: the values look log-normalized (non-integer, largest ${+scan.max.toPrecision(4)}); the analysis uses them as they are, without normalizing again.`,
     );
   return ds;
 }

@@ -74,6 +74,14 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
       'plate-based samples (deep, few cells): the plate preset applies (docs/methods/import-formats.md#plate-based-data)',
     );
   }
+  // as the wizard does: log-normalized values have no raw counts for Scrublet or DecontX
+  if (shapes.some((s) => s.valueKind === 'logNormalized')) {
+    params.doubletDetectionAndRemoval ??= false;
+    params.ambientRnaRemoval ??= { enabled: false };
+    log(
+      'log-normalized values: normalization skipped; doublet detection and ambient RNA removal off unless the parameter file sets them',
+    );
+  }
   const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
   for (const file of args.obs) {
     const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);

@@ -35,6 +35,10 @@ export function SelectSamplesStep({ w, samples }: { w: WizardState; samples: Ana
     );
     const preset = plate ? 'plate' : 'droplet';
     if (preset !== w.draft.param.preset) w.setPreset(preset);
+    // steps that need raw integer counts are off for samples without them (step 3 says why)
+    const kinds = datasets.map((d) => samples.find((x) => x.id === d.id)?.valueKind ?? 'counts');
+    if (kinds.some((k) => k !== 'counts')) w.setParam({ contaminationState: false });
+    if (kinds.includes('logNormalized')) w.setParam({ doubletState: false });
   };
   const update = (id: string, patch: { name?: string; group?: string }) =>
     w.setDatasets(w.draft.datasets.map((d) => (d.id === id ? { ...d, ...patch } : d)));
