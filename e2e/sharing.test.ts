@@ -116,6 +116,7 @@ describe.skipIf(!pbmc)('sharing an analysis and attributed annotation', () => {
     await a.page.getByTestId('tab-label-cellAnnotations').click();
     await a.page.getByTestId('annotation-level').click();
     await visibleOption(a.page, 'B_curated').click();
+    await a.page.getByTestId('label-notes').filter({ hasText: 'Merged_T' }).waitFor();
     const history = a.page.getByTestId('level-history');
     await expect(history.getByTestId('history-author-2').textContent()).resolves.toBe(userB.username);
     await expect(history.textContent()).resolves.toMatch(/Merged_T/);

@@ -14,6 +14,7 @@ import { palette } from '../viewer/palettes';
 import type { Colouring } from '../viewer/scatterPoints';
 import { clusterLabelTable, confidencePerCell, type ClusterSummary } from './annotationStats';
 import { EditLabelsPanel } from './EditLabelsPanel';
+import { LabelNotesPanel } from './LabelNotesPanel';
 import { LevelHistoryPanel } from './LevelHistoryPanel';
 import { useDatasetRole } from '../../../api/sharing';
 import { MarkerDotPlot } from './MarkerDotPlot';
@@ -244,6 +245,11 @@ export function CellAnnotationsTab({ client, datasetId, subsets, manifest }: Tab
             saved={savedLevel ? { id: savedLevel.id, version: savedLevel.version } : undefined}
             viewer={role.data?.role === 'viewer'}
           />
+        </Card>
+      )}
+      {datasetId !== null && savedLevel && (
+        <Card size="small" title={t('notes.title')}>
+          <LabelNotesPanel datasetId={datasetId} level={savedLevel} canEdit={role.data?.role !== 'viewer'} />
         </Card>
       )}
       {datasetId !== null && savedLevel && (
