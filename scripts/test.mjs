@@ -51,8 +51,9 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const only = process.argv.slice(2); // optional vitest filters, e.g. `npm test -- accounts`
-// browser test files side by side (vitest.config.ts): 1 unless CELLCLOUD_E2E_WORKERS says otherwise
-const e2eWorkers = Math.max(1, Number(process.env.CELLCLOUD_E2E_WORKERS ?? 1) || 1);
+// browser test files two side by side (vitest.config.ts, e2e/support/global-setup.ts makes the web
+// bundle and the shared pbmc3k result once first); CELLCLOUD_E2E_WORKERS=1 runs them one at a time
+const e2eWorkers = Math.max(1, Number(process.env.CELLCLOUD_E2E_WORKERS ?? 2) || 2);
 const results = [];
 function vitest(label, projects, env, extra = []) {
   const json = path.join(outDir, `${label}.json`);
@@ -192,7 +193,10 @@ if (pgUp) {
 // podman on a cached Debian base and runs as API and worker (deploy/README.md, "Tests").
 vitest('deploy (chart, podman image)', ['deploy'], { CELLCLOUD_TEST_PG_URL: pgUrl });
 
-vitest('e2e (Chromium)', ['e2e'], { CELLCLOUD_CHROMIUM: chromium });
+vitest('e2e (Chromium)', ['e2e'], {
+  CELLCLOUD_CHROMIUM: chromium,
+  CELLCLOUD_E2E_WORKERS: String(e2eWorkers),
+});
 
 console.log('\n━━ summary ━━');
 let p = 0,

@@ -22,4 +22,10 @@ export const PGLITE_ONLY = [
   // tables and figures export children on a pbmc3k result (54 s); the downloads' requests,
   // approval and expiry on PostgreSQL: downloads, download-annotation-levels
   'apps/server/test/download-tables-figures.test.ts',
+  // two pbmc3k analyses in child processes, one killed after the PCA and resumed; it opens no
+  // database at all, so a second run on PostgreSQL would repeat the same bytes
+  'apps/server/test/jobs-checkpoint.test.ts',
+  // h5ad and methods-report exports of a curated level (48 s); shares and level history on
+  // PostgreSQL: sharing-matrix, annotation-history (with the concurrent-save conflict)
+  'apps/server/test/sharing-provenance.test.ts',
 ];
