@@ -25,6 +25,18 @@ function withoutProgressive(option: ChartOption): ChartOption {
   return { ...option, series: Array.isArray(series) ? series.map(off) : off(series) } as ChartOption;
 }
 
+/**
+ * zrender's canvas painter splits a long paint over animation frames and each later frame first
+ * checks that its redraw id is still the painter's (`_paintList`); a frame that runs after
+ * `dispose()` reads the painter's layers, which are gone, and throws "Cannot read properties of null
+ * (reading 'layerStack')" (a tab unmounted while a chart was painting). A redraw id no frame holds
+ * makes those frames return at once. zrender 5/6 internals, hence the guard on the field's type.
+ */
+function stopPendingFrames(c: echarts.ECharts): void {
+  const painter = c.getZr().painter as unknown as { _redrawId?: unknown };
+  if (typeof painter._redrawId === 'number') painter._redrawId = Number.NaN;
+}
+
 /** One ECharts chart with PNG (≥ 4200 px high, docs/product/limits.md#exports), SVG and TIFF (server-side conversion) export. */
 export function EChart({ option, height = 360, fileName, testId }: Props) {
   const { t } = useTranslation('explore');
@@ -38,6 +50,7 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
     ro.observe(el.current!);
     return () => {
       ro.disconnect();
+      stopPendingFrames(c);
       c.dispose();
       chart.current = null;
     };
