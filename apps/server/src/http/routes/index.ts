@@ -17,6 +17,7 @@ import taskRoutes from './tasks';
 import publicDatasetRoutes from './public-datasets';
 import adminRoutes from './admin';
 import adminCliRoutes from './admin-cli';
+import adminPublicIngestRoutes from './admin-public-ingest';
 import myFilesRoutes from './my-files';
 import adminContentRoutes from './admin-content';
 import sharingRoutes from './sharing';
@@ -43,6 +44,7 @@ export const routeModules: ((app: ZodApp, ctx: AppContext) => Promise<void>)[] =
   publicDatasetRoutes,
   adminRoutes,
   adminCliRoutes,
+  adminPublicIngestRoutes,
   myFilesRoutes,
   adminContentRoutes,
   sharingRoutes,
