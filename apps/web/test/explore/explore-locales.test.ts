@@ -43,7 +43,11 @@ describe('explore namespace', () => {
     [
       ...code.matchAll(/\bt\('([^']+)'/g),
       ...code.matchAll(/'(?:explore:)?((?:levels|layers|tabs|quality|gene|deg|subsets)\.[\w.]+)'/g),
-    ].map((m) => m[1]!),
+    ]
+      .map((m) => m[1]!)
+      // a key of another namespace named in full (`t('tasks:history.yes')`) is checked by
+      // apps/web/test/locales.test.ts
+      .filter((k) => !/^[\w-]+:/.test(k) || k.startsWith('explore:')),
   );
 
   it('zh-CN has exactly the en-US keys', () => {

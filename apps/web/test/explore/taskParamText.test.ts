@@ -1,37 +1,21 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '@cellcloud/contracts/locale';
 import { findTask, TASKS } from '@cellcloud/tasks/contract';
-import { TASK_MESSAGES } from '@cellcloud/tasks/messages';
 import { i18nPrefix, paramTexts } from '../../src/features/explore/tasks/paramText';
+import { LOCALES, tasksNamespace } from './tasksNamespace';
 
 /**
  * Issue 31: the task history showed `group1=[object Object]; group2=[object Object]` and raw
  * `key=value` text. paramTexts on the REAL task contracts and the REAL `tasks` namespace (the
  * app's tasks.json plus each task folder's messages, merged as src/i18n does), in both languages.
  */
-const LOCALES: Locale[] = ['en-US', 'zh-CN'];
-const localeFile = (loc: Locale) =>
-  JSON.parse(
-    readFileSync(path.resolve(__dirname, `../../src/i18n/locales/${loc}/tasks.json`), 'utf8'),
-  ) as Record<string, unknown>;
 const ts = {} as Record<Locale, TFunction>;
 
 beforeAll(async () => {
   for (const loc of LOCALES) {
-    const perTask = Object.fromEntries(Object.values(TASK_MESSAGES).map((m) => [m.key, m[loc]]));
-    const inst = i18next.createInstance();
-    await inst.init({
-      lng: loc,
-      fallbackLng: false,
-      ns: ['tasks'],
-      defaultNS: 'tasks',
-      resources: { [loc]: { tasks: { ...localeFile(loc), ...perTask } } },
-      interpolation: { escapeValue: false },
-    });
-    ts[loc] = inst.getFixedT(loc, 'tasks');
+    const ns = await tasksNamespace(loc);
+    ts[loc] = ns.t;
   }
 });
 

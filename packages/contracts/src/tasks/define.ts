@@ -77,7 +77,8 @@ export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.Zod
    * Form hints for the web run panel, by param name: `level` = pick an annotation level,
    * `group` = a group spec (level + values), `genes` = gene symbols, `options` = fixed choices,
    * `hidden` = not shown. Other params are rendered from the schema (numbers, enums, booleans,
-   * strings). Labels: web `tasks` namespace, `<task name>.params.<param>`.
+   * strings); `advanced: true` puts a param under the form's "Advanced" section. Labels: web
+   * `tasks` namespace, `<task name>.params.<param>`; help: `<task name>.help.<param>`.
    */
   fields?: Readonly<Record<string, TaskFieldHint>>;
 }
@@ -93,7 +94,16 @@ export interface TaskUpload {
   required?: boolean;
 }
 
-export type TaskFieldHint =
+/**
+ * How the form shows one param: its widget (`kind`; none = rendered from the schema) and whether
+ * it is a tuning knob under the form's collapsed "Advanced" section (`advanced`: thresholds,
+ * iteration counts, seeds, method internals) rather than a choice that matters first.
+ */
+export type TaskFieldHint = TaskFieldKind & { advanced?: true };
+
+type TaskFieldKind =
+  /** Rendered from the params schema (number, enum, boolean, string, list). */
+  | { kind?: undefined }
   | { kind: 'level' }
   | { kind: 'group' }
   | { kind: 'genes' }

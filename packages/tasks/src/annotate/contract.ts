@@ -111,6 +111,13 @@ export const definition = defineTask({
       maxBytes: 5 * 1024 * 1024,
     },
   ],
-  fields: { clusterKey: { kind: 'level' }, lineageKey: { kind: 'level' }, subset: { kind: 'group' } },
+  fields: {
+    clusterKey: { kind: 'level' },
+    lineageKey: { kind: 'level' },
+    subset: { kind: 'group' },
+    fineTune: { advanced: true },
+    tuneThreshold: { advanced: true },
+    pruneNmads: { advanced: true },
+  },
   messages: taskFailures('annotate', en.failures, zh.failures),
 });

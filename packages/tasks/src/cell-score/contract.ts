@@ -96,6 +96,9 @@ export const definition = defineTask({
     builtinSet: { kind: 'options', values: CELL_SCORE_BUILTIN_SETS },
     genes: { kind: 'genes' },
     seed: { kind: 'hidden' },
+    nBins: { advanced: true },
+    nControl: { advanced: true },
+    maxRank: { advanced: true },
   },
   messages: taskFailures('cellScore', en.failures, zh.failures),
 });

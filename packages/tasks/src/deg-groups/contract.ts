@@ -66,6 +66,11 @@ export const definition = defineTask({
   species: 'any',
   tab: 'differentialExpression',
   timeoutMinutes: 60,
-  fields: { group1: { kind: 'group' }, group2: { kind: 'group' }, sampleKey: { kind: 'level' } },
+  fields: {
+    group1: { kind: 'group' },
+    group2: { kind: 'group' },
+    sampleKey: { kind: 'level' },
+    overlap: { advanced: true },
+  },
   messages: ENRICHMENT_MESSAGES,
 });

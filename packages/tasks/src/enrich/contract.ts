@@ -69,7 +69,19 @@ export const definition = defineTask({
   params: enrichParams,
   summary: enrichSummary,
   ...geneSetTaskFields('enrich'),
-  ...comparisonStepFields,
+  dependsOn: comparisonStepFields.dependsOn,
+  // the tuning knobs under the form's "Advanced"
+  fields: {
+    ...comparisonStepFields.fields,
+    overlap: { advanced: true },
+    log2fc: { advanced: true },
+    pval: { advanced: true },
+    padj: { advanced: true },
+    pct: { advanced: true },
+    minSetSize: { advanced: true },
+    maxSetSize: { advanced: true },
+    showTerms: { advanced: true },
+  },
 });
 
 /** Figure data of one group × library (data/plots.json, engine/plots.ts), all from the reported terms: the web's charts read it. */

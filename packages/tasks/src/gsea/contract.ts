@@ -57,5 +57,17 @@ export const definition = defineTask({
   params: gseaParams,
   summary: gseaSummary,
   ...geneSetTaskFields('gsea'),
-  ...comparisonStepFields,
+  dependsOn: comparisonStepFields.dependsOn,
+  // the tuning knobs under the form's "Advanced"
+  fields: {
+    ...comparisonStepFields.fields,
+    overlap: { advanced: true },
+    minPct: { advanced: true },
+    minSetSize: { advanced: true },
+    maxSetSize: { advanced: true },
+    nperm: { advanced: true },
+    seed: { advanced: true },
+    selectedTerms: { advanced: true },
+    topTerms: { advanced: true },
+  },
 });

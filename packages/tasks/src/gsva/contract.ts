@@ -54,5 +54,11 @@ export const definition = defineTask({
   params: gsvaParams,
   summary: gsvaSummary,
   ...geneSetTaskFields('gsva'),
-  fields: { groupBy: { kind: 'level' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    minSetSize: { advanced: true },
+    maxSetSize: { advanced: true },
+    maxCells: { advanced: true },
+    showSets: { advanced: true },
+  },
 });

@@ -112,6 +112,15 @@ export const definition = defineTask({
   species: 'human',
   tab: 'cellInteractions',
   timeoutMinutes: 120,
-  fields: { groupBy: { kind: 'level' }, restrict: { kind: 'group' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    restrict: { kind: 'group' },
+    cellsPerType: { advanced: true },
+    threshold: { advanced: true },
+    iterations: { advanced: true },
+    pvalue: { advanced: true },
+    precision: { advanced: true },
+    seed: { advanced: true },
+  },
   messages: taskFailures('interaction', en.failures, zh.failures),
 });

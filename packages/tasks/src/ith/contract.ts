@@ -81,6 +81,12 @@ export const definition = defineTask({
     groupBy: { kind: 'level' },
     groups: { kind: 'values', level: 'groupBy' },
     comparisons: { kind: 'hidden' },
+    ncellMin: { advanced: true },
+    ncellMax: { advanced: true },
+    nPcs: { advanced: true },
+    nHvg: { advanced: true },
+    cmethod: { advanced: true },
+    seed: { advanced: true },
   },
   messages: taskFailures('ith', en.failures, zh.failures),
 });

@@ -138,6 +138,15 @@ export const definition = defineTask({
       maxBytes: 1_000_000,
     },
   ],
-  fields: { groupBy: { kind: 'level' }, beamBranch: { kind: 'hidden' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    beamBranch: { kind: 'hidden' },
+    downsample: { advanced: true },
+    nHvg: { advanced: true },
+    deGenes: { advanced: true },
+    nTopGenes: { advanced: true },
+    nHeatmapGenes: { advanced: true },
+    seed: { advanced: true },
+  },
   messages: taskFailures('monocle2', en.failures, zh.failures),
 });

@@ -121,6 +121,12 @@ export const definition = defineTask({
     batchKey: { kind: 'level' },
     genes: { kind: 'genes' },
     rootNodes: { kind: 'hidden' },
+    reReduce: { advanced: true },
+    cellsPerGroup: { advanced: true },
+    k: { advanced: true },
+    qValue: { advanced: true },
+    resolution: { advanced: true },
+    seed: { advanced: true },
   },
   messages: taskFailures('monocle3', en.failures, zh.failures),
 });

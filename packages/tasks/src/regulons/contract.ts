@@ -99,6 +99,16 @@ export const definition = defineTask({
   species: 'human-mouse',
   tab: 'tfRegulation',
   timeoutMinutes: 240,
-  fields: { groupBy: { kind: 'level' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    cellsPerType: { advanced: true },
+    maxTargets: { advanced: true },
+    confidence: { advanced: true },
+    rankings: { advanced: true },
+    minRegulonSize: { advanced: true },
+    aucThreshold: { advanced: true },
+    csiModules: { advanced: true },
+    seed: { advanced: true },
+  },
   messages: taskFailures('regulons', en.failures, zh.failures),
 });

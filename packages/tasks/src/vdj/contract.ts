@@ -107,6 +107,12 @@ export const definition = defineTask({
     maxBytes: 200_000_000,
     ...(i === 0 ? { required: true } : {}),
   })),
-  fields: { groupBy: { kind: 'level' }, sampleMap: { kind: 'hidden' }, breaks: { kind: 'hidden' } },
+  fields: {
+    groupBy: { kind: 'level' },
+    sampleMap: { kind: 'hidden' },
+    breaks: { kind: 'hidden' },
+    stripSuffix: { advanced: true },
+    topN: { advanced: true },
+  },
   messages: taskFailures('vdj', en.failures, zh.failures),
 });

@@ -1,10 +1,23 @@
-import { Alert, Button, Form, Input, InputNumber, Select, Space, Switch, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  Collapse,
+  Form,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Switch,
+  Typography,
+  Upload,
+} from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import type { GroupSpec, TaskDefinition } from '@cellcloud/contracts/tasks/define';
+import { formParams, paramErrors } from './formErrors';
 import { i18nPrefix } from './paramText';
 import { useTaskDefaults } from './useTaskDefaults';
 
@@ -158,12 +171,23 @@ export function TaskForm({
       });
   }, [defaults, form]);
   const reasons = new Map((defaults?.reasons ?? []).map((r) => [r.field, r.text]));
-  const properties = useMemo(() => {
+  const { properties, required } = useMemo(() => {
     const js = z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as {
       properties?: Record<string, ParamSchema>;
+      required?: string[];
     };
-    return Object.entries(js.properties ?? {});
+    const props = Object.entries(js.properties ?? {});
+    // required = not optional in the params schema and no default (issue 31: empty, unmarked
+    // fields were refused after queuing)
+    const req = new Set(
+      props.filter(([k, p]) => js.required?.includes(k) && p.default === undefined).map(([k]) => k),
+    );
+    return { properties: props, required: req };
   }, [definition]);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  const [formError, setFormError] = useState<string[]>([]);
+  // required uploads without a file (e.g. the V(D)J contig file), by upload name
+  const [missingFiles, setMissingFiles] = useState<string[]>([]);
   const levels = useMemo(() => levelOptions(manifest, subsets), [manifest, subsets]);
   const initial = Object.fromEntries(
     properties.filter(([, p]) => p.default !== undefined).map(([k, p]) => [k, p.default]),
@@ -221,21 +245,57 @@ export function TaskForm({
     return <Input allowClear />;
   };
 
-  const submit = (values: Record<string, unknown>) => {
+  const isAdvanced = (name: string) => definition.fields?.[name]?.advanced === true;
+  const submit = () => {
+    // every field, the collapsed Advanced ones included
+    const values = form.getFieldsValue(true) as Record<string, unknown>;
+    // checked with the task's own params schema first: nothing is queued while a field is invalid
+    const problems = paramErrors(definition, values, t);
+    const missing = (definition.uploads ?? []).filter((u) => u.required && !files[u.name]).map((u) => u.name);
+    setMissingFiles(missing);
+    if (problems.length || missing.length) {
+      form.setFields(problems.flatMap((p) => (p.name ? [{ name: p.name, errors: p.errors }] : [])));
+      setFormError(problems.flatMap((p) => (p.name ? [] : p.errors)));
+      if (problems.some((p) => p.name && isAdvanced(p.name))) setAdvancedOpen(true);
+      return;
+    }
+    setFormError([]);
     // an untouched dataset default is not sent: the server resolves it again by the same rules,
     // which also see the uploads (a gene set file replaces the default built-in set)
     const params = Object.fromEntries(
-      Object.entries(values).filter(
-        ([k, v]) =>
-          v !== undefined &&
-          v !== null &&
-          v !== '' &&
-          !(Array.isArray(v) && v.length === 0) &&
+      Object.entries(formParams(values)).filter(
+        ([k]) =>
+          shown.some(([name]) => name === k) &&
           !(filledByDefault.current.has(k) && !changedByUser.current.has(k)),
       ),
     );
     onSubmit(params, files);
   };
+
+  const item = ([name, p]: [string, ParamSchema]) => (
+    <Form.Item
+      key={name}
+      name={name}
+      label={label(name)}
+      required={required.has(name)}
+      tooltip={t(`${prefix}.help.${name}`, { defaultValue: '' }) || undefined}
+      valuePropName={p.type === 'boolean' ? 'checked' : 'value'}
+      style={{
+        minWidth: definition.fields?.[name]?.kind ? 'min(280px, 100%)' : 'min(160px, 100%)',
+        maxWidth: 'min(480px, 100%)',
+        marginBottom: 8,
+      }}
+      extra={
+        reasons.get(name) ?? (definition.fields?.[name]?.kind === 'source' ? t('form.sourceHint') : undefined)
+      }
+      data-testid={`task-field-${name}`}
+    >
+      {field(name, p)}
+    </Form.Item>
+  );
+  const shown = properties.filter(([name]) => definition.fields?.[name]?.kind !== 'hidden');
+  const main = shown.filter(([name]) => !isAdvanced(name));
+  const advanced = shown.filter(([name]) => isAdvanced(name));
 
   return (
     <Form
@@ -244,6 +304,8 @@ export function TaskForm({
       initialValues={initial}
       onValuesChange={(changed: Record<string, unknown>) => {
         for (const k of Object.keys(changed)) changedByUser.current.add(k);
+        // a changed field's problem is checked again at the next Run
+        form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
       }}
       onFinish={submit}
       data-testid={`task-form-${definition.name}`}
@@ -258,34 +320,21 @@ export function TaskForm({
           data-testid={`task-default-missing-${m.field}`}
         />
       ))}
-      <Space wrap align="start" size="middle">
-        {properties
-          .filter(([name]) => definition.fields?.[name]?.kind !== 'hidden')
-          .map(([name, p]) => (
-            <Form.Item
-              key={name}
-              name={name}
-              label={label(name)}
-              valuePropName={p.type === 'boolean' ? 'checked' : 'value'}
-              style={{
-                minWidth: definition.fields?.[name] ? 280 : 160,
-                maxWidth: 'min(480px, 100%)',
-                marginBottom: 8,
-              }}
-              extra={
-                reasons.get(name) ??
-                (definition.fields?.[name]?.kind === 'source' ? t('form.sourceHint') : undefined)
-              }
-              data-testid={`task-field-${name}`}
-            >
-              {field(name, p)}
-            </Form.Item>
-          ))}
+      <Space wrap align="start" size="middle" style={{ maxWidth: '100%' }}>
+        {main.map(item)}
         {(definition.uploads ?? []).map((u) => (
           <Form.Item
             key={u.name}
             label={t(`${prefix}.uploads.${u.name}`)}
-            style={{ marginBottom: 8 }}
+            required={u.required}
+            validateStatus={missingFiles.includes(u.name) ? 'error' : undefined}
+            help={
+              missingFiles.includes(u.name)
+                ? t('form.errors.file', { label: t(`${prefix}.uploads.${u.name}`) })
+                : undefined
+            }
+            tooltip={t(`${prefix}.uploadHelp.${u.name}`, { defaultValue: '' }) || undefined}
+            style={{ marginBottom: 8, maxWidth: '100%' }}
             data-testid={`task-upload-${u.name}`}
           >
             <Upload
@@ -293,6 +342,7 @@ export function TaskForm({
               maxCount={1}
               beforeUpload={(file) => {
                 setFiles((f) => ({ ...f, [u.name]: file }));
+                setMissingFiles((m) => m.filter((n) => n !== u.name));
                 return false;
               }}
               onRemove={() =>
@@ -311,6 +361,36 @@ export function TaskForm({
           </Form.Item>
         ))}
       </Space>
+      {advanced.length > 0 && (
+        <Collapse
+          size="small"
+          style={{ width: '100%', marginBottom: 12 }}
+          activeKey={advancedOpen ? ['advanced'] : []}
+          onChange={(keys) => setAdvancedOpen(([] as string[]).concat(keys).includes('advanced'))}
+          items={[
+            {
+              key: 'advanced',
+              label: t('form.advanced'),
+              // rendered while collapsed: the fields keep their defaults and take errors
+              forceRender: true,
+              children: (
+                <>
+                  <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+                    {t('form.advancedHint')}
+                  </Typography.Paragraph>
+                  <Space wrap align="start" size="middle" style={{ maxWidth: '100%' }}>
+                    {advanced.map(item)}
+                  </Space>
+                </>
+              ),
+            },
+          ]}
+          data-testid={`task-advanced-${definition.name}`}
+        />
+      )}
+      {formError.map((e) => (
+        <Alert key={e} type="error" showIcon message={e} style={{ marginBottom: 8 }} />
+      ))}
       {/* a long task name wraps inside the button: on a 390 px screen "Run Differential
           expression between two groups" on one line made the whole page scroll sideways */}
       <Button
