@@ -241,8 +241,13 @@ export async function adminPublicIngest(
     } else {
       // a named but missing cells table is already reported (cells.file.missing)
       const missing = problems.some((p) => p.rule === 'cells.file.missing');
-      const found = e.violations.filter((v) => !(missing && v.rule === 'cells.table.required'));
-      problems.push(...found.map((v) => violationProblem(v, sheet)));
+      // a field the schema refused was left out of the sheet: its "required" is the same problem
+      const refused = new Set(issues.map((i) => i.field?.split('.')[0]));
+      const found = e.violations
+        .filter((v) => !(missing && v.rule === 'cells.table.required'))
+        .map((v) => violationProblem(v, sheet))
+        .filter((p) => !p.field || !refused.has(p.field.split('.')[0]));
+      problems.push(...found);
     }
   }
   if (problems.length || !std) return answer(problems);

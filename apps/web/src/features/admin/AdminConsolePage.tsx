@@ -8,10 +8,11 @@ import { AdminAuditTab } from './AdminAuditTab';
 import { AdminContentTab } from './AdminContentTab';
 import { AdminJobsTab } from './AdminJobsTab';
 import { AdminPlansTab } from './AdminPlansTab';
+import { AdminPublicIngestTab } from './AdminPublicIngestTab';
 import { AdminStorageTab } from './AdminStorageTab';
 import { AdminUsersTab } from './AdminUsersTab';
 
-const TABS = ['users', 'plans', 'downloads', 'jobs', 'storage', 'content', 'audit'] as const;
+const TABS = ['users', 'plans', 'downloads', 'jobs', 'storage', 'public', 'content', 'audit'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /admin/:tab? (administrators only): the admin console; /admin/downloads is the approvals queue. */
@@ -29,6 +30,7 @@ export default function AdminConsolePage() {
     if (k === 'downloads') return <AdminDownloadsPage />;
     if (k === 'jobs') return <AdminJobsTab />;
     if (k === 'storage') return <AdminStorageTab />;
+    if (k === 'public') return <AdminPublicIngestTab />;
     if (k === 'content') return <AdminContentTab />;
     return <AdminAuditTab />;
   };
