@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Descriptions, Form, Input, Progress, Space, Steps, Tag, Typography } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PublicIngestCheck } from '@cellcloud/contracts/admin-public-ingest';
@@ -49,37 +50,46 @@ export function AdminPublicIngestTab() {
     }
   };
 
-  if (ingestId) return <IngestProgress status={status.data} onAgain={() => setIngestId(null)} />;
+  if (ingestId)
+    return (
+      <IngestProgress
+        status={status.data}
+        onAgain={() => {
+          setIngestId(null);
+          setCheck(null);
+        }}
+      />
+    );
   const ready = data.length > 0 && sheet.trim().length > 0 && !busy;
   return (
     <Form layout="vertical" style={{ maxWidth: 820 }} data-testid="admin-public-ingest">
       <Typography.Paragraph type="secondary">{t('publicIngest.intro')}</Typography.Paragraph>
       <Form.Item label={t('publicIngest.files')} extra={t('publicIngest.filesHelp')} required>
-        <input
-          type="file"
+        <FilePicker
+          testId="pi-files"
+          label={t('publicIngest.files')}
           multiple
-          aria-label={t('publicIngest.files')}
-          data-testid="pi-files"
-          onChange={(e) => setData(Array.from(e.target.files ?? []))}
+          chosen={data.map((f) => f.name)}
+          onChange={(files) => setData(files)}
         />
       </Form.Item>
       <Form.Item label={t('publicIngest.cells')} extra={t('publicIngest.cellsHelp')}>
-        <input
-          type="file"
+        <FilePicker
+          testId="pi-cells"
+          label={t('publicIngest.cells')}
           accept=".csv,.tsv,.txt,.gz"
-          aria-label={t('publicIngest.cells')}
-          data-testid="pi-cells"
-          onChange={(e) => setCells(e.target.files?.[0])}
+          chosen={cells ? [cells.name] : []}
+          onChange={(files) => setCells(files[0])}
         />
       </Form.Item>
       <Form.Item label={t('publicIngest.sheet')} extra={t('publicIngest.sheetHelp')} required>
         <Space direction="vertical" style={{ width: '100%' }}>
-          <input
-            type="file"
+          <FilePicker
+            testId="pi-sheet-file"
+            label={t('publicIngest.sheetFile')}
             accept=".yaml,.yml,.json"
-            aria-label={t('publicIngest.sheetFile')}
-            data-testid="pi-sheet-file"
-            onChange={(e) => void e.target.files?.[0]?.text().then(setSheet)}
+            chosen={[]}
+            onChange={(files) => void files[0]?.text().then(setSheet)}
           />
           <Input.TextArea
             aria-label={t('publicIngest.sheet')}
@@ -131,6 +141,39 @@ export function AdminPublicIngestTab() {
         />
       )}
     </Form>
+  );
+}
+
+/** A translated "choose" button over a hidden file input, with the chosen names beside it. */
+function FilePicker(p: {
+  testId: string;
+  label: string;
+  accept?: string;
+  multiple?: boolean;
+  chosen: string[];
+  onChange: (files: File[]) => void;
+}): ReactNode {
+  const { t } = useTranslation('admin');
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <Space wrap>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept={p.accept}
+        multiple={p.multiple}
+        aria-label={p.label}
+        data-testid={p.testId}
+        onChange={(e) => p.onChange(Array.from(e.target.files ?? []))}
+      />
+      <Button icon={<UploadOutlined />} onClick={() => input.current?.click()}>
+        {t('publicIngest.choose')}
+      </Button>
+      <Typography.Text type="secondary">
+        {p.chosen.length ? p.chosen.join(', ') : t('publicIngest.noFile')}
+      </Typography.Text>
+    </Space>
   );
 }
 
