@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PUBLIC_INGEST_API,
@@ -11,7 +12,7 @@ import { publicIngestsRepo } from '../src/db/repos/public-ingests';
 import { cellxgeneH5ad, CELLXGENE_INPUTS, pbmcLabels } from './support/cellxgene';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
-import { uploadSample } from './files-helpers';
+import { fileFrom, uploadSample } from './files-helpers';
 
 const { pbmc, labels, features } = CELLXGENE_INPUTS;
 const ID = 'pbmc3k-console';
@@ -112,6 +113,36 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
     expect(byRule.has('cells.table.required')).toBe(false);
     for (const f of ['species', 'tissue', 'disease', 'assay'])
       expect(byRule.get(`meta.${f}.required`)).toMatchObject({ field: f });
+  }, 120_000);
+
+  it('a 10x upload with its cells table: a wrong column is named by its sheet field, the right one validates', async () => {
+    const tenx = ['barcodes.tsv.gz', 'genes.tsv.gz', 'matrix.mtx.gz'].map((f) =>
+      fileFrom(path.join(pbmc!, f)),
+    );
+    const up = await uploadSample(s, admin.token, 'public_counts', [
+      ...tenx,
+      fileFrom(labels!, 'cells.csv', 'metadata'),
+    ]);
+    const sheet = (column: string) =>
+      JSON.stringify({
+        id: 'pbmc3k-counts',
+        title: 'PBMC 3k counts',
+        species: 'Homo sapiens',
+        tissue: ['blood'],
+        disease: ['normal'],
+        assay: ["10x 3' v1"],
+        cells: 'cells.csv',
+        columns: { annot_sub: column },
+      });
+    const wrong = (await start({ uploadId: up.id, sheet: sheet('celltype'), validateOnly: true }, 'zh-CN'))
+      .body.data as PublicIngestCheck;
+    expect(wrong.problems).toEqual([
+      expect.objectContaining({ rule: 'cells.column.celltype.missing', field: 'columns.annot_sub' }),
+    ]);
+    expect(wrong.problems[0]!.message).toContain('细胞表中没有');
+    const right = (await start({ uploadId: up.id, sheet: sheet('label'), validateOnly: true })).body
+      .data as PublicIngestCheck;
+    expect(right).toMatchObject({ ok: true, datasetId: 'pbmc3k-counts', cells: lab.size });
   }, 120_000);
 
   it('a valid sheet validates, then queues the public.ingest job whose status reports progress', async () => {
