@@ -27,6 +27,30 @@ describe.skipIf(!pbmc)('cell score task in the explorer', () => {
     const panel = page.getByTestId('task-panel-cell-score');
     await panel.waitFor({ timeout: 60_000 });
 
+    // issue 31, a form a researcher reads: the tuning knobs wait under a collapsed "Advanced",
+    // each field has help, and on a 390 px screen the form fits
+    await expect(panel.getByTestId('task-field-nBins').isVisible()).resolves.toBe(false);
+    await panel.getByTestId('task-field-method').locator('.ant-form-item-tooltip').hover();
+    await page.getByRole('tooltip', { name: /AddModuleScore/ }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.getByTestId('task-advanced-cell-score').locator('.ant-collapse-header').click();
+    await panel.getByTestId('task-field-nBins').waitFor();
+    const form = panel.getByTestId('task-form-cell-score');
+    const fits = () =>
+      form.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= 390);
+    await expect(fits()).resolves.toBe(true);
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    // checked in the form before anything is queued: the field named by its label, what to do
+    const runs = panel.locator('[data-testid=task-history-cell-score] .ant-table-row');
+    const before = await runs.count();
+    await panel.getByTestId('task-field-name').locator('input').fill('my score');
+    await panel.getByTestId('task-run-cell-score').click();
+    await expect(
+      panel.getByTestId('task-field-name').locator('.ant-form-item-explain-error').textContent(),
+    ).resolves.toBe('Score name has a value that cannot be used; see its help (?) and change it.');
+    await expect(runs.count()).resolves.toBe(before);
+    await panel.getByTestId('task-field-name').locator('input').fill('tcell');
+
     const upload = panel.getByTestId('task-upload-geneSet').locator('input[type=file]');
     await upload.setInputFiles({
       name: 'tcells.csv',

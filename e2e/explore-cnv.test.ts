@@ -70,6 +70,7 @@ describe.skipIf(!pbmc)('cnv and ith tasks in the explorer', () => {
     await page.getByTestId('tab-label-ith').click();
     await page.getByTestId('task-panel-ith').waitFor({ timeout: 60_000 });
     await pick(page, 'task-panel-ith', 'groupBy', ['cluster']);
+    await page.getByTestId('task-advanced-ith').locator('.ant-collapse-header').click();
     await page.getByTestId('task-panel-ith').getByTestId('task-field-ncellMax').locator('input').fill('100');
     await page.getByTestId('task-run-ith').click();
     await page.getByTestId('ith-chart').locator('canvas').first().waitFor({ timeout: 180_000 });

@@ -34,6 +34,8 @@ describe.skipIf(!pbmc || !DOROTHEA)('regulons task in the explorer', () => {
       .locator('.ant-select-item-option', { hasText: /^cluster$/ })
       .first()
       .click();
+    // the sampling sizes are tuning knobs, under the form's collapsed Advanced section
+    await panel.getByTestId('task-advanced-regulons').locator('.ant-collapse-header').click();
     await panel.getByTestId('task-field-cellsPerType').locator('input').fill('30');
     await panel.getByTestId('task-field-maxTargets').locator('input').fill('300');
     await panel.getByTestId('task-run-regulons').click();

@@ -73,6 +73,7 @@ describe.skipIf(!pbmc)('trajectory tasks in the explorer', () => {
     await panel.getByTestId('task-field-root').locator('input').fill('1');
     // DDRTree on all of pbmc3k with the default 2,000 ordering genes finds a single State (no branch
     // point, so BEAM is rightly disabled); with 1,000 it finds 3 States and a branch point (CLI-checked)
+    await panel.getByTestId('task-advanced-monocle2').locator('.ant-collapse-header').click();
     await panel.getByTestId('task-field-nHvg').locator('input').fill('1000');
     await panel.getByTestId('task-run-monocle2').click();
     const summary = page.getByTestId('monocle2-summary');

@@ -116,6 +116,20 @@ function LevelValues({
   );
 }
 
+/**
+ * The fields of a section, wrapping: flex items (not antd Space, whose wrappers size to their
+ * content) so a field's `min(280px, 100%)` is of the form's width and a 390 px screen shows each
+ * picker at full width instead of squeezed.
+ */
+const FIELD_ROW = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-start',
+  columnGap: 16,
+  rowGap: 8,
+  maxWidth: '100%',
+} as const;
+
 interface Props {
   definition: TaskDefinition;
   /** The dataset: its defaults (level, CNV reference, species…) are shown filled in, with their reasons. */
@@ -320,7 +334,7 @@ export function TaskForm({
           data-testid={`task-default-missing-${m.field}`}
         />
       ))}
-      <Space wrap align="start" size="middle" style={{ maxWidth: '100%' }}>
+      <div style={FIELD_ROW}>
         {main.map(item)}
         {(definition.uploads ?? []).map((u) => (
           <Form.Item
@@ -360,7 +374,7 @@ export function TaskForm({
             </Typography.Text>
           </Form.Item>
         ))}
-      </Space>
+      </div>
       {advanced.length > 0 && (
         <Collapse
           size="small"
@@ -378,9 +392,7 @@ export function TaskForm({
                   <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
                     {t('form.advancedHint')}
                   </Typography.Paragraph>
-                  <Space wrap align="start" size="middle" style={{ maxWidth: '100%' }}>
-                    {advanced.map(item)}
-                  </Space>
+                  <div style={FIELD_ROW}>{advanced.map(item)}</div>
                 </>
               ),
             },
