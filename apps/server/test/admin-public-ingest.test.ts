@@ -5,6 +5,7 @@ import {
   type PublicIngestCheck,
   type PublicIngestStatus,
 } from '@cellcloud/contracts/admin-public-ingest';
+import { FILES_API } from '@cellcloud/contracts/files';
 import { read10xMtx } from '@cellcloud/formats/read-10x-mtx';
 import { folderBundle } from '@cellcloud/formats/node-sources';
 import type { Dataset } from '@cellcloud/formats/matrix';
@@ -30,6 +31,7 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
   let lab: Map<string, string>;
   let good: string;
   let bad: string;
+  let h5: Uint8Array;
   const start = (body: Record<string, unknown>, lang: 'en-US' | 'zh-CN' = 'en-US', token = admin.token) =>
     s.request('POST', ADMIN_PUBLIC_INGEST_API.start, { token, lang, body });
 
@@ -41,7 +43,7 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
     admin = await testUser(s);
     plain = await testUser(s);
     await s.ctx.db.query('UPDATE users SET is_admin = true WHERE id = $1', [admin.user.id]);
-    const h5 = await cellxgeneH5ad(data, lab);
+    h5 = await cellxgeneH5ad(data, lab);
     const broken = await cellxgeneH5ad(data, lab, { omit: ['tissue_ontology_term_id'] });
     good = (
       await uploadSample(s, admin.token, 'public_good', [{ name: 'pbmc3k.h5ad', bytes: h5 }], 'annotated')
@@ -176,8 +178,19 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
       (await s.request('GET', ADMIN_PUBLIC_INGEST_API.status('nope'), { token: admin.token })).status,
     ).toBe(404);
 
+    // the queued ingest no longer needs the upload: it is deleted with its files
+    expect((await s.request('GET', FILES_API.upload(good), { token: admin.token })).status).toBe(404);
+    expect(await s.ctx.storage.list(`raw/${good}/`)).toHaveLength(0);
+
     // a second ingest of the same dataset while one runs is a listed problem, naming `id`
-    const busy = (await start({ uploadId: good, sheet }, 'zh-CN')).body.data as PublicIngestCheck;
+    const again = await uploadSample(
+      s,
+      admin.token,
+      'public_again',
+      [{ name: 'pbmc3k.h5ad', bytes: h5 }],
+      'annotated',
+    );
+    const busy = (await start({ uploadId: again.id, sheet }, 'zh-CN')).body.data as PublicIngestCheck;
     expect(busy.ok).toBe(false);
     expect(busy.problems).toEqual([expect.objectContaining({ rule: 'ingest.busy', field: 'id' })]);
     expect(busy.problems[0]!.message).toContain('请等待其完成');

@@ -7,6 +7,7 @@ import {
   publicIngestStatus,
 } from '@cellcloud/contracts/admin-public-ingest';
 import type { AppContext } from '../../context';
+import { deleteUpload } from '../../services/files/uploads';
 import { adminPublicIngest, adminPublicIngestStatus } from '../../services/public-datasets/admin-ingest';
 import type { ZodApp } from '../app';
 import { userOf } from '../auth';
@@ -20,7 +21,8 @@ const config = { admin: true };
 /**
  * Public dataset ingest from the admin console (issue 31; contracts/admin-public-ingest.ts).
  * The files come through the ordinary resumable upload (streamed to storage, resumable, no size
- * held in memory by this route); the body is only the upload id and the sheet text.
+ * held in memory by this route); the body is only the upload id and the sheet text. The upload is
+ * deleted once the ingest is queued.
  */
 export default async function adminPublicIngestRoutes(app: ZodApp, ctx: AppContext) {
   app.post(
@@ -37,15 +39,15 @@ export default async function adminPublicIngestRoutes(app: ZodApp, ctx: AppConte
         response: okSchema(publicIngestCheck),
       },
     },
-    async (req) =>
-      ok(
-        await adminPublicIngest(
-          { db: ctx.db, storage: ctx.storage, queue: ctx.services.jobs?.queue },
-          userOf(req).id,
-          req.body,
-          localeOf(req),
-        ),
-      ),
+    async (req) => {
+      const userId = userOf(req).id;
+      const deps = { db: ctx.db, storage: ctx.storage, queue: ctx.services.jobs?.queue };
+      const r = await adminPublicIngest(deps, userId, req.body, localeOf(req));
+      // once queued, the counts are staged under public/: the upload (and its parse as a sample
+      // of the administrator, its quota) is no longer needed
+      if (r.ingest) await deleteUpload(ctx, userId, req.body.uploadId);
+      return ok(r);
+    },
   );
   app.get(
     `${ADMIN_PUBLIC_INGEST_API.start}/:id`,

@@ -42,7 +42,10 @@ export function AdminPublicIngestTab() {
       }
       const r = await checkPublicIngest({ uploadId: id, sheet, validateOnly });
       setCheck(r);
-      if (r.ingest) setIngestId(r.ingest.ingestId);
+      if (r.ingest) {
+        setIngestId(r.ingest.ingestId);
+        setUploaded(null); // the server deletes the upload once the ingest is queued
+      }
     } catch (e) {
       setFailure((e as Error).message);
     } finally {
