@@ -5,6 +5,7 @@ import {
   type PublicIngestCheck,
   type PublicIngestStatus,
 } from '@cellcloud/contracts/admin-public-ingest';
+import { ADMIN_API, type AdminAuditView } from '@cellcloud/contracts/admin';
 import { FILES_API } from '@cellcloud/contracts/files';
 import { read10xMtx } from '@cellcloud/formats/read-10x-mtx';
 import { folderBundle } from '@cellcloud/formats/node-sources';
@@ -178,6 +179,14 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
       (await s.request('GET', ADMIN_PUBLIC_INGEST_API.status('nope'), { token: admin.token })).status,
     ).toBe(404);
 
+    // the administrator's action is in the audit log
+    const audit = (await s.request('GET', ADMIN_API.audit, { token: admin.token })).body
+      .data as AdminAuditView[];
+    expect(audit.find((a) => a.action === 'public.ingest')).toMatchObject({
+      adminUsername: admin.user.username,
+      target: `${ID} v1`,
+      details: { ingestId: row!.id },
+    });
     // the queued ingest no longer needs the upload: it is deleted with its files
     expect((await s.request('GET', FILES_API.upload(good), { token: admin.token })).status).toBe(404);
     expect(await s.ctx.storage.list(`raw/${good}/`)).toHaveLength(0);

@@ -7,6 +7,7 @@ import {
   publicIngestStatus,
 } from '@cellcloud/contracts/admin-public-ingest';
 import type { AppContext } from '../../context';
+import { recordAudit } from '../../services/admin/audit';
 import { deleteUpload } from '../../services/files/uploads';
 import { adminPublicIngest, adminPublicIngestStatus } from '../../services/public-datasets/admin-ingest';
 import type { ZodApp } from '../app';
@@ -45,7 +46,11 @@ export default async function adminPublicIngestRoutes(app: ZodApp, ctx: AppConte
       const r = await adminPublicIngest(deps, userId, req.body, localeOf(req));
       // once queued, the counts are staged under public/: the upload (and its parse as a sample
       // of the administrator, its quota) is no longer needed
-      if (r.ingest) await deleteUpload(ctx, userId, req.body.uploadId);
+      if (r.ingest) {
+        await deleteUpload(ctx, userId, req.body.uploadId);
+        const target = `${r.ingest.datasetId} v${r.ingest.version}`;
+        await recordAudit(ctx.db, userOf(req), 'public.ingest', target, { ingestId: r.ingest.ingestId });
+      }
       return ok(r);
     },
   );

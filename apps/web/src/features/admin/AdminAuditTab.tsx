@@ -13,6 +13,7 @@ const ACTIONS = [
   'job.cancel',
   'download.approve',
   'download.decline',
+  'public.ingest',
   'content.create',
   'content.update',
   'content.delete',
