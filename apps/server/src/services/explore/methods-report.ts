@@ -28,7 +28,7 @@ const EN: Words = {
   doublets: 'Scrublet removed {removed} predicted doublets in sample {sample} (threshold {threshold}).',
   result: 'The analysed dataset has {cells} cells and {genes} genes; embeddings: {embeddings}.',
   steps:
-    'Counts were filtered per sample, doublets were predicted with Scrublet{doublets}, {ambient}counts were normalised to 10,000 per cell and log-transformed, {hvg} highly variable genes were selected ({hvgMethod}), scaled values (clipped at 10) were reduced by PCA ({pcs}), {batch}a 15-nearest-neighbour graph was clustered with {algorithm} at resolution {resolution}, marker genes were ranked with the Wilcoxon rank-sum test (Benjamini–Hochberg adjusted), and UMAP and t-SNE embeddings were computed.',
+    'Counts were filtered per sample, doublets were predicted with Scrublet{doublets}, {ambient}counts were normalised to 10,000 per cell and log-transformed, {hvg} highly variable genes were selected ({hvgMethod}), scaled values (clipped at 10) were reduced by PCA ({pcs}), {batch}a 15-nearest-neighbour graph was clustered with {algorithm} at resolution {resolution} (of 20 runs with successive seeds, the partition that agrees most with the others), marker genes were ranked with the Wilcoxon rank-sum test (Benjamini–Hochberg adjusted), and UMAP and t-SNE embeddings were computed.',
   ambientOn: 'ambient RNA was removed with DecontX, ',
   batchOn: 'batch effects between "{key}" groups were corrected with {method}, ',
   pcsAuto: 'number of components chosen automatically',
@@ -55,7 +55,7 @@ const ZH: Words = {
   doublets: 'Scrublet 在样本 {sample} 中去除了 {removed} 个预测的双细胞（阈值 {threshold}）。',
   result: '分析后的数据集包含 {cells} 个细胞和 {genes} 个基因；嵌入：{embeddings}。',
   steps:
-    '按样本过滤计数矩阵，用 Scrublet 预测双细胞{doublets}，{ambient}将每个细胞的计数标准化到 10,000 并取对数，选择 {hvg} 个高变基因（{hvgMethod}），对缩放后的数据（上限 10）做 PCA（{pcs}），{batch}在 15 近邻图上用 {algorithm} 以分辨率 {resolution} 聚类，用 Wilcoxon 秩和检验（Benjamini–Hochberg 校正）计算标记基因，并计算 UMAP 和 t-SNE 嵌入。',
+    '按样本过滤计数矩阵，用 Scrublet 预测双细胞{doublets}，{ambient}将每个细胞的计数标准化到 10,000 并取对数，选择 {hvg} 个高变基因（{hvgMethod}），对缩放后的数据（上限 10）做 PCA（{pcs}），{batch}在 15 近邻图上用 {algorithm} 以分辨率 {resolution} 聚类（以相继的种子运行 20 次，取与其余结果最一致的划分），用 Wilcoxon 秩和检验（Benjamini–Hochberg 校正）计算标记基因，并计算 UMAP 和 t-SNE 嵌入。',
   ambientOn: '用 DecontX 去除环境 RNA，',
   batchOn: '用 {method} 校正“{key}”各组间的批次效应，',
   pcsAuto: '主成分数自动选择',
