@@ -228,4 +228,27 @@ describe('requested downloads', () => {
       JSON.stringify((await s.request('GET', ROUTES.notifications.base, { token: owner.token })).body.data),
     ).toContain('download.expired');
   });
+
+  it("a shared analysis is downloaded on its owner's plan (issue 35)", async () => {
+    const share = (job: string, by: typeof owner, to: typeof owner) =>
+      s.request('POST', `/api/user_datasets/${job}/shares`, {
+        token: by.token,
+        body: { user: to.user.username, role: 'viewer' },
+      });
+    const ask = (job: string, who: typeof owner) =>
+      s.request('POST', DOWNLOADS_API.create, {
+        token: who.token,
+        body: { datasetId: job, kind: 'markers' },
+      });
+    // the owner's plan gives files at once: so does the share, to a viewer whose own plan does not
+    expect((await share(ownerJob, owner, limited)).status).toBe(200);
+    const given = await ask(ownerJob, limited);
+    expect(given.status).toBe(200);
+    expect(given.body.data.status).toBe('approved');
+    // the owner's plan waits for an administrator: so does a viewer whose own plan would not
+    expect((await share(limitedJob, limited, owner)).status).toBe(200);
+    const waits = await ask(limitedJob, owner);
+    expect(waits.status).toBe(200);
+    expect(waits.body.data.status).toBe('pending');
+  });
 });

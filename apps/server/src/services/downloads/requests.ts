@@ -5,6 +5,8 @@ import type { AppContext, AuthUser } from '../../context';
 import type { Locale } from '@cellcloud/contracts';
 import { downloadsRepo, type DownloadRow } from '../../db/repos/downloads';
 import { jobsRepo } from '../../db/repos/jobs';
+import { usersRepo } from '../../db/repos/users';
+import { privilegesOfPlan } from '../plans/user-privileges';
 import { datasetAccess } from '../sharing/access';
 import { AppError } from '../../errors';
 import { recordAudit } from '../admin/audit';
@@ -83,6 +85,19 @@ async function queueExport(ctx: AppContext, id: string): Promise<void> {
   await ctx.queue.send('download.export', { requestId: id });
 }
 
+/**
+ * Is the file given at once, without an administrator's approval (`downloadFreeFile`)? A shared
+ * analysis is downloaded on its owner's plan, as its storage is counted against the owner
+ * (docs/product/sharing.md): the privilege of the owner's plan decides, not the requester's.
+ */
+async function freeDownload(ctx: AppContext, user: AuthUser, ownerId: string): Promise<boolean> {
+  if (ownerId === user.id)
+    return user.privileges.has('downloadFreeFile') && !user.blockedPrivileges.has('downloadFreeFile');
+  const owner = await usersRepo.byId(ctx.db, ownerId);
+  if (!owner) return false;
+  return (await privilegesOfPlan(ctx.db, owner.plan_id)).allowed.has('downloadFreeFile');
+}
+
 export async function requestDownload(
   ctx: AppContext,
   user: AuthUser,
@@ -98,7 +113,7 @@ export async function requestDownload(
   if (!st) throw new AppError('NOT_FOUND', { kind: body.kind }, 'downloads.noSource');
   // the converted file counts against the quota until it expires
   await assertStorageAvailable(ctx, job.user_id, expectedBytes(body.kind, st.size));
-  const free = user.privileges.has('downloadFreeFile') && !user.blockedPrivileges.has('downloadFreeFile');
+  const free = await freeDownload(ctx, user, job.user_id);
   const id = randomUUID();
   await downloadsRepo.insert(ctx.db, {
     id,
