@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ANALYSIS_DEFAULTS } from '@cellcloud/contracts/analysis-params';
 import { resultCacheKey } from '../src/services/jobs-cache';
 
 /** The result-cache key: inputs + normalized parameters + engine version. */
@@ -9,18 +10,20 @@ describe('result cache key', () => {
   ];
 
   it('is the same for parameters that differ only by defaults or key order', () => {
+    // the defaults spelled out, read from their one source (docs/defaults.md)
+    const { clusterResolution, algorithm, numberOfHighlyVariableGenes } = ANALYSIS_DEFAULTS;
     const a = resultCacheKey({ samples, params: {} }, '1.0.0');
     const b = resultCacheKey(
       {
         samples,
-        params: { clusterResolution: 0.5, algorithm: 'louvain', numberOfHighlyVariableGenes: 2000 },
+        params: { clusterResolution, algorithm, numberOfHighlyVariableGenes },
       },
       '1.0.0',
     );
     const c = resultCacheKey(
       {
         samples,
-        params: { numberOfHighlyVariableGenes: 2000, algorithm: 'louvain', clusterResolution: 0.5 },
+        params: { numberOfHighlyVariableGenes, algorithm, clusterResolution },
       },
       '1.0.0',
     );
