@@ -95,6 +95,11 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest from the admin con
     expect(zh.problems).toHaveLength(c.problems.length);
     expect(zh.problems.find((p) => p.field === 'title')!.message).toContain('缺少 "title"');
     expect(zh.problems.find((p) => p.field === 'colour')!.message).toContain('不是元数据表的字段');
+    // the file's rules in the reader's language too, not the admin tool's English detail
+    const obs = zh.problems.find((p) => p.rule === 'obs.tissue_ontology_term_id.required')!;
+    expect(obs.message).toBe('文件的细胞表（obs）中没有 CELLxGENE 规范要求的 "tissue_ontology_term_id" 列。');
+    for (const p of zh.problems.filter((q) => !q.rule.startsWith('sheet.')))
+      expect(p.message, p.rule).not.toMatch(/\b(has no|the file|are not|column)\b/);
     // syntax errors and non-objects are problems too, never a stack trace
     const syntax = (await start({ uploadId: good, sheet: 'id: [unclosed', validateOnly: true })).body
       .data as PublicIngestCheck;

@@ -185,5 +185,11 @@ export const datasetMappingRelation = z.object({
 export type DatasetMappingRelation = z.infer<typeof datasetMappingRelation>;
 
 /** One violated rule of the CELLxGENE schema check (ingest refuses the file when any). */
-export const schemaViolation = z.object({ rule: z.string(), message: z.string() });
+export const schemaViolation = z.object({
+  rule: z.string(),
+  /** English, for the admin tool's terminal. */
+  message: z.string(),
+  /** The data the message names (counts, ids), for a translated message (the admin console). */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 export type SchemaViolation = z.infer<typeof schemaViolation>;

@@ -27,8 +27,16 @@ registerMessages({
     'pi.cells.column': 'The cells table has no column "{column}" named by "{field}".',
     'pi.cells.file':
       'The cells table "{name}" named by "{field}" is not among the uploaded files: add it to the upload.',
-    'pi.cells.cover': 'Every cell needs a row in the cells table named by "{field}": {detail}.',
-    'pi.counts.integer': 'The counts must be raw integer counts ({detail}).',
+    'pi.cells.cover':
+      'Every cell needs a row in the cells table named by "{field}": {missing} of {total} cells have none.',
+    'pi.counts.integer': 'The counts must be raw integer counts: the file holds non-integer values.',
+    'pi.obs.required':
+      'The file\'s cell table (obs) has no "{column}" column, which the CELLxGENE schema requires.',
+    'pi.obs.donor': 'The file\'s cell table (obs) has neither a "donor_id" nor a "sample" column: add one.',
+    'pi.organism.single':
+      'The file holds cells of several organisms ({organisms}): ingest one organism per dataset.',
+    'pi.var.ensembl':
+      '{count} gene ids are not Ensembl gene ids (e.g. {examples}): the genes must be named by Ensembl id.',
     'pi.counts.empty': 'The matrix has no cells.',
     'pi.organism.required':
       'The file names no organism (obs "organism_ontology_term_id"): add "{field}" to the sheet.',
@@ -57,8 +65,14 @@ registerMessages({
     'pi.cells.required': '"{field}" 指定了细胞表的列，但元数据表没有指定 "cells" 细胞表。',
     'pi.cells.column': '细胞表中没有 "{field}" 指定的列 "{column}"。',
     'pi.cells.file': '"{field}" 指定的细胞表 "{name}" 不在已上传的文件中：请将其加入上传。',
-    'pi.cells.cover': '每个细胞都需要在 "{field}" 指定的细胞表中有一行：{detail}。',
-    'pi.counts.integer': '计数必须是原始整数计数（{detail}）。',
+    'pi.cells.cover':
+      '每个细胞都需要在 "{field}" 指定的细胞表中有一行：{total} 个细胞中有 {missing} 个没有。',
+    'pi.counts.integer': '计数必须是原始整数计数：文件中含有非整数值。',
+    'pi.obs.required': '文件的细胞表（obs）中没有 CELLxGENE 规范要求的 "{column}" 列。',
+    'pi.obs.donor': '文件的细胞表（obs）中既没有 "donor_id" 列也没有 "sample" 列：请添加其中之一。',
+    'pi.organism.single': '文件包含多个物种的细胞（{organisms}）：每个数据集只能导入一个物种。',
+    'pi.var.ensembl':
+      '有 {count} 个基因编号不是 Ensembl 基因编号（例如 {examples}）：基因须以 Ensembl 编号命名。',
     'pi.counts.empty': '矩阵中没有细胞。',
     'pi.organism.required':
       '文件未注明物种（obs "organism_ontology_term_id"）：请在元数据表中添加 "{field}"。',

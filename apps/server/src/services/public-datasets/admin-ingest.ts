@@ -118,6 +118,9 @@ function violationProblem(v: SchemaViolation, sheet: Record<string, unknown>): R
   const field = fieldOf(v.rule, sheet);
   const col = /^cells\.column\.(.+)\.missing$/.exec(v.rule)?.[1];
   if (col) return { rule: v.rule, field, key: 'pi.cells.column', params: { column: col } };
+  if (v.rule === 'obs.donor_id.required') return { rule: v.rule, field, key: 'pi.obs.donor' };
+  const obsCol = /^obs\.(.+)\.required$/.exec(v.rule)?.[1];
+  if (obsCol) return { rule: v.rule, field, key: 'pi.obs.required', params: { column: obsCol } };
   const known: Record<string, string> = {
     'meta.species.required': 'pi.field.required',
     'meta.tissue.required': 'pi.field.required',
@@ -129,9 +132,11 @@ function violationProblem(v: SchemaViolation, sheet: Record<string, unknown>): R
     'counts.integer': 'pi.counts.integer',
     'X.nonEmpty': 'pi.counts.empty',
     'organism.required': 'pi.organism.required',
+    'organism.single': 'pi.organism.single',
+    'var.index.ensembl': 'pi.var.ensembl',
   };
   const key = known[v.rule];
-  if (key) return { rule: v.rule, field, key, params: { detail: v.message } };
+  if (key) return { rule: v.rule, field, key, params: { ...v.params } };
   return { rule: v.rule, field, key: 'pi.file.rule', params: { detail: v.message } };
 }
 

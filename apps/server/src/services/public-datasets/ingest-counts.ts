@@ -95,6 +95,7 @@ export function standardizePublicCounts(
       v.push({
         rule: 'cells.barcodes.cover',
         message: `${d.cells.barcodes.length - parsed.matched} of ${d.cells.barcodes.length} cells have no row in ${cellTable.name}`,
+        params: { missing: d.cells.barcodes.length - parsed.matched, total: d.cells.barcodes.length },
       });
     for (const [key, col] of Object.entries(parsed.columns))
       d.cells.columns[key in d.cells.columns ? `${key}_metadata` : key] = col;

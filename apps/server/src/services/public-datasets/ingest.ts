@@ -81,12 +81,17 @@ export function validateCellxgene(d: Dataset, meta: PublicDatasetMeta): SchemaVi
       message: 'no `organism_ontology_term_id` in obs and no `species` in the metadata sheet',
     });
   if (organism && distinct(organism).length > 1)
-    v.push({ rule: 'organism.single', message: `several organisms: ${distinct(organism).join(', ')}` });
+    v.push({
+      rule: 'organism.single',
+      message: `several organisms: ${distinct(organism).join(', ')}`,
+      params: { organisms: distinct(organism).join(', ') },
+    });
   const badIds = d.genes.ids.filter((id) => !ENSEMBL.test(id));
   if (badIds.length)
     v.push({
       rule: 'var.index.ensembl',
       message: `${badIds.length} feature ids are not Ensembl gene ids (e.g. ${badIds.slice(0, 3).join(', ')})`,
+      params: { count: badIds.length, examples: badIds.slice(0, 3).join(', ') },
     });
   if (d.nonInteger) v.push({ rule: 'counts.integer', message: 'raw counts (raw.X or X) are not integers' });
   return v;
