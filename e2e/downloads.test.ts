@@ -49,7 +49,12 @@ describe.skipIf(!pbmc)('requested downloads with approval', () => {
     await u.page.reload();
     for (const kind of ['h5ad', 'seurat', 'markers'] as const) {
       await u.page.getByTestId('request-download').click();
-      await u.page.getByTestId(`request-download-${kind}`).click();
+      // each request answered before the next (the button is busy meanwhile, and the previous
+      // request's notice would satisfy the wait below at once)
+      await Promise.all([
+        u.page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/downloads/.test(r.url())),
+        u.page.getByTestId(`request-download-${kind}`).click(),
+      ]);
       await u.page
         .getByText(/waits for an administrator's approval/)
         .last()
