@@ -1,7 +1,7 @@
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { ResourceReader } from '@cellcloud/engine/tasks/kit';
 import type { MarkerType } from './marker-score';
-import { readResourceText } from './reference';
+import { readResourceText } from '../../_shared/engine/resources';
 
 /** Marker list resources (shared data `annotation_refs/markers/`). */
 export const MARKER_FILES = {

@@ -1,6 +1,6 @@
-import { gunzipChunks, isGzipMagic } from '@cellcloud/formats/gzip';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { ResourceReader } from '@cellcloud/engine/tasks/kit';
+import { readResourceText } from '../../_shared/engine/resources';
 
 /**
  * Bundled annotation references (shared data `annotation_refs/`, read through the ResourceReader by
@@ -71,35 +71,6 @@ export interface ReferenceMatrix {
   labels: string[];
   /** genes × labels, row-major (value of gene g for label l at g * nLabels + l). */
   values: Float64Array;
-}
-
-/** Reads a (gzipped) CSV resource as text. */
-export async function readResourceText(resources: ResourceReader, path: string): Promise<string> {
-  if (!(await resources.exists(path))) {
-    throw new TaskError('common.resourceMissing', `The reference resource "${path}" is not installed.`, {
-      path,
-    });
-  }
-  const bytes = await resources.readBytes(path);
-  if (!isGzipMagic(bytes)) return new TextDecoder().decode(bytes);
-  const parts: Uint8Array[] = [];
-  let n = 0;
-  for await (const c of gunzipChunks(
-    (async function* () {
-      yield bytes;
-    })(),
-    path,
-  )) {
-    parts.push(c);
-    n += c.length;
-  }
-  const all = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    all.set(p, o);
-    o += p.length;
-  }
-  return new TextDecoder().decode(all);
 }
 
 function unquote(s: string): string {

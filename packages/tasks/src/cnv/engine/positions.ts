@@ -1,6 +1,6 @@
-import { gunzipChunks, isGzipMagic } from '@cellcloud/formats/gzip';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { ResourceReader, ResultHandle } from '@cellcloud/engine/tasks/kit';
+import { readResourceText } from '../../_shared/engine/resources';
 
 /**
  * Gene positions for CNV inference (shared data `gene_positions/`, see its README): the numbat
@@ -244,27 +244,4 @@ export function loadPositions(resources: ResourceReader, path: string): Promise<
     m.set(path, p);
   }
   return p;
-}
-
-/** A (gzipped) text resource, or TaskError('common.resourceMissing'). */
-export async function readResourceText(resources: ResourceReader, path: string): Promise<string> {
-  if (!(await resources.exists(path))) {
-    throw new TaskError('common.resourceMissing', `The reference resource "${path}" is not installed.`, {
-      path,
-    });
-  }
-  const bytes = await resources.readBytes(path);
-  if (!isGzipMagic(bytes)) return new TextDecoder().decode(bytes);
-  const parts: Uint8Array[] = [];
-  for await (const c of gunzipChunks(
-    (async function* () {
-      yield bytes;
-    })(),
-    path,
-  ))
-    parts.push(c);
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const part of parts) text += decoder.decode(part, { stream: true });
-  return text + decoder.decode();
 }
