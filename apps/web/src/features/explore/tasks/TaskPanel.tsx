@@ -18,7 +18,8 @@ import { downloadBlob } from '../viewer/exportImage';
 import { TaskHostProvider } from '@cellcloud/tasks/web';
 import { WEB_TASKS } from './registry';
 import { TASK_HOST } from './taskHost';
-import { levelOptions, TaskForm } from './TaskForm';
+import { levelOptions } from './levelPickers';
+import { TaskForm } from './TaskForm';
 import { i18nPrefix, paramTexts } from './paramText';
 import type { WebTaskViewProps } from './types';
 
