@@ -152,5 +152,19 @@ describe.skipIf(!PBMC_H5AD || !contigs || TEST_DB === 'postgres')(
       const unknown = await s.request('GET', TASK_API.defaults(data.id, 'nope'), { token: owner.token });
       expect(unknown.status).toBe(404);
     });
+
+    it('drops the default built-in gene set once the form holds a gene set file', async () => {
+      const get = async (uploads: string[]) => {
+        const r = await s.request('GET', TASK_API.defaults(data.id, 'cell-score', uploads), {
+          token: owner.token,
+        });
+        expect(r.status, r.raw).toBe(200);
+        return (r.body.data as TaskDefaultsView).params;
+      };
+      expect((await get([])).builtinSet).toBe('cellCycleG2M');
+      expect(await get(['geneSet'])).not.toHaveProperty('builtinSet');
+      // a name that is not one of the task's uploads changes nothing
+      expect((await get(['contigs'])).builtinSet).toBe('cellCycleG2M');
+    });
   },
 );

@@ -7,7 +7,7 @@ import { taskOutputs, taskStatus } from './define';
  *
  *   POST   /api/user_datasets/:id/tasks                      create (JSON body createTaskBody)
  *   GET    /api/user_datasets/:id/tasks[?task=<name>]         list, newest first
- *   GET    /api/user_datasets/:id/tasks/defaults?task=<name>  params a run with nothing chosen takes (taskDefaultsView)
+ *   GET    /api/user_datasets/:id/tasks/defaults?task=<name>[&uploads=a,b]  params a run with nothing chosen takes (taskDefaultsView)
  *   GET    /api/user_datasets/:id/tasks/:taskId               one task
  *   DELETE /api/user_datasets/:id/tasks/:taskId               delete (row + its stored outputs)
  *   GET    /api/user_datasets/:id/tasks/:taskId/outputs       { outputs (outputs.json), summary }
@@ -20,8 +20,9 @@ import { taskOutputs, taskStatus } from './define';
  */
 export const TASK_API = {
   list: (datasetId: string) => `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks`,
-  defaults: (datasetId: string, task: string) =>
-    `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks/defaults?task=${encodeURIComponent(task)}`,
+  defaults: (datasetId: string, task: string, uploads: readonly string[] = []) =>
+    `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks/defaults?task=${encodeURIComponent(task)}` +
+    (uploads.length ? `&uploads=${encodeURIComponent(uploads.join(','))}` : ''),
   one: (datasetId: string, taskId: string) =>
     `/api/user_datasets/${encodeURIComponent(datasetId)}/tasks/${encodeURIComponent(taskId)}`,
   outputs: (datasetId: string, taskId: string) => `${TASK_API.one(datasetId, taskId)}/outputs`,
@@ -98,7 +99,11 @@ export const taskTablePage = z.object({
 });
 export type TaskTablePage = z.infer<typeof taskTablePage>;
 
-export const taskDefaultsQuery = z.object({ task: z.string().min(1).max(100) });
+export const taskDefaultsQuery = z.object({
+  task: z.string().min(1).max(100),
+  /** Names of the task's uploads the form holds a file for, comma-separated (e.g. a gene set file replaces the default built-in set). */
+  uploads: z.string().max(500).optional(),
+});
 
 /** A field resolved (or not) from the dataset, with the reason in the reader's language. */
 const defaultReason = z.object({ field: z.string(), text: z.string() });

@@ -83,7 +83,8 @@ export default async function taskRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const user = userOf(req);
       const job = await datasetOf(ctx, user, req.params.id);
-      return ok(await taskDefaults(ctx, user, job, req.params.id, req.query.task, localeOf(req)));
+      const uploads = (req.query.uploads ?? '').split(',').filter(Boolean);
+      return ok(await taskDefaults(ctx, user, job, req.params.id, req.query.task, localeOf(req), uploads));
     },
   );
   app.get(

@@ -86,8 +86,11 @@ export async function taskDefaults(
   datasetId: string,
   task: string,
   locale: Locale,
+  uploads: readonly string[] = [],
 ): Promise<TaskDefaultsView> {
   const def = findTask(task);
   if (!def) throw new AppError('NOT_FOUND', { task }, 'tasks.unknown');
-  return view(def, resolveDefaults(def, await datasetFacts(ctx, user, job, datasetId), {}), locale);
+  // only the task's own upload names count (the form sends those it holds a file for)
+  const held = uploads.filter((u) => (def.uploads ?? []).some((d) => d.name === u));
+  return view(def, resolveDefaults(def, await datasetFacts(ctx, user, job, datasetId), {}, held), locale);
 }

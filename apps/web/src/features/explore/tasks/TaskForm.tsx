@@ -74,7 +74,7 @@ export function TaskForm({
   const filledByDefault = useRef(new Set<string>());
   const [files, setFiles] = useState<Record<string, File>>({});
   // dataset defaults (issue 31), filled into the fields the user has not touched
-  const defaults = useTaskDefaults(datasetId, definition.name, i18n.language).data;
+  const defaults = useTaskDefaults(datasetId, definition.name, i18n.language, Object.keys(files)).data;
   useEffect(() => {
     if (!defaults) return;
     const fill = Object.entries(defaults.params).filter(([k]) => !changedByUser.current.has(k));
