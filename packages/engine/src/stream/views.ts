@@ -1,0 +1,209 @@
+import type { ValueKind } from '@cellcloud/contracts/files';
+import type { CellChunks, GeneBlock, GeneBlocks } from '@cellcloud/formats/cell-chunks';
+import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { TARGET_SUM } from '../steps/normalize';
+
+/**
+ * Views over streamed matrices (issue 33, docs/engine-scaling.md): the kept cells of a filter
+ * (masks, never copies) and the log-normalized values computed where they are read. A view holds
+ * only per-cell or per-gene arrays; its chunks and blocks are decoded from the source on each call.
+ */
+
+/** Non-zeros per block when a view reads its whole source gene by gene (≈ 64 MB of values + indices). */
+const SCAN_BLOCK_VALUES = 8 * 1024 * 1024;
+
+/** Gene ranges [g0, g1) of at most `maxValues` non-zeros each (at least one gene per range). */
+export function geneRanges(geneNnz: ArrayLike<number>, maxValues: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let g0 = 0; g0 < geneNnz.length;) {
+    let g1 = g0 + 1;
+    let inBlock = geneNnz[g0];
+    while (g1 < geneNnz.length && inBlock + geneNnz[g1] <= maxValues) inBlock += geneNnz[g1++];
+    out.push([g0, g1]);
+    g0 = g1;
+  }
+  return out;
+}
+
+function checkKept(kept: Uint32Array, nCells: number): void {
+  for (let i = 0; i < kept.length; i++) {
+    if (kept[i] >= nCells || (i > 0 && kept[i] <= kept[i - 1]))
+      throw new Error('kept cells must be increasing cell indices within the matrix');
+  }
+}
+
+/**
+ * The cells `kept` (increasing indices) of `cells`, renumbered 0 … kept.length − 1. Chunk i of the
+ * view holds the kept cells of source chunk i (possibly none). `nnz` is counted on first read
+ * (one pass over the source chunks).
+ */
+export function keepCells(cells: CellChunks, kept: Uint32Array): CellChunks {
+  checkKept(kept, cells.nCells);
+  const chunkCount = cells.chunkCount;
+  // first kept position of each source chunk: kept is increasing, so one merge walk
+  const starts = new Float64Array(chunkCount + 1);
+  let p = 0;
+  for (let i = 0; i <= chunkCount; i++) {
+    const c0 = cells.chunkStart(i);
+    while (p < kept.length && kept[p] < c0) p++;
+    starts[i] = i === chunkCount ? kept.length : p;
+  }
+  const chunk = (i: number): CountMatrix => {
+    const src = cells.chunk(i);
+    const c0 = cells.chunkStart(i);
+    const k0 = starts[i];
+    const k1 = starts[i + 1];
+    let total = 0;
+    for (let k = k0; k < k1; k++) total += src.indptr[kept[k] - c0 + 1] - src.indptr[kept[k] - c0];
+    const indptr = new Float64Array(k1 - k0 + 1);
+    const indices = new Uint32Array(total);
+    const data = new Float32Array(total);
+    let at = 0;
+    for (let k = k0; k < k1; k++) {
+      const c = kept[k] - c0;
+      const s = src.indptr[c];
+      const e = src.indptr[c + 1];
+      indices.set(src.indices.subarray(s, e), at);
+      data.set(src.data.subarray(s, e), at);
+      at += e - s;
+      indptr[k - k0 + 1] = at;
+    }
+    return { nGenes: src.nGenes, nCells: k1 - k0, indptr, indices, data };
+  };
+  let nnz = -1;
+  return {
+    nCells: kept.length,
+    nGenes: cells.nGenes,
+    get nnz() {
+      if (nnz < 0) {
+        nnz = 0;
+        for (let i = 0; i < chunkCount; i++) {
+          if (starts[i + 1] === starts[i]) continue;
+          const src = cells.chunk(i);
+          const c0 = cells.chunkStart(i);
+          for (let k = starts[i]; k < starts[i + 1]; k++)
+            nnz += src.indptr[kept[k] - c0 + 1] - src.indptr[kept[k] - c0];
+        }
+      }
+      return nnz;
+    },
+    chunkCount,
+    chunkStart: (i) => starts[i],
+    chunk,
+  };
+}
+
+/**
+ * The cells `kept` (increasing indices) of `genes`, renumbered to their position in `kept`.
+ * `geneNnz` is counted on first read (one pass over the source in blocks of ≈ 8M values).
+ */
+export function keepCellsGenes(genes: GeneBlocks, kept: Uint32Array): GeneBlocks {
+  checkKept(kept, genes.nCells);
+  const position = new Int32Array(genes.nCells).fill(-1);
+  for (let i = 0; i < kept.length; i++) position[kept[i]] = i;
+  const block = (g0: number, g1: number): GeneBlock => {
+    const src = genes.genes(g0, g1);
+    const width = g1 - g0;
+    const indptr = new Float64Array(width + 1);
+    let total = 0;
+    for (let k = 0; k < src.indices.length; k++) if (position[src.indices[k]] >= 0) total++;
+    const indices = new Uint32Array(total);
+    const data = new Float32Array(total);
+    let at = 0;
+    for (let j = 0; j < width; j++) {
+      const e = src.indptr[j + 1];
+      for (let k = src.indptr[j]; k < e; k++) {
+        const c = position[src.indices[k]];
+        if (c < 0) continue;
+        indices[at] = c;
+        data[at++] = src.data[k];
+      }
+      indptr[j + 1] = at;
+    }
+    return { g0, g1, nCells: kept.length, indptr, indices, data };
+  };
+  let geneNnz: Float64Array | undefined;
+  return {
+    nCells: kept.length,
+    nGenes: genes.nGenes,
+    get geneNnz() {
+      if (!geneNnz) {
+        const counted = new Float64Array(genes.nGenes);
+        for (const [g0, g1] of geneRanges(genes.geneNnz, SCAN_BLOCK_VALUES)) {
+          const b = block(g0, g1);
+          for (let j = 0; j < g1 - g0; j++) counted[g0 + j] = b.indptr[j + 1] - b.indptr[j];
+        }
+        geneNnz = counted;
+      }
+      return geneNnz;
+    },
+    genes: block,
+  };
+}
+
+/** Per cell: the factor 1e4 / total of logNormalize (steps/normalize.ts), 0 when the total is 0. */
+function scaleFactors(totals: Float64Array): Float64Array {
+  const f = new Float64Array(totals.length);
+  for (let c = 0; c < totals.length; c++) f[c] = totals[c] > 0 ? TARGET_SUM / totals[c] : 0;
+  return f;
+}
+
+/**
+ * log1p(count × 1e4 / totals[c]) of each stored value of cell c, as float32: exactly the values of
+ * logNormalize (steps/normalize.ts) when `totals` are the cells' sums of their stored counts in
+ * order (0 when the total is 0). Kind 'logNormalized' passes the values through, as logNormalize
+ * does. Each chunk shares `indptr` and `indices` with the source chunk.
+ */
+export function logNormalizedCells(
+  cells: CellChunks,
+  totals: Float64Array,
+  kind: ValueKind = 'counts',
+): CellChunks {
+  if (totals.length !== cells.nCells) throw new Error('one total per cell is needed');
+  const factor = scaleFactors(totals);
+  return {
+    nCells: cells.nCells,
+    nGenes: cells.nGenes,
+    get nnz() {
+      return cells.nnz;
+    },
+    chunkCount: cells.chunkCount,
+    chunkStart: (i) => cells.chunkStart(i),
+    chunk(i) {
+      const src = cells.chunk(i);
+      if (kind === 'logNormalized') return src;
+      const c0 = cells.chunkStart(i);
+      const data = new Float32Array(src.data.length);
+      for (let c = 0; c < src.nCells; c++) {
+        const f = factor[c0 + c];
+        const e = src.indptr[c + 1];
+        for (let k = src.indptr[c]; k < e; k++) data[k] = Math.log1p(src.data[k] * f);
+      }
+      return { ...src, data };
+    },
+  };
+}
+
+/** logNormalizedCells over gene blocks: the same float32 values, gene-major. */
+export function logNormalizedGenes(
+  genes: GeneBlocks,
+  totals: Float64Array,
+  kind: ValueKind = 'counts',
+): GeneBlocks {
+  if (totals.length !== genes.nCells) throw new Error('one total per cell is needed');
+  const factor = scaleFactors(totals);
+  return {
+    nCells: genes.nCells,
+    nGenes: genes.nGenes,
+    get geneNnz() {
+      return genes.geneNnz;
+    },
+    genes(g0, g1) {
+      const src = genes.genes(g0, g1);
+      if (kind === 'logNormalized') return src;
+      const data = new Float32Array(src.data.length);
+      for (let k = 0; k < data.length; k++) data[k] = Math.log1p(src.data[k] * factor[src.indices[k]]);
+      return { ...src, data };
+    },
+  };
+}
