@@ -112,6 +112,10 @@ export const formatErrorMessages = {
     en: '{file}: too large to read with the memory available ({detail}). Split the data into smaller samples.',
     zh: '{file}：数据过大，可用内存不足以读取（{detail}）。请将数据拆分为较小的样本。',
   },
+  'store.corrupt': {
+    en: '{file}: the count store is damaged or incomplete ({detail}). Import the data again to rebuild it.',
+    zh: '{file}：计数存储文件已损坏或不完整（{detail}）。请重新导入数据以重建。',
+  },
   'write.invalid_input': {
     en: 'Cannot write {file}: {detail}.',
     zh: '无法写入 {file}：{detail}。',

@@ -1,0 +1,6 @@
+/**
+ * The on-disk count store (issue 33; docs/formats/count-store.md): cell-major chunks and a
+ * gene-major copy, bit-packed, written once by streaming and read by positional reads.
+ */
+export { CountStoreWriter, type CountStoreHeader, type CountStoreWriterOptions } from './writer';
+export { bytesRandomAccess, openCountStore, type CountStore } from './reader';
