@@ -131,8 +131,6 @@ class BlockRunner {
   private readonly cursor: Float64Array;
   private last = -2;
   private readonly sorter = new RadixSorter();
-  private readonly f32 = new Float32Array(1);
-  private readonly u32 = new Uint32Array(this.f32.buffer);
   /**
    * The transposed block's (bits, group) pairs, reused from block to block (grown when a block
    * holds more values): a new array per block left the previous ones to the garbage collector,
@@ -154,7 +152,8 @@ class BlockRunner {
     if (b !== this.last + 1) this.seek(g0);
     this.last = b;
     const block = this.transpose(g0, g1);
-    for (let g = g0; g < g1; g++) this.gene(g, block.pairs, block.ptr[g - g0], block.ptr[g - g0 + 1]);
+    for (let g = g0; g < g1; g++)
+      rankGene(w, g, block.pairs, block.ptr[g - g0], block.ptr[g - g0 + 1], this.sorter);
   }
 
   /** Moves every labelled cell's cursor to its first value of a gene ≥ g0 (binary search). */
@@ -208,36 +207,52 @@ class BlockRunner {
     }
     return { ptr, pairs };
   }
+}
 
-  /** Rank sums, non-zero counts, value sums and tie term of gene g (block values [s, e)). */
-  private gene(g: number, pairs: Uint32Array, s: number, e: number): void {
-    const { n, nGroups, rankSum, nzCount, valSum } = this.w;
-    const { f32, u32 } = this;
-    // positive float32 bit patterns order as the values: an LSD radix sort of (bits, group)
-    const { bits, groups } = this.sorter.sort(pairs, s, e);
-    const o = g * nGroups;
-    const nnz = e - s;
-    const n0 = n - nnz;
-    let tie = n0 * n0 * n0 - n0;
-    let i = 0;
-    while (i < nnz) {
-      let j = i + 1;
-      while (j < nnz && bits[j] === bits[i]) j++;
-      const t = j - i;
-      tie += t * t * t - t;
-      const rank = n0 + (i + 1 + j) / 2; // average of ranks n0+i+1 … n0+j
-      u32[0] = bits[i];
-      const value = f32[0];
-      for (let k = i; k < j; k++) {
-        const grp = o + groups[k];
-        rankSum[grp] += rank;
-        nzCount[grp]++;
-        valSum[grp] += value;
-      }
-      i = j;
+/** What rankGene reads and adds to: a WilcoxonWork's labelled cells, groups and outputs. */
+export type RankOutputs = Pick<WilcoxonWork, 'n' | 'nGroups' | 'rankSum' | 'nzCount' | 'valSum' | 'tie'>;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * Rank sums, non-zero counts, value sums and tie term of gene g from its (float32 bits, group)
+ * pairs [s, e) — the values > 0 of labelled cells, in increasing cell order — added to `w`'s
+ * outputs (the gene's tie term set). Also used by the streamed markers (stream/markers-kernel.ts).
+ */
+export function rankGene(
+  w: RankOutputs,
+  g: number,
+  pairs: Uint32Array,
+  s: number,
+  e: number,
+  sorter: RadixSorter,
+): void {
+  const { n, nGroups, rankSum, nzCount, valSum } = w;
+  // positive float32 bit patterns order as the values: an LSD radix sort of (bits, group)
+  const { bits, groups } = sorter.sort(pairs, s, e);
+  const o = g * nGroups;
+  const nnz = e - s;
+  const n0 = n - nnz;
+  let tie = n0 * n0 * n0 - n0;
+  let i = 0;
+  while (i < nnz) {
+    let j = i + 1;
+    while (j < nnz && bits[j] === bits[i]) j++;
+    const t = j - i;
+    tie += t * t * t - t;
+    const rank = n0 + (i + 1 + j) / 2; // average of ranks n0+i+1 … n0+j
+    u32[0] = bits[i];
+    const value = f32[0];
+    for (let k = i; k < j; k++) {
+      const grp = o + groups[k];
+      rankSum[grp] += rank;
+      nzCount[grp]++;
+      valSum[grp] += value;
     }
-    this.w.tie[g] = tie;
+    i = j;
   }
+  w.tie[g] = tie;
 }
 
 /**
@@ -245,7 +260,7 @@ class BlockRunner {
  * counted in one read; passes whose digit is the same for every key are skipped); short runs use
  * insertion sort. Stable; scratch reused.
  */
-class RadixSorter {
+export class RadixSorter {
   private a = new Uint32Array(0);
   private b = new Uint32Array(0);
   private ga = new Int32Array(0);

@@ -9,6 +9,7 @@ import {
   countValues,
   rerunBlock,
   runBlocks,
+  type RankOutputs,
   type WilcoxonWork,
   WORKER_STARTED,
 } from './wilcoxon-kernel';
@@ -196,7 +197,10 @@ function runOnTwoThreads(
 }
 
 /** z, p, BH-adjusted p, log2FC, mean and pct per group and gene from the per-gene sums. */
-function groupStatistics(work: WilcoxonWork, groupSize: Float64Array): GroupTestResult {
+export function groupStatistics(
+  work: RankOutputs & { nGenes: number },
+  groupSize: Float64Array,
+): GroupTestResult {
   const { nGenes, nGroups, n, rankSum, nzCount, valSum, tie } = work;
   const mk = () => Array.from({ length: nGroups }, () => new Float64Array(nGenes));
   const res: GroupTestResult = {
