@@ -20,6 +20,8 @@ export interface H5adParts extends Pick<Dataset, 'genes' | 'embeddings'> {
   counts: CellBlocks;
   genes: GeneTable;
   cells: CellTable;
+  /** True when the counts were not a CSR layers["counts"] and the whole matrix was read. */
+  inMemory?: boolean;
 }
 
 /**
@@ -77,5 +79,11 @@ export async function withH5adCellBlocks<T>(
   if (input instanceof Uint8Array) bytes = input;
   else input.readInto((bytes = new Uint8Array(input.size)), 0);
   const ds = await readH5adBytes(bytes, file);
-  return fn({ counts: cellBlocksOf(ds.counts), genes: ds.genes, cells: ds.cells, embeddings: ds.embeddings });
+  return fn({
+    counts: cellBlocksOf(ds.counts),
+    genes: ds.genes,
+    cells: ds.cells,
+    embeddings: ds.embeddings,
+    inMemory: true,
+  });
 }

@@ -85,6 +85,22 @@ export class MtxParser {
     if (last + 1 < buf.length) this.carry = buf.slice(last + 1);
   }
 
+  /**
+   * Hands over the entries parsed so far (copies) and forgets them, so a streaming caller (the
+   * count store's MTX writer) holds only what one pushed chunk adds; `finish()` returns the rest.
+   */
+  take(): Pick<MtxTriplets, 'row' | 'col' | 'val' | 'count' | 'nonInteger'> {
+    const n = this.count;
+    this.count = 0;
+    return {
+      row: this.row.slice(0, n),
+      col: this.col.slice(0, n),
+      val: this.val.slice(0, n),
+      count: n,
+      nonInteger: this.nonInteger,
+    };
+  }
+
   finish(): MtxTriplets {
     if (this.carry) {
       const tail = new Uint8Array(this.carry.length + 1);

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createGunzip, deflate } from 'node:zlib';
 import { gzipCorrupt, setGunzipImplementation } from './gzip';
-import { setDeflateImplementation } from './hdf5-write';
+import { setDeflateImplementation, type PositionalSink } from './hdf5-write';
 import type { RandomAccessSource } from './h5-io';
 import type { ByteSource, SourceBundle } from './sources';
 
@@ -102,6 +102,24 @@ export function fileRandomAccess(filePath: string): RandomAccessSource & { close
       return done;
     },
     close: () => closeSync(fd),
+  };
+}
+
+/**
+ * A local file (created or emptied) written by positional writes: the count store's writer, HDF5
+ * writers. `close()` releases the descriptor once the writer has finished.
+ */
+export async function fileSink(filePath: string): Promise<PositionalSink & { close(): Promise<void> }> {
+  const fh = await open(filePath, 'w');
+  return {
+    async write(bytes, position) {
+      let done = 0;
+      while (done < bytes.length) {
+        const { bytesWritten } = await fh.write(bytes, done, bytes.length - done, position + done);
+        done += bytesWritten;
+      }
+    },
+    close: () => fh.close(),
   };
 }
 

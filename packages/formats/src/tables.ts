@@ -65,23 +65,37 @@ export function finishTables(
   barcodes: string[],
   warnings: string[],
 ): { counts: CountMatrix; genes: GeneTable; barcodes: string[] } {
+  const g = finishGenes(genes, warnings);
+  const m = g.keep ? subsetGenes(counts, g.keep) : counts;
+  return { counts: m, genes: g.genes, barcodes: finishBarcodes(barcodes, warnings) };
+}
+
+/**
+ * The gene half of finishTables: only "Gene Expression" features when others exist (`keep` says
+ * which rows stay), ids made unique. Streaming writers (store/) apply `keep` as they go.
+ */
+export function finishGenes(genes: GeneTable, warnings: string[]): { genes: GeneTable; keep?: boolean[] } {
   let g = genes;
-  let m = counts;
+  let keep: boolean[] | undefined;
   const types = genes.featureTypes;
   if (types && types.some((t) => t !== 'Gene Expression') && types.some((t) => t === 'Gene Expression')) {
-    const keep = types.map((t) => t === 'Gene Expression');
+    keep = types.map((t) => t === 'Gene Expression');
     const dropped = keep.filter((k) => !k).length;
-    m = subsetGenes(m, keep);
-    const pick = <T>(xs: T[]) => xs.filter((_, i) => keep[i]);
+    const pick = <T>(xs: T[]) => xs.filter((_, i) => keep![i]);
     g = { ids: pick(genes.ids), symbols: pick(genes.symbols), featureTypes: pick(types) };
     warnings.push(
-      `Kept the ${m.nGenes} "Gene Expression" features; ${dropped} other features (e.g. antibody capture) were set aside.`,
+      `Kept the ${g.ids.length} "Gene Expression" features; ${dropped} other features (e.g. antibody capture) were set aside.`,
     );
   }
   const ids = makeUnique(g.ids);
   if (ids.renamed)
     warnings.push(`${ids.renamed} repeated gene id(s) were made unique by appending -1, -2, ….`);
+  return { genes: { ...g, ids: ids.names }, ...(keep ? { keep } : {}) };
+}
+
+/** The barcode half of finishTables: barcodes made unique. */
+export function finishBarcodes(barcodes: string[], warnings: string[]): string[] {
   const bc = makeUnique(barcodes);
   if (bc.renamed) warnings.push(`${bc.renamed} repeated barcode(s) were made unique by appending -1, -2, ….`);
-  return { counts: m, genes: { ...g, ids: ids.names }, barcodes: bc.names };
+  return bc.names;
 }

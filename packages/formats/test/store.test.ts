@@ -1,4 +1,6 @@
 import { sharedData } from '@cellcloud/testkit';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellChunksOf, geneBlocksOf } from '../src/cell-chunks';
 import { isFormatError } from '../src/errors';
@@ -7,7 +9,17 @@ import { MemorySink } from '../src/hdf5-write';
 import type { CountMatrix } from '../src/matrix';
 import { folderBundle } from '../src/node-sources';
 import { read10xMtx } from '../src/read-10x-mtx';
-import { bytesRandomAccess, CountStoreWriter, openCountStore, type CountStore } from '../src/store';
+import { readDataset } from '../src/detect';
+import { bundleOf, bytesSource } from '../src/sources';
+import {
+  bytesRandomAccess,
+  CountStoreWriter,
+  openCountStore,
+  writeStoreFrom10xMtx,
+  writeStoreFromH5ad,
+  type CountStore,
+} from '../src/store';
+import { writeH5ad } from '../src/write-h5ad';
 
 const pbmcDir = sharedData('pbmc3k/10x');
 
@@ -198,5 +210,75 @@ describe('count store', () => {
       else expect(r).toBe('no error');
     }
     expect(caught).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!pbmcDir)(
+    'streams a 10x MTX folder equal to readDataset, and an h5ad from its counts layer',
+    async () => {
+      const bundle = await folderBundle(pbmcDir!);
+      const ds = await readDataset(bundle);
+      const sink = new MemorySink();
+      const r = await writeStoreFrom10xMtx(bundle, sink, { sampleName: 'pbmc3k', tileNnz: 1 << 20 });
+      expect(r.streamed).toBe(true);
+      expect(r.warnings).toEqual(ds.warnings.filter((w) => !/value/i.test(w)));
+      const store = openCountStore(bytesRandomAccess(sink.bytes()));
+      expect(store.geneIds).toEqual(ds.genes.ids);
+      expect(store.geneSymbols).toEqual(ds.genes.symbols);
+      expect(store.barcodes).toEqual(ds.cells.barcodes);
+      expect(store.valueKind).toBe(ds.valueKind);
+      expectSame(store, ds.counts, 5000);
+
+      const h5 = await writeH5ad({
+        counts: ds.counts,
+        normalized: ds.counts,
+        genes: ds.genes,
+        barcodes: ds.cells.barcodes,
+      });
+      const hs = new MemorySink();
+      const hr = await writeStoreFromH5ad(h5, 'pbmc3k.h5ad', hs, { chunkCells: 1024 });
+      expect(hr.streamed).toBe(true);
+      const fromH5 = openCountStore(bytesRandomAccess(hs.bytes()));
+      expect(fromH5.barcodes).toEqual(ds.cells.barcodes);
+      expectSame(fromH5, ds.counts, 5000);
+    },
+  );
+
+  it('falls back to the in-memory readers for an MTX not sorted by cell and an h5ad without a counts layer', async () => {
+    const m = smallMatrix(30, 40, (c, g) => 1 + ((c * g) % 9));
+    const lines: string[] = [];
+    for (let c = m.nCells - 1; c >= 0; c--)
+      for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++)
+        lines.push(`${m.indices[k]! + 1} ${c + 1} ${m.data[k]}`);
+    const mtx = `%%MatrixMarket matrix coordinate integer general\n${m.nGenes} ${m.nCells} ${lines.length}\n${lines.join('\n')}\n`;
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const genes = Array.from({ length: m.nGenes }, (_, g) => `ENSG${g}\tG${g}\tGene Expression`).join('\n');
+    const bcs = Array.from({ length: m.nCells }, (_, c) => `AAAC${c}-1`);
+    const bundle = bundleOf('s', [
+      bytesSource('matrix.mtx', enc(mtx)),
+      bytesSource('features.tsv', enc(genes)),
+      bytesSource('barcodes.tsv', enc(bcs.join('\n'))),
+    ]);
+    const sink = new MemorySink();
+    const r = await writeStoreFrom10xMtx(bundle, sink, { chunkCells: 8, tileCells: 16 });
+    expect(r.streamed).toBe(false);
+    expect(r.warnings.join(' ')).toMatch(/not sorted by cell/);
+    const store = openCountStore(bytesRandomAccess(sink.bytes()));
+    expect(store.barcodes).toEqual(bcs);
+    expectSame(store, m, 7);
+
+    const h5ad = sharedData('pbmc3k/pbmc3k.h5ad');
+    if (!h5ad) return;
+    const ds = await readDataset(
+      await folderBundle(path.dirname(h5ad)).then((b) =>
+        bundleOf(
+          'pbmc3k.h5ad',
+          b.entries.filter((e) => e.name === 'pbmc3k.h5ad'),
+        ),
+      ),
+    );
+    const hs = new MemorySink();
+    const hr = await writeStoreFromH5ad(await readFile(h5ad), 'pbmc3k.h5ad', hs);
+    expect(hr.streamed).toBe(false);
+    expectSame(openCountStore(bytesRandomAccess(hs.bytes())), ds.counts, 5000);
   });
 });

@@ -4,3 +4,5 @@
  */
 export { CountStoreWriter, type CountStoreHeader, type CountStoreWriterOptions } from './writer';
 export { bytesRandomAccess, openCountStore, type CountStore } from './reader';
+export { writeStoreFrom10xMtx, type StoreWriteOptions, type StoreWriteResult } from './from-mtx';
+export { writeStoreFromH5ad } from './from-h5ad';

@@ -27,9 +27,15 @@ export interface CountStoreWriterOptions {
   tileCells?: number;
   /** Most non-zeros per tile (default 2²³): bounds the writer's memory at ≈ 32 B per tile non-zero. */
   tileNnz?: number;
+  /**
+   * First byte for the sections (default 16, just after the header). A writer that starts over on
+   * a sink an earlier writer left unfinished passes that writer's `position` so the new trailer
+   * ends the file; the earlier bytes are left unused.
+   */
+  startAt?: number;
 }
 
-const DEFAULTS = { chunkCells: 2048, tileCells: 16384, tileNnz: 1 << 23 };
+const DEFAULTS = { chunkCells: 2048, tileCells: 16384, tileNnz: 1 << 23, startAt: HEADER_BYTES };
 
 /** A packed stream of unsigned integers: u32 n · u32 words · widths (padded to 4) · words. */
 export function encodeUintStream(values: Uint32Array): Uint8Array {
@@ -81,7 +87,14 @@ export class CountStoreWriter {
     for (const k of ['chunkCells', 'tileCells', 'tileNnz'] as const)
       if (!(Number.isInteger(this.opts[k]) && this.opts[k] > 0))
         throw storeInvalidInput(`${k} must be a positive integer`);
+    if (this.opts.startAt < HEADER_BYTES) throw storeInvalidInput(`startAt must be at least ${HEADER_BYTES}`);
+    this.pos = this.opts.startAt;
     this.geneNnz = new Float64Array(this.nGenes);
+  }
+
+  /** The end of what has been written so far. */
+  get position(): number {
+    return this.pos;
   }
 
   /** Appends cells in order (CSC by cell as matrix.ts), any number per call. */
