@@ -28,6 +28,13 @@ describe('artifact decoding', () => {
     expect(g.nnz).toBe(2);
     expect(decodeGeneChunk(new Uint8Array(0), 3).nnz).toBe(0);
   });
+  it('lists the non-zero cells of a chunk when they are ascending', () => {
+    expect(Array.from(decodeGeneChunk(chunk([1, 4], [2.5, 7]), 6).nz!)).toEqual([1, 4]);
+    expect(Array.from(decodeGeneChunk(new Uint8Array(0), 3).nz!)).toEqual([]);
+    const unordered = decodeGeneChunk(chunk([4, 1], [7, 2.5]), 6);
+    expect(unordered.nz).toBeNull();
+    expect(Array.from(unordered.values)).toEqual([0, 2.5, 0, 0, 7, 0]);
+  });
   it('decodes a chunk that is a view into a larger buffer', () => {
     const c = chunk([0], [3]);
     const big = new Uint8Array(c.length + 8);

@@ -95,7 +95,9 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       const dataFile = m.layers.find((x) => x.name === req.layer)!.data;
       const chunk = await need().get(dataFile, range);
       const dense = decodeGeneChunk(chunk, m.nCells);
-      return { result: { ...dense, bytes: chunk.byteLength }, transfer: [dense.values.buffer] };
+      const transfer: Transferable[] = [dense.values.buffer];
+      if (dense.nz && dense.nz.buffer !== dense.values.buffer) transfer.push(dense.nz.buffer);
+      return { result: { ...dense, bytes: chunk.byteLength }, transfer };
     }
     case 'json':
       return { result: await json(req.path), transfer: [] };

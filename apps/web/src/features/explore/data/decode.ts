@@ -51,29 +51,40 @@ export interface DenseGene {
   values: Float32Array;
   max: number;
   nnz: number;
+  /**
+   * The cells with a stored value, ascending (every other cell is 0): lets the CPU renderer recolour
+   * in O(non-zeros). null when the chunk does not list its cells in ascending order.
+   */
+  nz: Uint32Array | null;
 }
 
 /**
  * Decodes one sparse chunk `[nnz:u32][cellIdx:u32×nnz][value:f32×nnz]` into a dense Float32Array of
- * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell.
+ * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell. `nz` is a
+ * view into the chunk's buffer (transfer that buffer with the values).
  */
 export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number): DenseGene {
   const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
   const values = new Float32Array(nCells);
-  if (bytes.byteLength === 0) return { values, max: 0, nnz: 0 };
+  if (bytes.byteLength === 0) return { values, max: 0, nnz: 0, nz: new Uint32Array(0) };
   const nnz = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   if (bytes.byteLength !== 4 + 8 * nnz) {
     throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${4 + 8 * nnz} for ${nnz} non-zeros`);
   }
   const { cells, values: v } = decodeChunk(bytes);
   let max = 0;
+  let prev = -1;
+  let ascending = true;
   for (let i = 0; i < nnz; i += 1) {
     const cell = cells[i]!;
     if (cell >= nCells) throw new ArtifactFormatError(`gene chunk names cell ${cell} but the dataset has ${nCells} cells`);
-    values[cell] = v[i]!;
-    if (v[i]! > max) max = v[i]!;
+    if (cell <= prev) ascending = false;
+    prev = cell;
+    const x = v[i]!;
+    values[cell] = x;
+    if (x > max) max = x;
   }
-  return { values, max, nnz };
+  return { values, max, nnz, nz: ascending ? cells : null };
 }
 
 /** Categorical codes (u16 / u32 little-endian) → Uint32Array, checked against the label count. */

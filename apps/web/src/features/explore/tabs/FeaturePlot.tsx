@@ -23,7 +23,7 @@ export function FeaturePlot({ client, embedding, gene, layer }: Props) {
     void client.gene(layer, gene.index).then((g) => {
       if (!live) return;
       setMax(g.max);
-      setColouring({ kind: 'continuous', values: g.values, max: g.max });
+      setColouring({ kind: 'continuous', values: g.values, max: g.max, nz: g.nz });
     });
     return () => {
       live = false;

@@ -162,7 +162,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       }
       if (colouring.kind === 'categorical') r.setColours('categorical', colouring.codes, colouring.colours);
       else if (colouring.kind === 'continuous')
-        r.setColours('continuous', colouring.values, RAMP, colouring.max);
+        r.setColours('continuous', colouring.values, RAMP, colouring.max, colouring.nz ?? null);
       else r.setColours('none', null, []);
       pending.current = newPositions ? 'positions' : 'colours';
       if (interacting.current === null) draw();

@@ -1,33 +1,39 @@
 import type { ViewState } from './camera';
-import type { PointRenderer, RenderMode } from './renderer';
+import { colourPoints, type PointColours } from './pointColours';
+import type { PointRenderer } from './renderer';
 import {
+  BaseLayerCache,
   createTarget,
-  packColour,
   pixelTransform,
   reprojection,
   splat,
-  valuePriority,
   type PixelTransform,
+  type SplatPoints,
   type SplatTarget,
 } from './splat';
 
 /**
  * The embedding viewer's renderer: points are splatted on the CPU (`splat.ts`) into an ImageData
- * shown on a 2D canvas. A recolour rewrites one packed colour and one priority byte per point; a
- * full-detail frame is one pass over the points. While the camera moves, frames show the last full
+ * shown on a 2D canvas. A recolour rewrites one packed colour and one priority byte per point (a
+ * gene's only at its non-zero cells); a full-detail frame is one pass over the points, or, when the
+ * camera has not moved since the last one, a copy of its base layer plus the points drawn above it. While the camera moves, frames show the last full
  * frame reprojected to the new camera (one drawImage), and the owner asks for a full frame once the
  * motion pauses. Chosen when WebGL is software-rendered (see rendererChoice.ts).
  */
-const NEUTRAL = '#8c8c8c';
-
 export class CanvasRenderer implements PointRenderer {
   readonly kind = 'cpu' as const;
   private readonly ctx: CanvasRenderingContext2D;
   private x: Float32Array = new Float32Array(0);
   private y: Float32Array = new Float32Array(0);
-  private colour = new Uint32Array(0);
-  private pri = new Uint8Array(0);
+  private state: PointColours = {
+    colour: new Uint32Array(0),
+    pri: new Uint8Array(0),
+    aboveBuf: new Uint32Array(0),
+    above: new Uint32Array(0),
+    baseColour: null,
+  };
   private sel: Uint8Array | null = null;
+  private readonly baseLayer = new BaseLayerCache();
   private image: ImageData | null = null;
   private target: SplatTarget | null = null;
   /** the last full frame (for reprojection while moving) and the transform it was drawn with */
@@ -47,37 +53,21 @@ export class CanvasRenderer implements PointRenderer {
   setPositions(x: Float32Array, y: Float32Array): void {
     this.x = x;
     this.y = y;
-    this.colour = new Uint32Array(x.length);
-    this.pri = new Uint8Array(x.length).fill(1);
+    const none = new Uint32Array(0);
+    this.state = {
+      colour: new Uint32Array(x.length),
+      pri: new Uint8Array(x.length).fill(1),
+      aboveBuf: none,
+      above: none,
+      baseColour: null,
+    };
     this.sel = null;
     this.snapshotTr = null;
   }
 
-  /**
-   * `values`: category codes (categorical, `colours` = palette) or raw values scaled by `1 / max`
-   * into [0, 1] (continuous, `colours` = ramp); higher continuous values draw on top.
-   */
-  setColours(mode: RenderMode, values: ArrayLike<number> | null, colours: string[], max = 1): void {
-    const n = this.x.length;
-    const packed = Uint32Array.from(colours.length > 0 ? colours : [NEUTRAL], packColour);
-    const last = packed.length - 1;
-    const neutral = packColour(NEUTRAL);
-    const colour = this.colour;
-    const pri = this.pri;
-    if (values && mode === 'categorical') {
-      for (let i = 0; i < n; i += 1) colour[i] = packed[Math.min(last, values[i]!)] ?? neutral;
-      pri.fill(1);
-    } else if (values && mode === 'continuous') {
-      const inv = max > 0 ? 1 / max : 0;
-      for (let i = 0; i < n; i += 1) {
-        const w = Math.min(1, values[i]! * inv);
-        colour[i] = packed[Math.round(w * last)] ?? neutral;
-        pri[i] = valuePriority(w);
-      }
-    } else {
-      colour.fill(neutral);
-      pri.fill(1);
-    }
+  /** See colourPoints (pointColours.ts): with `nz`, a gene recolour visits only its non-zero cells. */
+  setColours(...args: Parameters<PointRenderer['setColours']>): void {
+    colourPoints(this.state, ...args);
   }
 
   setSelection(mask: Uint8Array | null): void {
@@ -103,12 +93,7 @@ export class CanvasRenderer implements PointRenderer {
       this.image = new ImageData(width, height);
       this.target = createTarget(width, height, new Uint32Array(this.image.data.buffer));
     }
-    splat(
-      this.target!,
-      { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel },
-      tr,
-      pointSize,
-    );
+    splat(this.target!, this.points(), tr, pointSize, this.baseLayer);
     this.ctx.putImageData(this.image, 0, 0);
     if (this.snapshot.width !== width || this.snapshot.height !== height) {
       this.snapshot.width = width;
@@ -116,6 +101,11 @@ export class CanvasRenderer implements PointRenderer {
     }
     this.snapshot.getContext('2d')!.drawImage(this.canvas, 0, 0);
     this.snapshotTr = tr;
+  }
+
+  private points(): SplatPoints {
+    const { colour, pri, above, baseColour } = this.state;
+    return { x: this.x, y: this.y, colour, pri, sel: this.sel, above, baseColour };
   }
 
   /** Moving frames reproject the last full frame: no points drawn. */
@@ -134,18 +124,15 @@ export class CanvasRenderer implements PointRenderer {
     const height = Math.round(view.height * k);
     const out = new ImageData(width, height);
     const target = createTarget(width, height, new Uint32Array(out.data.buffer));
-    splat(
-      target,
-      { x: this.x, y: this.y, colour: this.colour, pri: this.pri, sel: this.sel },
-      pixelTransform(view, width, height),
-      pointSize * k,
-    );
+    splat(target, this.points(), pixelTransform(view, width, height), pointSize * k);
     return out;
   }
 
   destroy(): void {
     this.image = null;
     this.target = null;
+    this.baseLayer.pixels = new Uint32Array(0);
+    this.baseLayer.key = '';
     this.snapshot.width = 0;
     this.snapshot.height = 0;
   }

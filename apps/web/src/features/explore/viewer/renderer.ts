@@ -17,9 +17,16 @@ export interface PointRenderer {
   setPositions(x: Float32Array, y: Float32Array): void;
   /**
    * `values`: category codes (categorical, `colours` = palette) or raw values scaled by `1 / max`
-   * into [0, 1] (continuous, `colours` = ramp); higher continuous values draw on top.
+   * into [0, 1] (continuous, `colours` = ramp); higher continuous values draw on top. `nz`
+   * (continuous): ascending indices of the only non-zero values, so a renderer may skip the zeros.
    */
-  setColours(mode: RenderMode, values: ArrayLike<number> | null, colours: string[], max?: number): void;
+  setColours(
+    mode: RenderMode,
+    values: ArrayLike<number> | null,
+    colours: string[],
+    max?: number,
+    nz?: Uint32Array | null,
+  ): void;
   /** 1 = selected (others dimmed); null = no selection. */
   setSelection(mask: Uint8Array | null): void;
   /** Draws the view into the canvas (already sized by the owner); `moving`: a cheaper frame while the camera moves. */

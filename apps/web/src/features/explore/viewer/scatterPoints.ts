@@ -2,7 +2,8 @@
 
 export type Colouring =
   | { kind: 'categorical'; codes: Uint32Array; colours: string[] }
-  | { kind: 'continuous'; values: Float32Array; max: number }
+  /** `nz`: when given, the ascending indices of every non-zero value (the renderer then recolours in O(nz)) */
+  | { kind: 'continuous'; values: Float32Array; max: number; nz?: Uint32Array | null }
   | { kind: 'none' };
 
 /** Rotates a 3D embedding (yaw about y, then pitch about x) and keeps the screen x/y. */

@@ -25,6 +25,10 @@ export interface SplatPoints {
   pri: Uint8Array;
   /** 1 = selected; null = no selection */
   sel: Uint8Array | null;
+  /** ascending indices of every point whose priority is above 1 (optional: else all are scanned) */
+  above?: Uint32Array | null;
+  /** the colour every point of priority 1 has, when they share one (optional) */
+  baseColour?: number | null;
 }
 
 export interface SplatTarget {
@@ -97,31 +101,82 @@ export function valuePriority(w: number): number {
   return 1 + Math.round(Math.min(1, Math.max(0, w)) * (PRI_MAX_VALUE - 1));
 }
 
-/** Which points a pass draws: all (priority test, selection aware), base priority only (plain writes), or the rest. */
-type Pass = 0 | 1 | 2;
+/**
+ * Which points a pass draws: all (priority test, selection aware), base priority only (plain writes),
+ * the rest (priority test), or all in one fixed colour (plain writes: the base layer).
+ */
+type Pass = 0 | 1 | 2 | 3;
 const ALL: Pass = 0;
 const BASE: Pass = 1;
 const ABOVE: Pass = 2;
+const FIXED: Pass = 3;
+
+/**
+ * The base layer of the last frame (every point in the shared base colour) and what it was drawn
+ * with: a recolour at the same camera copies it and draws only the points above the base priority.
+ */
+export class BaseLayerCache {
+  pixels = new Uint32Array(0);
+  key = '';
+  x: Float32Array | null = null;
+  y: Float32Array | null = null;
+}
 
 /**
  * Clears the target to white and draws every point. Without a selection, points of the base priority
  * (1: categorical colours, zero expression) go first as plain writes and the rest follow with the
  * priority test: the same picture as one tested pass, with less memory traffic for the majority.
+ * When every base point has one colour (`p.baseColour`), the base layer is every point in that colour
+ * (the points above it are drawn over anyway), kept in `cache` for the next frame at the same camera;
+ * `p.above` lets the second pass visit only the points above the base priority.
  */
-export function splat(target: SplatTarget, p: SplatPoints, tr: PixelTransform, size: number): void {
-  target.pixels.fill(WHITE);
+export function splat(
+  target: SplatTarget,
+  p: SplatPoints,
+  tr: PixelTransform,
+  size: number,
+  cache?: BaseLayerCache,
+): void {
   target.depth.fill(0);
-  if (p.sel !== null) draw(target, p, tr, size, ALL);
-  else {
-    draw(target, p, tr, size, BASE);
-    draw(target, p, tr, size, ABOVE);
+  if (p.sel !== null) {
+    target.pixels.fill(WHITE);
+    draw(target, p, tr, size, ALL, null, 0);
+    return;
   }
+  const base = p.baseColour ?? null;
+  if (base === null) {
+    target.pixels.fill(WHITE);
+    draw(target, p, tr, size, BASE, null, 0);
+  } else {
+    const key = `${target.width}x${target.height} ${tr.sx} ${tr.sy} ${tr.bx} ${tr.by} ${size} ${base}`;
+    if (cache && cache.key === key && cache.x === p.x && cache.y === p.y) target.pixels.set(cache.pixels);
+    else {
+      target.pixels.fill(WHITE);
+      draw(target, p, tr, size, FIXED, null, base);
+      if (cache) {
+        if (cache.pixels.length !== target.pixels.length)
+          cache.pixels = new Uint32Array(target.pixels.length);
+        cache.pixels.set(target.pixels);
+        Object.assign(cache, { key, x: p.x, y: p.y });
+      }
+    }
+  }
+  draw(target, p, tr, size, ABOVE, p.above ?? null, 0);
 }
 
-function draw(target: SplatTarget, p: SplatPoints, tr: PixelTransform, size: number, pass: Pass): void {
+/** Draws the points of `pass`, all of them or those listed in `list` (ascending indices). */
+function draw(
+  target: SplatTarget,
+  p: SplatPoints,
+  tr: PixelTransform,
+  size: number,
+  pass: Pass,
+  list: Uint32Array | null,
+  fixed: number,
+): void {
   const { width: W, height: H, pixels, depth } = target;
   const { x, y, colour, pri, sel } = p;
-  const n = x.length;
+  const count = list ? list.length : x.length;
   const half = size / 2;
   const round = size > 2.5;
   const r2 = half * half;
@@ -129,10 +184,11 @@ function draw(target: SplatTarget, p: SplatPoints, tr: PixelTransform, size: num
   // pixel i is covered when its centre i + 0.5 lies in [c − half, c + half)
   const lo = -half - 0.5;
   const hi = half - 0.5;
-  const plain = pass === BASE;
-  for (let i = 0; i < n; i += 1) {
+  const plain = pass === BASE || pass === FIXED;
+  for (let k = 0; k < count; k += 1) {
+    const i = list ? list[k]! : k;
     let q = pri[i]!;
-    if (pass !== ALL && (q === 1) !== plain) continue;
+    if ((pass === BASE || pass === ABOVE) && (q === 1) !== plain) continue;
     const px = x[i]! * sx + bx;
     const py = y[i]! * sy + by;
     let x0 = Math.ceil(px + lo);
@@ -144,7 +200,7 @@ function draw(target: SplatTarget, p: SplatPoints, tr: PixelTransform, size: num
     if (y0 < 0) y0 = 0;
     if (x1 > W) x1 = W;
     if (y1 > H) y1 = H;
-    let c = colour[i]!;
+    let c = pass === FIXED ? fixed : colour[i]!;
     if (sel !== null) {
       if (sel[i] === 1) q = PRI_SELECTED;
       else {
@@ -160,11 +216,11 @@ function draw(target: SplatTarget, p: SplatPoints, tr: PixelTransform, size: num
           const dx = xx + 0.5 - px;
           if (dx * dx + dy * dy > r2) continue;
         }
-        const k = row + xx;
-        if (plain) pixels[k] = c;
-        else if (q >= depth[k]!) {
-          depth[k] = q;
-          pixels[k] = c;
+        const at = row + xx;
+        if (plain) pixels[at] = c;
+        else if (q >= depth[at]!) {
+          depth[at] = q;
+          pixels[at] = c;
         }
       }
     }

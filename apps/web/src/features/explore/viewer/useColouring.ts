@@ -61,7 +61,7 @@ export function useColouring(
       if (by.kind === 'gene') {
         const g = await client.gene(by.layer, by.gene);
         return {
-          colouring: { kind: 'continuous', values: g.values, max: g.max },
+          colouring: { kind: 'continuous', values: g.values, max: g.max, nz: g.nz },
           legend: { kind: 'continuous', title: by.symbol, max: g.max },
           column: null,
           loading: false,
