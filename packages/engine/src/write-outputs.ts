@@ -3,6 +3,7 @@ import {
   beginArtifacts,
   beginH5ad,
   MemorySink,
+  type ArtifactInput,
   type ArtifactSink,
   type H5adInProgress,
   type H5adInput,
@@ -72,7 +73,7 @@ export async function writeOutputs(result: AnalysisResult, sink: OutputSink): Pr
 /** Outputs whose large parts (the matrices) are written; `finish` writes the rest. */
 export interface OutputsInProgress {
   /** Writes per-cell columns, var, embeddings, markers, uns and the manifests; closes the files. */
-  finish(result: AnalysisResult): Promise<ArtifactManifest>;
+  finish(result: ResultRest): Promise<ArtifactManifest>;
 }
 
 /**
@@ -83,21 +84,45 @@ export interface OutputsInProgress {
  * in between: the open h5ad keeps only its chunk index.
  */
 export async function startOutputs(early: AnalysisResult, sink: OutputSink): Promise<OutputsInProgress> {
-  const genes = { ids: early.geneIds, symbols: early.geneSymbols };
   const matrices: H5adInput = {
     counts: early.counts,
     normalized: early.normalized,
-    genes,
+    genes: { ids: early.geneIds, symbols: early.geneSymbols },
     barcodes: early.barcodes,
     // deflate level 1: at 20k cells (synthetic) 1.84 CPU s / 71.7 MB against 2.57 / 64.4 at level 4
     // (integers byte-shuffled, the counts' indices linked to X's: 4.45 / 131 MB before)
     compression: H5AD_DEFLATE_LEVEL,
   };
+  return startOutputsWith(early, sink, {
+    nCells: early.counts.nCells,
+    h5ad: (target) => beginH5ad(matrices, target),
+    layers: { layers: { counts: early.counts, normalized: early.normalized } },
+  });
+}
+
+/** The result's fields other than the matrices: what `OutputsInProgress.finish` writes. */
+export type ResultRest = Omit<AnalysisResult, 'counts' | 'normalized'>;
+
+/**
+ * startOutputs with the matrices' writers given: beginH5ad's (or beginH5adRanges') start of
+ * analysis.h5ad into the target, and the explorer's expression layers (in memory or gene blocks:
+ * stream/write-streamed.ts).
+ */
+export async function startOutputsWith(
+  early: ResultRest,
+  sink: OutputSink,
+  matrices: {
+    nCells: number;
+    h5ad: (target: PositionalSink) => Promise<H5adInProgress>;
+    layers: Pick<ArtifactInput, 'layers' | 'geneLayers'>;
+  },
+): Promise<OutputsInProgress> {
+  const genes = { ids: early.geneIds, symbols: early.geneSymbols };
   const file = sink.open ? await sink.open(OUTPUT_FILES.h5ad) : undefined;
   const memory = file ? undefined : new MemorySink();
   let h5ad: H5adInProgress;
   try {
-    h5ad = await beginH5ad(matrices, (file ?? memory)!);
+    h5ad = await matrices.h5ad((file ?? memory)!);
   } catch (e) {
     await file?.close();
     throw e;
@@ -112,8 +137,8 @@ export async function startOutputs(early: AnalysisResult, sink: OutputSink): Pro
       engineVersion: early.engineVersion,
       species: early.species,
       genes,
-      nCells: early.counts.nCells,
-      layers: { counts: early.counts, normalized: early.normalized },
+      nCells: matrices.nCells,
+      ...matrices.layers,
       h5ad: `../${OUTPUT_FILES.h5ad}`,
     },
     artifactSink,

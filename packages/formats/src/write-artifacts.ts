@@ -1,4 +1,5 @@
 import { type ArtifactManifest, artifactManifest, type DegRow } from '@cellcloud/contracts/artifacts';
+import type { GeneBlocks } from './cell-chunks';
 import { FormatError } from './errors';
 import type { CellColumn, CountMatrix, GeneTable } from './matrix';
 
@@ -21,6 +22,11 @@ export interface ArtifactInput {
   genes: GeneTable;
   nCells: number;
   layers: { counts?: CountMatrix; normalized?: CountMatrix };
+  /**
+   * The layers read from gene blocks instead (the out-of-core engine, issue 33): the same files,
+   * byte for byte, written a block of genes at a time. Either `layers` or these, not both.
+   */
+  geneLayers?: { counts?: GeneBlocks; normalized?: GeneBlocks };
   /** Row-major nCells × dims, dims 2 or 3; names like umap, tsne, umap3D. */
   embeddings?: Record<string, { dims: number; values: Float32Array }>;
   obs?: Record<string, CellColumn>;
@@ -230,6 +236,52 @@ export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Arr
   return { bin: new Uint8Array(words.buffer), index };
 }
 
+/**
+ * The gene-major chunks (the .bin of geneChunks) of gene blocks, read and written a block of at
+ * most `blockNnz` values at a time into a positional file, or assembled whole when there is none.
+ * Returns the .idx offsets (and the bytes when assembled).
+ */
+export async function writeGeneBlockChunks(
+  genes: GeneBlocks,
+  file: PositionalFile | undefined,
+  blockNnz = 1 << 22,
+): Promise<{ index: Float64Array; bin?: Uint8Array }> {
+  const { nGenes, geneNnz } = genes;
+  const index = new Float64Array(2 * nGenes);
+  let offset = 0;
+  for (let g = 0; g < nGenes; g++) {
+    const len = 4 + 8 * geneNnz[g]!;
+    index[2 * g] = offset;
+    index[2 * g + 1] = len;
+    offset += len;
+  }
+  const whole = file ? undefined : new ArrayBuffer(offset);
+  let buffer = whole ?? new ArrayBuffer(0);
+  for (let g0 = 0; g0 < nGenes;) {
+    let g1 = g0 + 1;
+    let inBlock = geneNnz[g0]!;
+    while (g1 < nGenes && inBlock + geneNnz[g1]! <= blockNnz) inBlock += geneNnz[g1++]!;
+    const start = whole ? 0 : index[2 * g0]!;
+    const end = g1 < nGenes ? index[2 * g1]! : offset;
+    if (buffer.byteLength < end - start) buffer = new ArrayBuffer(end - start);
+    const words = new Uint32Array(buffer, 0, (end - start) / 4);
+    const floats = new Float32Array(buffer, 0, words.length);
+    const block = genes.genes(g0, g1);
+    for (let g = g0; g < g1; g++) {
+      const s = block.indptr[g - g0]!;
+      const e = block.indptr[g - g0 + 1]!;
+      if (e - s !== geneNnz[g]) throw new Error(`gene ${g}: ${e - s} values read, ${geneNnz[g]} counted`);
+      const base = (index[2 * g]! - start) / 4;
+      words[base] = e - s;
+      words.set(block.indices.subarray(s, e), base + 1);
+      floats.set(block.data.subarray(s, e), base + 1 + e - s);
+    }
+    if (file) await file.write(new Uint8Array(buffer, 0, end - start), start);
+    g0 = g1;
+  }
+  return whole ? { index, bin: new Uint8Array(whole) } : { index };
+}
+
 export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): Promise<ArtifactManifest> {
   const artifacts = await beginArtifacts(input, sink);
   return artifacts.finish(input);
@@ -313,6 +365,7 @@ async function writeLayers(
   bad: (detail: string) => Error,
 ): Promise<ArtifactManifest['layers']> {
   const { nCells, genes } = input;
+  if (input.geneLayers) return writeGeneLayers(input, input.geneLayers, sink, bad);
   const named = (['counts', 'normalized'] as const).flatMap((name) => {
     const m = input.layers[name];
     if (!m) return [];
@@ -349,4 +402,31 @@ async function writeLayers(
     for (const { name } of group) await sink.write(`expr/${name}.idx`, bytesOf(index));
   }
   return named.map(({ name }) => ({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` }));
+}
+
+/** writeLayers from gene blocks (ArtifactInput.geneLayers): one layer after the other. */
+async function writeGeneLayers(
+  input: ArtifactInput,
+  geneLayers: NonNullable<ArtifactInput['geneLayers']>,
+  sink: ArtifactSink,
+  bad: (detail: string) => Error,
+): Promise<ArtifactManifest['layers']> {
+  const { nCells, genes } = input;
+  if (input.layers.counts || input.layers.normalized) throw bad('both layers and gene-block layers given');
+  const names = (['counts', 'normalized'] as const).filter((name) => geneLayers[name]);
+  for (const name of names) {
+    const m = geneLayers[name]!;
+    if (m.nCells !== nCells || m.nGenes !== genes.ids.length)
+      throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
+    const file = sink.open ? await sink.open(`expr/${name}.bin`) : undefined;
+    let written: { index: Float64Array; bin?: Uint8Array };
+    try {
+      written = await writeGeneBlockChunks(m, file);
+    } finally {
+      await file?.close();
+    }
+    if (written.bin) await sink.write(`expr/${name}.bin`, written.bin);
+    await sink.write(`expr/${name}.idx`, bytesOf(written.index));
+  }
+  return names.map((name) => ({ name, data: `expr/${name}.bin`, index: `expr/${name}.idx` }));
 }

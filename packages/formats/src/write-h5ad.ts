@@ -58,11 +58,48 @@ export interface H5adInput {
   blockElements?: number;
 }
 
+/**
+ * A CSR matrix (cells × genes) read in element ranges, for writers that stream it without holding
+ * it (issue 33: the out-of-core engine's cell chunks). The writer reads `data`, then `indices`,
+ * each in increasing, consecutive ranges, then `indptr()` once.
+ */
+export interface CsrRanges {
+  nCells: number;
+  nGenes: number;
+  /** Stored values. */
+  nnz: number;
+  data(start: number, end: number): Float32Array;
+  indices(start: number, end: number): Int32Array;
+  /** The nCells + 1 offsets, asked for once the values and indices are read. */
+  indptr(): Float64Array;
+}
+
+/**
+ * beginH5ad's input with the matrices read in ranges. `normalized`, when present, has the layout
+ * of `counts` (the same indices and indptr): layers/counts links to X's, as beginH5ad writes them.
+ */
+export type H5adRangesInput = Omit<H5adInput, 'counts' | 'normalized'> & {
+  counts: CsrRanges;
+  normalized?: CsrRanges;
+};
+
 const CHUNK = 262144;
 
 type Parent = GroupNode;
-/** A written CSR matrix: its arrays and the index datasets a matrix of the same layout can link to. */
-type WrittenCsr = { m: CountMatrix; indices: DatasetNode; indptr: DatasetNode };
+/** A written CSR matrix's index datasets, which a matrix of the same layout can link to. */
+type WrittenCsr = { indices: DatasetNode; indptr: DatasetNode };
+
+/** An in-memory matrix as CsrRanges (views, no copy). */
+function rangesOf(m: CountMatrix): CsrRanges {
+  return {
+    nCells: m.nCells,
+    nGenes: m.nGenes,
+    nnz: m.indptr[m.nCells]!,
+    data: (s, e) => m.data.subarray(s, e),
+    indices: (s, e) => new Int32Array(m.indices.buffer, m.indices.byteOffset + 4 * s, e - s),
+    indptr: () => m.indptr,
+  };
+}
 
 /** AnnData element writers over the streaming HDF5 writer. */
 class AnnWriter {
@@ -111,39 +148,39 @@ class AnnWriter {
   }
 
   /**
-   * A CSR matrix group. With `like` (an already written matrix with the same `indices` and
-   * `indptr` arrays, as counts and normalized values share them), indices and indptr are hard
-   * links to that matrix's datasets: stored and compressed once.
+   * A CSR matrix group. With `like` (an already written matrix with the same indices and indptr,
+   * as counts and normalized values share them), indices and indptr are hard links to that
+   * matrix's datasets: stored and compressed once.
    */
-  async csr(parent: Parent, name: string, m: CountMatrix, like?: WrittenCsr): Promise<WrittenCsr> {
+  async csr(parent: Parent, name: string, m: CsrRanges, like?: WrittenCsr): Promise<WrittenCsr> {
     const g = this.group(parent, name, 'csr_matrix', '0.1.0');
     this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(m.nCells), BigInt(m.nGenes)]));
-    const nnz = m.indptr[m.nCells]!;
-    await this.numeric(g, 'data', m.data.subarray(0, nnz), { encoded: false });
-    if (like && like.m.indices === m.indices && like.m.indptr === m.indptr && like.m.nCells === m.nCells) {
+    const nnz = m.nnz;
+    await this.numeric(g, 'data', m.data, { kind: 'f32', shape: [nnz], encoded: false });
+    if (like) {
       this.h5.link(g, 'indices', like.indices);
       this.h5.link(g, 'indptr', like.indptr);
       return like;
     }
-    const indices = await this.numeric(
-      g,
-      'indices',
-      new Int32Array(m.indices.buffer, m.indices.byteOffset, nnz),
-      {
-        encoded: false,
-      },
-    );
+    const indices = await this.numeric(g, 'indices', m.indices, {
+      kind: 'i32',
+      shape: [nnz],
+      encoded: false,
+    });
     const wide = nnz >= 2 ** 31;
-    const ptr = (s: number, e: number) =>
-      wide
-        ? BigInt64Array.from(m.indptr.subarray(s, e), (x) => BigInt(x))
-        : Int32Array.from(m.indptr.subarray(s, e));
+    let offsets: Float64Array | undefined;
+    const ptr = (s: number, e: number) => {
+      offsets ??= m.indptr();
+      return wide
+        ? BigInt64Array.from(offsets.subarray(s, e), (x) => BigInt(x))
+        : Int32Array.from(offsets.subarray(s, e));
+    };
     const indptr = await this.numeric(g, 'indptr', ptr, {
       kind: wide ? 'i64' : 'i32',
       shape: [m.nCells + 1],
       encoded: false,
     });
-    return { m, indices, indptr };
+    return { indices, indptr };
   }
 
   async categorical(parent: Parent, name: string, values: string[]): Promise<void> {
@@ -241,7 +278,12 @@ export async function writeH5adColumn(
   );
 }
 
-function validate(input: H5adInput): void {
+/** The matrices' shapes are all validate reads of them. */
+type Shaped = { nCells: number; nGenes: number };
+
+function validate(
+  input: Omit<H5adInput, 'counts' | 'normalized'> & { counts: Shaped; normalized?: Shaped },
+): void {
   const { counts, genes, barcodes } = input;
   const bad = (detail: string) => new FormatError('write.invalid_input', { file: 'h5ad', detail });
   if (genes.ids.length !== counts.nGenes)
@@ -285,20 +327,47 @@ export interface H5adInProgress {
  * `finish`. The input's obs, var, obsm and uns are not read here.
  */
 export async function beginH5ad(input: H5adInput, sink: PositionalSink): Promise<H5adInProgress> {
-  const matrices = {
-    counts: input.counts,
-    normalized: input.normalized,
-    genes: input.genes,
-    barcodes: input.barcodes,
-  };
+  const { counts, normalized } = input;
+  const linked = normalized?.indices === counts.indices && normalized?.indptr === counts.indptr;
+  return beginMatrices(input, sink, rangesOf(counts), normalized && rangesOf(normalized), linked);
+}
+
+/**
+ * beginH5ad with the matrices read in element ranges (H5adRangesInput): the same file, byte for
+ * byte, as beginH5ad of the same matrices (normalized and counts sharing their layout), written
+ * without holding them.
+ */
+export async function beginH5adRanges(input: H5adRangesInput, sink: PositionalSink): Promise<H5adInProgress> {
+  return beginMatrices(input, sink, input.counts, input.normalized, true);
+}
+
+/** X (normalized, else counts) and layers/counts, its indices and indptr linked to X's when `linked`. */
+async function beginMatrices(
+  input: Omit<H5adInput, 'counts' | 'normalized'>,
+  sink: PositionalSink,
+  counts: CsrRanges,
+  normalized: CsrRanges | undefined,
+  linked: boolean,
+): Promise<H5adInProgress> {
+  const matrices = { counts, normalized, genes: input.genes, barcodes: input.barcodes };
   validate(matrices);
   const h5 = new Hdf5Writer(sink);
   const w = new AnnWriter(h5, input.compression ?? 4, Math.max(1, input.blockElements ?? CHUNK));
   const f = h5.root;
   w.enc(f, 'anndata', '0.1.0');
-  const x = await w.csr(f, 'X', input.normalized ?? input.counts);
+  const x = await w.csr(f, 'X', normalized ?? counts);
   const layers = w.group(f, 'layers');
-  if (input.normalized) await w.csr(layers, 'counts', input.counts, x);
+  if (normalized) await w.csr(layers, 'counts', counts, linked ? x : undefined);
+  return finishLater(w, f, matrices);
+}
+
+/** The rest of beginH5ad's file: obs, var, obsm, uns, then the file is closed. */
+function finishLater(
+  w: AnnWriter,
+  f: GroupNode,
+  matrices: Pick<H5adInput, 'genes' | 'barcodes'> & { counts: Shaped; normalized?: Shaped },
+): H5adInProgress {
+  const input = matrices;
   return {
     async finish(rest) {
       validate({ ...matrices, ...rest });
@@ -319,7 +388,7 @@ export async function beginH5ad(input: H5adInput, sink: PositionalSink): Promise
       for (const name of ['obsp', 'varm', 'varp']) w.group(f, name);
       const uns = w.group(f, 'uns');
       for (const [k, v] of Object.entries(rest.uns ?? {})) await w.uns(uns, k, v);
-      return h5.close();
+      return w.h5.close();
     },
   };
 }
