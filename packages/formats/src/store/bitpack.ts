@@ -69,11 +69,80 @@ export function packBlocks(values: Uint32Array, n: number): { widths: Uint8Array
   return { widths, words };
 }
 
+type BlockDecoder = (
+  words: Uint32Array,
+  wi: number,
+  out: Uint32Array | Float32Array,
+  o: number,
+  base: number,
+) => void;
+
+const decoders = new Map<number, BlockDecoder | null>();
+
 /**
- * Unpacks blocks [k0, k1) of a stream of `n` values into `out` from `o` on; the words of block
- * k0 start at `words[wi]`. `words` must hold one readable word past the last packed word (readers
- * allocate one spare word) so the inner loop never branches on the end. Returns the word index
- * after block k1 - 1.
+ * A decoder of one full block of width `b` (1–32), unrolled: 128 assignments with constant word
+ * offsets and shifts, ≈ 3× the speed of the generic loop in V8. Built once per width and output
+ * type from integers only (no input reaches the source text); null where code generation is
+ * refused (a Content-Security-Policy), and the generic loop serves.
+ */
+function blockDecoder(b: number, float: boolean): BlockDecoder | null {
+  const key = float ? b + 64 : b;
+  const known = decoders.get(key);
+  if (known !== undefined) return known;
+  const lines: string[] = [];
+  let word = 0;
+  let bit = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    let e = bit === 0 ? `w[i + ${word}]` : `(w[i + ${word}] >>> ${bit})`;
+    if (bit + b > 32) e = `(${e} | (w[i + ${word + 1}] << ${32 - bit}))`;
+    const v = b === 32 ? `(${e} >>> 0)` : `(${e} & ${2 ** b - 1})`;
+    lines.push(`o[p + ${i}] = ${float ? `${v} + base` : v};`);
+    bit += b;
+    if (bit >= 32) {
+      bit -= 32;
+      word++;
+    }
+  }
+  let d: BlockDecoder | null;
+  try {
+    d = new Function('w', 'i', 'o', 'p', 'base', lines.join('\n')) as BlockDecoder;
+  } catch {
+    d = null;
+  }
+  decoders.set(key, d);
+  return d;
+}
+
+/** The generic loop: one block of `m` values at width `b` (1–32), plus `base`. */
+function unpackLoop(
+  words: Uint32Array,
+  wi: number,
+  b: number,
+  m: number,
+  out: Uint32Array | Float32Array,
+  o: number,
+  base: number,
+): void {
+  const mask = b === 32 ? -1 : (1 << b) - 1;
+  let bit = 0;
+  let w = words[wi]!;
+  for (let i = 0; i < m; i++) {
+    let v = w >>> bit;
+    bit += b;
+    if (bit >= 32) {
+      bit -= 32;
+      w = words[++wi]!;
+      if (bit > 0) v |= w << (b - bit);
+    }
+    out[o + i] = ((v & mask) >>> 0) + base;
+  }
+}
+
+/**
+ * Unpacks blocks [k0, k1) of a stream of `n` values into `out` from `o` on, each plus `base` (the
+ * packed integer values of a segment into float32); the words of block k0 start at `words[wi]`.
+ * `words` must hold one readable word past the last packed word (readers allocate one spare
+ * word) so no loop branches on the end. Returns the word index after block k1 - 1.
  */
 export function unpackBlocks(
   words: Uint32Array,
@@ -82,31 +151,22 @@ export function unpackBlocks(
   k0: number,
   k1: number,
   n: number,
-  out: Uint32Array,
+  out: Uint32Array | Float32Array,
   o: number,
+  base = 0,
 ): number {
+  const float = out instanceof Float32Array;
   for (let k = k0; k < k1; k++) {
     const b = widths[k]!;
     const m = Math.min(BLOCK, n - k * BLOCK);
-    if (b === 0) {
-      out.fill(0, o, o + m);
-      o += m;
-      continue;
+    if (b === 0) out.fill(base, o, o + m);
+    else {
+      const d = m === BLOCK ? blockDecoder(b, float) : null;
+      if (d) d(words, wi, out, o, base);
+      else unpackLoop(words, wi, b, m, out, o, base);
     }
-    const mask = b === 32 ? -1 : (1 << b) - 1;
-    let bit = 0;
-    let w = words[wi]!;
-    for (let i = 0; i < m; i++) {
-      let v = w >>> bit;
-      bit += b;
-      if (bit >= 32) {
-        bit -= 32;
-        w = words[++wi]!;
-        if (bit > 0) v |= w << (b - bit);
-      }
-      out[o++] = v & mask;
-    }
-    if (bit > 0) wi++;
+    o += m;
+    wi += blockWords(m, b);
   }
   return wi;
 }

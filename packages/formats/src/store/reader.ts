@@ -28,6 +28,8 @@ export interface CountStore {
   nnz: number;
   /** Bytes of the file. */
   bytes: number;
+  /** Bytes of the gene-major tiles (the rest of the file is the cell-major store and the index). */
+  geneMajorBytes: number;
   /** 'counts' | 'nonIntegerCounts' | 'logNormalized' as ValueKind in contracts/files. */
   valueKind: ValueKind;
 }
@@ -263,6 +265,7 @@ export function openCountStore(source: RandomAccessSource): CountStore {
     ...(f.sampleName !== undefined ? { sampleName: f.sampleName } : {}),
     nnz: f.nnz,
     bytes: size,
+    geneMajorBytes: f.tiles.reduce((s, t) => s + t[3], 0),
     valueKind: f.valueKind,
   };
 }

@@ -261,13 +261,6 @@ export function undoGaps(
   return k;
 }
 
-/** Integer values: `raw + base` as float32. */
-export function addBase(raw: Uint32Array, s: number, e: number, base: number): Float32Array {
-  const out = new Float32Array(e - s);
-  for (let k = s; k < e; k++) out[k - s] = raw[k]! + base;
-  return out;
-}
-
 /**
  * Decodes the whole segment held in `buf[0, size)` (`buf` may run on: a spare word after the
  * segment saves a copy) as CSC rows: `indptr` from 0, indices, values. Checks every index against
@@ -293,8 +286,8 @@ export function decodeSegment(
     data = new Float32Array(nnz);
     new Uint8Array(data.buffer).set(buf.subarray(h.valueWordsAt, h.valueWordsAt + nnz * 4));
   } else {
-    const raw = unpackRange(wordsOf(buf, h.valueWordsAt, h.valueWords), widths.value, 0, nb, nnz);
-    data = addBase(raw, 0, nnz, h.base);
+    data = new Float32Array(nnz);
+    unpackBlocks(wordsOf(buf, h.valueWordsAt, h.valueWords), 0, widths.value, 0, nb, nnz, data, 0, h.base);
   }
   return { counts, indptr, indices, data };
 }
