@@ -1,5 +1,7 @@
 import { sharedData } from '@cellcloud/testkit';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellChunksOf, geneBlocksOf } from '../src/cell-chunks';
@@ -7,7 +9,7 @@ import { isFormatError } from '../src/errors';
 import { smallDataset } from './fixtures';
 import { MemorySink } from '../src/hdf5-write';
 import type { CountMatrix } from '../src/matrix';
-import { folderBundle } from '../src/node-sources';
+import { fileRandomAccess, fileSink, folderBundle } from '../src/node-sources';
 import { read10xMtx } from '../src/read-10x-mtx';
 import { readDataset } from '../src/detect';
 import { bundleOf, bytesSource } from '../src/sources';
@@ -280,5 +282,37 @@ describe('count store', () => {
     const hr = await writeStoreFromH5ad(await readFile(h5ad), 'pbmc3k.h5ad', hs);
     expect(hr.streamed).toBe(false);
     expectSame(openCountStore(bytesRandomAccess(hs.bytes())), ds.counts, 5000);
+  });
+
+  it('writes through fileSink and reads through fileRandomAccess', async () => {
+    const m = smallMatrix(50, 120, (c, g) => 1 + ((c + 2 * g) % 4));
+    const dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
+    try {
+      const file = path.join(dir, 's.store');
+      const sink = await fileSink(file);
+      const ids = Array.from({ length: 50 }, (_, g) => `g${g}`);
+      const w = new CountStoreWriter(
+        sink,
+        { geneIds: ids, geneSymbols: ids },
+        { chunkCells: 32, tileCells: 64 },
+      );
+      await w.addCells(
+        m,
+        Array.from({ length: 120 }, (_, c) => `c${c}`),
+      );
+      const r = await w.finish();
+      await sink.close();
+      const source = fileRandomAccess(file);
+      try {
+        const store = openCountStore(source);
+        expect(store.bytes).toBe(r.bytes);
+        expect(store.geneMajorBytes).toBeGreaterThan(0);
+        expectSame(store, m, 9);
+      } finally {
+        source.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -52,7 +52,7 @@ export interface ValueFacts {
  */
 export function encodeSegment(
   nMajor: number,
-  ptr: ArrayLike<number>,
+  ptr: Float64Array,
   ptr0: number,
   minor: Uint32Array,
   values: Float32Array,

@@ -246,20 +246,24 @@ export class CountStoreWriter {
       this.footer.chunks.push([this.nCells + c0, offset, bytes, bcOffset, bcBytes]);
     }
     // the gene-major tile: a counting sort of the pending cells by gene
+    const { idx, val, ptr } = this;
     const gptr = new Float64Array(this.nGenes + 1);
-    for (let k = 0; k < nnz; k++) gptr[this.idx[k]! + 1]++;
+    const fill = new Uint32Array(this.nGenes);
+    for (let k = 0; k < nnz; k++) fill[idx[k]!]!++;
     for (let g = 0; g < this.nGenes; g++) {
-      this.geneNnz[g] += gptr[g + 1]!;
-      gptr[g + 1] += gptr[g]!;
+      const count = fill[g]!;
+      this.geneNnz[g] += count;
+      gptr[g + 1] = gptr[g]! + count;
+      fill[g] = gptr[g]!;
     }
-    const fill = gptr.slice(0, this.nGenes);
     const tCells = new Uint32Array(nnz);
     const tVals = new Float32Array(nnz);
     for (let c = 0; c < n; c++) {
-      for (let k = this.ptr[c]!; k < this.ptr[c + 1]!; k++) {
-        const p = fill[this.idx[k]!]!++;
+      const e = ptr[c + 1]!;
+      for (let k = ptr[c]!; k < e; k++) {
+        const p = fill[idx[k]!]!++;
         tCells[p] = c;
-        tVals[p] = this.val[k]!;
+        tVals[p] = val[k]!;
       }
     }
     const tile = encodeSegment(
