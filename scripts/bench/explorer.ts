@@ -4,7 +4,11 @@
  * first paint of the embedding after the data request starts, recolour by a new gene from request to
  * pixels, pan/zoom frames per second — once per renderer, each forced with `?renderer=webgl|cpu`,
  * after a line naming the renderer the viewer picks on its own here (CPU under SwiftShader). Prints
- * figures; asserts nothing. Options: --cells N, --genes N, --renderers webgl,cpu (default both).
+ * figures; asserts nothing. Options: N or --cells N, --genes N (default 200), --renderers
+ * auto,webgl,cpu (default all three; `auto` = no override, measured first, so its WebGL probe is the
+ * browser's first WebGL context as on a first visit). Also prints the artifact bytes, the JS heap
+ * and the Chromium processes' RSS; BENCH_PAGE_ROOT=<dir> builds another copy of explorer-page
+ * (before/after comparisons), BENCH_DEBUG=1 echoes the page's console.
  * BENCH_UNLIMITED=1 adds --disable-frame-rate-limit --disable-gpu-vsync, so the in-page wheel figure
  * shows the viewer's capacity instead of Chromium's frame pacing.
  *
@@ -21,6 +25,9 @@
  *   925 ms; cached-gene recolour 1910 ms; in-page wheel 3.1 fps (moving subset adapted to ~23k points).
  *   CPU (?renderer=cpu): first paint 595 ms; cluster recolour 590 ms; gene recolour median 177 ms;
  *   cached-gene recolour 305 ms; in-page wheel 32.9 fps. On a real GPU the WebGL path is the fast one.
+ * 2M cells, 200 genes (2026-11-29, CPU forced; before → after the O(non-zeros) gene recolour with a
+ *   cached base layer): first paint 1899 → 1376–2239 ms; gene recolour median 403 → 160–287 ms
+ *   (p90 664 → 276–545); cached gene 269 → 39–82 ms; load average 8.9 → 11–15 (docs/benchmarks/explorer.md).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
@@ -117,9 +124,12 @@ const browser = await chromium.launch({
     ...(process.env.BENCH_UNLIMITED ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
   ],
 });
-type Kind = 'webgl' | 'cpu';
+/** `auto`: no override, the viewer probes WebGL and picks (cpu under SwiftShader) as in the app */
+type Kind = 'auto' | 'webgl' | 'cpu';
 const renderers = (
-  process.argv.includes('--renderers') ? process.argv[process.argv.indexOf('--renderers') + 1]! : 'webgl,cpu'
+  process.argv.includes('--renderers')
+    ? process.argv[process.argv.indexOf('--renderers') + 1]!
+    : 'auto,webgl,cpu'
 ).split(',') as Kind[];
 
 /** The automatic choice of the viewer on this machine (no override in the URL). */
@@ -147,7 +157,7 @@ async function measure(kind: Kind): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
   if (process.env.BENCH_DEBUG) page.on('console', (m) => console.log(`  [page] ${m.text()}`));
-  await page.goto(`${url}/page/?base=/artifacts/&renderer=${kind}`);
+  await page.goto(`${url}/page/?base=/artifacts/${kind === 'auto' ? '' : `&renderer=${kind}`}`);
   await page.waitForFunction(
     () =>
       (window.bench.firstPaintMs !== null && window.bench.clusterPaintMs !== null) ||
@@ -158,7 +168,7 @@ async function measure(kind: Kind): Promise<void> {
   const first = await page.evaluate(() => window.bench);
   if (first.error) throw new Error(first.error);
   const drawn = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer);
-  if (drawn !== kind)
+  if (kind !== 'auto' && drawn !== kind)
     throw new Error(`asked for the ${kind} renderer but the page drew with ${drawn ?? 'none'}`);
   await page.screenshot({ path: path.join(work, `bench-clusters-${kind}.png`) });
 
@@ -202,14 +212,14 @@ async function measure(kind: Kind): Promise<void> {
   const wheel = await page.evaluate(() => window.bench.wheelFor(4000));
   const movingPoints = await page.evaluate(() => window.bench.movingPoints());
   const moving =
-    kind === 'cpu'
+    drawn === 'cpu'
       ? 'moving frames reproject the last full frame'
       : `moving frames draw a random subset, ${movingPoints.toLocaleString('en')} points after adapting`;
   await page.close();
 
   const list = (xs: number[]) => xs.map((r) => r.toFixed(0)).join(', ');
   console.log(
-    `— ${kind === 'webgl' ? 'WebGL renderer (regl gl.POINTS)' : 'CPU renderer (splat on a 2D canvas)'}, forced by ?renderer=${kind}:`,
+    `— ${drawn === 'webgl' ? 'WebGL renderer (regl gl.POINTS)' : 'CPU renderer (splat on a 2D canvas)'}, ${kind === 'auto' ? 'chosen by the viewer (WebGL probe included)' : `forced by ?renderer=${kind}`}:`,
   );
   console.log(
     `  first paint, navigation → first frame with all ${nCells.toLocaleString('en')} points: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1000; embedding delivered by the worker at ${first.embeddingMs!.toFixed(0)} ms)`,
@@ -238,10 +248,12 @@ async function measure(kind: Kind): Promise<void> {
 }
 
 try {
+  // `auto` first: its WebGL probe is then the browser's first WebGL context, as on a first visit
+  if (renderers.includes('auto')) await measure('auto');
   const auto = await autoChoice();
   console.log(`WebGL renderer string: ${auto.gl}; machine: ${os.cpus().length} cores`);
   console.log(`renderer chosen automatically (no ?renderer=): ${auto.kind}`);
-  for (const kind of renderers) await measure(kind);
+  for (const kind of renderers) if (kind !== 'auto') await measure(kind);
   console.log(
     `load average during the run: ${os
       .loadavg()

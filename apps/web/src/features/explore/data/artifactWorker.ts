@@ -96,7 +96,7 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       const chunk = await need().get(dataFile, range);
       const dense = decodeGeneChunk(chunk, m.nCells);
       const transfer: Transferable[] = [dense.values.buffer];
-      if (dense.nz && dense.nz.buffer !== dense.values.buffer) transfer.push(dense.nz.buffer);
+      if (dense.nz) transfer.push(dense.nz.buffer);
       return { result: { ...dense, bytes: chunk.byteLength }, transfer };
     }
     case 'json':

@@ -60,8 +60,7 @@ export interface DenseGene {
 
 /**
  * Decodes one sparse chunk `[nnz:u32][cellIdx:u32×nnz][value:f32×nnz]` into a dense Float32Array of
- * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell. `nz` is a
- * view into the chunk's buffer (transfer that buffer with the values).
+ * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell.
  */
 export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number): DenseGene {
   const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
@@ -84,7 +83,8 @@ export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number)
     values[cell] = x;
     if (x > max) max = x;
   }
-  return { values, max, nnz, nz: ascending ? cells : null };
+  // a copy of its own: the chunk's buffer (values too) need not stay alive with the cached gene
+  return { values, max, nnz, nz: ascending ? cells.slice() : null };
 }
 
 /** Categorical codes (u16 / u32 little-endian) → Uint32Array, checked against the label count. */
