@@ -24,7 +24,9 @@ describe('cellcloud CLI arguments', () => {
       params: 'p.json',
       obs: [],
       quiet: false,
+      timings: false,
     });
+    expect(parseArgs(['analyze', 'a', '--out', 'o', '--timings']).timings).toBe(true);
     expect(
       parseArgs(['analyze', 'a', '--out', 'o', '--obs', 'labels.csv', '--obs', 'groups.tsv']).obs,
     ).toEqual(['labels.csv', 'groups.tsv']);
@@ -72,9 +74,19 @@ describe('cellcloud analyze on two small 10x samples', () => {
       out,
       '--params',
       path.join(dir, 'params.json'),
+      '--timings',
     ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/read s1: 400 cells/);
+    // --timings: one row per step (wall s, CPU s, GC ms (count), RSS MB), then the total and peak
+    const rows = r.stderr.slice(r.stderr.indexOf('timings:')).split('\n');
+    const row = (step: string) =>
+      rows.find((l) => l.trim().startsWith(`${step} `))?.match(/([\d.]+)\s+([\d.]+)\s+\d+ \(\d+\)\s+(\d+)/);
+    for (const step of ['read', 'pca', 'clusters', 'markers', 'tsne', 'write'])
+      expect(row(step), step).toBeTruthy();
+    const total = row('total')!;
+    expect(Number(total[1])).toBeGreaterThan(Number(row('pca')![1]));
+    expect(Number(total[3])).toBeGreaterThan(50); // peak RSS MB
     const back = await readDataset(await pathBundle(path.join(out, 'analysis.h5ad')));
     const samples = back.cells.columns['Sample ID'];
     expect(samples?.kind === 'categorical' && [...new Set(samples.values)].sort()).toEqual(['s1', 's2']);

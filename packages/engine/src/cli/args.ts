@@ -6,15 +6,18 @@ export interface AnalyzeArgs {
   /** `--obs <csv|tsv>` (repeatable): per-cell columns attached as annotation levels (issue 13). */
   obs: string[];
   quiet: boolean;
+  /** `--timings`: per-step wall and CPU seconds, GC pauses and RSS on stderr at the end. */
+  timings: boolean;
 }
 
-export const USAGE = `Usage: cellcloud analyze <input…> --out <dir> [--params params.json] [--obs cells.csv] [--quiet]
+export const USAGE = `Usage: cellcloud analyze <input…> --out <dir> [--params params.json] [--obs cells.csv] [--quiet] [--timings]
 
 Runs the standard single-cell pipeline. Each input (a 10x folder or archive, .h5, .h5ad, dense
 .tsv/.csv, or a CeleScope output folder) is one sample named after its file or folder. Writes
 <dir>/analysis.h5ad, <dir>/markers.csv and the explorer artifacts under <dir>/artifacts/.
 --obs attaches per-cell columns (first column the barcode, header optional, comma or tab) as
-annotation levels; barcodes that match no cell are reported.`;
+annotation levels; barcodes that match no cell are reported. --timings prints wall and CPU seconds,
+garbage-collection pauses and RSS per step at the end.`;
 
 export class UsageError extends Error {}
 
@@ -26,19 +29,21 @@ export function parseArgs(argv: string[]): AnalyzeArgs {
   let out: string | undefined;
   let params: string | undefined;
   let quiet = false;
+  let timings = false;
   const obs: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (a === '--out' || a === '-o') out = rest[++i];
     else if (a === '--params' || a === '-p') params = rest[++i];
     else if (a === '--quiet' || a === '-q') quiet = true;
+    else if (a === '--timings') timings = true;
     else if (a === '--obs') obs.push(rest[++i] ?? '');
     else if (a.startsWith('-')) throw new UsageError(`Unknown option "${a}".`);
     else inputs.push(a);
   }
   if (inputs.length === 0) throw new UsageError('Give at least one input (one per sample).');
   if (!out) throw new UsageError('Give the output directory with --out <dir>.');
-  return { inputs, out, params, obs, quiet };
+  return { inputs, out, params, obs, quiet, timings };
 }
 
 /** Sample name from a path: its base name without data-file extensions. */

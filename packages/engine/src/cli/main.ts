@@ -12,7 +12,7 @@ import { parseArgs, sampleName, UsageError } from './args';
 import { directorySink } from './fs-sink';
 import { defaultResourcesDir, nodeResourceReader } from './node-resources';
 import { parseObsFile } from './obs-file';
-import { progressBar } from './progress-bar';
+import { progressBar, StepClock } from './progress-bar';
 
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
@@ -43,6 +43,8 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   const args = parseArgs(argv);
   const params = await loadParams(args.params);
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
+  const clock = args.timings ? new StepClock() : undefined; // --timings (docs/benchmarks/cli.md)
+  clock?.mark('read');
   const samples: SampleInput[] = [];
   const shapes: SampleShape[] = [];
   for (const input of args.inputs) {
@@ -82,7 +84,9 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
       'log-normalized values: normalization skipped; doublet detection and ambient RNA removal off unless the parameter file sets them',
     );
   }
-  const result = await runAnalysis(samples, params, args.quiet ? undefined : progressBar());
+  const bar = args.quiet ? undefined : progressBar();
+  const result = await runAnalysis(samples, params, clock ? clock.wrap(bar) : bar);
+  clock?.mark('write'); // with --obs and the annotation when asked for
   for (const file of args.obs) {
     const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);
     Object.assign(result.obs, parsed.columns);
@@ -106,5 +110,6 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   for (const [name, bytes] of Object.entries(artifacts))
     await directorySink(args.out).write(`artifacts/${name}`, bytes);
   log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
+  if (clock) process.stderr.write(clock.report());
   return 0;
 }
