@@ -20,3 +20,8 @@ export { parseParams, validateSamples, type SampleInput } from './validate';
 export { stepNames, type ProgressCallback, type ProgressEvent, type StepName } from './steps/step';
 export { engineVersion } from './version';
 export { engineIdentity, type EngineIdentity } from './identity';
+export {
+  runAnalysisStreamed,
+  STREAMED_ALL_LAYOUTS_MAX_CELLS,
+  type RunStreamedOptions,
+} from './stream/run-streamed';

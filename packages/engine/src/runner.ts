@@ -20,7 +20,7 @@ import type { ProgressCallback, Step, StepName } from './steps/step';
 import { parseParams, validateSamples, type SampleInput } from './validate';
 
 /** Relative cost of each step, for the overall progress fraction. */
-const WEIGHTS: Partial<Record<StepName, number>> = {
+export const WEIGHTS: Partial<Record<StepName, number>> = {
   inputs: 2,
   qc: 1,
   filter: 2,
@@ -40,7 +40,7 @@ const WEIGHTS: Partial<Record<StepName, number>> = {
   markers: 10,
 };
 
-const MESSAGES: Record<StepName, string> = {
+export const MESSAGES: Record<StepName, string> = {
   inputs: 'Merging samples',
   qc: 'Computing QC metrics',
   filter: 'Filtering cells',

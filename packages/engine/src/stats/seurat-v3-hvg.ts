@@ -29,6 +29,26 @@ export function seuratV3Hvg(counts: CountMatrix, nTop: number): SeuratV3Hvg {
     sum[counts.indices[k]] += v;
     sumSq[counts.indices[k]] += v * v;
   }
+  const trend = seuratV3Trend(sum, sumSq, nCells);
+  const cSum = new Float64Array(nGenes);
+  const cSq = new Float64Array(nGenes);
+  seuratV3ClippedSums(counts, trend.clip, cSum, cSq);
+  return seuratV3Select(trend, cSum, cSq, nCells, nTop);
+}
+
+/** The mean–variance trend of seuratV3Hvg from per-gene sums and sums of squares of the counts. */
+export interface SeuratV3Trend {
+  means: Float64Array;
+  /** Non-constant genes, by increasing mean. */
+  genes: number[];
+  expectedVar: Float64Array;
+  /** Clip value per gene (Infinity for constant genes). */
+  clip: Float64Array;
+}
+
+/** First half of seuratV3Hvg: moments, loess trend and clip values (the streamed path sums chunk by chunk). */
+export function seuratV3Trend(sum: Float64Array, sumSq: Float64Array, nCells: number): SeuratV3Trend {
+  const nGenes = sum.length;
   const means = sum.map((s) => s / nCells);
   const variances = sumSq.map((q, g) =>
     Math.max(0, (q - nCells * means[g] * means[g]) / Math.max(1, nCells - 1)),
@@ -45,14 +65,34 @@ export function seuratV3Hvg(counts: CountMatrix, nTop: number): SeuratV3Hvg {
     expectedVar[g] = Math.pow(10, fitted[i]);
     clip[g] = means[g] + Math.sqrt(expectedVar[g]) * Math.sqrt(nCells);
   });
-  const cSum = new Float64Array(nGenes);
-  const cSq = new Float64Array(nGenes);
-  for (let k = 0; k < counts.data.length; k++) {
-    const g = counts.indices[k];
-    const v = Math.min(counts.data[k], clip[g]);
+  return { means, genes, expectedVar, clip };
+}
+
+/** Adds the sums and sums of squares of the clipped counts of `m` per gene to cSum / cSq. */
+export function seuratV3ClippedSums(
+  m: CountMatrix,
+  clip: Float64Array,
+  cSum: Float64Array,
+  cSq: Float64Array,
+): void {
+  for (let k = 0; k < m.data.length; k++) {
+    const g = m.indices[k];
+    const v = Math.min(m.data[k], clip[g]);
     cSum[g] += v;
     cSq[g] += v * v;
   }
+}
+
+/** Second half of seuratV3Hvg: standardized clipped variances and the top `nTop` genes. */
+export function seuratV3Select(
+  trend: SeuratV3Trend,
+  cSum: Float64Array,
+  cSq: Float64Array,
+  nCells: number,
+  nTop: number,
+): SeuratV3Hvg {
+  const { means, genes, expectedVar } = trend;
+  const nGenes = means.length;
   const variancesNorm = new Float64Array(nGenes);
   for (const g of genes) {
     const m = means[g];

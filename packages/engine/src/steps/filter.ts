@@ -70,6 +70,19 @@ export function summarizeFilter(
   return { keep, summary };
 }
 
+/** Every sample keeps at least one cell, or the run stops with NO_CELLS_AFTER_FILTER. */
+export function assertCellsLeft(summary: SampleFilterSummary[]): void {
+  for (const s of summary) {
+    if (s.cellsAfter === 0) {
+      throw new EngineError(
+        'NO_CELLS_AFTER_FILTER',
+        `No cell of sample "${s.sample}" passes the cell filters; widen the gene, UMI or mitochondrial thresholds.`,
+        { sample: s.sample },
+      );
+    }
+  }
+}
+
 export class FilterStep extends Step<FilterParams, FilteredData> {
   readonly name = 'filter' as const;
   /** One-shot runs: compact the merged input in place and release it (no re-run with other filters). */
@@ -97,15 +110,7 @@ export class FilterStep extends Step<FilterParams, FilteredData> {
     const bySample = cellsBySample(input.sampleOfCell, input.sampleNames.length);
     const thresholds = recommendThresholds(qc, bySample, params);
     const { keep, summary } = summarizeFilter(qc, bySample, input.sampleNames, thresholds);
-    for (const s of summary) {
-      if (s.cellsAfter === 0) {
-        throw new EngineError(
-          'NO_CELLS_AFTER_FILTER',
-          `No cell of sample "${s.sample}" passes the cell filters; widen the gene, UMI or mitochondrial thresholds.`,
-          { sample: s.sample },
-        );
-      }
-    }
+    assertCellsLeft(summary);
     const cellIndex = indicesWhere(keep);
     const sampleOfCell = Int32Array.from(cellIndex, (c) => input.sampleOfCell[c]);
     const keptGenes = genesExpressedInSomeSample(

@@ -31,19 +31,7 @@ export interface MergedInput {
  * the merge proceeds instead of holding every sample and the merged copy to the end).
  */
 export function mergeDatasets(samples: NamedDataset[], releaseSamples = false): MergedInput {
-  const geneIndex = new Map<string, number>();
-  const geneIds: string[] = [];
-  const geneSymbols: string[] = [];
-  const keys = geneKeys(samples);
-  samples.forEach(({ dataset }, s) => {
-    keys[s].forEach((key, g) => {
-      if (!geneIndex.has(key)) {
-        geneIndex.set(key, geneIds.length);
-        geneIds.push(dataset.genes.ids[g]);
-        geneSymbols.push(dataset.genes.symbols[g] ?? dataset.genes.ids[g]);
-      }
-    });
-  });
+  const { geneIndex, geneIds, geneSymbols, keys } = unionGenes(samples.map((s) => s.dataset.genes));
   let nCells = 0;
   let nnz = 0;
   for (const { dataset } of samples) {
@@ -131,6 +119,39 @@ function detachUnshared(view: ArrayBufferView, later: Set<ArrayBufferLike>): voi
   }
 }
 
+/** The gene ids and symbols of one sample (a symbol may be missing: the id stands in). */
+export interface GeneList {
+  ids: string[];
+  symbols: string[];
+}
+
+/**
+ * The merged genes of the samples (outer join in sample order, first sample's symbol kept): the
+ * merge key of each sample's genes (geneKeys) and the merged index of each key. Shared by
+ * mergeDatasets and the streamed merge (stream/merge.ts).
+ */
+export function unionGenes(samples: GeneList[]): {
+  geneIndex: Map<string, number>;
+  geneIds: string[];
+  geneSymbols: string[];
+  keys: string[][];
+} {
+  const geneIndex = new Map<string, number>();
+  const geneIds: string[] = [];
+  const geneSymbols: string[] = [];
+  const keys = geneKeys(samples);
+  samples.forEach((genes, s) => {
+    keys[s].forEach((key, g) => {
+      if (!geneIndex.has(key)) {
+        geneIndex.set(key, geneIds.length);
+        geneIds.push(genes.ids[g]);
+        geneSymbols.push(genes.symbols[g] ?? genes.ids[g]);
+      }
+    });
+  });
+  return { geneIndex, geneIds, geneSymbols, keys };
+}
+
 const ENSEMBL_ID = /^ENS[A-Z]*G\d{11}(\.\d+)?$/;
 
 /**
@@ -138,11 +159,11 @@ const ENSEMBL_ID = /^ENS[A-Z]*G\d{11}(\.\d+)?$/;
  * (a public database dataset, keyed by Ensembl ids, integrated with a user's symbol-only 10x
  * upload, issue 20) — then every sample is merged on its gene symbols.
  */
-function geneKeys(samples: NamedDataset[]): string[][] {
-  const kinds = samples.map((s) => ENSEMBL_ID.test(s.dataset.genes.ids[0] ?? ''));
+function geneKeys(samples: GeneList[]): string[][] {
+  const kinds = samples.map((genes) => ENSEMBL_ID.test(genes.ids[0] ?? ''));
   const mixed = kinds.some((k) => k) && kinds.some((k) => !k);
-  if (!mixed) return samples.map((s) => s.dataset.genes.ids);
-  return samples.map(({ dataset: { genes } }) => {
+  if (!mixed) return samples.map((genes) => genes.ids);
+  return samples.map((genes) => {
     // a symbol met twice in one sample keeps its second gene apart (one row per key and sample)
     const seen = new Set<string>();
     return genes.ids.map((id, g) => {

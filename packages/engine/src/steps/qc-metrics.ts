@@ -22,8 +22,13 @@ export function geneClasses(symbols: string[]): { mito: Uint8Array; ribo: Uint8A
   return { mito, ribo };
 }
 
-export function computeQcMetrics(m: CountMatrix, symbols: string[]): QcMetrics {
-  const { mito, ribo } = geneClasses(symbols);
+/** `classes`: geneClasses(symbols), given by callers that compute the metrics chunk by chunk (stream/qc.ts). */
+export function computeQcMetrics(
+  m: CountMatrix,
+  symbols: string[],
+  classes: { mito: Uint8Array; ribo: Uint8Array } = geneClasses(symbols),
+): QcMetrics {
+  const { mito, ribo } = classes;
   const nGenes = new Float64Array(m.nCells);
   const nUmi = new Float64Array(m.nCells);
   const pctMito = new Float64Array(m.nCells);
