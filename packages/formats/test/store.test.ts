@@ -154,6 +154,18 @@ describe('count store', () => {
     );
     expectSame(s1, big, 7);
     expect(s1.valueKind).toBe('counts');
+    // integers above 2³² (a u32 base cannot hold them) fall back to float32
+    const huge = smallMatrix(40, 60, (c, g) => 6e9 + ((c + g) % 7) * 2 ** 10, 5);
+    const s3 = openCountStore(
+      bytesRandomAccess(
+        await writeStore(
+          huge,
+          Array.from({ length: 60 }, (_, i) => `h${i}`),
+          { chunkCells: 8 },
+        ),
+      ),
+    );
+    expectSame(s3, huge, 40);
     const tpm = smallMatrix(40, 60, (c, g) => 100 + c + g + 0.5, 4);
     const s2 = openCountStore(
       bytesRandomAccess(

@@ -2,7 +2,7 @@ import type { ValueKind } from '@cellcloud/contracts/files';
 import { valueKind } from '@cellcloud/contracts/files';
 import { storeCorrupt } from './layout';
 
-/** The index at the end of a count store (JSON; docs/formats/count-store.md#footer). */
+/** The index at the end of a count store (JSON; docs/formats/count-store.md#file-layout). */
 export interface StoreFooter {
   version: number;
   nGenes: number;

@@ -186,16 +186,23 @@ export function openCountStore(source: RandomAccessSource): CountStore {
     return index;
   };
 
-  /** Blocks [k0, k1) of a tile's index or value stream, unpacked. */
-  const unpackTile = (tx: TileIndex, value: boolean, k0: number, k1: number, what: string): Uint32Array => {
+  /** Blocks [k0, k1) of a tile's index stream (Uint32Array) or packed values (Float32Array, plus base). */
+  const unpackTile = <A extends Uint32Array | Float32Array>(
+    tx: TileIndex,
+    out: A,
+    k0: number,
+    k1: number,
+    what: string,
+  ): A => {
+    const value = out instanceof Float32Array;
     const widths = value ? tx.valueWidths : tx.indexWidths;
     const m = value ? tx.valueMarks : tx.indexMarks;
     const w0 = wordAt(widths, m, k0, tx.h.nnz);
     const w1 = wordAt(widths, m, k1, tx.h.nnz);
     const at = tx.offset + (value ? tx.h.valueWordsAt : tx.h.indexWordsAt) + w0 * 4;
     const buf = readAt(source, at, (w1 - w0) * 4, what);
-    const out = new Uint32Array(Math.min(tx.h.nnz, k1 * BLOCK) - k0 * BLOCK);
-    unpackBlocks(new Uint32Array(buf.buffer, 0, w1 - w0 + 1), 0, widths, k0, k1, tx.h.nnz, out, 0);
+    const base = value ? tx.h.base : 0;
+    unpackBlocks(new Uint32Array(buf.buffer, 0, w1 - w0 + 1), 0, widths, k0, k1, tx.h.nnz, out, 0, base);
     return out;
   };
 
@@ -221,17 +228,14 @@ export function openCountStore(source: RandomAccessSource): CountStore {
         const what = `gene tile ${t}`;
         const k0 = Math.floor(s / BLOCK);
         const k1 = Math.ceil(e / BLOCK);
-        const idx = unpackTile(tx, false, k0, k1, what);
-        let vals: Float32Array | Uint32Array;
-        let base = 0;
         const skip = k0 * BLOCK;
+        const span = Math.min(tx.h.nnz, k1 * BLOCK) - skip;
+        const idx = unpackTile(tx, new Uint32Array(span), k0, k1, what);
+        let vals: Float32Array;
         if (tx.h.mode === MODE_FLOAT32) {
           const raw = readAt(source, tx.offset + tx.h.valueWordsAt + s * 4, (e - s) * 4, what, 0);
           vals = new Float32Array(raw.buffer, 0, e - s);
-        } else {
-          vals = unpackTile(tx, true, k0, k1, what);
-          base = tx.h.base;
-        }
+        } else vals = unpackTile(tx, new Float32Array(span), k0, k1, what);
         const vOff = tx.h.mode === MODE_FLOAT32 ? s : skip;
         for (let j = 0; j < nG; j++) {
           const gs = tx.ptr[g0 + j]!;
@@ -243,7 +247,7 @@ export function openCountStore(source: RandomAccessSource): CountStore {
           for (let k = gs; k < ge; k++) {
             c += idx[k - skip]! + 1;
             indices[p] = tx.c0 + c;
-            data[p++] = vals[k - vOff]! + base;
+            data[p++] = vals[k - vOff]!;
           }
           if (c >= tx.nCells) throw storeCorrupt(`${what}: cell ${c} is not below ${tx.nCells}`);
           cursor[j] = p;

@@ -6,7 +6,7 @@ import { storeCorrupt } from './layout';
  * cell chunk, genes of a gene tile), each a strictly increasing list of minor indices (genes of a
  * cell, cells of a gene) with a value each. Three bit-packed streams: the per-row counts, the
  * indices as gaps (index − previous − 1, the previous of a row's first being −1) and the values
- * as `value − base` when all are integers in [base, base + 2³²), else raw float32.
+ * as `value − base` when all are integers in [base, base + 2³²) with base < 2³², else raw float32.
  *
  * Layout (little-endian u32 words, then bytes, each part padded to 4 bytes):
  *   0 nMajor · 4 nnz · 8 mode (0 packed integers, 1 float32) · 12 base · 16 countWords ·
@@ -89,7 +89,8 @@ export function encodeSegment(
     if (!integer || Number.isNaN(min)) facts.nonInteger = true;
     if (max > facts.max) facts.max = max;
   }
-  const packed = nnz === 0 || (integer && min >= 0 && max - min < U32_LIMIT);
+  // base is stored as a u32: packed values need min < 2³² as well as max − min < 2³²
+  const packed = nnz === 0 || (integer && min >= 0 && min < U32_LIMIT && max - min < U32_LIMIT);
   const base = nnz === 0 || !packed ? 0 : min;
   const c = packBlocks(counts, nMajor);
   const ix = packBlocks(gaps, nnz);
