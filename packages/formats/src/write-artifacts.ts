@@ -421,7 +421,8 @@ async function writeGeneLayers(
     const file = sink.open ? await sink.open(`expr/${name}.bin`) : undefined;
     let written: { index: Float64Array; bin?: Uint8Array };
     try {
-      written = await writeGeneBlockChunks(m, file);
+      // blocks of 2M values: the block read (with the views it goes through) and the bytes written ≈ 64 MB
+      written = await writeGeneBlockChunks(m, file, 1 << 21);
     } finally {
       await file?.close();
     }

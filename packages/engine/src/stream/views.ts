@@ -9,8 +9,8 @@ import { TARGET_SUM } from '../steps/normalize';
  * only per-cell or per-gene arrays; its chunks and blocks are decoded from the source on each call.
  */
 
-/** Non-zeros per block when a view reads its whole source gene by gene (≈ 64 MB of values + indices). */
-const SCAN_BLOCK_VALUES = 8 * 1024 * 1024;
+/** Non-zeros per block when a view reads its whole source gene by gene (≈ 32 MB of values + indices). */
+const SCAN_BLOCK_VALUES = 4 * 1024 * 1024;
 
 /** Gene ranges [g0, g1) of at most `maxValues` non-zeros each (at least one gene per range). */
 export function geneRanges(geneNnz: ArrayLike<number>, maxValues: number): [number, number][] {
@@ -129,9 +129,14 @@ export function keepCellsGenes(genes: GeneBlocks, kept: Uint32Array): GeneBlocks
     get geneNnz() {
       if (!geneNnz) {
         const counted = new Float64Array(genes.nGenes);
+        // counted on the source's blocks: no copy of the kept values
         for (const [g0, g1] of geneRanges(genes.geneNnz, SCAN_BLOCK_VALUES)) {
-          const b = block(g0, g1);
-          for (let j = 0; j < g1 - g0; j++) counted[g0 + j] = b.indptr[j + 1] - b.indptr[j];
+          const src = genes.genes(g0, g1);
+          for (let j = 0; j < g1 - g0; j++) {
+            let n = 0;
+            for (let k = src.indptr[j]; k < src.indptr[j + 1]; k++) if (position[src.indices[k]] >= 0) n++;
+            counted[g0 + j] = n;
+          }
         }
         geneNnz = counted;
       }
