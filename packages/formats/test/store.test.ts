@@ -114,6 +114,23 @@ function smallMatrix(
   return { nGenes, nCells, indptr, indices: Uint32Array.from(indices), data: Float32Array.from(data) };
 }
 
+/** A 10x MTX bundle of `m` (cells in order, or last cell first), its feature lines and barcodes. */
+function mtxBundle(m: CountMatrix, reversed: boolean, feature: (g: number) => string, barcodes: string[]) {
+  const lines: string[] = [];
+  for (let i = 0; i < m.nCells; i++) {
+    const c = reversed ? m.nCells - 1 - i : i;
+    for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++)
+      lines.push(`${m.indices[k]! + 1} ${c + 1} ${m.data[k]}`);
+  }
+  const mtx = `%%MatrixMarket matrix coordinate integer general\n${m.nGenes} ${m.nCells} ${lines.length}\n${lines.join('\n')}\n`;
+  const enc = (t: string) => new TextEncoder().encode(t);
+  return bundleOf('s', [
+    bytesSource('matrix.mtx', enc(mtx)),
+    bytesSource('features.tsv', enc(Array.from({ length: m.nGenes }, (_, g) => feature(g)).join('\n'))),
+    bytesSource('barcodes.tsv', enc(barcodes.join('\n'))),
+  ]);
+}
+
 describe('count store', () => {
   it.skipIf(!pbmcDir)('round-trips pbmc3k cell by cell and gene by gene', async () => {
     const ds = await read10xMtx(await folderBundle(pbmcDir!));
@@ -259,19 +276,8 @@ describe('count store', () => {
 
   it('falls back to the in-memory readers for an MTX not sorted by cell and an h5ad without a counts layer', async () => {
     const m = smallMatrix(30, 40, (c, g) => 1 + ((c * g) % 9));
-    const lines: string[] = [];
-    for (let c = m.nCells - 1; c >= 0; c--)
-      for (let k = m.indptr[c]!; k < m.indptr[c + 1]!; k++)
-        lines.push(`${m.indices[k]! + 1} ${c + 1} ${m.data[k]}`);
-    const mtx = `%%MatrixMarket matrix coordinate integer general\n${m.nGenes} ${m.nCells} ${lines.length}\n${lines.join('\n')}\n`;
-    const enc = (t: string) => new TextEncoder().encode(t);
-    const genes = Array.from({ length: m.nGenes }, (_, g) => `ENSG${g}\tG${g}\tGene Expression`).join('\n');
     const bcs = Array.from({ length: m.nCells }, (_, c) => `AAAC${c}-1`);
-    const bundle = bundleOf('s', [
-      bytesSource('matrix.mtx', enc(mtx)),
-      bytesSource('features.tsv', enc(genes)),
-      bytesSource('barcodes.tsv', enc(bcs.join('\n'))),
-    ]);
+    const bundle = mtxBundle(m, true, (g) => `ENSG${g}\tG${g}\tGene Expression`, bcs);
     const sink = new MemorySink();
     const r = await writeStoreFrom10xMtx(bundle, sink, { chunkCells: 8, tileCells: 16 });
     expect(r.streamed).toBe(false);
@@ -326,5 +332,23 @@ describe('count store', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('streams an MTX with other feature types, repeated gene ids and barcodes as readDataset reads it', async () => {
+    const m = smallMatrix(60, 90, (c, g) => 1 + ((c + g) % 6), 9);
+    const bcs = Array.from({ length: m.nCells }, (_, c) => `AAAC${c % 80}-1`);
+    const feature = (g: number) =>
+      `ENSG${g % 50}\tG${g}\t${g % 7 === 0 ? 'Antibody Capture' : 'Gene Expression'}`;
+    const bundle = mtxBundle(m, false, feature, bcs);
+    const ds = await readDataset(bundle);
+    const sink = new MemorySink();
+    const r = await writeStoreFrom10xMtx(bundle, sink, { chunkCells: 16, tileCells: 40 });
+    expect(r.streamed).toBe(true);
+    expect(r.warnings).toEqual(ds.warnings);
+    const store = openCountStore(bytesRandomAccess(sink.bytes()));
+    expect(store.geneIds).toEqual(ds.genes.ids);
+    expect(store.barcodes).toEqual(ds.cells.barcodes);
+    expect(store.geneIds.length).toBeLessThan(60);
+    expectSame(store, ds.counts, 11);
   });
 });
