@@ -90,6 +90,7 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
     nGenes > 0;
   const ranges = geneRanges(geneNnz, options.blockValues ?? STREAMED_MARKER_BLOCK_VALUES);
   const nBlocks = ranges.length;
+  if (nBlocks === 0) return [];
   let maxValues = 0;
   let maxWidth = 0;
   for (const [g0, g1] of ranges) {
@@ -163,6 +164,13 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
       }
       input.progress?.((b + 1) / nBlocks);
     }
+  } catch (e) {
+    // a block failed to read: the worker finds nothing left to claim and runs out of blocks
+    for (let b = 0; b < nBlocks; b++)
+      Atomics.store(work.claimed, b, work.blockStart[b + 1] - work.blockStart[b]);
+    Atomics.store(work.control, PUBLISHED, nBlocks);
+    Atomics.notify(work.control, PUBLISHED);
+    throw e;
   } finally {
     if (worker) {
       const exited = worker.terminate().catch(() => 0);

@@ -86,4 +86,27 @@ describe.skipIf(!hasSharedData(PBMC, LABELS))('streamed markers on pbmc3k', () =
     });
     same(rows, expected);
   }, 120_000);
+
+  it('throws when a block cannot be read, and its worker thread exits', async () => {
+    const genes = geneBlocksOf(norm);
+    let reads = 0;
+    const failing = {
+      ...genes,
+      genes(g0: number, g1: number) {
+        if (++reads === 4) throw new Error('unreadable block');
+        return genes.genes(g0, g1);
+      },
+    };
+    expect(() =>
+      streamedMarkers({
+        genes: failing,
+        clusterCodes: codes,
+        clusterLabels: labels,
+        geneIds: ids,
+        geneSymbols: symbols,
+        options: { threads: 2, parallelMinValues: 0, blockValues: 200_000, awaitWorker: true },
+      }),
+    ).toThrow('unreadable block');
+    await streamedMarkersWorkersExited();
+  }, 120_000);
 });
