@@ -182,6 +182,7 @@ async function measure(kind: Kind): Promise<void> {
     fetches.push(await page.evaluate(() => window.bench.lastFetchMs));
     chunkBytes.push(await page.evaluate(() => window.bench.lastBytes));
   }
+  const pageWork = await page.evaluate((g) => window.bench.pageWork(g), genes[Math.floor(genes.length / 2)]!);
   const cached: number[] = [];
   for (const gene of genes.slice(0, 5))
     cached.push(await page.evaluate((g) => window.bench.colourByGene(g), gene));
@@ -232,6 +233,9 @@ async function measure(kind: Kind): Promise<void> {
   );
   console.log(
     `    of which Range request + decode in the worker: median ${median(fetches).toFixed(0)} ms [${list(fetches)}]; chunk bytes median ${mb(median(chunkBytes))}, largest ${mb(Math.max(...chunkBytes))}`,
+  );
+  console.log(
+    `  main-thread work of a gene recolour at the same camera (fastest of 5, ${mb(median(chunkBytes))}-like gene): ${pageWork.sparse.toFixed(1)} ms from the non-zeros with the cached base layer; ${pageWork.dense.toFixed(1)} ms with dense colours and the full two-pass splat (the way before)`,
   );
   console.log(
     `  recolour by an already-fetched gene (colours + full-detail frame only): median ${median(cached).toFixed(0)} ms [${list(cached)}]`,

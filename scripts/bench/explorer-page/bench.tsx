@@ -7,7 +7,19 @@ import {
   type DrawTiming,
   type EmbeddingViewerHandle,
 } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
-import type { Colouring } from '../../../apps/web/src/features/explore/viewer/scatterPoints';
+import { HOME } from '../../../apps/web/src/features/explore/viewer/camera';
+import { expressionRamp } from '../../../apps/web/src/features/explore/viewer/gradient';
+import { colourPoints, type PointColours } from '../../../apps/web/src/features/explore/viewer/pointColours';
+import {
+  defaultPointSize,
+  type Colouring,
+} from '../../../apps/web/src/features/explore/viewer/scatterPoints';
+import {
+  BaseLayerCache,
+  createTarget,
+  pixelTransform,
+  splat,
+} from '../../../apps/web/src/features/explore/viewer/splat';
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
 
 /**
@@ -37,6 +49,12 @@ interface BenchApi {
   wheelFor(ms: number): Promise<{ frames: number; seconds: number }>;
   /** points drawn per frame while moving (adaptive subset; 0 = all) */
   movingPoints(): number;
+  /**
+   * Main-thread work of one gene recolour at an unchanged camera on a 1200 × 700 target, fastest of
+   * 5 (contention only adds): colours from the non-zeros + cached base layer + listed points (now),
+   * and dense colours + the full two-pass splat (as before).
+   */
+  pageWork(gene: number): Promise<{ sparse: number; dense: number }>;
 }
 declare global {
   interface Window {
@@ -48,6 +66,7 @@ const base = new URLSearchParams(location.search).get('base') ?? '/artifacts/';
 const client = new ArtifactClient(base, null);
 let pending: { start: number; resolve: (ms: number) => void } | null = null;
 let setColour: (c: Colouring) => void = () => undefined;
+let positions: NormalizedEmbedding | null = null;
 
 window.bench = {
   firstPaintMs: null,
@@ -69,6 +88,42 @@ window.bench = {
       }, reject);
     }),
   movingPoints: () => 0,
+  pageWork: async (gene) => {
+    const g = await client.gene('normalized', gene);
+    const { x, y } = positions!;
+    const none = new Uint32Array(0);
+    const state: PointColours = {
+      colour: new Uint32Array(x.length),
+      pri: new Uint8Array(x.length),
+      aboveBuf: none,
+      above: none,
+      baseColour: null,
+    };
+    const ramp = expressionRamp(64);
+    const target = createTarget(1200, 700);
+    const tr = pixelTransform({ ...HOME, width: 1200, height: 700 }, 1200, 700);
+    const size = defaultPointSize(x.length);
+    const cache = new BaseLayerCache();
+    const fastest = (run: () => void) => {
+      let best = Infinity;
+      for (let k = 0; k < 5; k += 1) {
+        const t = performance.now();
+        run();
+        best = Math.min(best, performance.now() - t);
+      }
+      return best;
+    };
+    const sparse = fastest(() => {
+      colourPoints(state, 'continuous', g.values, ramp, g.max, g.nz);
+      const { colour, pri, above, baseColour } = state;
+      splat(target, { x, y, colour, pri, sel: null, above, baseColour }, tr, size, cache);
+    });
+    const dense = fastest(() => {
+      colourPoints(state, 'continuous', g.values, ramp, g.max);
+      splat(target, { x, y, colour: state.colour, pri: state.pri, sel: null }, tr, size);
+    });
+    return { sparse, dense };
+  },
   wheelFor: (ms) =>
     new Promise((resolve) => {
       const canvas = document.querySelector('canvas')!;
@@ -111,6 +166,7 @@ function Bench() {
     m.then((mf) => client.embedding(mf.embeddings[0]!.name))
       .then((e) => {
         window.bench.embeddingMs = performance.now();
+        positions = e;
         setEmb(e);
       })
       .catch(fail);

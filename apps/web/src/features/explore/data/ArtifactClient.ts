@@ -1,5 +1,5 @@
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
-import type { DenseGene, NormalizedEmbedding } from './decode';
+import type { NormalizedEmbedding } from './decode';
 import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest, WorkerResults } from './protocol';
 
 /** Base URL of a result's artifacts (served with Range support by the explore routes). */
@@ -45,7 +45,7 @@ export class ArtifactClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly memo = new Map<string, Promise<unknown>>();
-  private readonly genes = new Lru<Promise<DenseGene>>(24);
+  private readonly genes = new Lru<Promise<WorkerResults['gene']>>(24);
 
   constructor(baseUrl: string, token: string | null) {
     this.worker = new Worker(new URL('./artifactWorker.ts', import.meta.url), { type: 'module' });
@@ -92,7 +92,8 @@ export class ArtifactClient {
   json<T = unknown>(path: string): Promise<T> {
     return this.once(`json:${path}`, () => this.call({ op: 'json', path }) as Promise<T>);
   }
-  gene(layer: 'counts' | 'normalized', gene: number): Promise<DenseGene> {
+  /** One gene's values, with the bytes of its chunk (for benchmarks). */
+  gene(layer: 'counts' | 'normalized', gene: number): Promise<WorkerResults['gene']> {
     const key = `${layer}:${gene}`;
     let p = this.genes.get(key);
     if (!p) {
