@@ -45,6 +45,7 @@ import { benchEmbeddings } from './embeddings';
 import { benchTsne } from './tsne';
 import { printStepTable, StepTimer, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
+import { STORE_DATASETS, storeChild } from './engine-store';
 
 const DATASETS = ['pbmc3k', 'synth20k', 'synth100k', 'synth200k', 'synth500k'] as const;
 type Name = (typeof DATASETS)[number];
@@ -345,7 +346,9 @@ async function untilMarkers(
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
-  await child(args[1] as Name);
+  // store-backed atlases (synth1m, synth2m, …): the out-of-core path (engine-store.ts)
+  if (args[1] in STORE_DATASETS) await storeChild(args[1], peakRss, resetPeakRss);
+  else await child(args[1] as Name);
   process.exit(0);
 } else if (args[0] === 'embeddings') {
   // the embedding steps alone, previous vs current implementations (scripts/bench/embeddings.ts)
@@ -360,8 +363,10 @@ if (args[0] === '--child') {
     args.length ? args : DATASETS.filter((d) => d !== 'synth200k' && d !== 'synth500k')
   ) as Name[];
   for (const name of chosen) {
-    if (!DATASETS.includes(name))
-      throw new Error(`unknown dataset "${name}"; choose from ${DATASETS.join(', ')}`);
+    if (!DATASETS.includes(name) && !(name in STORE_DATASETS))
+      throw new Error(
+        `unknown dataset "${name}"; choose from ${[...DATASETS, ...Object.keys(STORE_DATASETS)].join(', ')}`,
+      );
     const r = spawnSync(
       process.execPath,
       [...process.execArgv, fileURLToPath(import.meta.url), '--child', name],
