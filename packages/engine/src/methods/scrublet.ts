@@ -14,6 +14,11 @@ export interface ScrubletOptions {
   nNeighbors?: number;
   nPcs?: number;
   seed?: number;
+  /**
+   * Independent doublet simulations whose scores are averaged (default SCRUBLET_SIMULATIONS);
+   * their seeds are derived from `seed`. 1 = Scrublet's single simulation.
+   */
+  simulations?: number;
   /** repeat with expectedDoubletRate 0.25 when no automatic threshold is found (default true) */
   fallback?: boolean;
   /**
@@ -39,12 +44,34 @@ export interface ScrubletResult {
   thresholdFound: boolean;
 }
 
+/**
+ * Independent doublet simulations averaged by default. One simulation lets the removal decision of
+ * cells near the threshold hinge on which random pairs were drawn (pbmc3k: seeds 42 and 8 remove
+ * different cells, which moves the clusters — docs/benchmarks/stability.md); the mean score over
+ * several simulations and the threshold on all their simulated doublets vary far less
+ * (docs/methods/pipeline.md#doublets).
+ */
+export const SCRUBLET_MAX_SIMULATIONS = 5;
+/** Simulated doublets wanted in total: as many simulations as reach it, within 1…SCRUBLET_MAX_SIMULATIONS. */
+export const SCRUBLET_MIN_SIMULATED = 25_000;
+
+/** Simulations for `nSim` simulated doublets each: small samples get several, samples of ≥ 12,500 cells one. */
+export function simulationsFor(nSim: number): number {
+  return Math.max(
+    1,
+    Math.min(SCRUBLET_MAX_SIMULATIONS, Math.ceil(SCRUBLET_MIN_SIMULATED / Math.max(1, nSim))),
+  );
+}
+/** Seed of the randomized PCA of the observed cells (its start only; constant, as the main PCA's). */
+export const SCRUBLET_PCA_SEED = 0;
+
 const KEYS = [
   'expectedDoubletRate',
   'simDoubletRatio',
   'nNeighbors',
   'nPcs',
   'seed',
+  'simulations',
   'fallback',
   'cells',
   'onProgress',
@@ -57,6 +84,11 @@ const KEYS = [
  * z-scored with the observed cells' statistics, PCA fitted on observed cells, kNN on observed +
  * simulated cells, Bayesian doublet score, and the threshold at the minimum between the two
  * modes of the simulated scores. Uses scran.js only for large kNN searches.
+ *
+ * Small samples run several independent simulations (`simulations`, default simulationsFor): the
+ * PCA is fitted once, a cell's score is that of its mean fraction of simulated neighbours and the
+ * threshold is found on all the simulated scores, so that the removal decision hinges less on
+ * one draw of pairs (docs/methods/pipeline.md#doublets).
  */
 export async function scrublet(counts: CountMatrix, opts: ScrubletOptions = {}): Promise<ScrubletResult> {
   rejectUnknownOptions('scrublet', opts, KEYS);
@@ -123,38 +155,56 @@ async function scrubletOnce(
     );
   const obsRaw = restrict(counts, cells, hvgIndex, nHvg);
 
-  progress(0.2, 'scrublet: simulating doublets');
-  const rng = new Random(seed);
   const nSim = Math.floor(nObs * ratio);
-  const simRaw = simulateDoublets(obsRaw, nSim, rng);
-  // both sets scaled to 1e6 in place (the raw HVG counts are not needed afterwards)
-  const obs = scaleTo(obsRaw, 1e6);
-  let sim: CountMatrix | undefined = scaleTo(simRaw, 1e6);
+  const nRuns = checkRange(M, 'simulations', opts.simulations ?? simulationsFor(nSim), 1, 100, true);
+  const seeds = simulationSeeds(seed, nRuns);
+  // one simulation: drawn before the observed counts are scaled in place (no copy); several:
+  // the observed cells are scaled into a copy, their raw counts kept for the next simulations
+  let firstSim: CountMatrix | undefined =
+    nRuns === 1 ? simulateDoublets(obsRaw, nSim, new Random(seeds[0])) : undefined;
+  const obs = scaleTo(obsRaw, 1e6, nRuns > 1);
 
-  progress(0.35, 'scrublet: PCA');
+  // the observed cells' z-scores and PCA do not depend on the simulations: fitted once, with a
+  // constant start (the analysis seed reaches only the simulated pairs and the search's lists)
+  progress(0.2, 'scrublet: PCA');
   const { mean, invSd } = zStats(obs);
   const genes = Int32Array.from({ length: nHvg }, (_, j) => j);
-  const fit = sparsePca(obs, genes, nPcs, { center: mean, scale: invSd, seed });
+  const fit = sparsePca(obs, genes, nPcs, { center: mean, scale: invSd, seed: SCRUBLET_PCA_SEED });
   const d = fit.nPcs;
-  const manifold = new Float32Array((nObs + nSim) * d);
-  manifold.set(fit.pcs, 0);
-  manifold.set(fit.project(sim), nObs * d);
-  sim = undefined; // the simulated matrix is the largest temporary: let it go before the search
-
-  progress(0.55, 'scrublet: nearest neighbours');
   const total = nObs + nSim;
   const kAdj = Math.min(total - 1, Math.round(k * (1 + nSim / nObs)));
-  // simulated doublets among each point's kAdj neighbours, counted during the search
-  const nDoublet = await countMarkedNeighbors(manifold, total, d, kAdj, nObs, { seed });
-
-  progress(0.85, 'scrublet: doublet scores');
   const r = nSim / nObs;
-  const ld = new Float64Array(total);
-  for (let i = 0; i < total; i++) {
-    const q = (nDoublet[i] + 1) / (kAdj + 2);
-    ld[i] = (q * rate) / r / (1 - rate - q * (1 - rate - rate / r));
+  const manifold = new Float32Array(total * d);
+  manifold.set(fit.pcs, 0);
+  // per observed cell the sum over the simulations of its fraction of simulated neighbours; every simulated doublet's own fraction
+  const qObs = new Float64Array(nObs);
+  const qSim = new Float64Array(nSim * nRuns);
+  for (let run = 0; run < nRuns; run++) {
+    const at = (f: number) => 0.3 + (0.65 * (run + f)) / nRuns;
+    progress(at(0), `scrublet: simulating doublets (${run + 1} of ${nRuns})`);
+    // doublets from the raw HVG counts, then scaled to 1e6 in place and projected
+    let sim: CountMatrix | undefined = scaleTo(
+      firstSim ?? simulateDoublets(obsRaw, nSim, new Random(seeds[run])),
+      1e6,
+    );
+    firstSim = undefined;
+    manifold.set(fit.project(sim), nObs * d);
+    sim = undefined; // the simulated matrix is the largest temporary: let it go before the search
+    progress(at(0.3), `scrublet: nearest neighbours (${run + 1} of ${nRuns})`);
+    // simulated doublets among each point's kAdj neighbours, counted during the search
+    const nDoublet = await countMarkedNeighbors(manifold, total, d, kAdj, nObs, { seed: seeds[run] });
+    for (let i = 0; i < total; i++) {
+      const q = (nDoublet[i] + 1) / (kAdj + 2);
+      if (i < nObs) qObs[i] += q;
+      else qSim[run * nSim + i - nObs] = q;
+    }
   }
-  const simulatedScores = Float32Array.from(ld.subarray(nObs));
+
+  progress(0.95, 'scrublet: doublet scores');
+  const toScore = (q: number) => (q * rate) / r / (1 - rate - q * (1 - rate - rate / r));
+  // the score of the mean fraction (Scrublet's formula); the threshold on the pooled simulated scores
+  const ld = Float64Array.from(qObs, (q) => toScore(q / nRuns));
+  const simulatedScores = Float32Array.from(qSim, toScore);
   const threshold = thresholdMinimum(simulatedScores);
   const scores = new Float32Array(given.length);
   const predicted = new Uint8Array(given.length);
@@ -282,14 +332,28 @@ function simulateDoublets(obs: CountMatrix, nSim: number, rng: Random): CountMat
   };
 }
 
-/** Scales each cell to `target` total in place (the matrix is one of Scrublet's own temporaries) and returns it. */
-function scaleTo(m: CountMatrix, target: number): CountMatrix {
+/**
+ * Scales each cell to `target` total: in place (the matrix is one of Scrublet's own temporaries),
+ * or with `copy` into new values in shared memory (structure shared with `m`, whose raw counts the
+ * next simulation needs).
+ */
+function scaleTo(m: CountMatrix, target: number, copy = false): CountMatrix {
   const totals = cellTotals(m);
+  const data = copy ? new Float32Array(new SharedArrayBuffer(m.data.length * 4)) : m.data;
   for (let c = 0; c < m.nCells; c++) {
     const f = totals[c] > 0 ? target / totals[c] : 0;
-    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) m.data[t] *= f;
+    for (let t = m.indptr[c]; t < m.indptr[c + 1]; t++) data[t] = m.data[t] * f;
   }
-  return m;
+  return copy ? { ...m, data } : m;
+}
+
+/**
+ * Seeds of the simulations: the first is `seed` itself (one simulation is Scrublet's own run),
+ * the others drawn from a generator seeded with it.
+ */
+function simulationSeeds(seed: number, n: number): number[] {
+  const rng = new Random(seed);
+  return Array.from({ length: n }, (_, i) => (i === 0 ? seed : rng.nextUint32()));
 }
 
 /** Per-gene mean and 1/sd (ddof = 0) over cells, as Scrublet's pipeline_zscore. */

@@ -42,8 +42,10 @@ export function keepCells(data: FilteredData, keep: Int32Array, inPlace = false)
 }
 
 /**
- * Scrublet per sample (D2's methods/scrublet: expected rate 0.05, 0.25 fallback) when
- * `doubletDetectionAndRemoval` is on; predicted doublets are removed. Off: cells pass through.
+ * Scrublet per sample (D2's methods/scrublet: expected rate 0.05, 0.25 fallback; samples under
+ * 12,500 cells average up to 5 simulations whose seeds derive from the analysis seed,
+ * docs/methods/pipeline.md#doublets) when `doubletDetectionAndRemoval` is on; predicted doublets
+ * are removed. Off: cells pass through.
  */
 export class DoubletStep extends Step<DoubletParams, DoubletResult> {
   readonly name = 'doublets' as const;

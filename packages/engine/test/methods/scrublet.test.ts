@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, sharedData } from '@cellcloud/testkit';
-import { scrublet } from '../../src/methods/scrublet';
+import { scrublet, simulationsFor, SCRUBLET_MAX_SIMULATIONS } from '../../src/methods/scrublet';
 import { thresholdMinimum } from '../../src/methods/threshold-minimum';
 import { Random } from '../../src/methods/random';
 import { fromDenseColumns, load10x, synthClusters } from './fixtures';
@@ -61,9 +61,59 @@ describe('scrublet', () => {
     expect(a).toBeGreaterThan(0.95);
     expect(recall).toBeGreaterThan(0.6); // chance level would be the predicted fraction (~5%)
     expect(fp).toBeLessThan(2 * nDoublets);
-    expect(res.simulatedScores.length).toBe(2 * counts.nCells);
+    // 2,520 simulated doublets per simulation: five simulations, all their scores kept
+    expect(simulationsFor(2 * counts.nCells)).toBe(SCRUBLET_MAX_SIMULATIONS);
+    expect(res.simulatedScores.length).toBe(SCRUBLET_MAX_SIMULATIONS * 2 * counts.nCells);
     const again = await scrublet(counts, { seed: 1 });
     expect(again.scores).toEqual(res.scores);
+    expect(again.predicted).toEqual(res.predicted);
+  }, 300_000);
+
+  it('averaged over several simulations, varies less with the seed than one simulation', async () => {
+    const { columns } = synthClusters({
+      nCells: 800,
+      nGenes: 600,
+      nTypes: 5,
+      markersPerType: 30,
+      fold: 6,
+      meanLib: 1500,
+      seed: 4,
+    });
+    const rng = new Random(5);
+    for (let d = 0; d < 40; d++) {
+      const a = rng.int(800);
+      const b = rng.int(800);
+      columns.push(columns[a].map((v, g) => v + columns[b][g]));
+    }
+    const counts = fromDenseColumns(columns, 600);
+    /** Mean |score difference| and differing calls between seeds 1 and 2. */
+    const spread = async (simulations?: number) => {
+      const a = await scrublet(counts, { seed: 1, simulations });
+      const b = await scrublet(counts, { seed: 2, simulations });
+      let diff = 0;
+      let flips = 0;
+      for (let c = 0; c < counts.nCells; c++) {
+        diff += Math.abs(a.scores[c] - b.scores[c]) / counts.nCells;
+        if (a.predicted[c] !== b.predicted[c]) flips++;
+      }
+      return { diff, flips };
+    };
+    const one = await spread(1);
+    const several = await spread();
+    console.log(
+      `[scrublet seeds] one simulation: mean |Δscore| ${one.diff.toFixed(4)}, ${one.flips} differing calls; ` +
+        `${SCRUBLET_MAX_SIMULATIONS}: ${several.diff.toFixed(4)}, ${several.flips}`,
+    );
+    // five simulations: the score's sampling noise shrinks by about √5
+    expect(several.diff).toBeLessThan(0.7 * one.diff);
+    expect(several.flips).toBeLessThanOrEqual(one.flips);
+  }, 300_000);
+
+  it('takes one simulation from 25,000 simulated doublets on, at most five below', () => {
+    expect(simulationsFor(5_000)).toBe(5);
+    expect(simulationsFor(10_000)).toBe(3);
+    expect(simulationsFor(20_000)).toBe(2);
+    expect(simulationsFor(100_000)).toBe(1);
   });
 
   it.skipIf(!hasSharedData('pbmc3k/10x/matrix.mtx.gz'))(
@@ -78,6 +128,7 @@ describe('scrublet', () => {
       expect(res.doubletRate).toBeGreaterThan(0.002);
       expect(res.doubletRate).toBeLessThan(0.12);
     },
+    300_000, // five simulations (2,638 cells): ~12 CPU s on an idle machine
   );
 
   it('rejects unknown options', async () => {

@@ -26,9 +26,11 @@ const EN: Words = {
   qcLine:
     'Sample {sample}: {before} cells before filtering, {after} after (genes {minGenes}–{maxGenes}, UMIs {minUmi}–{maxUmi}, mitochondrial < {maxMito} %, ribosomal < {maxRibo} %).',
   doublets: 'Scrublet removed {removed} predicted doublets in sample {sample} (threshold {threshold}).',
+  doubletsOn:
+    ' (in samples under 12,500 cells, the scores averaged over up to 5 independent doublet simulations)',
   result: 'The analysed dataset has {cells} cells and {genes} genes; embeddings: {embeddings}.',
   steps:
-    'Counts were filtered per sample, doublets were predicted with Scrublet{doublets}, {ambient}counts were normalised to 10,000 per cell and log-transformed, {hvg} highly variable genes were selected ({hvgMethod}), scaled values (clipped at 10) were reduced by PCA ({pcs}), {batch}a 15-nearest-neighbour graph was clustered with {algorithm} at resolution {resolution} (of 20 runs with successive seeds, the partition that agrees most with the others), marker genes were ranked with the Wilcoxon rank-sum test (Benjamini–Hochberg adjusted), and UMAP and t-SNE embeddings were computed.',
+    'Counts were filtered per sample, doublets were predicted with Scrublet{doublets}, {ambient}counts were normalised to 10,000 per cell and log-transformed, {hvg} highly variable genes were selected ({hvgMethod}), scaled values (clipped at 10) were reduced by PCA ({pcs}), {batch}a 15-nearest-neighbour graph was clustered with {algorithm} at resolution {resolution} (of 50 runs with successive seeds, the partition that agrees most with the others), marker genes were ranked with the Wilcoxon rank-sum test (Benjamini–Hochberg adjusted), and UMAP and t-SNE embeddings were computed.',
   ambientOn: 'ambient RNA was removed with DecontX, ',
   batchOn: 'batch effects between "{key}" groups were corrected with {method}, ',
   pcsAuto: 'number of components chosen automatically',
@@ -53,9 +55,10 @@ const ZH: Words = {
   qcLine:
     '样本 {sample}：过滤前 {before} 个细胞，过滤后 {after} 个（基因数 {minGenes}–{maxGenes}，UMI {minUmi}–{maxUmi}，线粒体 < {maxMito} %，核糖体 < {maxRibo} %）。',
   doublets: 'Scrublet 在样本 {sample} 中去除了 {removed} 个预测的双细胞（阈值 {threshold}）。',
+  doubletsOn: '（少于 12,500 个细胞的样本取最多 5 次独立双细胞模拟的平均得分）',
   result: '分析后的数据集包含 {cells} 个细胞和 {genes} 个基因；嵌入：{embeddings}。',
   steps:
-    '按样本过滤计数矩阵，用 Scrublet 预测双细胞{doublets}，{ambient}将每个细胞的计数标准化到 10,000 并取对数，选择 {hvg} 个高变基因（{hvgMethod}），对缩放后的数据（上限 10）做 PCA（{pcs}），{batch}在 15 近邻图上用 {algorithm} 以分辨率 {resolution} 聚类（以相继的种子运行 20 次，取与其余结果最一致的划分），用 Wilcoxon 秩和检验（Benjamini–Hochberg 校正）计算标记基因，并计算 UMAP 和 t-SNE 嵌入。',
+    '按样本过滤计数矩阵，用 Scrublet 预测双细胞{doublets}，{ambient}将每个细胞的计数标准化到 10,000 并取对数，选择 {hvg} 个高变基因（{hvgMethod}），对缩放后的数据（上限 10）做 PCA（{pcs}），{batch}在 15 近邻图上用 {algorithm} 以分辨率 {resolution} 聚类（以相继的种子运行 50 次，取与其余结果最一致的划分），用 Wilcoxon 秩和检验（Benjamini–Hochberg 校正）计算标记基因，并计算 UMAP 和 t-SNE 嵌入。',
   ambientOn: '用 DecontX 去除环境 RNA，',
   batchOn: '用 {method} 校正“{key}”各组间的批次效应，',
   pcsAuto: '主成分数自动选择',
@@ -160,7 +163,7 @@ export async function methodsReport(
   const pcs = qc.nPcsUsed ?? (typeof params.pcValue === 'number' ? params.pcValue : undefined);
   out.push(
     fill(w.steps, {
-      doublets: params.doubletDetectionAndRemoval ? '' : zh ? '（未启用）' : ' (disabled)',
+      doublets: params.doubletDetectionAndRemoval ? w.doubletsOn : zh ? '（未启用）' : ' (disabled)',
       ambient: params.ambientRnaRemoval?.enabled ? w.ambientOn : '',
       hvg: params.numberOfHighlyVariableGenes ?? '—',
       hvgMethod: params.hvgMethod ?? '—',
