@@ -7,6 +7,8 @@
  * embeddings and QC columns. Run `write` in its own process: it prints wall and CPU seconds, peak
  * RSS (the whole process: the store's index, the views' per-cell arrays and the writers' chunks),
  * non-zeros per second and the load average.
+ * npx tsx scripts/bench/write-streamed.ts markers DIR — streamedMarkers over the same views (10
+ * clusters of known cells): wall and CPU seconds, genes ranked by the worker thread, peak RSS.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,14 +22,15 @@ import {
   logNormalizedCells,
   logNormalizedGenes,
 } from '../../packages/engine/src/stream/views';
+import { lastStreamedMarkers, streamedMarkers } from '../../packages/engine/src/stream/markers';
 import { writeStreamedOutputs } from '../../packages/engine/src/stream/write-streamed';
 import type { StreamedAnalysisResult } from '../../packages/engine/src/stream/types';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
 import { parseParams } from '@cellcloud/engine/validate';
 
 const [mode, dir, cellsArg] = process.argv.slice(2);
-if ((mode !== 'prepare' && mode !== 'write') || !dir) {
-  console.error('usage: write-streamed.ts prepare|write DIR [cells]');
+if (!['prepare', 'write', 'markers'].includes(mode ?? '') || !dir) {
+  console.error('usage: write-streamed.ts prepare|write|markers DIR [cells]');
   process.exit(2);
 }
 const storePath = path.join(dir, 'synth.store');
@@ -64,11 +67,33 @@ function du(d: string): number {
   return total;
 }
 
-async function write(): Promise<void> {
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
+async function markers(): Promise<void> {
   const source = fileRandomAccess(storePath);
   const store = openCountStore(source);
+  const { counts, countsGenes, kept, totals } = views(store);
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const clusterCodes = Int32Array.from(kept, (c) => c % 10);
+  const rows = streamedMarkers({
+    genes: logNormalizedGenes(countsGenes, totals),
+    clusterCodes,
+    clusterLabels: Array.from({ length: 10 }, (_, k) => String(k)),
+    geneIds: store.geneIds,
+    geneSymbols: store.geneSymbols,
+  });
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(c0);
+  console.log(
+    `streamedMarkers: ${kept.length} cells, ${counts.nnz} non-zeros, ${rows.length} rows: ${wall.toFixed(1)} s wall, ` +
+      `${((cpu.user + cpu.system) / 1e6).toFixed(1)} CPU s; worker ranked ${lastStreamedMarkers.inWorker} of ` +
+      `${lastStreamedMarkers.genes} genes in ${lastStreamedMarkers.blocks} blocks`,
+  );
+  console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${load()}`);
+  source.close();
+}
+
+/** The kept cells (all but one in 50) as views over the store, and their totals. */
+function views(store: ReturnType<typeof openCountStore>) {
   const all = store.cells;
   const kept = Uint32Array.from(
     { length: all.nCells - Math.floor(all.nCells / 50) },
@@ -76,14 +101,23 @@ async function write(): Promise<void> {
   );
   const counts = keepCells(all, kept);
   const countsGenes = keepCellsGenes(store.genes, kept);
-  const nCells = kept.length;
-  const totals = new Float64Array(nCells);
+  const totals = new Float64Array(kept.length);
   for (let i = 0; i < counts.chunkCount; i++) {
     const m = counts.chunk(i);
     const c0 = counts.chunkStart(i);
     for (let c = 0; c < m.nCells; c++)
       for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) totals[c0 + c] += m.data[k];
   }
+  return { all, kept, counts, countsGenes, totals };
+}
+
+async function write(): Promise<void> {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const source = fileRandomAccess(storePath);
+  const store = openCountStore(source);
+  const { all, kept, counts, countsGenes, totals } = views(store);
+  const nCells = kept.length;
   const rnd = (dims: number) => ({
     dims,
     values: Float32Array.from({ length: nCells * dims }, () => Math.random() * 20 - 10),
@@ -160,4 +194,5 @@ async function write(): Promise<void> {
 }
 
 if (mode === 'prepare') await prepare(Number(cellsArg ?? 100_000));
+else if (mode === 'markers') await markers();
 else await write();
