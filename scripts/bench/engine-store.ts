@@ -108,9 +108,11 @@ export async function storeChild(
     const clusters = result.obs.cluster.kind === 'categorical' ? result.obs.cluster.values : [];
     const known: string[] = [];
     const found: string[] = [];
+    // one sample: barcodes as written (cellN); several: <sample>_cellN (mergeDatasets' rule)
+    const single = manifest.samples.length === 1 ? manifest.samples[0].name : undefined;
     result.barcodes.forEach((b, i) => {
-      const m = /^(.*)_cell(\d+)$/.exec(b);
-      const base = m && offset.get(m[1]);
+      const m = single ? /^()cell(\d+)$/.exec(b) : /^(.*)_cell(\d+)$/.exec(b);
+      const base = m && offset.get(single ?? m[1]);
       if (m && base !== undefined) {
         known.push(String(truth[base + Number(m[2]) - 1]));
         found.push(clusters[i]);
