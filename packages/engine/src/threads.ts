@@ -1,12 +1,103 @@
+import { availableParallelism } from 'node:os';
+
+/** The most threads the engine computes on, whatever CELLCLOUD_ENGINE_THREADS asks. */
+export const MAX_ENGINE_THREADS = 8;
+
 /**
  * The number of threads the engine computes on (issue 32, docs/reproducibility.md): the
- * `CELLCLOUD_ENGINE_THREADS` environment variable, 1 or 2 (default 2: the platform's machines have
- * two cores per job). Read at each call, so every place that may start a worker thread (scran.js
- * initialisation, the sparse PCA products, the kNN search, the Wilcoxon tests, the UMAP layouts)
- * follows it. Results do not depend on it: each of those splits its work the same way whatever
- * the thread count (test: packages/engine/test/reproducible.test.ts).
+ * `CELLCLOUD_ENGINE_THREADS` environment variable (1 to MAX_ENGINE_THREADS), by default 2 (the
+ * platform's machines give each job two cores) — never more than the cores this process may run on
+ * (`os.availableParallelism()`: 1 on a one-core machine or CPU set). Read at each call, so every
+ * place that may start a worker thread (scran.js initialisation, the sparse PCA products, the kNN
+ * search, the Wilcoxon tests, the UMAP layouts) follows it; the sparse products and the kNN search
+ * use all of them, the others at most two. Results do not depend on it: each of those splits its
+ * work the same way whatever the thread count (test: packages/engine/test/reproducible.test.ts).
  */
-export function engineThreads(env: NodeJS.ProcessEnv = process.env): number {
+export function engineThreads(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+  const cap = Math.max(1, Math.min(cores, MAX_ENGINE_THREADS));
   const n = Number(env.CELLCLOUD_ENGINE_THREADS);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, 2) : 2;
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, cap) : Math.min(2, cap);
 }
+
+/**
+ * Work shared by chunks (issue 33, docs/engine-scaling.md#what-uses-both-cores): `nChunks` chunks,
+ * fixed by the data and never by the thread count, claimed in increasing order from a shared
+ * counter by the calling thread and any worker threads holding the same `control` array, so a
+ * thread the scheduler starves on a loaded machine holds up only the chunk it is on. Nobody spins:
+ * a thread that finds no chunk left returns; the one waiting for the others sleeps in Atomics.wait
+ * (waitChunks) or Atomics.waitAsync (waitChunksAsync) until the thread completing the last chunk
+ * wakes it. Results stay the same whoever claims what when each chunk writes its own output (or its
+ * own partial sum, added in chunk order afterwards). `control` is an Int32Array on a
+ * SharedArrayBuffer with CHUNK_SLOTS slots from `base`: [next chunk, chunks done]; `newChunks`
+ * makes one, `resetChunks` reuses it for another round.
+ */
+export const CHUNK_SLOTS = 2;
+
+/** A fresh control array (counter at 0: ready to claim). */
+export function newChunks(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(CHUNK_SLOTS * 4));
+}
+
+/** Reopens the chunks of `control` for a new round (call before the claimers start on it). */
+export function resetChunks(control: Int32Array, base = 0): void {
+  // done before next: a claimer still leaving the previous round may claim from the new counter
+  Atomics.store(control, base + 1, 0);
+  Atomics.store(control, base, 0);
+}
+
+/**
+ * Runs `run(chunk)` for chunks claimed from `control` until none is left; returns how many this
+ * thread ran. The same loop runs in the calling thread and in each worker.
+ */
+export function claimChunks(
+  control: Int32Array,
+  nChunks: number,
+  run: (chunk: number) => void,
+  base = 0,
+): number {
+  let ran = 0;
+  for (let c = Atomics.add(control, base, 1); c < nChunks; c = Atomics.add(control, base, 1)) {
+    run(c);
+    ran++;
+    if (Atomics.add(control, base + 1, 1) + 1 === nChunks) Atomics.notify(control, base + 1);
+  }
+  return ran;
+}
+
+/** Chunks completed so far. */
+export const chunksDone = (control: Int32Array, base = 0): number => Atomics.load(control, base + 1);
+
+/** Sleeps (Atomics.wait: a worker, or a calling thread that may block) until every chunk is done. */
+export function waitChunks(control: Int32Array, nChunks: number, base = 0): void {
+  for (let d = chunksDone(control, base); d < nChunks; d = chunksDone(control, base))
+    Atomics.wait(control, base + 1, d);
+}
+
+/**
+ * Resolves once every chunk is done, without blocking the event loop (Atomics.waitAsync), or
+ * once `stop` resolves (e.g. a worker failed: the caller then redoes its chunk).
+ */
+export async function waitChunksAsync(
+  control: Int32Array,
+  nChunks: number,
+  stop: Promise<unknown> = new Promise(() => {}),
+  base = 0,
+): Promise<boolean> {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  for (let d = chunksDone(control, base); d < nChunks && !stopped; d = chunksDone(control, base)) {
+    const r = waitAsync(control, base + 1, d);
+    if (r.async) await Promise.race([r.value, stop]);
+  }
+  return chunksDone(control, base) >= nChunks;
+}
+
+/** Atomics.waitAsync (Node ≥ 16; typed from ES2024, the engine's lib is ES2023). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
+
+/** First item of chunk c when n items are cut into nChunks chunks of near-equal size. */
+export const chunkStart = (n: number, nChunks: number, c: number): number => Math.floor((c * n) / nChunks);

@@ -1,9 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fuzzyConnectivities } from '../src/methods/fuzzy-graph';
 import { knnExact } from '../src/methods/knn';
 import { Random } from '../src/methods/random';
 import { UmapLayoutJob } from '../src/stats/umap-layout';
-import { engineThreads } from '../src/threads';
+import { claimChunks, engineThreads, MAX_ENGINE_THREADS, newChunks, waitChunksAsync } from '../src/threads';
 
 /**
  * The engine's thread knob (docs/reproducibility.md): CELLCLOUD_ENGINE_THREADS=1 keeps the work on
@@ -17,12 +18,18 @@ describe('engine threads', () => {
     else process.env.CELLCLOUD_ENGINE_THREADS = saved;
   });
 
-  it('reads CELLCLOUD_ENGINE_THREADS: 1 or 2, default 2', () => {
-    expect(engineThreads({})).toBe(2);
-    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '1' })).toBe(1);
-    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '2' })).toBe(2);
-    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '8' })).toBe(2);
-    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: 'zero' })).toBe(2);
+  it('reads CELLCLOUD_ENGINE_THREADS (default 2), never above the cores the process may use', () => {
+    expect(engineThreads({}, 2)).toBe(2);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '1' }, 2)).toBe(1);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '2' }, 2)).toBe(2);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '8' }, 2)).toBe(2);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: 'zero' }, 2)).toBe(2);
+    // one core: one thread whatever is asked; more cores: up to MAX_ENGINE_THREADS when asked
+    expect(engineThreads({}, 1)).toBe(1);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '2' }, 1)).toBe(1);
+    expect(engineThreads({}, 16)).toBe(2);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '4' }, 16)).toBe(4);
+    expect(engineThreads({ CELLCLOUD_ENGINE_THREADS: '64' }, 16)).toBe(MAX_ENGINE_THREADS);
   });
 
   it('one thread: the UMAP layout runs on the calling thread and equals the worker layout', async () => {
@@ -43,4 +50,42 @@ describe('engine threads', () => {
     expect(two.ranIn).toBe('worker');
     expect(Array.from(onThread)).toEqual(Array.from(inWorker));
   }, 120_000);
+
+  it('chunks claimed from a shared counter: a stalled thread holds one chunk, the waiter sleeps', async () => {
+    const n = 40;
+    const control = newChunks();
+    const ranBy = new Int32Array(new SharedArrayBuffer(n * 4));
+    // a worker that claims a chunk and then stalls 400 ms on it (as a thread the scheduler starves),
+    // the claimChunks protocol written out (an eval worker cannot import our TypeScript)
+    const worker = new Worker(
+      `const { workerData: { control, ranBy, n }, parentPort } = require('node:worker_threads');
+      let first = true;
+      for (let c = Atomics.add(control, 0, 1); c < n; c = Atomics.add(control, 0, 1)) {
+        if (first) parentPort.postMessage(c);
+        if (first) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+        first = false;
+        ranBy[c] = 2;
+        if (Atomics.add(control, 1, 1) + 1 === n) Atomics.notify(control, 1);
+      }`,
+      { eval: true, workerData: { control, ranBy, n } },
+    );
+    try {
+      const held = await new Promise<number>((resolve) => worker.once('message', resolve));
+      const ran = claimChunks(control, n, (c) => (ranBy[c] = 1));
+      // every other chunk ran here; the held one is not done yet
+      expect(ran).toBe(n - 1);
+      expect(ranBy[held]).toBe(0);
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      expect(await waitChunksAsync(control, n)).toBe(true);
+      const cpu = process.cpuUsage(c0);
+      expect(ranBy[held]).toBe(2);
+      expect(Array.from(ranBy).filter((r) => r === 1)).toHaveLength(n - 1);
+      // asleep, not spinning: the wait took wall time but next to no CPU
+      expect(performance.now() - t0).toBeGreaterThan(100);
+      expect((cpu.user + cpu.system) / 1000).toBeLessThan(50);
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

@@ -1,29 +1,47 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { Worker } from 'node:worker_threads';
 import {
-  CONTROL_SLOTS,
+  chunkStarts,
   gramRange,
-  runSplit,
+  newControl,
+  runChunked,
   stopWorker,
   timesRange,
   transposeTimesRange,
   type ProductBuffers,
 } from './sparse-products';
 
-/** Passes over the matrix (products; a gram AᵀA·M is one) of the last fit: in all, and split with the worker thread. */
+/** Passes over the matrix (products; a gram AᵀA·M is one) of the last fit: in all, and shared with a worker thread. */
 export const lastProducts = { inWorker: 0, total: 0 };
 
-/** Below this many stored values the products run on the calling thread only. */
+/** Below this many stored values the products run on the calling thread only (in two chunks, as before issue 33). */
 export const PARALLEL_MIN_NNZ = 1_000_000;
+/** Stored values per chunk of a product above PARALLEL_MIN_NNZ (docs/engine-scaling.md#what-uses-both-cores). */
+export const PRODUCT_CHUNK_NNZ = 262_144;
+/** At most this many chunks, and their partial sums (p × width each) at most PARTIAL_BYTES together. */
+export const MAX_PRODUCT_CHUNKS = 32;
+const PARTIAL_BYTES = 64 * 2 ** 20;
+
+/**
+ * Chunks of a product: a function of the matrix and the operand width only — never of the thread
+ * count — so the chunk partial sums, and their sum in chunk order, are the same however many
+ * threads share them.
+ */
+export function productChunks(nnz: number, p: number, maxWidth: number): number {
+  if (nnz < PARALLEL_MIN_NNZ) return 2;
+  const byMemory = Math.floor(PARTIAL_BYTES / (8 * Math.max(1, p) * Math.max(1, maxWidth)));
+  return Math.max(2, Math.min(Math.ceil(nnz / PRODUCT_CHUNK_NNZ), MAX_PRODUCT_CHUNKS, byMemory));
+}
 
 /**
  * A = (X[:, selected] − center) · scale, X stored by cell (CSC with cells as columns), never built.
- * With `threads` 2 (and a large enough matrix) each product is split at the cell where half of the
- * stored values lie; the upper part runs in a worker thread (sparse-products.ts) on shared arrays.
- * The split is the same with one thread, so results do not depend on the thread count.
+ * Each product is cut into chunks of cells of about equal non-zeros (productChunks); with
+ * `threads` > 1 (and a large enough matrix) `threads − 1` worker threads (sparse-products.ts) claim
+ * chunks alongside the calling thread on shared arrays. Partial sums are added in chunk order
+ * whoever ran them, so results do not depend on the thread count.
  */
 export class ImplicitMatrix {
-  private readonly split: number;
+  private readonly chunkStart: Int32Array;
   private buffers: ProductBuffers | undefined;
 
   constructor(
@@ -34,21 +52,15 @@ export class ImplicitMatrix {
     maxWidth = 0,
     threads = 1,
   ) {
-    const half = m.indptr[m.nCells] / 2;
-    let lo = 0;
-    let hi = m.nCells;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (m.indptr[mid] < half) lo = mid + 1;
-      else hi = mid;
-    }
-    this.split = lo;
-    if (threads > 1 && maxWidth > 0 && m.indptr[m.nCells] >= PARALLEL_MIN_NNZ) this.startWorker(maxWidth);
+    const nnz = m.indptr[m.nCells];
+    this.chunkStart = chunkStarts(m.indptr, m.nCells, productChunks(nnz, center.length, maxWidth));
+    if (threads > 1 && maxWidth > 0 && nnz >= PARALLEL_MIN_NNZ) this.startWorkers(maxWidth, threads - 1);
   }
 
-  private startWorker(maxWidth: number): void {
-    const { m, center } = this;
+  private startWorkers(maxWidth: number, nWorkers: number): void {
+    const { m, center, chunkStart } = this;
     const p = center.length;
+    const nChunks = chunkStart.length - 1;
     const f64 = (length: number) => new Float64Array(new SharedArrayBuffer(length * 8));
     const buffers: ProductBuffers = {
       m: {
@@ -62,21 +74,27 @@ export class ImplicitMatrix {
       maxWidth,
       input: f64(Math.max(m.nCells, p) * maxWidth),
       output: f64(m.nCells * maxWidth),
-      upper: f64(p * maxWidth),
-      upperColSum: f64(maxWidth),
+      chunkStart,
+      partial: f64(nChunks * p * maxWidth),
+      partialColSum: f64(nChunks * maxWidth),
       offset: f64(maxWidth),
-      control: new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4)),
+      control: newControl(nChunks),
     };
-    try {
-      const worker = new Worker(new URL('./sparse-products.ts', import.meta.url), {
-        workerData: { task: 'sparse-products', buffers },
-      });
-      worker.unref();
-      worker.on('error', () => {}); // the calling thread then runs every upper half itself
-      this.buffers = buffers;
-    } catch {
-      this.buffers = undefined;
+    let started = 0;
+    for (let t = 0; t < nWorkers; t++) {
+      try {
+        const worker = new Worker(new URL('./sparse-products.ts', import.meta.url), {
+          workerData: { task: 'sparse-products', buffers },
+        });
+        worker.unref();
+        worker.on('error', () => {}); // the other threads then claim every chunk
+        started++;
+      } catch {
+        break;
+      }
     }
+    if (started > 0) this.buffers = buffers;
+    else stopWorker(buffers.control);
   }
 
   private count(inWorker: boolean): void {
@@ -106,7 +124,7 @@ export class ImplicitMatrix {
     if (b && w <= b.maxWidth) {
       b.input.set(mat.subarray(0, this.center.length * w));
       this.timesOffset(mat, w, b.offset);
-      this.count(runSplit(b, 1, w, this.split, () => timesRange(b, w, 0, this.split)));
+      this.count(runChunked(b, 1, w) > 0);
       return b.output.slice(0, m.nCells * w);
     }
     const local: ProductBuffers = {
@@ -127,10 +145,8 @@ export class ImplicitMatrix {
     const b = this.buffers;
     if (b && w <= b.maxWidth) {
       b.input.set(y.subarray(0, m.nCells * w));
-      const out = new Float64Array(this.center.length * w);
-      const colSum = new Float64Array(w);
-      this.count(runSplit(b, 2, w, this.split, () => transposeTimesRange(b, w, 0, this.split, out, colSum)));
-      return this.finishTranspose(out, colSum, b.upper, b.upperColSum, w);
+      this.count(runChunked(b, 2, w) > 0);
+      return this.finishTranspose(this.sumPartials(b, w), w);
     }
     return this.localTranspose(w, (local, out, colSum, from, to) =>
       transposeTimesRange({ ...local, input: y }, w, from, to, out, colSum),
@@ -146,10 +162,8 @@ export class ImplicitMatrix {
     if (b && w <= b.maxWidth) {
       b.input.set(mat.subarray(0, this.center.length * w));
       this.timesOffset(mat, w, b.offset);
-      const out = new Float64Array(this.center.length * w);
-      const colSum = new Float64Array(w);
-      this.count(runSplit(b, 3, w, this.split, () => gramRange(b, w, 0, this.split, out, colSum)));
-      return this.finishTranspose(out, colSum, b.upper, b.upperColSum, w);
+      this.count(runChunked(b, 3, w) > 0);
+      return this.finishTranspose(this.sumPartials(b, w), w);
     }
     const offset = new Float64Array(w);
     this.timesOffset(mat, w, offset);
@@ -158,36 +172,43 @@ export class ImplicitMatrix {
     );
   }
 
-  /** Both halves on the calling thread, in the same order as with the worker. */
+  /** Every chunk on the calling thread, each partial sum added in chunk order as with workers. */
   private localTranspose(
     w: number,
     range: (local: ProductBuffers, out: Float64Array, colSum: Float64Array, from: number, to: number) => void,
   ): Float64Array {
     const p = this.center.length;
+    const starts = this.chunkStart;
     const local = this.localBuffers(w);
-    const out = new Float64Array(p * w);
-    const colSum = new Float64Array(w);
-    const upper = new Float64Array(p * w);
-    const upperColSum = new Float64Array(w);
-    range(local, out, colSum, 0, this.split);
-    range(local, upper, upperColSum, this.split, this.m.nCells);
+    const sum = { out: new Float64Array(p * w), colSum: new Float64Array(w) };
+    const part = new Float64Array(p * w);
+    const partColSum = new Float64Array(w);
+    range(local, sum.out, sum.colSum, starts[0], starts[1]);
+    for (let c = 1; c + 1 < starts.length; c++) {
+      range(local, part, partColSum, starts[c], starts[c + 1]);
+      addInto(sum, part, partColSum, p * w, w);
+    }
     this.count(false);
-    return this.finishTranspose(out, colSum, upper, upperColSum, w);
+    return this.finishTranspose(sum, w);
   }
 
-  /** out += upper half; then the centring term −scale·center·Σ rows. */
-  private finishTranspose(
-    out: Float64Array,
-    colSum: Float64Array,
-    upper: Float64Array,
-    upperColSum: Float64Array,
-    w: number,
-  ): Float64Array {
+  /** The chunks' partial sums (p × w each, maxWidth apart) added in chunk order. */
+  private sumPartials(b: ProductBuffers, w: number): { out: Float64Array; colSum: Float64Array } {
+    const pw = this.center.length * w;
+    const stride = this.center.length * b.maxWidth;
+    const sum = { out: b.partial.slice(0, pw), colSum: b.partialColSum.slice(0, w) };
+    for (let c = 1; c + 1 < b.chunkStart.length; c++) {
+      const part = b.partial.subarray(c * stride, c * stride + pw);
+      addInto(sum, part, b.partialColSum.subarray(c * b.maxWidth, c * b.maxWidth + w), pw, w);
+    }
+    return sum;
+  }
+
+  /** The centring term −scale·center·Σ rows, on the summed chunks. */
+  private finishTranspose(sum: { out: Float64Array; colSum: Float64Array }, w: number): Float64Array {
     const { center, scale } = this;
-    const p = center.length;
-    for (let t = 0; t < p * w; t++) out[t] += upper[t];
-    for (let c = 0; c < w; c++) colSum[c] += upperColSum[c];
-    for (let j = 0; j < p; j++) {
+    const { out, colSum } = sum;
+    for (let j = 0; j < center.length; j++) {
       const f = center[j] * scale[j];
       if (f !== 0) for (let c = 0; c < w; c++) out[j * w + c] -= f * colSum[c];
     }
@@ -203,12 +224,25 @@ export class ImplicitMatrix {
       maxWidth: w,
       input: empty,
       output: empty,
-      upper: empty,
-      upperColSum: empty,
+      chunkStart: this.chunkStart,
+      partial: empty,
+      partialColSum: empty,
       offset: empty,
-      control: new Int32Array(CONTROL_SLOTS),
+      control: new Int32Array(0),
     };
   }
+}
+
+/** sum += part (the first `pw` values) and its column sums (`w`). */
+function addInto(
+  sum: { out: Float64Array; colSum: Float64Array },
+  part: Float64Array,
+  partColSum: Float64Array,
+  pw: number,
+  w: number,
+): void {
+  for (let t = 0; t < pw; t++) sum.out[t] += part[t];
+  for (let c = 0; c < w; c++) sum.colSum[c] += partColSum[c];
 }
 
 /** The array itself when it is already backed by a SharedArrayBuffer, else a shared copy. */

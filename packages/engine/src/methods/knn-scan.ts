@@ -325,7 +325,38 @@ export function selectSmallest(dist: Float32Array, mark: Uint8Array, m: number, 
   }
 }
 
-// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near' | 'knn-lists', input, from, to }
+/** Queries per chunk of a search claimed by the threads (knn-search runChunked); at most MAX_QUERY_CHUNKS chunks. */
+export const QUERY_CHUNK = 512;
+export const MAX_QUERY_CHUNKS = 256;
+/** Chunks of n queries: a function of n only, never of the thread count. */
+export const queryChunks = (n: number): number =>
+  Math.max(1, Math.min(MAX_QUERY_CHUNKS, Math.ceil(n / QUERY_CHUNK)));
+/** First query of chunk c. */
+export const queryChunkStart = (n: number, c: number): number => Math.floor((c * n) / queryChunks(n));
+
+/**
+ * A worker's share of a chunked search: claims chunks from control[0] (the calling thread claims
+ * from it too), counts them done in control[1] (waking the calling thread at the last one) and
+ * holds the chunk it is on + 1 in control[slot], so that a failed worker's chunk can be redone
+ * (the protocol of `claimChunks` in ../threads.ts; this file imports nothing of ours).
+ */
+function claimQueries(
+  run: (i: unknown, f: number, t: number) => void,
+  input: { n: number },
+  ctl: Int32Array,
+  slot: number,
+): void {
+  const n = input.n;
+  const nChunks = queryChunks(n);
+  for (let c = Atomics.add(ctl, 0, 1); c < nChunks; c = Atomics.add(ctl, 0, 1)) {
+    Atomics.store(ctl, slot, c + 1);
+    run(input, queryChunkStart(n, c), queryChunkStart(n, c + 1));
+    if (Atomics.add(ctl, 1, 1) + 1 === nChunks) Atomics.notify(ctl, 1);
+    Atomics.store(ctl, slot, 0);
+  }
+}
+
+// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near' | 'knn-lists', input, control, slot }
 // (shared arrays).
 const WORKER_TASKS = { 'knn-scan': scanQueries, 'knn-near': assignNearLists, 'knn-lists': scanNeighbors };
 if (!isMainThread && typeof workerData?.task === 'string' && workerData.task in WORKER_TASKS) {
@@ -334,6 +365,6 @@ if (!isMainThread && typeof workerData?.task === 'string' && workerData.task in 
     f: number,
     t: number,
   ) => void;
-  run(workerData.input, workerData.from as number, workerData.to as number);
+  claimQueries(run, workerData.input, workerData.control as Int32Array, workerData.slot as number);
   parentPort?.postMessage('done');
 }

@@ -1,10 +1,12 @@
-import { engineThreads } from '../threads';
+import { CHUNK_SLOTS, claimChunks, engineThreads, waitChunksAsync } from '../threads';
 import { freeAll, initScran } from '../scran';
 import { Worker } from 'node:worker_threads';
 import { kmeans } from './kmeans';
 import {
   assignNearLists,
   scanNeighbors,
+  queryChunks,
+  queryChunkStart,
   scanQueries,
   sqDist32,
   type NeighborScanInput,
@@ -102,7 +104,7 @@ export async function countMarkedNeighbors(
     firstMarked,
     counts: shared(Int32Array, n),
   };
-  await runInTwo('knn-scan', input, scanQueries, threads);
+  await runChunked('knn-scan', input, scanQueries, threads);
   return Int32Array.from(input.counts);
 }
 
@@ -134,7 +136,7 @@ async function buildLists(
   const near = shared(Int32Array, n * nNear);
   const sharedCoords = shared(Float32Array, n * d);
   sharedCoords.set(coords.subarray(0, n * d));
-  await runInTwo(
+  await runChunked(
     'knn-near',
     { n, d, nList, nNear, coords: sharedCoords, centers, near, ...groups },
     assignNearLists,
@@ -196,44 +198,67 @@ export async function knnLists(
     indices: shared(Int32Array, n * k),
     distances: shared(Float64Array, n * k, 8),
   };
-  await runInTwo('knn-lists', input, scanNeighbors, threads);
+  await runChunked('knn-lists', input, scanNeighbors, threads);
   return { indices: input.indices, distances: input.distances };
 }
 
 /**
- * Runs `run` over all n points, the upper half in a worker thread (knn-scan.ts, task `task`) when
- * `threads` is 2 (the arrays are shared, nothing is copied); each point's result does not depend
- * on the thread. Without worker threads (or if the worker fails to start) the main thread does it all.
+ * Runs `run` over all n points in chunks of queries (knn-scan.ts queryChunks, fixed by n alone)
+ * claimed from a shared counter by the calling thread and `threads − 1` worker threads (knn-scan.ts,
+ * task `task`; the arrays are shared, nothing is copied), so a thread starved by a loaded machine
+ * holds up one chunk, not half of the work (issue 33). Each point's result does not depend on the
+ * thread that computed it. The calling thread then waits without spinning (Atomics.waitAsync) for
+ * the chunks the workers hold; a chunk of a worker that failed is redone here, and without worker
+ * threads the calling thread does them all.
  */
-async function runInTwo<T extends { n: number }>(
+async function runChunked<T extends { n: number }>(
   task: 'knn-scan' | 'knn-near' | 'knn-lists',
   input: T,
   run: (input: T, from: number, to: number) => void,
   threads: number,
 ): Promise<void> {
-  const half = threads > 1 ? Math.floor(input.n / 2) : input.n;
-  let worker: Worker | undefined;
-  let done: Promise<boolean> = Promise.resolve(false);
-  if (half < input.n) {
+  const n = input.n;
+  const nChunks = queryChunks(n);
+  const nWorkers = Math.max(0, Math.min(threads - 1, nChunks - 1));
+  // [next chunk, chunks done, (chunk + 1) each worker is on]
+  const control = new Int32Array(new SharedArrayBuffer((CHUNK_SLOTS + nWorkers) * 4));
+  const workers: Worker[] = [];
+  const failures: number[] = [];
+  let failed: () => void = () => {};
+  const anyFailure = new Promise<void>((resolve) => (failed = resolve));
+  for (let t = 0; t < nWorkers; t++) {
+    const slot = CHUNK_SLOTS + t;
     try {
-      worker = new Worker(new URL('./knn-scan.ts', import.meta.url), {
-        workerData: { task, input, from: half, to: input.n },
+      const worker = new Worker(new URL('./knn-scan.ts', import.meta.url), {
+        workerData: { task, input, control, slot },
       });
-      const w = worker;
-      done = new Promise<boolean>((resolve) => {
-        w.once('message', () => resolve(true));
-        w.once('error', () => resolve(false));
-        w.once('exit', () => resolve(false));
-      });
+      const lost = () => {
+        failures.push(slot);
+        failed();
+      };
+      worker.once('error', lost);
+      worker.once('exit', (code) => code !== 0 && lost());
+      workers.push(worker);
     } catch {
-      worker = undefined;
+      break;
     }
   }
+  const runChunk = (c: number) => run(input, queryChunkStart(n, c), queryChunkStart(n, c + 1));
   try {
-    run(input, 0, half);
-    if (half < input.n && !(await done)) run(input, half, input.n);
+    claimChunks(control, nChunks, runChunk);
+    let stop = anyFailure;
+    while (!(await waitChunksAsync(control, nChunks, stop))) {
+      // a worker failed: redo the chunk it was on (if any) and count it, then wait again
+      for (const slot of failures.splice(0)) {
+        const c = Atomics.exchange(control, slot, 0) - 1;
+        if (c < 0) continue;
+        runChunk(c);
+        Atomics.add(control, 1, 1);
+      }
+      stop = new Promise<void>((resolve) => (failed = resolve));
+    }
   } finally {
-    await worker?.terminate();
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }
 

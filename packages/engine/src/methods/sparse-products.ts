@@ -2,12 +2,17 @@ import { isMainThread, workerData } from 'node:worker_threads';
 
 /**
  * The two sparse × dense products of sparse-pca's implicit matrix A = (X[:, genes] − center)·scale
- * over a range of cells, and a worker thread that runs the upper range of each product while the
- * calling thread runs the lower one (both cores; issue 14). Everything the products touch lives in
- * SharedArrayBuffers; the calling thread stays synchronous: it wakes the worker with Atomics, does
- * its half, then either waits for the worker's half or — if the worker has not claimed it yet (still
- * starting, or failed) — does it itself. The split and the order of the final sums are fixed, so
- * the result does not depend on which thread ran which half. This file imports nothing of ours
+ * over a range of cells, and the worker threads that share each product with the calling thread
+ * (issue 14; issue 33: threads that share a loaded machine). The cells are cut into `nChunks`
+ * chunks of about equal non-zeros (fixed by the matrix alone, never by the thread count); the
+ * calling thread and the workers claim chunks in increasing order from a shared counter until none
+ * is left, so a thread that the scheduler starves holds up at most the chunk it is on. Nobody
+ * spins: idle workers sleep in Atomics.wait on a generation counter, and the calling thread, once
+ * the counter is exhausted, sleeps in Atomics.wait until the last chunk is done (the protocol of
+ * `claimChunks` in ../threads.ts, written out here because this file imports nothing of ours).
+ * The AᵀY and AᵀA·M products leave one partial sum per chunk, added in chunk order afterwards, so
+ * the result does not depend on which thread ran which chunk nor on how many threads there were.
+ * Everything the products touch lives in SharedArrayBuffers. This file imports nothing of ours
  * (Node loads it directly as a worker, type annotations stripped) and uses erasable TypeScript only.
  */
 export interface SharedCsr {
@@ -28,23 +33,46 @@ export interface ProductBuffers {
   input: Float64Array;
   /** times() output n × w. */
   output: Float64Array;
-  /** transposeTimes() partial sums of the upper cell range: p × w, and its column sums (w). */
-  upper: Float64Array;
-  upperColSum: Float64Array;
+  /** Chunk c covers cells [chunkStart[c], chunkStart[c + 1]); nChunks + 1 entries. */
+  chunkStart: Int32Array;
+  /** transposeTimes() / gram() partial sums, one p × maxWidth block per chunk, and their column sums (maxWidth per chunk). */
+  partial: Float64Array;
+  partialColSum: Float64Array;
   /** Offsets subtracted from each times() row (w). */
   offset: Float64Array;
-  /** [generation, claim, done, stop, op (1 times, 2 transposeTimes, 3 gram), width, split cell] */
+  /** [generation, stop, op (1 times, 2 transposeTimes, 3 gram), width, next chunk, chunks done] */
   control: Int32Array;
 }
 
 const GEN = 0;
-const CLAIM = 1;
-const DONE = 2;
-const STOP = 3;
-const OP = 4;
-const WIDTH = 5;
-const SPLIT = 6;
-export const CONTROL_SLOTS = 7;
+const STOP = 1;
+const OP = 2;
+const WIDTH = 3;
+const NEXT = 4;
+const DONE = 5;
+export const CONTROL_SLOTS = 6;
+
+/**
+ * Chunk boundaries: cell c·nnz/nChunks-th non-zero for c = 0 … nChunks (the first cell whose
+ * indptr reaches it), so nChunks = 2 is the former half-non-zero split.
+ */
+export function chunkStarts(indptr: ArrayLike<number>, nCells: number, nChunks: number): Int32Array {
+  const nnz = indptr[nCells];
+  const out = new Int32Array(new SharedArrayBuffer((nChunks + 1) * 4));
+  for (let c = 1; c < nChunks; c++) {
+    const target = (nnz * c) / nChunks;
+    let lo = out[c - 1];
+    let hi = nCells;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (indptr[mid] < target) lo = mid + 1;
+      else hi = mid;
+    }
+    out[c] = lo;
+  }
+  out[nChunks] = nCells;
+  return out;
+}
 
 /** Rows [from, to) of A · M (M = input, p × w): out[cell] = Σ x·scale·M[j] − offset. */
 export function timesRange(b: ProductBuffers, w: number, from: number, to: number): void {
@@ -128,64 +156,80 @@ export function addScaledRow(
   for (; c < w; c++) dst[d0 + c] += v * src[s0 + c];
 }
 
-/** The upper half of the current operation (cells [split, n)), by whichever thread claimed it. */
-export function runUpper(b: ProductBuffers): void {
+/** Chunk c of the current operation (cells chunkStart[c] … chunkStart[c + 1]), by whichever thread claimed it. */
+export function runChunk(b: ProductBuffers, c: number): void {
   const ctl = b.control;
-  const w = ctl[WIDTH];
-  const split = ctl[SPLIT];
-  if (ctl[OP] === 1) timesRange(b, w, split, b.m.nCells);
-  else if (ctl[OP] === 2) transposeTimesRange(b, w, split, b.m.nCells, b.upper, b.upperColSum);
-  else gramRange(b, w, split, b.m.nCells, b.upper, b.upperColSum);
+  const op = Atomics.load(ctl, OP);
+  const w = Atomics.load(ctl, WIDTH);
+  const from = b.chunkStart[c];
+  const to = b.chunkStart[c + 1];
+  if (op === 1) return timesRange(b, w, from, to);
+  const p = b.partial.length / b.maxWidth / (b.chunkStart.length - 1);
+  const out = b.partial.subarray(c * p * b.maxWidth, (c + 1) * p * b.maxWidth);
+  const colSum = b.partialColSum.subarray(c * b.maxWidth, c * b.maxWidth + w);
+  (op === 2 ? transposeTimesRange : gramRange)(b, w, from, to, out, colSum);
 }
 
 /**
- * Calling thread: publishes an operation (inputs already in place), runs the lower range through
- * `lower`, then waits for the worker's upper range or runs it itself if the worker did not claim
- * it. Returns whether the worker ran the upper range.
+ * Claims chunks of the current operation until none is left (the calling thread and the workers
+ * alike); returns how many this thread ran. The thread that completes the last chunk wakes the
+ * calling thread.
  */
-export function runSplit(
-  b: ProductBuffers,
-  op: 1 | 2 | 3,
-  w: number,
-  split: number,
-  lower: () => void,
-): boolean {
+export function claimProductChunks(b: ProductBuffers): number {
   const ctl = b.control;
-  ctl[OP] = op;
-  ctl[WIDTH] = w;
-  ctl[SPLIT] = split;
-  Atomics.store(ctl, DONE, 0);
-  Atomics.store(ctl, CLAIM, 0);
-  Atomics.add(ctl, GEN, 1);
-  Atomics.notify(ctl, GEN);
-  lower();
-  if (Atomics.compareExchange(ctl, CLAIM, 0, 1) === 0) {
-    runUpper(b);
-    return false;
+  const n = b.chunkStart.length - 1;
+  let ran = 0;
+  for (let c = Atomics.add(ctl, NEXT, 1); c < n; c = Atomics.add(ctl, NEXT, 1)) {
+    runChunk(b, c);
+    ran++;
+    if (Atomics.add(ctl, DONE, 1) + 1 === n) Atomics.notify(ctl, DONE);
   }
-  while (Atomics.load(ctl, DONE) === 0) Atomics.wait(ctl, DONE, 0);
-  return true;
+  return ran;
 }
 
-/** Asks the worker to leave its loop (it exits; terminate() is not needed). */
+/** Control block of a fresh set of buffers: no operation published (the chunk counter is exhausted). */
+export function newControl(nChunks: number): Int32Array {
+  const ctl = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
+  ctl[NEXT] = nChunks;
+  ctl[DONE] = nChunks;
+  return ctl;
+}
+
+/**
+ * Calling thread: publishes an operation (inputs already in place), wakes the workers, claims
+ * chunks with them, then sleeps until the chunks claimed by others are done. Returns how many
+ * chunks other threads ran.
+ */
+export function runChunked(b: ProductBuffers, op: 1 | 2 | 3, w: number): number {
+  const ctl = b.control;
+  const n = b.chunkStart.length - 1;
+  Atomics.store(ctl, OP, op);
+  Atomics.store(ctl, WIDTH, w);
+  // DONE before NEXT: a worker still leaving the previous claim loop may claim from the new counter
+  Atomics.store(ctl, DONE, 0);
+  Atomics.store(ctl, NEXT, 0);
+  Atomics.add(ctl, GEN, 1);
+  Atomics.notify(ctl, GEN);
+  const ran = claimProductChunks(b);
+  for (let d = Atomics.load(ctl, DONE); d < n; d = Atomics.load(ctl, DONE)) Atomics.wait(ctl, DONE, d);
+  return n - ran;
+}
+
+/** Asks the workers to leave their loop (they exit; terminate() is not needed). */
 export function stopWorker(ctl: Int32Array): void {
   Atomics.store(ctl, STOP, 1);
   Atomics.add(ctl, GEN, 1);
   Atomics.notify(ctl, GEN);
 }
 
-// Worker entry: sparse-pca starts this file with { task: 'sparse-products', buffers }.
+// Worker entry: implicit-matrix starts this file with { task: 'sparse-products', buffers }.
 if (!isMainThread && workerData?.task === 'sparse-products') {
   const b = workerData.buffers as ProductBuffers;
   const ctl = b.control;
-  let seen = 0;
   for (;;) {
-    Atomics.wait(ctl, GEN, seen);
-    seen = Atomics.load(ctl, GEN);
+    const seen = Atomics.load(ctl, GEN);
     if (Atomics.load(ctl, STOP)) break;
-    if (Atomics.compareExchange(ctl, CLAIM, 0, 1) !== 0) continue;
-    runUpper(b);
-    Atomics.store(ctl, DONE, 1);
-    Atomics.notify(ctl, DONE);
+    claimProductChunks(b);
+    Atomics.wait(ctl, GEN, seen);
   }
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { productChunks } from '../../src/methods/implicit-matrix';
 import { lastProducts, PARALLEL_MIN_NNZ, sparsePca } from '../../src/methods/sparse-pca';
 import { syntheticDataset } from '../../src/synthetic';
 import { logNormalize } from './fixtures';
 
 describe('sparsePca on two threads (issue 14)', () => {
-  it('gives exactly the one-thread result, the upper half of the products in a worker thread', () => {
+  it('gives exactly the one-thread result, chunks of the products claimed by worker threads', () => {
     const { dataset } = syntheticDataset({ nCells: 1500, nGenes: 3000, nClusters: 5, seed: 3 });
     const logm = logNormalize(dataset.counts);
     expect(logm.indices.length).toBeGreaterThanOrEqual(PARALLEL_MIN_NNZ);
@@ -14,11 +15,17 @@ describe('sparsePca on two threads (issue 14)', () => {
     expect(lastProducts.inWorker).toBe(0);
     const two = sparsePca(logm, genes, 20, { ...opts, threads: 2 });
     console.log(
-      `[sparse-pca] ${logm.indices.length} values: ${lastProducts.inWorker} of ${lastProducts.total} products split with the worker thread`,
+      `[sparse-pca] ${logm.indices.length} values: ${lastProducts.inWorker} of ${lastProducts.total} products shared with a worker thread`,
     );
     expect(two.nPcs).toBe(20);
     expect(Array.from(two.variance)).toEqual(Array.from(one.variance));
     expect(Array.from(two.pcs)).toEqual(Array.from(one.pcs));
+    // three threads (two workers claiming chunks of cells beside the calling thread, in whatever
+    // order the scheduler lets them): the same bits, the chunk sums added in chunk order
+    expect(productChunks(logm.indices.length, genes.length, 30)).toBeGreaterThan(2);
+    const three = sparsePca(logm, genes, 20, { ...opts, threads: 3 });
+    expect(Array.from(three.variance)).toEqual(Array.from(one.variance));
+    expect(Array.from(three.pcs)).toEqual(Array.from(one.pcs));
     // the leading PC carries the cluster structure: its variance dominates the tail
     expect(two.variance[0]).toBeGreaterThan(5 * two.variance[19]);
   });
