@@ -15,6 +15,8 @@ export interface SyntheticOptions {
   clusters: number;
   samples: number;
   seed: number;
+  /** Artifact format (default 2, the writer's; 1 for before/after comparisons). */
+  formatVersion?: 1 | 2;
 }
 
 function rng(seed: number): () => number {
@@ -31,8 +33,12 @@ function rng(seed: number): () => number {
 export async function writeSyntheticArtifacts(dir: string, o: SyntheticOptions): Promise<void> {
   const marker = path.join(dir, 'manifest.json');
   try {
-    const m = JSON.parse(await readFile(marker, 'utf8')) as { nCells: number; nGenes: number };
-    if (m.nCells === o.nCells && m.nGenes === o.nGenes) return; // reuse
+    const m = JSON.parse(await readFile(marker, 'utf8')) as {
+      nCells: number;
+      nGenes: number;
+      formatVersion: number;
+    };
+    if (m.nCells === o.nCells && m.nGenes === o.nGenes && m.formatVersion === (o.formatVersion ?? 2)) return; // reuse
   } catch {
     /* generate */
   }
@@ -110,6 +116,7 @@ export async function writeSyntheticArtifacts(dir: string, o: SyntheticOptions):
   await writeArtifacts(
     {
       engineVersion: 'bench-synthetic',
+      formatVersion: o.formatVersion ?? 2,
       species: 'Homo sapiens',
       genes: { ids: symbols.map((_, g) => `ENSGBENCH${g}`), symbols },
       nCells: o.nCells,

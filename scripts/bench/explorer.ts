@@ -10,7 +10,8 @@
  * and the Chromium processes' RSS; BENCH_PAGE_ROOT=<dir> builds another copy of explorer-page
  * (before/after comparisons), BENCH_DEBUG=1 echoes the page's console.
  * BENCH_UNLIMITED=1 adds --disable-frame-rate-limit --disable-gpu-vsync, so the in-page wheel figure
- * shows the viewer's capacity instead of Chromium's frame pacing.
+ * shows the viewer's capacity instead of Chromium's frame pacing. BENCH_FORMAT=1 writes and reads
+ * the artifacts in the earlier format 1 (docs/artifacts.md) for before/after comparisons.
  *
  * Figures (2 cores, load average 8.5–11.5 from other work, 3–4 runs each, 2026-11-21):
  *   regl/WebGL renderer (before): first paint 934–2082 ms; gene recolour median 1001–1259 ms
@@ -28,6 +29,9 @@
  * 2M cells, 200 genes (2026-11-29, CPU forced; before → after the O(non-zeros) gene recolour with a
  *   cached base layer): first paint 1899 → 1376–2239 ms; gene recolour median 403 → 160–287 ms
  *   (p90 664 → 276–545); cached gene 269 → 39–82 ms; load average 8.9 → 11–15 (docs/benchmarks/explorer.md).
+ * Artifact format 1 → 2 (2M cells, CPU forced, load 28–36): gene chunk median 3.9 → 1.4 MB, Range +
+ *   decode 132 → 67–108 ms, positions 15.3 → 11.4 MB; first paint 3.5 → 3.2–3.6 s and recolour median
+ *   343 → 293–400 ms, both dominated by contention (docs/benchmarks/explorer.md).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
@@ -52,7 +56,9 @@ const positional = process.argv
 const nCells = positional ? Number(positional) : arg('cells', 1_000_000);
 const nGenes = arg('genes', 200);
 const work = path.join(os.tmpdir(), 'cellcloud-bench-explorer');
-const artifacts = path.join(work, `artifacts-${nCells}`);
+// BENCH_FORMAT=1: the artifacts in the earlier format 1 (float32, 8 B per non-zero), for before/after
+const format = process.env.BENCH_FORMAT === '1' ? 1 : 2;
+const artifacts = path.join(work, `artifacts-${nCells}${format === 1 ? '-v1' : ''}`);
 const pageOut = path.join(work, 'page');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(0.9 * xs.length) - 1]!;
@@ -90,7 +96,14 @@ function chromiumRssKb(): number {
 }
 
 const t = Date.now();
-await writeSyntheticArtifacts(artifacts, { nCells, nGenes, clusters: 20, samples: 8, seed: 7 });
+await writeSyntheticArtifacts(artifacts, {
+  nCells,
+  nGenes,
+  clusters: 20,
+  samples: 8,
+  seed: 7,
+  formatVersion: format,
+});
 const bytes = await artifactBytes(artifacts);
 console.log(
   `artifacts: ${nCells.toLocaleString('en')} cells × ${nGenes} genes in ${artifacts} (${((Date.now() - t) / 1000).toFixed(1)} s): ${mb(bytes.total)} in all; ${bytes.files

@@ -6,14 +6,19 @@ import { z } from 'zod';
  *
  * Layout under the result directory:
  *   manifest.json
- *   embeddings/<name>.f32      Float32, nCells × dims, row-major (x0,y0[,z0],x1,…)
+ *   embeddings/<name>.f32      Float32, nCells × dims, row-major (x0,y0[,z0],x1,…) (format 1)
+ *   embeddings/<name>.q24      (format 2) unsigned 24-bit integers, 3 bytes each, same order:
+ *                              coordinate = min[d] + q · (max[d] − min[d]) / (2^24 − 1)
  *   obs/<key>.u16|u32          categorical codes (index into `labels`), one per cell
  *   obs/<key>.f32              numeric per-cell column
  *   genes.json                 { ids: string[], symbols: string[] } (order = gene index)
  *   expr/<layer>.bin           per-gene sparse chunks, concatenated; chunk of gene g =
  *                              [nnz:uint32][cellIdx: uint32 × nnz][value: float32 × nnz]
+ *                              (format 1; format 2: the compact chunk of docs/artifacts.md)
  *   expr/<layer>.idx           Float64Array of length 2·nGenes: (byteOffset, byteLength) per gene;
  *                              the browser fetches one gene with an HTTP Range request
+ *   expr/<layer>.clen          (format 2) Uint32Array of nGenes: byte length of each compact
+ *                              chunk's colour prefix (header, cells, 16-bit values)
  *   markers/<groupBy>.json     marker table rows (DEG columns of docs/product/entities.md#deg-table), unfiltered
  *   qc.json                    QC summary: thresholds, before/after counts per sample, doublet and
  *                              ambient-RNA results
@@ -21,12 +26,23 @@ import { z } from 'zod';
 export const embeddingKinds = ['umap', 'tsne', 'umap3D', 'tsne3D', 'spatial', 'pca'] as const;
 
 export const artifactManifest = z.object({
-  formatVersion: z.literal(1),
+  /** 1: float32 positions and 8 bytes per non-zero; 2: compact (docs/artifacts.md#format-2). */
+  formatVersion: z.union([z.literal(1), z.literal(2)]),
   engineVersion: z.string(),
   nCells: z.number().int(),
   nGenes: z.number().int(),
   species: z.string(),
-  embeddings: z.array(z.object({ name: z.string(), dims: z.number().int().min(2).max(3), file: z.string() })),
+  embeddings: z.array(
+    z.object({
+      name: z.string(),
+      dims: z.number().int().min(2).max(3),
+      file: z.string(),
+      /** Format 2: positions quantised to 24 bits within this bounding box (per dimension). */
+      quantised: z
+        .object({ bits: z.literal(24), min: z.array(z.number()), max: z.array(z.number()) })
+        .optional(),
+    }),
+  ),
   obs: z.array(
     z.discriminatedUnion('kind', [
       z.object({
@@ -51,6 +67,10 @@ export const artifactManifest = z.object({
       name: z.enum(['counts', 'normalized']),
       data: z.string(),
       index: z.string(),
+      /** Format 2: compact chunks; the colour prefix lengths of expr/<layer>.clen. */
+      compact: z.object({ colourLengths: z.string() }).optional(),
+      /** Non-zeros of the layer (format 2; in format 1 they follow from data's size, 4·nGenes + 8·nnz). */
+      nnz: z.number().int().optional(),
     }),
   ),
   markers: z.array(z.object({ groupBy: z.string(), file: z.string() })),

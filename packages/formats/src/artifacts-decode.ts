@@ -45,8 +45,82 @@ export interface GeneChunk {
   values: Float32Array;
 }
 
-/** One gene chunk: [nnz:uint32][cellIdx: uint32 × nnz][value: float32 × nnz]. */
+/**
+ * First word of a format-2 (compact) chunk. A format-1 chunk starts with its nnz and is exactly
+ * 4 + 8·nnz bytes long, so no real format-1 chunk starts with this word (it would be 32 GiB).
+ */
+export const COMPACT_CHUNK_MAGIC = 0xffffffff;
+/** Bytes of a compact chunk's header: magic, nnz, max (f32), bytes of the cell varints. */
+export const COMPACT_HEADER_BYTES = 16;
+/** Largest 16-bit colour level; a value v of a gene whose largest value is max → round(v / max · this). */
+export const COLOUR_LEVELS = 65535;
+
+/** Whether a chunk (or its colour prefix) is in the compact format 2. */
+export function isCompactChunk(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < COMPACT_HEADER_BYTES) return false;
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const first = v.getUint32(0, true);
+  return first === COMPACT_CHUNK_MAGIC && bytes.byteLength !== 4 + 8 * first;
+}
+
+/** A compact chunk's header and where its parts start (docs/artifacts.md#format-2). */
+export function compactLayout(bytes: Uint8Array): {
+  nnz: number;
+  max: number;
+  cellBytes: number;
+  levelsAt: number;
+  exactAt: number;
+  colourLength: number;
+  length: number;
+} {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nnz = v.getUint32(4, true);
+  const max = v.getFloat32(8, true);
+  const cellBytes = v.getUint32(12, true);
+  const levelsAt = COMPACT_HEADER_BYTES + cellBytes + (cellBytes & 1);
+  const colourLength = levelsAt + 2 * nnz;
+  const exactAt = colourLength + ((4 - (colourLength & 3)) & 3);
+  return { nnz, max, cellBytes, levelsAt, exactAt, colourLength, length: exactAt + 4 * nnz };
+}
+
+/** The ascending cells of a compact chunk: LEB128 varints, the first cell then (gap − 1) for each next. */
+function compactCells(bytes: Uint8Array, nnz: number, cellBytes: number): Uint32Array {
+  const cells = new Uint32Array(nnz);
+  let at = COMPACT_HEADER_BYTES;
+  const end = at + cellBytes;
+  let prev = -1;
+  for (let k = 0; k < nnz; k++) {
+    let x = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      if (at >= end)
+        throw new RangeError(`compact chunk: cell ${k} of ${nnz} runs past its ${cellBytes} bytes`);
+      b = bytes[at++]!;
+      x += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    prev += x + 1;
+    cells[k] = prev;
+  }
+  return cells;
+}
+
+/**
+ * One gene chunk, exact values, in either format: format 1 `[nnz:uint32][cellIdx: uint32 × nnz]
+ * [value: float32 × nnz]`, or a whole compact chunk (format 2).
+ */
 export function decodeGeneChunk(bytes: Uint8Array): GeneChunk {
+  if (isCompactChunk(bytes)) {
+    const l = compactLayout(bytes);
+    if (bytes.byteLength < l.length)
+      throw new RangeError(`compact gene chunk holds ${bytes.byteLength} bytes, expected ${l.length}`);
+    const b = aligned(bytes, 4);
+    return {
+      cells: compactCells(b, l.nnz, l.cellBytes),
+      values: new Float32Array(b.buffer, b.byteOffset + l.exactAt, l.nnz),
+    };
+  }
   const b = aligned(bytes, 4);
   const words = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
   const nnz = words[0] ?? 0;
@@ -58,6 +132,22 @@ export function decodeGeneChunk(bytes: Uint8Array): GeneChunk {
   };
 }
 
+/**
+ * The colour values of a compact chunk from its colour prefix (or the whole chunk): the cells, each
+ * value as level / 65535 · max (within max / 131070 of the exact value), and the exact max.
+ */
+export function decodeGeneColours(bytes: Uint8Array): GeneChunk & { max: number } {
+  const l = compactLayout(bytes);
+  if (bytes.byteLength < l.colourLength)
+    throw new RangeError(`compact gene chunk holds ${bytes.byteLength} bytes, expected ≥ ${l.colourLength}`);
+  const b = aligned(bytes, 2);
+  const levels = new Uint16Array(b.buffer, b.byteOffset + l.levelsAt, l.nnz);
+  const values = new Float32Array(l.nnz);
+  const step = l.max / COLOUR_LEVELS;
+  for (let k = 0; k < l.nnz; k++) values[k] = levels[k]! * step;
+  return { cells: compactCells(b, l.nnz, l.cellBytes), values, max: l.max };
+}
+
 /** Dense per-cell values of one gene (zeros where the gene is not detected). */
 export function denseGeneValues(chunk: GeneChunk, nCells: number): Float32Array {
   const out = new Float32Array(nCells);
@@ -65,9 +155,35 @@ export function denseGeneValues(chunk: GeneChunk, nCells: number): Float32Array 
   return out;
 }
 
-/** embeddings/<name>.f32 as one Float32Array per dimension. */
-export function decodeEmbedding(bytes: Uint8Array, dims: number): Float32Array[] {
-  const v = decodeFloat32(bytes);
+/**
+ * embeddings/<name>.q24 (format 2) → row-major Float32 coordinates: unsigned 24-bit little-endian
+ * integers q, coordinate = min[d] + q · (max[d] − min[d]) / (2^24 − 1).
+ */
+export function decodeQuantisedPositions(
+  bytes: Uint8Array,
+  dims: number,
+  min: number[],
+  max: number[],
+): Float32Array {
+  const n = Math.floor(bytes.byteLength / 3);
+  const out = new Float32Array(n);
+  const step = Array.from({ length: dims }, (_, d) => (max[d]! - min[d]!) / 0xffffff);
+  for (let i = 0, at = 0; i < n; i++, at += 3) {
+    const d = i % dims;
+    out[i] = min[d]! + (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) * step[d]!;
+  }
+  return out;
+}
+
+/** embeddings/<name>.f32 (or .q24 with its manifest `quantised` box) as one Float32Array per dimension. */
+export function decodeEmbedding(
+  bytes: Uint8Array,
+  dims: number,
+  quantised?: { min: number[]; max: number[] },
+): Float32Array[] {
+  const v = quantised
+    ? decodeQuantisedPositions(bytes, dims, quantised.min, quantised.max)
+    : decodeFloat32(bytes);
   const n = Math.floor(v.length / dims);
   const out = Array.from({ length: dims }, () => new Float32Array(n));
   for (let i = 0; i < n; i++) for (let d = 0; d < dims; d++) out[d]![i] = v[i * dims + d]!;

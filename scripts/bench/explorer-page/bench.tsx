@@ -80,7 +80,7 @@ window.bench = {
   colourByGene: (gene) =>
     new Promise((resolve, reject) => {
       const start = performance.now();
-      client.gene('normalized', gene).then((g) => {
+      client.gene('normalized', gene, false).then((g) => {
         window.bench.lastFetchMs = performance.now() - start;
         window.bench.lastBytes = g.bytes;
         pending = { start, resolve };
@@ -89,7 +89,7 @@ window.bench = {
     }),
   movingPoints: () => 0,
   pageWork: async (gene) => {
-    const g = await client.gene('normalized', gene);
+    const g = await client.gene('normalized', gene, false);
     const { x, y } = positions!;
     const none = new Uint32Array(0);
     const state: PointColours = {

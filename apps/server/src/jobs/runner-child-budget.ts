@@ -12,7 +12,7 @@ import { PermanentJobError } from './runner-tracked';
  * Memory budget of the explorer's child tasks (`analysis.deg`, `analysis.subcluster`), checked in
  * the parent before a child is forked, like `analysis.run` does with the engine's
  * estimateMemoryBytes. The parent never decodes the stored result: sizes come from the explorer
- * manifest and storage stats (the counts layer `expr/counts.bin` is 4 bytes per gene + 8 per
+ * manifest (a format-2 layer states its nnz) and storage stats (a format-1 counts layer `expr/counts.bin` is 4 bytes per gene + 8 per
  * non-zero, so it gives the exact non-zero count).
  */
 export interface StoredResultSize {
@@ -44,7 +44,7 @@ export async function storedResultSize(
   const { nCells, nGenes } = manifest;
   const layer = manifest.layers.find((l) => l.name === 'counts') ?? manifest.layers[0];
   const bin = layer && (await storage.stat(artifacts + layer.data));
-  const nnz = bin ? Math.max(0, (bin.size - 4 * nGenes) / 8) : nCells * nGenes;
+  const nnz = layer?.nnz ?? (bin ? Math.max(0, (bin.size - 4 * nGenes) / 8) : nCells * nGenes);
   return { nCells, nGenes, nnz, h5adBytes: h5ad.size, manifest, artifacts };
 }
 

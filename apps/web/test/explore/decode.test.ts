@@ -11,6 +11,25 @@ import {
 } from '../../src/features/explore/data/decode';
 import { fingerprint } from '../../src/features/explore/data/rangeFetch';
 
+/**
+ * A format-2 chunk (docs/artifacts.md#format-2) built byte by byte: cells 1 and 4 with values 2.5
+ * and 7: header, varints 1 and 2 (first cell, then gap − 1), levels, 2 bytes of padding, floats.
+ */
+function compactFixture(): { bytes: Uint8Array; colourLength: number } {
+  const v = new DataView(new ArrayBuffer(32));
+  v.setUint32(0, 0xffffffff, true);
+  v.setUint32(4, 2, true);
+  v.setFloat32(8, 7, true);
+  v.setUint32(12, 2, true);
+  v.setUint8(16, 1);
+  v.setUint8(17, 2);
+  v.setUint16(18, Math.round((2.5 / 7) * 65535), true);
+  v.setUint16(20, 65535, true);
+  v.setFloat32(24, 2.5, true);
+  v.setFloat32(28, 7, true);
+  return { bytes: new Uint8Array(v.buffer), colourLength: 22 };
+}
+
 function chunk(cells: number[], vals: number[]): Uint8Array {
   const b = new ArrayBuffer(4 + 8 * cells.length);
   const v = new DataView(b);
@@ -45,6 +64,38 @@ describe('artifact decoding', () => {
     expect(() => decodeGeneChunk(chunk([1], [1]).subarray(0, 10), 4)).toThrow(ArtifactFormatError);
     expect(() => decodeGeneChunk(chunk([9], [1]), 4)).toThrow(/cell 9/);
   });
+  it('decodes format-2 chunks: exact values from the whole chunk, colour levels from its prefix', () => {
+    const { bytes, colourLength } = compactFixture();
+    const exact = decodeGeneChunk(bytes, 6);
+    expect(Array.from(exact.nz!)).toEqual([1, 4]);
+    expect(Array.from(exact.values)).toEqual([0, 2.5, 0, 0, 7, 0]);
+    expect(exact.max).toBe(7);
+    const colour = decodeGeneChunk(bytes.slice(0, colourLength), 6);
+    expect(Array.from(colour.nz!)).toEqual([1, 4]);
+    expect(colour.max).toBe(7);
+    expect(Math.abs(colour.values[1]! - 2.5)).toBeLessThanOrEqual(7 / 131070);
+    expect(colour.values[4]).toBe(7);
+    expect(() => decodeGeneChunk(bytes.slice(0, colourLength - 2), 6)).toThrow(ArtifactFormatError);
+    expect(() => decodeGeneChunk(bytes, 4)).toThrow(/cell 4/);
+  });
+
+  it('normalizes 24-bit positions (format 2) as the float32 positions they stand for', () => {
+    // x in [-3, 5], y in [-8, 10]: q = 0, 2^24 − 1 and the middle of each axis
+    const raw = Float32Array.from([-3, 10, 5, -8, 1, 1]);
+    const q = [0, 0xffffff, 0xffffff, 0, 0x800000, 0x800000];
+    const bytes = new Uint8Array(q.flatMap((x) => [x & 0xff, (x >> 8) & 0xff, x >> 16]));
+    const box = { min: [-3, -8], max: [5, 10] };
+    const a = normalizeEmbedding(raw.slice().buffer, 3, 2);
+    const b = normalizeEmbedding(bytes.slice().buffer, 3, 2, box);
+    expect(b.centre).toEqual(a.centre);
+    expect(b.scale).toBe(a.scale);
+    for (let i = 0; i < 3; i++) {
+      expect(Math.abs(a.x[i]! - b.x[i]!)).toBeLessThan(1e-6);
+      expect(Math.abs(a.y[i]! - b.y[i]!)).toBeLessThan(1e-6);
+    }
+    expect(() => normalizeEmbedding(bytes.slice(1).buffer, 3, 2, box)).toThrow(/bytes/);
+  });
+
   it('reads the Float64 (offset, length) index', () => {
     const idx = parseGeneIndex(Float64Array.from([0, 12, 12, 0, 12, 20]).buffer, 3);
     expect(geneByteRange(idx, 2)).toEqual({ start: 12, length: 20 });

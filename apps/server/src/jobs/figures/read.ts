@@ -1,6 +1,6 @@
-import { artifactManifest, type DegRow } from '@cellcloud/contracts/artifacts';
+import { artifactManifest, type ArtifactManifest, type DegRow } from '@cellcloud/contracts/artifacts';
 import { csvToTable } from '@cellcloud/contracts/tasks/csv';
-import { decodeCodes } from '@cellcloud/formats/artifacts-decode';
+import { decodeCodes, decodeQuantisedPositions } from '@cellcloud/formats/artifacts-decode';
 import type { Storage } from '../../storage/storage';
 import { extraColumn, type ExtraObsSource } from '../extra-obs';
 import type { FigureData, Level, Numeric } from './data';
@@ -45,6 +45,10 @@ function levelOf(key: string, values: readonly (string | number)[]): Level {
   return { key, labels: [...index.keys()], codes };
 }
 
+/** Row-major 2-D positions: float32 (artifact format 1) or 24-bit quantised (format 2). */
+const positions = (bytes: Uint8Array, e: ArtifactManifest['embeddings'][number]) =>
+  e.quantised ? decodeQuantisedPositions(bytes, 2, e.quantised.min, e.quantised.max) : f32(bytes);
+
 export async function readFigureData(storage: Storage, src: FiguresSource): Promise<FigureData> {
   const p = src.artifactsPrefix;
   const m = artifactManifest.parse(await json(storage, `${p}manifest.json`));
@@ -53,7 +57,7 @@ export async function readFigureData(storage: Storage, src: FiguresSource): Prom
     (a, b) => (EMBEDDING_ORDER.indexOf(a.name) + 1 || 99) - (EMBEDDING_ORDER.indexOf(b.name) + 1 || 99),
   )) {
     if (e.dims === 2 && EMBEDDING_ORDER.includes(e.name))
-      embeddings.push({ name: e.name, values: f32(await storage.getBytes(p + e.file)) });
+      embeddings.push({ name: e.name, values: positions(await storage.getBytes(p + e.file), e) });
   }
   const levels: Level[] = [];
   const numeric: Numeric[] = [];

@@ -92,12 +92,16 @@ export class ArtifactClient {
   json<T = unknown>(path: string): Promise<T> {
     return this.once(`json:${path}`, () => this.call({ op: 'json', path }) as Promise<T>);
   }
-  /** One gene's values, with the bytes of its chunk (for benchmarks). */
-  gene(layer: 'counts' | 'normalized', gene: number): Promise<WorkerResults['gene']> {
-    const key = `${layer}:${gene}`;
-    let p = this.genes.get(key);
+  /**
+   * One gene's values, with the bytes of its chunk (for benchmarks). `exact: false` is for colouring
+   * only: from a format-2 result it downloads the 16-bit colour levels (each value within
+   * max / 131070 of the exact one; max exact), not the exact values (docs/artifacts.md#format-2).
+   */
+  gene(layer: 'counts' | 'normalized', gene: number, exact = true): Promise<WorkerResults['gene']> {
+    const key = `${layer}:${gene}:${exact ? 'exact' : 'colour'}`;
+    let p = this.genes.get(key) ?? (exact ? undefined : this.genes.get(`${layer}:${gene}:exact`));
     if (!p) {
-      p = this.call({ op: 'gene', layer, gene });
+      p = this.call({ op: 'gene', layer, gene, exact });
       p.catch(() => undefined);
       this.genes.set(key, p);
     }

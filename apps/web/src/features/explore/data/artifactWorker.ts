@@ -6,6 +6,7 @@ import {
   decodeNumeric,
   geneByteRange,
   normalizeEmbedding,
+  parseColourLengths,
   parseGeneIndex,
   parseGenes,
   parseManifest,
@@ -18,6 +19,7 @@ import { ArtifactHttpError, createHttpByteSource, fingerprint, type ByteSource }
 let source: ByteSource | null = null;
 let manifestP: Promise<ArtifactManifest> | null = null;
 const indexes = new Map<string, Promise<GeneIndex>>();
+const colourLengths = new Map<string, Promise<Uint32Array>>();
 
 function need(): ByteSource {
   if (!source) throw new Error('artifact worker used before init');
@@ -54,12 +56,29 @@ async function geneIndex(layer: string): Promise<GeneIndex> {
   return p;
 }
 
+/** Format 2: the colour-prefix lengths of a compact layer (null for a format-1 layer). */
+async function colourLengthsOf(layer: string): Promise<Uint32Array | null> {
+  const m = await manifest();
+  const l = m.layers.find((x) => x.name === layer);
+  if (!l?.compact) return null;
+  const file = l.compact.colourLengths;
+  let p = colourLengths.get(layer);
+  if (!p) {
+    p = need()
+      .get(file)
+      .then((b) => parseColourLengths(b, m.nGenes));
+    colourLengths.set(layer, p);
+  }
+  return p;
+}
+
 async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: Transferable[] }> {
   switch (req.op) {
     case 'init':
       source = createHttpByteSource(req.baseUrl, req.token);
       manifestP = null;
       indexes.clear();
+      colourLengths.clear();
       return { result: null, transfer: [] };
     case 'manifest':
       return { result: await manifest(), transfer: [] };
@@ -67,7 +86,7 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       const m = await manifest();
       const e = m.embeddings.find((x) => x.name === req.name);
       if (!e) throw new Error(`embedding "${req.name}" is not in this result`);
-      const emb = normalizeEmbedding(await need().get(e.file), m.nCells, e.dims as 2 | 3);
+      const emb = normalizeEmbedding(await need().get(e.file), m.nCells, e.dims as 2 | 3, e.quantised);
       const transfer: Transferable[] = [emb.x.buffer, emb.y.buffer];
       if (emb.z) transfer.push(emb.z.buffer);
       return { result: emb, transfer };
@@ -90,8 +109,10 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
     }
     case 'gene': {
       const m = await manifest();
-      const idx = await geneIndex(req.layer);
-      const range = geneByteRange(idx, req.gene);
+      const [idx, clen] = await Promise.all([geneIndex(req.layer), req.exact ? null : colourLengthsOf(req.layer)]);
+      const full = geneByteRange(idx, req.gene);
+      // colours only: the chunk's colour prefix (format 2), about 3 of its 7 bytes per non-zero
+      const range = clen && full.length > 0 ? { start: full.start, length: clen[req.gene]! } : full;
       const dataFile = m.layers.find((x) => x.name === req.layer)!.data;
       const chunk = await need().get(dataFile, range);
       const dense = decodeGeneChunk(chunk, m.nCells);

@@ -1,5 +1,12 @@
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
-import { decodeCodes, decodeGeneChunk as decodeChunk, decodeGeneIndex } from '@cellcloud/formats/artifacts-decode';
+import {
+  compactLayout,
+  decodeCodes,
+  decodeGeneChunk as decodeChunk,
+  decodeGeneColours,
+  decodeGeneIndex,
+  isCompactChunk,
+} from '@cellcloud/formats/artifacts-decode';
 
 /**
  * Checked decoding of the explorer artifact layout (packages/contracts/src/artifacts.ts) on top of
@@ -38,6 +45,14 @@ export function parseGeneIndex(buffer: ArrayBuffer, nGenes: number): GeneIndex {
   return { offsets: decodeGeneIndex(new Uint8Array(buffer)), nGenes };
 }
 
+/** expr/<layer>.clen (format 2): the byte length of each gene's colour prefix. */
+export function parseColourLengths(buffer: ArrayBuffer, nGenes: number): Uint32Array {
+  if (buffer.byteLength !== nGenes * 4) {
+    throw new ArtifactFormatError(`colour lengths have ${buffer.byteLength} bytes, expected ${nGenes * 4} for ${nGenes} genes`);
+  }
+  return new Uint32Array(buffer);
+}
+
 /** Byte range [start, endInclusive] of one gene's chunk, as used in an HTTP Range header. */
 export function geneByteRange(index: GeneIndex, gene: number): { start: number; length: number } {
   if (!Number.isInteger(gene) || gene < 0 || gene >= index.nGenes) {
@@ -59,19 +74,38 @@ export interface DenseGene {
 }
 
 /**
- * Decodes one sparse chunk `[nnz:u32][cellIdx:u32×nnz][value:f32×nnz]` into a dense Float32Array of
- * nCells values (zeros elsewhere). An empty chunk (length 0) is a gene expressed in no cell.
+ * Decodes one gene chunk into a dense Float32Array of nCells values (zeros elsewhere): format 1
+ * `[nnz:u32][cellIdx:u32×nnz][value:f32×nnz]`, a whole compact chunk (format 2: exact values) or
+ * only its colour prefix (values within max / 131070 of the exact ones, exact max). An empty chunk
+ * (length 0) is a gene expressed in no cell.
  */
 export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number): DenseGene {
   const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
   const values = new Float32Array(nCells);
   if (bytes.byteLength === 0) return { values, max: 0, nnz: 0, nz: new Uint32Array(0) };
-  const nnz = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-  if (bytes.byteLength !== 4 + 8 * nnz) {
-    throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${4 + 8 * nnz} for ${nnz} non-zeros`);
-  }
-  const { cells, values: v } = decodeChunk(bytes);
+  let cells: Uint32Array;
+  let v: Float32Array;
+  let nnz: number;
   let max = 0;
+  const compact = isCompactChunk(bytes);
+  if (compact) {
+    const l = compactLayout(bytes);
+    nnz = l.nnz;
+    if (bytes.byteLength !== l.length && bytes.byteLength !== l.colourLength) {
+      throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${l.colourLength} or ${l.length} for ${nnz} non-zeros`);
+    }
+    try {
+      ({ cells, values: v } = bytes.byteLength === l.length ? decodeChunk(bytes) : decodeGeneColours(bytes));
+    } catch (e) {
+      throw new ArtifactFormatError(e instanceof Error ? e.message : String(e));
+    }
+  } else {
+    nnz = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+    if (bytes.byteLength !== 4 + 8 * nnz) {
+      throw new ArtifactFormatError(`gene chunk has ${bytes.byteLength} bytes, expected ${4 + 8 * nnz} for ${nnz} non-zeros`);
+    }
+    ({ cells, values: v } = decodeChunk(bytes));
+  }
   let prev = -1;
   let ascending = true;
   for (let i = 0; i < nnz; i += 1) {
@@ -84,7 +118,7 @@ export function decodeGeneChunk(chunk: ArrayBuffer | Uint8Array, nCells: number)
     if (x > max) max = x;
   }
   // a copy of its own: the chunk's buffer (values too) need not stay alive with the cached gene
-  return { values, max, nnz, nz: ascending ? cells.slice() : null };
+  return { values, max, nnz, nz: ascending ? (compact ? cells : cells.slice()) : null };
 }
 
 /** Categorical codes (u16 / u32 little-endian) → Uint32Array, checked against the label count. */
@@ -120,10 +154,50 @@ export interface NormalizedEmbedding {
   scale: number;
 }
 
-export function normalizeEmbedding(buffer: ArrayBuffer, nCells: number, dims: 2 | 3): NormalizedEmbedding {
-  if (buffer.byteLength !== nCells * dims * 4) {
-    throw new ArtifactFormatError(`embedding has ${buffer.byteLength} bytes, expected ${nCells * dims * 4}`);
+/** Centre and scale of the [-1, 1] frame of a bounding box (2 % margin, aspect ratio kept). */
+function frame(min: number[], max: number[], dims: number): { centre: [number, number, number]; scale: number } {
+  const centre: [number, number, number] = [0, 0, 0];
+  let half = 0;
+  for (let d = 0; d < dims; d += 1) {
+    centre[d] = (min[d]! + max[d]!) / 2;
+    half = Math.max(half, (max[d]! - min[d]!) / 2);
   }
+  return { centre, scale: half > 0 && Number.isFinite(half) ? half * 1.02 : 1 };
+}
+
+/**
+ * normalizeEmbedding of 24-bit positions (format 2) in one pass: the bounding box is the manifest's,
+ * so q → (min + q · step − centre) / scale with no float32 copy in between.
+ */
+function normalizeQuantised(
+  bytes: Uint8Array,
+  nCells: number,
+  dims: 2 | 3,
+  box: { min: number[]; max: number[] },
+): NormalizedEmbedding {
+  const { centre, scale } = frame(box.min, box.max, dims);
+  const axes = Array.from({ length: dims }, () => new Float32Array(nCells));
+  for (let d = 0; d < dims; d += 1) {
+    const a = axes[d]!;
+    const mul = (box.max[d]! - box.min[d]!) / 0xffffff / scale;
+    const add = (box.min[d]! - centre[d]) / scale;
+    for (let i = 0, at = 3 * d; i < nCells; i += 1, at += 3 * dims)
+      a[i] = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) * mul + add;
+  }
+  return { x: axes[0]!, y: axes[1]!, z: axes[2] ?? null, centre, scale };
+}
+
+export function normalizeEmbedding(
+  buffer: ArrayBuffer,
+  nCells: number,
+  dims: 2 | 3,
+  quantised?: { min: number[]; max: number[] },
+): NormalizedEmbedding {
+  const width = quantised ? 3 : 4;
+  if (buffer.byteLength !== nCells * dims * width) {
+    throw new ArtifactFormatError(`embedding has ${buffer.byteLength} bytes, expected ${nCells * dims * width}`);
+  }
+  if (quantised) return normalizeQuantised(new Uint8Array(buffer), nCells, dims, quantised);
   const src = new Float32Array(buffer);
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
@@ -134,13 +208,7 @@ export function normalizeEmbedding(buffer: ArrayBuffer, nCells: number, dims: 2 
       if (v > max[d]!) max[d] = v;
     }
   }
-  const centre: [number, number, number] = [0, 0, 0];
-  let half = 0;
-  for (let d = 0; d < dims; d += 1) {
-    centre[d] = (min[d]! + max[d]!) / 2;
-    half = Math.max(half, (max[d]! - min[d]!) / 2);
-  }
-  const scale = half > 0 && Number.isFinite(half) ? half * 1.02 : 1;
+  const { centre, scale } = frame(min, max, dims);
   const x = new Float32Array(nCells);
   const y = new Float32Array(nCells);
   const z = dims === 3 ? new Float32Array(nCells) : null;

@@ -8,7 +8,8 @@ export type WorkerRequest =
   | { op: 'embedding'; name: string }
   | { op: 'obs'; key: string }
   | { op: 'genes' }
-  | { op: 'gene'; layer: 'counts' | 'normalized'; gene: number }
+  /** exact: the exact values (format 2 also downloads them); else colour precision may do. */
+  | { op: 'gene'; layer: 'counts' | 'normalized'; gene: number; exact: boolean }
   | { op: 'json'; path: string };
 
 export type ObsColumn =

@@ -20,7 +20,7 @@ export function FeaturePlot({ client, embedding, gene, layer }: Props) {
   const [max, setMax] = useState(0);
   useEffect(() => {
     let live = true;
-    void client.gene(layer, gene.index).then((g) => {
+    void client.gene(layer, gene.index, false).then((g) => {
       if (!live) return;
       setMax(g.max);
       setColouring({ kind: 'continuous', values: g.values, max: g.max, nz: g.nz });

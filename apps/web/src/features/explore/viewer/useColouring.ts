@@ -59,7 +59,7 @@ export function useColouring(
     setState((s) => ({ ...s, loading: true, error: null }));
     const load = async (): Promise<ColouringState> => {
       if (by.kind === 'gene') {
-        const g = await client.gene(by.layer, by.gene);
+        const g = await client.gene(by.layer, by.gene, false);
         return {
           colouring: { kind: 'continuous', values: g.values, max: g.max, nz: g.nz },
           legend: { kind: 'continuous', title: by.symbol, max: g.max },
