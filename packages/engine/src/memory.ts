@@ -81,3 +81,88 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const peak = Math.max(merge, scrublet, ambient, pca, markers, embeddings, writing);
   return Math.ceil(400 * MB + peak + cells * perCell + genes * perGene + markerRows);
 }
+
+/**
+ * From this many input cells (all samples together) an analysis job runs out of core
+ * (runAnalysisStreamed over count stores, docs/engine-scaling.md "Out-of-core path"); below it
+ * the in-memory runAnalysis, which is faster and computes every step. 200,000 cells: the in-memory
+ * estimate of a PBMC-like dataset there is ≈ 6 GiB (writing alongside) against ≈ 2.5 GiB streamed,
+ * and from there on it exceeds the streamed one by more than 2× (a default 8 GiB worker refuses
+ * ~250k cells in memory); it is also where the streamed run drops t-SNE and the 3-D layouts
+ * (STREAMED_ALL_LAYOUTS_MAX_CELLS), so a job either side of it gets the layouts it always got.
+ * The job server may lower it (CELLCLOUD_STREAMED_MIN_CELLS: tests).
+ */
+export const STREAMED_MIN_CELLS = 200_000;
+
+/** Up to this many input cells the streamed run computes t-SNE and the 3-D layouts (stream/run-streamed.ts). */
+const STREAMED_ALL_LAYOUTS_CELLS = 200_000;
+
+export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, 'releaseSamples'> {
+  /**
+   * Whether each sample is first converted into a count store by the whole-matrix reader (the job
+   * child: a stored canonical counts.h5ad holds its counts in X, which writeStoreFromH5ad reads
+   * whole): the largest sample's file bytes, h5wasm's copy of them and its matrix are then held
+   * for a moment, one sample at a time. Default false (stores given, as bench:engine).
+   */
+  convertsSamples?: boolean;
+}
+
+/**
+ * Upper estimate of the peak resident memory (bytes) of one runAnalysisStreamed + streamed writing
+ * (startStreamedOutputs / writeStreamedOutputs) in a child process: the job runner's budget check
+ * on the out-of-core path. Nothing is held per non-zero of the whole dataset — the counts stay in
+ * the stores and are decoded chunk by chunk (≤ a few MB per chunk, ≤ 4M values per gene block) —
+ * so the peak is the largest of these phases (bytes per non-zero unless said):
+ *  - converting a sample (`convertsSamples`): its canonical .h5ad read whole (≈ 2 × its file,
+ *    ≈ 5 B per non-zero compressed) and its matrix with the reader's temporaries (≈ 20): 30 × the
+ *    largest sample's non-zeros, freed before the next sample;
+ *  - Scrublet, one sample at a time (stream/doublets.ts): the sample's filtered cells loaded
+ *    (8) + Scrublet's copy over its expressed genes with log values and its simulated doublets
+ *    (12, as in estimateMemoryBytes): 20 × the largest sample;
+ *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (8 B per HVG value, the
+ *    share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in estimateMemoryBytes) + its
+ *    indptr (8 B per cell) + the randomized SVD's cells × 60 float64 blocks (1,440 B per cell);
+ *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
+ *    + PCs, neighbour lists and the UMAP layouts started alongside (2,640 B per cell);
+ *  - layouts: t-SNE, 3-D t-SNE and both UMAPs up to 200,000 input cells (11,000 B per cell, the
+ *    in-memory path's figure: the same steps on the same PCs), the 2-D UMAP alone above
+ *    (4,000 B per cell: its graph and worker, not measured separately) + 150 MB of worker threads;
+ *    the outputs' matrices are written meanwhile (≈ 128 MB in flight: a cell chunk of counts and of
+ *    normalized values, a gene block, the deflate buffers);
+ *  - per cell in every phase 1,000 B (barcodes, QC and obs columns, masks, result embeddings);
+ *  - a fixed 400 MB for Node, the WebAssembly module and code.
+ * Measured with `BENCH_WRITE=1 npm run bench:engine -- store100k` (docs/engine-scaling.md,
+ * "Out-of-core path"): see there for the measured peak against this estimate.
+ */
+export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput): number {
+  const params = parseParams(input.params ?? {});
+  const { cells, genes, nnz } = input;
+  const largest = Math.min(nnz, input.largestSampleNnz ?? nnz);
+  const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
+  const convert = input.convertsSamples ? 30 * largest : 0;
+  const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
+  const pca = 8 * hvgShare * nnz + cells * (8 + 1440);
+  const markers = 96 * MB + cells * 2640;
+  const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 4_000;
+  const embeddings = 150 * MB + 128 * MB + cells * layouts;
+  const perGene = 200;
+  const markerRows = genes * 40 * 120;
+  const peak = Math.max(convert, scrublet, pca, markers, embeddings);
+  return Math.ceil(400 * MB + peak + cells * 1000 + genes * perGene + markerRows);
+}
+
+/**
+ * The options the streamed run does not offer yet (runAnalysisStreamed and streamedHvg reject
+ * them; batch correction there knows only the samples as batches): a job with any of them stays
+ * on the in-memory path whatever its size. Empty when the analysis can run out of core.
+ */
+export function notStreamable(paramsInput?: AnalysisParamsInput): string[] {
+  const p = parseParams(paramsInput ?? {});
+  const off: [boolean, string][] = [
+    [p.ambientRnaRemoval.enabled, 'ambientRnaRemoval'],
+    [p.removeCellCycleEffects, 'removeCellCycleEffects'],
+    [p.hvgMethod === 'pearson', 'hvgMethod'],
+    [p.batchEffectRemoval.enabled && p.batchEffectRemoval.batchKey !== 'Sample ID', 'batchEffectRemoval'],
+  ];
+  return off.filter(([on]) => on).map(([, name]) => name);
+}

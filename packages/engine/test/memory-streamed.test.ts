@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  estimateMemoryBytes,
+  estimateStreamedMemoryBytes,
+  notStreamable,
+  STREAMED_MIN_CELLS,
+} from '../src/memory';
+import { STREAMED_ALL_LAYOUTS_MAX_CELLS } from '../src/stream/run-streamed';
+
+// the synthetic atlases of bench:engine (scripts/synth/atlas.ts): samples of 50k cells, ≈ 1,480
+// non-zeros per cell, 20,000 genes
+const atlas = (cells: number) => ({
+  cells,
+  genes: 20_000,
+  nnz: cells * 1480,
+  largestSampleNnz: Math.min(cells, 50_000) * 1480,
+});
+
+describe('estimateStreamedMemoryBytes (issue 33)', () => {
+  it('grows with the cells, not with every non-zero', () => {
+    const base = estimateStreamedMemoryBytes(atlas(1_000_000));
+    // ten times the non-zeros per cell moves the estimate by the HVG submatrix only
+    const dense = estimateStreamedMemoryBytes({ ...atlas(1_000_000), nnz: 1_000_000 * 14_800 });
+    expect(dense - base).toBeLessThan(8 * 0.3 * 1_000_000 * 14_800);
+    expect(estimateStreamedMemoryBytes(atlas(2_000_000))).toBeGreaterThan(base);
+    // far below the in-memory estimate from the threshold on
+    expect(estimateMemoryBytes({ ...atlas(STREAMED_MIN_CELLS), releaseSamples: true })).toBeGreaterThan(
+      2 * estimateStreamedMemoryBytes(atlas(STREAMED_MIN_CELLS)),
+    );
+  });
+
+  it('counts t-SNE and the 3-D layouts only where the streamed run computes them', () => {
+    const at = (cells: number) => estimateStreamedMemoryBytes({ ...atlas(cells), largestSampleNnz: 1 });
+    const below = at(STREAMED_ALL_LAYOUTS_MAX_CELLS);
+    const above = at(STREAMED_ALL_LAYOUTS_MAX_CELLS + 1);
+    expect(above).toBeLessThan(below);
+  });
+
+  it('adds converting the largest sample when the job child writes the stores', () => {
+    const given = estimateStreamedMemoryBytes(atlas(100_000));
+    const converts = estimateStreamedMemoryBytes({ ...atlas(100_000), convertsSamples: true });
+    expect(converts).toBeGreaterThan(given);
+    expect(converts - given).toBeLessThanOrEqual(30 * 50_000 * 1480);
+  });
+});
+
+describe('notStreamable', () => {
+  it('names the options the streamed run does not offer yet', () => {
+    expect(notStreamable({})).toEqual([]);
+    expect(notStreamable({ batchEffectRemoval: { enabled: true, batchKey: 'Sample ID' } })).toEqual([]);
+    expect(
+      notStreamable({
+        removeCellCycleEffects: true,
+        hvgMethod: 'pearson',
+        batchEffectRemoval: { enabled: true, batchKey: 'donor' },
+      }),
+    ).toEqual(['removeCellCycleEffects', 'hvgMethod', 'batchEffectRemoval']);
+  });
+});
