@@ -23,6 +23,24 @@ export const CLUSTER_SEED = 0;
  * the medoid no longer depends on it (0.903 / 0.904, pairwise 0.992): docs/benchmarks/stability.md.
  */
 export const CLUSTER_RESTARTS = 50;
+/** Cells up to which all CLUSTER_RESTARTS runs are made (see clusterRestarts). */
+export const CLUSTER_RESTARTS_FULL_CELLS = 50_000;
+/** The fewest restarts at any size (see clusterRestarts). */
+export const CLUSTER_MIN_RESTARTS = 5;
+
+/**
+ * Restarts for `cells` cells: CLUSTER_RESTARTS up to CLUSTER_RESTARTS_FULL_CELLS, then fewer so
+ * that the restarts' total work stays that of 50 runs on 50,000 cells (2.5M cell-runs), never
+ * fewer than CLUSTER_MIN_RESTARTS — 100k cells: 25, 200k: 12, ≥ 500k: 5. The runs' cost grows
+ * with the cells (a Leiden run and the medoid's pairwise ARIs are linear in them) while the seed
+ * dependence they remove is that of a graph whose split moves with a few cells (pbmc3k's CD4 T
+ * continuum); at 1M cells 50 runs would take most of the issue 33 budget for the whole job
+ * (docs/engine-scaling.md). Deterministic: the restarts' seeds stay CLUSTER_SEED, + 1, ….
+ */
+export function clusterRestarts(cells: number): number {
+  if (cells <= CLUSTER_RESTARTS_FULL_CELLS) return CLUSTER_RESTARTS;
+  return Math.max(CLUSTER_MIN_RESTARTS, Math.floor((CLUSTER_RESTARTS * CLUSTER_RESTARTS_FULL_CELLS) / cells));
+}
 /** Leiden passes per restart, each from the previous partition (stops earlier when one changes nothing; scanpy: 2). */
 export const LEIDEN_ITERATIONS = 5;
 
@@ -53,14 +71,15 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
  * and its 14 nearest neighbours (`pp.neighbors(n_neighbors=15)`), then Louvain (`tl.louvain`) or
  * Leiden (`tl.leiden`) with the RB configuration quality at `resolution` (methods/louvain.ts,
  * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph), run `restarts` times
- * with successive seeds; the medoid of the runs (docs/methods/clustering.md). Raw memberships.
+ * with successive seeds (`restarts`, default clusterRestarts of the cells); the medoid of the runs
+ * (docs/methods/clustering.md). Raw memberships.
  */
 export function clusterNeighbors(
   nn: NeighborResults,
   opts: { resolution: number; algorithm: AnalysisParams['algorithm']; restarts?: number },
 ): Int32Array {
   const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS });
-  const runs = Array.from({ length: opts.restarts ?? CLUSTER_RESTARTS }, (_, r) => {
+  const runs = Array.from({ length: opts.restarts ?? clusterRestarts(nn.numberOfCells()) }, (_, r) => {
     const seed = CLUSTER_SEED + r;
     return opts.algorithm === 'leiden'
       ? leiden(graph, { resolution: opts.resolution, seed, iterations: LEIDEN_ITERATIONS })
