@@ -29,9 +29,9 @@
  * 2M cells, 200 genes (2026-11-29, CPU forced; before → after the O(non-zeros) gene recolour with a
  *   cached base layer): first paint 1899 → 1376–2239 ms; gene recolour median 403 → 160–287 ms
  *   (p90 664 → 276–545); cached gene 269 → 39–82 ms; load average 8.9 → 11–15 (docs/benchmarks/explorer.md).
- * Artifact format 1 → 2 (2M cells, CPU forced, load 28–36): gene chunk median 3.9 → 1.4 MB, Range +
- *   decode 132 → 67–108 ms, positions 15.3 → 11.4 MB; first paint 3.5 → 3.2–3.6 s and recolour median
- *   343 → 293–400 ms, both dominated by contention (docs/benchmarks/explorer.md).
+ * Artifact format 1 → 2 (2M cells, CPU forced, back-to-back pairs at load 23–26): gene chunk median
+ *   3.9 → 1.4 MB, positions 15.3 → 11.4 MB; first paint 1562/2112 vs 1633/2200 ms, recolour median
+ *   216/318 vs 215/292 ms: within the run-to-run spread over loopback (docs/benchmarks/explorer.md).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
