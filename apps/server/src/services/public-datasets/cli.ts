@@ -9,10 +9,10 @@ import type { PublicIngestRow } from '../../db/repos/public-ingests';
 import type { Config } from '../../config';
 import { JobQueue } from '../../queue/job-queue';
 import type { Storage } from '../../storage/storage';
-import { standardizePublicH5ad } from './ingest';
+import { PUBLIC_STREAMED_MIN_CELLS, standardizePublicH5adFile } from './ingest-streamed';
 import { standardizePublicCounts } from './ingest-counts';
 import { queuePublicIngest, waitPublicIngest } from './queue-ingest';
-import { ingestResult } from './store';
+import { discardStaged, ingestResult } from './store';
 
 /** Reads a metadata sheet: JSON (`.json`) or YAML (anything else). */
 export async function readMetaSheet(file: string): Promise<unknown> {
@@ -44,6 +44,11 @@ export interface IngestCliOptions {
   wait?: boolean;
   /** Progress lines while waiting. */
   log?: (line: string) => void;
+  /**
+   * Cells from which a CELLxGENE h5ad is read streamed (ingest-streamed.ts); default the config's
+   * analysis threshold when it has one (CELLCLOUD_STREAMED_MIN_CELLS), else PUBLIC_STREAMED_MIN_CELLS.
+   */
+  streamedMinCells?: number;
 }
 
 /**
@@ -73,12 +78,21 @@ export async function ingestPublicCli(
   const counts = (await stat(target)).isDirectory() || 'cells' in sheet || 'columns' in sheet;
   const std = counts
     ? await standardizeCountsFile(target, meta!, sheet)
-    : await standardizePublicH5ad(new Uint8Array(await readFile(target)), path.basename(target), sheet);
+    : await standardizePublicH5adFile(
+        target,
+        path.basename(target),
+        sheet,
+        opts.streamedMinCells ??
+          (deps.config as { streamedMinCells?: number }).streamedMinCells ??
+          PUBLIC_STREAMED_MIN_CELLS,
+      );
   const queue = deps.queue ?? new JobQueue(deps.config, db);
   const own = !deps.queue;
   if (own) await queue.start();
   try {
-    const row = await queuePublicIngest({ db, storage, queue }, std);
+    // a streamed file's scratch counts.h5ad is uploaded (and removed) by the staging; removed here
+    // when the queueing fails before it
+    const row = await queuePublicIngest({ db, storage, queue }, std).finally(() => discardStaged(std.d));
     const what = `public dataset ${row.dataset_id} v${row.version}`;
     if (opts.wait === false)
       return `queued the ingest of ${what}: ingest ${row.id} (a worker runs it; the catalogue keeps the current version until it completes)`;

@@ -7,7 +7,14 @@ import { FormatError, readH5adBytes, type CellColumn, type Dataset } from '@cell
 import type { Db } from '../../db/client';
 import type { Storage } from '../../storage/storage';
 import { lineageOf } from './cell-ontology';
-import { cat, distinct, storePublicDataset, type IngestResult, type Standardized } from './store';
+import {
+  cat,
+  distinct,
+  storePublicDataset,
+  type IngestDataset,
+  type IngestResult,
+  type Standardized,
+} from './store';
 
 export type { IngestResult };
 
@@ -53,7 +60,7 @@ const ORGANISM: Record<string, 'Homo sapiens' | 'Mus musculus'> = {
 const ENSEMBL = /^ENS(MUS)?G\d{11}(\.\d+)?$/;
 
 /** The schema check; returns every violated rule (empty = valid). */
-export function validateCellxgene(d: Dataset, meta: PublicDatasetMeta): SchemaViolation[] {
+export function validateCellxgene(d: IngestDataset, meta: PublicDatasetMeta): SchemaViolation[] {
   const v: SchemaViolation[] = [];
   if (d.counts.nCells === 0) v.push({ rule: 'X.nonEmpty', message: 'the matrix has no cells' });
   if (!cat(d, 'cell_type'))
@@ -135,7 +142,11 @@ export async function standardizePublicH5ad(
   }
   const violations = validateCellxgene(d, meta);
   if (violations.length) throw new PublicIngestError(violations);
+  return standardizeValid(d, meta);
+}
 
+/** Step 2 of a file that passed the schema check (whole or streamed, ingest-streamed.ts). */
+export function standardizeValid(d: IngestDataset, meta: PublicDatasetMeta): Standardized {
   const warnings = [...d.warnings];
   const cellType = cat(d, 'cell_type')!;
   const cellTypeIds = cat(d, 'cell_type_ontology_term_id')!;

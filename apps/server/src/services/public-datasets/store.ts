@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type {
   DatasetMappingRelation,
   PublicDatasetMeta,
@@ -10,8 +12,36 @@ import type { PublicCatalogueInput } from '../../db/repos/public-ingests';
 import { publicDatasetsRepo } from '../../db/repos/public-datasets';
 import type { Storage } from '../../storage/storage';
 
+/**
+ * A large file's counts, not held (issue 33): `counts.h5ad` already written streamed into a local
+ * scratch file by the ingest (ingest-streamed.ts), with what the catalogue needs of the matrix.
+ */
+export interface StagedCounts {
+  /** Local file of the canonical counts.h5ad; removed once uploaded (or by `discard`). */
+  file: string;
+  nnz: number;
+  /** UMI total per cell. */
+  totals: Float64Array;
+}
+
+/** A dataset read whole (the matrix in memory) or streamed (the matrix staged in a scratch file). */
+export type IngestDataset =
+  | Dataset
+  | (Pick<Dataset, 'genes' | 'cells' | 'warnings' | 'nonInteger'> & {
+      counts: { nCells: number; nGenes: number };
+      staged: StagedCounts;
+    });
+
+const stagedOf = (d: IngestDataset) => ('staged' in d ? d.staged : undefined);
+
+/** Removes a streamed dataset's scratch file (a refused or abandoned ingest). */
+export async function discardStaged(d: IngestDataset | undefined): Promise<void> {
+  const st = d && stagedOf(d);
+  if (st) await rm(st.file, { force: true });
+}
+
 /** Values of a per-cell column as text (categorical values, or numbers written out). */
-export function cat(d: Dataset, name: string): string[] | undefined {
+export function cat(d: Pick<Dataset, 'cells'>, name: string): string[] | undefined {
   const c = d.cells.columns[name];
   if (!c) return undefined;
   return c.kind === 'categorical' ? c.values : Array.from(c.values, (v) => String(v));
@@ -28,11 +58,14 @@ function countValues(xs: string[]): { value: string; count: number }[] {
 }
 
 /** contracts FileProperties of the dataset as one analysable sample. */
-function sampleProperties(d: Dataset, species: string, warnings: string[]): Record<string, unknown> {
+function sampleProperties(d: IngestDataset, species: string, warnings: string[]): Record<string, unknown> {
   const n = d.counts.nCells;
-  const per = new Float64Array(n);
-  for (let j = 0; j < n; j++)
-    for (let p = d.counts.indptr[j]!; p < d.counts.indptr[j + 1]!; p++) per[j] += d.counts.data[p]!;
+  let per = stagedOf(d)?.totals;
+  if (!per) {
+    const m = (d as Dataset).counts;
+    per = new Float64Array(n);
+    for (let j = 0; j < n; j++) for (let p = m.indptr[j]!; p < m.indptr[j + 1]!; p++) per[j] += m.data[p]!;
+  }
   const sorted = Float64Array.from(per).sort();
   const total = per.reduce((a, b) => a + b, 0);
   const usable = n > 30 && n < 100_000;
@@ -91,7 +124,7 @@ const SAMPLE_COLUMNS = [
 
 /** A validated file: the dataset, its metadata sheet and what the ingest standardized. */
 export interface Standardized {
-  d: Dataset;
+  d: IngestDataset;
   meta: PublicDatasetMeta;
   s: StandardizedDataset;
 }
@@ -146,17 +179,36 @@ export function catalogueEntry({ d, meta, s }: Standardized): PublicCatalogueInp
  */
 export async function stagePublicCounts(storage: Storage, prefix: string, { d, meta, s }: Standardized) {
   await storage.delete(prefix);
-  const obs: Record<string, CellColumn> = { ...d.cells.columns, ...s.levels };
-  const h5ad = await writeH5ad({ counts: d.counts, genes: d.genes, barcodes: d.cells.barcodes, obs });
-  await storage.put(`${prefix}counts.h5ad`, h5ad);
+  const staged = stagedOf(d);
+  let nnz: number;
+  let sha256: string;
+  if (staged) {
+    // written streamed by the ingest with the levels in obs: uploaded as a stream, hashed likewise
+    try {
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(staged.file)) hash.update(chunk as Buffer);
+      sha256 = hash.digest('hex');
+      await storage.put(`${prefix}counts.h5ad`, createReadStream(staged.file));
+    } finally {
+      await rm(staged.file, { force: true });
+    }
+    nnz = staged.nnz;
+  } else {
+    const m = (d as Dataset).counts;
+    const obs: Record<string, CellColumn> = { ...d.cells.columns, ...s.levels };
+    const h5ad = await writeH5ad({ counts: m, genes: d.genes, barcodes: d.cells.barcodes, obs });
+    await storage.put(`${prefix}counts.h5ad`, h5ad);
+    nnz = m.data.length;
+    sha256 = createHash('sha256').update(h5ad).digest('hex');
+  }
   const manifest = {
     publicDatasetId: meta.id,
     sampleName: meta.id,
     format: 'h5ad',
     files: [`${prefix}counts.h5ad`],
-    shape: { cells: d.counts.nCells, genes: d.counts.nGenes, nnz: d.counts.data.length },
+    shape: { cells: d.counts.nCells, genes: d.counts.nGenes, nnz },
     species: s.species,
-    contentSha256: createHash('sha256').update(h5ad).digest('hex'),
+    contentSha256: sha256,
     createdAt: new Date().toISOString(),
   };
   await storage.put(`${prefix}manifest.json`, new TextEncoder().encode(JSON.stringify(manifest, null, 2)));
