@@ -14,6 +14,10 @@
  * analysis child (pipeline + writing — the job's peak), then one child per export. Prints wall and
  * CPU seconds, output MB, MB/s (output MB per wall second) and peak RSS per export against the
  * analysis's peak, the load average, and one JSON line per phase.
+ * Above STORE_MIN_CELLS (or with BENCH_EXPORT_STORE=1) the result is built on the out-of-core path
+ * (issue 33) as `bench:engine synth1m` builds it: the synthetic atlas's count stores (samples of
+ * 50k cells, scripts/synth/atlas.ts, cached in the temporary folder) → runAnalysisStreamed →
+ * writeStreamedOutputs into the same local storage folder, in its own child.
  * BENCH_EXPORT_DIR=<dir> reuses (or keeps) the analysis in that folder instead of a temporary one.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +29,12 @@ import { runAnalysis } from '@cellcloud/engine/run-analysis';
 import { writeOutputs } from '@cellcloud/engine/write-outputs';
 import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { syntheticDataset } from '@cellcloud/engine/synthetic';
+import { runAnalysisStreamed } from '@cellcloud/engine/stream/run-streamed';
+import { writeStreamedOutputs } from '@cellcloud/engine/stream/write-streamed';
+import type { StreamedSample } from '@cellcloud/engine/stream/types';
+import { fileRandomAccess } from '@cellcloud/formats/node-sources';
+import { openCountStore } from '@cellcloud/formats/store';
+import { ensureAtlas } from '../synth/atlas';
 import { localStorage } from '../../apps/server/src/storage/local';
 import type { ChildIo } from '../../apps/server/src/jobs/runner-child-process';
 import type { Config } from '../../apps/server/src/config';
@@ -36,7 +46,53 @@ const load = () => loadavg().map((x) => Number(x.toFixed(2)));
 const peakMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const cpuSeconds = (c: NodeJS.CpuUsage) => Number(((c.user + c.system) / 1e6).toFixed(2));
 
+/** From this size on the analysis is built on count stores (the in-memory path needs ≈ 20 KB per cell). */
+const STORE_MIN_CELLS = 300_000;
+const useStore = (nCells: number) => nCells >= STORE_MIN_CELLS || process.env.BENCH_EXPORT_STORE === '1';
+
+async function analyzeStored(root: string, nCells: number): Promise<void> {
+  const { dir, manifest } = await ensureAtlas(nCells);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const samples: StreamedSample[] = manifest.samples.map((s) => {
+    const store = openCountStore(fileRandomAccess(path.join(dir, s.file)));
+    const { cells, genes, geneIds, geneSymbols, barcodes } = store;
+    return { name: s.name, cells, genes, geneIds, geneSymbols, barcodes };
+  });
+  const result = await runAnalysisStreamed(samples, {}, () => {});
+  const pipelinePeakRssMB = peakMB();
+  await writeStreamedOutputs(result, directorySink(path.join(root, RESULT)));
+  report('store', nCells, result.counts.nCells, t0, cpu0, pipelinePeakRssMB);
+}
+
+/** Prints the analysis phase's figures (and its JSON line) from its start time and CPU. */
+function report(
+  how: 'store' | 'memory',
+  cells: number,
+  cellsAfterQc: number,
+  t0: number,
+  cpu0: NodeJS.CpuUsage,
+  pipelinePeakRssMB: number,
+): void {
+  const r = {
+    phase: 'analysis',
+    path: how,
+    cells,
+    cellsAfterQc,
+    seconds: Number(((performance.now() - t0) / 1000).toFixed(2)),
+    cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)),
+    pipelinePeakRssMB,
+    peakRssMB: peakMB(),
+    loadavg: load(),
+  };
+  console.log(
+    `analysis (${how}): ${r.cells} cells (${r.cellsAfterQc} after QC), ${r.seconds} s wall, ${r.cpuSeconds} s CPU, peak RSS ${r.peakRssMB} MB (pipeline ${r.pipelinePeakRssMB} MB)`,
+  );
+  console.log(JSON.stringify(r));
+}
+
 async function analyze(root: string, nCells: number): Promise<void> {
+  if (useStore(nCells)) return analyzeStored(root, nCells);
   const per = Math.ceil(nCells / Math.ceil(nCells / 50_000));
   const samples = [];
   for (let s = 0, left = nCells; left > 0; s++, left -= per) {
@@ -54,20 +110,7 @@ async function analyze(root: string, nCells: number): Promise<void> {
   const result = await runAnalysis(samples, {}, () => {}, { releaseSamples: true });
   const pipelinePeakRssMB = peakMB();
   await writeOutputs(result, directorySink(path.join(root, RESULT)));
-  const r = {
-    phase: 'analysis',
-    cells: nCells,
-    cellsAfterQc: result.counts.nCells,
-    seconds: Number(((performance.now() - t0) / 1000).toFixed(2)),
-    cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)),
-    pipelinePeakRssMB,
-    peakRssMB: peakMB(),
-    loadavg: load(),
-  };
-  console.log(
-    `analysis: ${r.cells} cells (${r.cellsAfterQc} after QC), ${r.seconds} s wall, ${r.cpuSeconds} s CPU, peak RSS ${r.peakRssMB} MB (pipeline ${r.pipelinePeakRssMB} MB)`,
-  );
-  console.log(JSON.stringify(r));
+  report('memory', nCells, result.counts.nCells, t0, cpu0, pipelinePeakRssMB);
 }
 
 const KINDS = ['h5ad', 'seurat', 'tables', 'figures'] as const;
