@@ -266,9 +266,16 @@ function stepTimes(stderr: string): Map<string, [number, number]> {
 
 const spread = (xs: number[]) => (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs);
 
+/** HEAD and the files under packages/ changed in the working tree (the CLI runs what is there). */
+function revision(): string {
+  const git = (...a: string[]) => spawnSync('git', a, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const dirty = git('status', '--porcelain', '--', 'packages').split('\n').filter(Boolean).length;
+  return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ` + ${dirty} uncommitted file(s) under packages/` : ''}`;
+}
+
 const opts = parseOptions(process.argv.slice(2));
 console.log(
-  `bench:cli ${opts.cells} cells, ${opts.runs} run(s) of ours${opts.seurat ? ', Seurat once' : ''}; load ${loadavg()
+  `bench:cli at ${revision()}: ${opts.cells} cells, ${opts.ours ? `${opts.runs} run(s) of ours` : 'not ours'}${opts.seurat ? ', Seurat once' : ''}; load ${loadavg()
     .map((x) => x.toFixed(2))
     .join(' ')}`,
 );
