@@ -72,6 +72,11 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).default(1),
   /** Memory budget of one analysis child process (MiB); bigger estimates are refused up front. */
   WORKER_MEMORY_MB: z.coerce.number().int().min(256).default(8192),
+  /**
+   * Analyses of at least this many input cells run out of core (count stores, streamed engine;
+   * docs/engine-scaling.md "Out-of-core path"). Default: the engine's STREAMED_MIN_CELLS. Tests lower it.
+   */
+  CELLCLOUD_STREAMED_MIN_CELLS: z.coerce.number().int().min(0).optional(),
   /** Upload parsing (issue 12): heap of the parse child (MiB; default the smaller of WORKER_MEMORY_MB and 4096). */
   INGEST_MEMORY_MB: z.coerce.number().int().min(256).optional(),
   /** Most bytes one decompressed stream of an upload may expand to (GB). */
@@ -174,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : undefined,
     workerConcurrency: c.WORKER_CONCURRENCY,
     workerMemoryBytes: c.WORKER_MEMORY_MB * 1024 * 1024,
+    streamedMinCells: c.CELLCLOUD_STREAMED_MIN_CELLS,
     ingest: {
       memoryBytes: (c.INGEST_MEMORY_MB ?? Math.min(c.WORKER_MEMORY_MB, 4096)) * 1024 * 1024,
       maxDecompressedBytes: Math.round(c.INGEST_MAX_DECOMPRESSED_GB * 1024 ** 3),

@@ -28,6 +28,8 @@ registerMessages({
       'This analysis needs about {need} MiB but a worker may use {limit} MiB; select fewer samples or ask the administrator to raise WORKER_MEMORY_MB.',
     'jobs.failure.memoryDeg':
       'This calculation needs about {need} MiB but a worker may use {limit} MiB; ask the administrator to raise WORKER_MEMORY_MB.',
+    'jobs.failure.memoryNotStreamed':
+      'This analysis needs about {need} MiB but a worker may use {limit} MiB. Analyses of this size run out of core only without ambient RNA removal, cell-cycle regression, Pearson highly variable genes and batch correction by a metadata column other than Sample ID: turn those off, or select fewer samples.',
     'jobs.failure.memorySubcluster':
       'This sub-celltype analysis needs about {need} MiB but a worker may use {limit} MiB; select fewer cells or ask the administrator to raise WORKER_MEMORY_MB.',
     'jobs.failure.parentGone':
@@ -53,6 +55,8 @@ registerMessages({
       '该分析约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请减少样本或请管理员调高 WORKER_MEMORY_MB。',
     'jobs.failure.memoryDeg':
       '该计算约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请管理员调高 WORKER_MEMORY_MB。',
+    'jobs.failure.memoryNotStreamed':
+      '该分析约需 {need} MiB 内存，但单个计算节点最多可用 {limit} MiB。此规模的分析只有在关闭环境 RNA 去除、细胞周期效应去除、Pearson 高变基因以及按 Sample ID 以外的元数据列去除批次效应时才能以外存模式运行：请关闭这些选项，或减少样本。',
     'jobs.failure.memorySubcluster':
       '该亚细胞类型分析约需 {need} MiB 内存，而计算节点上限为 {limit} MiB；请减少所选细胞或请管理员调高 WORKER_MEMORY_MB。',
     'jobs.failure.parentGone': '该亚细胞类型分析的父分析已被删除；请从分析结果重新发起。',

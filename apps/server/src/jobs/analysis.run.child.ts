@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { runAnalysis, writeOutputs } from '@cellcloud/engine';
 import { storageCheckpoints } from './checkpoint-store';
 import { type OutputsInProgress, startOutputs } from '@cellcloud/engine/write-outputs';
@@ -5,8 +8,8 @@ import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/n
 import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/tasks/in-analysis';
 import { storageOutputSink } from './output-sink';
-import type { ChildMain } from './runner-child-process';
-import { loadSamples } from './runner-child-io';
+import type { ChildIo, ChildMain } from './runner-child-process';
+import { loadSamples, storeSamples } from './runner-child-io';
 
 /** Child entry of `analysis.run`: the pipeline on the stored samples, outputs under `outPrefix`. */
 export interface AnalysisChildInput {
@@ -22,6 +25,12 @@ export interface AnalysisChildInput {
    * the same `key` (the job's result cache key; the engine identity is added here). Issue 34.
    */
   checkpoint?: { prefix: string; key: string };
+  /**
+   * Run out of core (analysis.run chooses it from the input cells, docs/engine-scaling.md
+   * "Out-of-core path"): the samples are written to count stores in a scratch folder and
+   * analysed by runAnalysisStreamed; no checkpoints on this path.
+   */
+  streamed?: boolean;
 }
 
 /** The child's result: the steps taken from an earlier attempt's checkpoint. */
@@ -31,6 +40,7 @@ export interface AnalysisChildResult {
 
 const main: ChildMain<AnalysisChildInput> = async (input, io) => {
   const storage = await io.storage();
+  if (input.streamed) return runStreamed(input, io, storage);
   io.progress(0.01, 'inputs');
   const samples = await loadSamples(
     storage,
@@ -83,3 +93,55 @@ const main: ChildMain<AnalysisChildInput> = async (input, io) => {
   return out;
 };
 export default main;
+
+/**
+ * The out-of-core job (issue 33): stored samples → count stores in a scratch folder under the OS
+ * temporary folder (removed at the end, also on failure) → runAnalysisStreamed → the same output
+ * files as the in-memory path, written streamed from the stores. Not on this path yet
+ * (docs/engine-scaling.md "Out-of-core path"): automatic annotation (its annotation.json carries a
+ * translated failure the Cell Annotations tab shows), public-label transfer (skipped, noted on
+ * stderr) and checkpoints (a retry starts over).
+ */
+async function runStreamed(
+  input: AnalysisChildInput,
+  io: ChildIo,
+  storage: Awaited<ReturnType<ChildIo['storage']>>,
+): Promise<AnalysisChildResult> {
+  const { runAnalysisStreamed } = await import('@cellcloud/engine/stream/run-streamed');
+  const { startStreamedOutputs } = await import('@cellcloud/engine/stream/write-streamed');
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-stores-'));
+  try {
+    io.progress(0.01, 'inputs');
+    const n = input.samples.length;
+    const stores = await storeSamples(storage, input.samples, scratch, (done) =>
+      io.progress(0.01 + (0.09 * done) / n, 'inputs'),
+    );
+    try {
+      const result = await runAnalysisStreamed(stores.samples, input.params, (p) =>
+        io.progress(0.1 + 0.8 * p.fraction, p.step),
+      );
+      if (input.samples.some((s) => s.reference))
+        process.stderr.write('label transfer skipped: not available on the out-of-core path yet\n');
+      io.progress(0.92, 'write');
+      const sink = storageOutputSink(storage, input.outPrefix);
+      const outputs = await startStreamedOutputs(result, sink);
+      await outputs.finish(result);
+      if (result.params.chooseAnnotationType !== 'none')
+        await storage.put(
+          `${input.outPrefix}artifacts/${ANNOTATION_ARTIFACT}`,
+          new TextEncoder().encode(JSON.stringify({ failure: OUT_OF_CORE_ANNOTATION })),
+        );
+    } finally {
+      stores.close();
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return { resumed: [] };
+}
+
+/**
+ * annotation.json of an out-of-core analysis: the annotate task's translated message
+ * (packages/tasks/src/annotate/messages, `failures.outOfCore`), shown by the Cell Annotations tab.
+ */
+export const OUT_OF_CORE_ANNOTATION = { key: 'annotate.outOfCore', params: {} };

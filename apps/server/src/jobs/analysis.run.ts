@@ -1,7 +1,7 @@
 import type { AnalysisParams } from '@cellcloud/contracts';
 import type { AppContext } from '../context';
 import { listAnalysableSamples } from '../services/files/analysable';
-import { chooseWriting } from './runner-child-budget';
+import { chooseAnalysisPath } from './runner-child-budget';
 import type { AnalysisChildInput, AnalysisChildResult } from './analysis.run.child';
 import { checkpointPrefix } from '../storage/keys';
 import { childTask } from './runner-child-process';
@@ -47,7 +47,8 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
   }
   const params = row.params as AnalysisParams;
   // The child passes releaseSamples to runAnalysis (runner-child.ts): samples are emptied once merged.
-  const writeAlongside = chooseWriting(ctx.config, {
+  // From CELLCLOUD_STREAMED_MIN_CELLS input cells the job runs out of core (count stores).
+  const path = chooseAnalysisPath(ctx.config, {
     cells,
     genes,
     nnz,
@@ -66,8 +67,12 @@ export async function handleAnalysisRun(ctx: AppContext, t: Tracked): Promise<vo
         samples,
         params,
         outPrefix,
-        writeAlongside,
-        ...(row.cache_key ? { checkpoint: { prefix: checkpoints, key: row.cache_key } } : {}),
+        ...(path.streamed
+          ? { streamed: true }
+          : {
+              writeAlongside: path.writeAlongside,
+              ...(row.cache_key ? { checkpoint: { prefix: checkpoints, key: row.cache_key } } : {}),
+            }),
       }),
     )) as AnalysisChildResult;
   } catch (e) {

@@ -1,6 +1,12 @@
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { isEngineError } from '@cellcloud/engine/errors';
-import { estimateMemoryBytes, type MemoryEstimateInput } from '@cellcloud/engine/memory';
+import {
+  estimateMemoryBytes,
+  estimateStreamedMemoryBytes,
+  notStreamable,
+  STREAMED_MIN_CELLS,
+  type MemoryEstimateInput,
+} from '@cellcloud/engine/memory';
 import { parseParams } from '@cellcloud/engine/validate';
 import type { Config } from '../config';
 import '../i18n/job-failures';
@@ -132,4 +138,32 @@ export function chooseWriting(config: Config, size: MemoryEstimateInput): boolea
   if (estimateMemoryBytes({ ...size, writesAlongside: true }) <= config.workerMemoryBytes) return true;
   refuseOverBudget(config, estimateMemoryBytes({ ...size, writesAlongside: false }), 'jobs.failure.memory');
   return false;
+}
+
+/** How analysis.run runs a job: out of core, or in memory writing alongside the embeddings or after. */
+export type AnalysisPath = { streamed: true } | { streamed: false; writeAlongside: boolean };
+
+/**
+ * The analysis job's path and budget check (docs/engine-scaling.md "Out-of-core path"): from
+ * `streamedMinCells` input cells (config CELLCLOUD_STREAMED_MIN_CELLS, else the engine's
+ * STREAMED_MIN_CELLS) the job runs out of core, checked against estimateStreamedMemoryBytes (the
+ * child converts each sample into a count store first); below, or when an option has no streamed
+ * version yet (notStreamable), in memory as chooseWriting decides. A large job with such an
+ * option that does not fit in memory is refused with a message naming the way out.
+ */
+export function chooseAnalysisPath(config: Config, size: MemoryEstimateInput): AnalysisPath {
+  const min = config.streamedMinCells ?? STREAMED_MIN_CELLS;
+  if (size.cells < min) return { streamed: false, writeAlongside: chooseWriting(config, size) };
+  if (notStreamable(size.params).length) {
+    const need = estimateMemoryBytes({ ...size, writesAlongside: false });
+    refuseOverBudget(config, need, 'jobs.failure.memoryNotStreamed');
+    return { streamed: false, writeAlongside: chooseWriting(config, size) };
+  }
+  const { releaseSamples: _, ...streamedSize } = size;
+  refuseOverBudget(
+    config,
+    estimateStreamedMemoryBytes({ ...streamedSize, convertsSamples: true }),
+    'jobs.failure.memory',
+  );
+  return { streamed: true };
 }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import type { StreamedSample } from '@cellcloud/engine/stream/types';
 import type { Storage } from '../storage/storage';
 
 /** Child-side helpers shared by the `<job>.child.ts` entries (reading stored inputs). */
@@ -6,21 +8,91 @@ export async function loadSamples(
   storage: Storage,
   samples: { name: string; datasetKey: string; species?: string }[],
 ) {
+  const out = [];
+  for (const s of samples) out.push(await loadSample(storage, s));
+  return out;
+}
+
+/** One stored sample's canonical dataset, read whole (the in-memory reader). */
+async function loadSample(storage: Storage, s: { name: string; datasetKey: string; species?: string }) {
   const { readDataset } = await import('@cellcloud/formats');
   const { storageSource } = await import('./dataset.ingest');
-  const out = [];
-  for (const s of samples) {
-    const st = await storage.stat(s.datasetKey);
-    if (!st)
-      throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
-    // the canonical dataset of an upload, checked at import: non-integer values were accepted there (issue 32)
-    const dataset = await readDataset(
-      { name: s.name, entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)] },
-      { allowNonInteger: true },
-    );
-    out.push({ name: s.name, dataset, ...(s.species ? { species: s.species } : {}) });
+  const st = await storage.stat(s.datasetKey);
+  if (!st)
+    throw new Error(`The dataset of sample "${s.name}" is missing from storage; re-initiate from upload.`);
+  // the canonical dataset of an upload, checked at import: non-integer values were accepted there (issue 32)
+  const dataset = await readDataset(
+    { name: s.name, entries: [storageSource(storage, s.datasetKey, 'counts.h5ad', st.size)] },
+    { allowNonInteger: true },
+  );
+  return { name: s.name, dataset, ...(s.species ? { species: s.species } : {}) };
+}
+
+/** Stored samples as count stores in a scratch folder, opened for the streamed engine. */
+export interface StoredSampleStores {
+  samples: StreamedSample[];
+  /** Closes the stores' files (the caller removes the folder). */
+  close(): void;
+}
+
+/**
+ * The out-of-core path's input (docs/engine-scaling.md "Out-of-core path"): each stored sample
+ * written to a count store file under `dir`, one sample at a time, then every store opened by
+ * positional reads. A canonical counts.h5ad holds its counts in X, which has no streaming reader
+ * (writeStoreFromH5ad streams only a CSR layers["counts"] and would read X whole too), so a
+ * sample is read by the same in-memory reader as loadSamples — the same matrix, non-integer
+ * values accepted — and handed to the store writer; a sample has fewer than 100,000 cells, so
+ * this holds one sample at a time, not the dataset.
+ */
+export async function storeSamples(
+  storage: Storage,
+  samples: { name: string; datasetKey: string }[],
+  dir: string,
+  onSample: (done: number) => void = () => {},
+): Promise<StoredSampleStores> {
+  const { CountStoreWriter, openCountStore } = await import('@cellcloud/formats/store');
+  const { fileRandomAccess, fileSink } = await import('@cellcloud/formats/node-sources');
+  const files: ReturnType<typeof fileRandomAccess>[] = [];
+  const close = () => {
+    for (const f of files) f.close();
+  };
+  try {
+    const out: StreamedSample[] = [];
+    for (const [i, s] of samples.entries()) {
+      const file = path.join(dir, `sample-${i}.store`);
+      {
+        const { dataset } = await loadSample(storage, s);
+        const sink = await fileSink(file);
+        try {
+          const w = new CountStoreWriter(sink, {
+            geneIds: dataset.genes.ids,
+            geneSymbols: dataset.genes.symbols,
+            sampleName: s.name,
+          });
+          await w.addCells(dataset.counts, dataset.cells.barcodes);
+          await w.finish();
+        } finally {
+          await sink.close();
+        }
+      }
+      const source = fileRandomAccess(file);
+      files.push(source);
+      const store = openCountStore(source);
+      out.push({
+        name: s.name,
+        cells: store.cells,
+        genes: store.genes,
+        geneIds: store.geneIds,
+        geneSymbols: store.geneSymbols,
+        barcodes: store.barcodes,
+      });
+      onSample(i + 1);
+    }
+    return { samples: out, close };
+  } catch (e) {
+    close();
+    throw e;
   }
-  return out;
 }
 
 /** A stored typed array (Int32 codes, Uint32 cell indices), copied so it is aligned. */
