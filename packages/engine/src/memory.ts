@@ -86,9 +86,9 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
  * From this many input cells (all samples together) an analysis job runs out of core
  * (runAnalysisStreamed over count stores, docs/engine-scaling.md "Out-of-core path"); below it
  * the in-memory runAnalysis, which is faster and computes every step. 200,000 cells: the in-memory
- * estimate of a PBMC-like dataset there is ≈ 6 GiB (writing alongside) against ≈ 2.5 GiB streamed,
- * and from there on it exceeds the streamed one by more than 2× (a default 8 GiB worker refuses
- * ~250k cells in memory); it is also where the streamed run drops t-SNE and the 3-D layouts
+ * estimate of an atlas of 50k-cell samples there is 6.2 GiB (writing alongside) against 3.0 GiB
+ * streamed (the job child converting its samples), and from there on it exceeds the streamed one
+ * by more than 2× (a default 8 GiB worker refuses such an atlas in memory from ≈ 250k cells); it is also where the streamed run drops t-SNE and the 3-D layouts
  * (STREAMED_ALL_LAYOUTS_MAX_CELLS), so a job either side of it gets the layouts it always got.
  * The job server may lower it (CELLCLOUD_STREAMED_MIN_CELLS: tests).
  */

@@ -29,6 +29,19 @@ describe('estimateStreamedMemoryBytes (issue 33)', () => {
     );
   });
 
+  it('is within 20 % of the peak measured on store100k (docs/engine-scaling.md "Out-of-core path")', () => {
+    // BENCH_WRITE=1 npm run bench:engine -- store100k: 148,170,610 non-zeros in two 50k-cell
+    // stores; the child's VmHWM reached 1,973 MiB (Scrublet), load 12–38
+    const est = estimateStreamedMemoryBytes({
+      cells: 100_000,
+      genes: 20_000,
+      nnz: 148_170_610,
+      largestSampleNnz: 74.1e6,
+    });
+    expect(est / 2 ** 20).toBeGreaterThanOrEqual(1973);
+    expect(est / 2 ** 20).toBeLessThanOrEqual(1973 * 1.2);
+  });
+
   it('counts t-SNE and the 3-D layouts only where the streamed run computes them', () => {
     const at = (cells: number) => estimateStreamedMemoryBytes({ ...atlas(cells), largestSampleNnz: 1 });
     const below = at(STREAMED_ALL_LAYOUTS_MAX_CELLS);
