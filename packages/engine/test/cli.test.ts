@@ -27,6 +27,8 @@ describe('cellcloud CLI arguments', () => {
       timings: false,
     });
     expect(parseArgs(['analyze', 'a', '--out', 'o', '--timings']).timings).toBe(true);
+    expect(parseArgs(['analyze', 'a', '--out', 'o', '--out-of-core']).outOfCore).toBe(true);
+    expect(parseArgs(['analyze', 'a', '--out', 'o', '--in-memory']).outOfCore).toBe(false);
     expect(
       parseArgs(['analyze', 'a', '--out', 'o', '--obs', 'labels.csv', '--obs', 'groups.tsv']).obs,
     ).toEqual(['labels.csv', 'groups.tsv']);
@@ -100,6 +102,34 @@ describe('cellcloud analyze on two small 10x samples', () => {
       'umap',
       'umap3D',
     ]);
+  }, 600_000);
+
+  it('--out-of-core analyses from count stores with the same clusters and markers', async () => {
+    const inMemory = path.join(dir, 'out'); // written by the test above
+    const out = path.join(dir, 'out-of-core');
+    const r = cli([
+      'analyze',
+      path.join(dir, 's1'),
+      path.join(dir, 's2'),
+      '--out',
+      out,
+      '--params',
+      path.join(dir, 'params.json'),
+      '--out-of-core',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/out-of-core/);
+    expect(r.stderr).toMatch(
+      /stored s1: 400 cells × 1500 genes, \d+ non-zeros, [\d.]+ B per non-zero \(streamed/,
+    );
+    const read = async (d: string) =>
+      (await readDataset(await pathBundle(path.join(d, 'analysis.h5ad')))).cells;
+    const [a, b] = [await read(inMemory), await read(out)];
+    expect(b.barcodes).toEqual(a.barcodes);
+    expect(b.columns.cluster).toEqual(a.columns.cluster);
+    expect(await readFile(path.join(out, 'markers.csv'), 'utf8')).toBe(
+      await readFile(path.join(inMemory, 'markers.csv'), 'utf8'),
+    );
   }, 600_000);
 
   it('fails with a clear message on bad parameters or a missing --out', () => {

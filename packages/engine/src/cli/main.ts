@@ -8,11 +8,13 @@ import { runAnalysis, type AnalysisResult } from '../run-analysis';
 import type { ResourceReader } from '../tasks/types';
 import type { SampleInput } from '../validate';
 import { writeOutputs } from '../write-outputs';
-import { parseArgs, sampleName, UsageError } from './args';
+import { parseArgs, sampleName, UsageError, type AnalyzeArgs } from './args';
 import { directorySink } from './fs-sink';
 import { defaultResourcesDir, nodeResourceReader } from './node-resources';
 import { parseObsFile } from './obs-file';
 import { progressBar, StepClock } from './progress-bar';
+import { runOutOfCore, useOutOfCore } from './out-of-core';
+import { writeStreamedOutputs } from '../stream/write-streamed';
 
 async function loadParams(file: string | undefined): Promise<Record<string, unknown>> {
   if (!file) return {};
@@ -45,6 +47,7 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
   const clock = args.timings ? new StepClock() : undefined; // --timings (docs/benchmarks/cli.md)
   clock?.mark('read');
+  if (await useOutOfCore(args.inputs, args.outOfCore)) return analyzeOutOfCore(args, params, log, clock);
   const samples: SampleInput[] = [];
   const shapes: SampleShape[] = [];
   for (const input of args.inputs) {
@@ -87,16 +90,7 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   const bar = args.quiet ? undefined : progressBar();
   const result = await runAnalysis(samples, params, clock ? clock.wrap(bar) : bar);
   clock?.mark('write'); // with --obs and the annotation when asked for
-  for (const file of args.obs) {
-    const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);
-    Object.assign(result.obs, parsed.columns);
-    log(
-      `--obs ${file}: ${Object.keys(parsed.columns).join(', ') || 'no columns'}; ${parsed.matched} of ${result.counts.nCells} cells matched` +
-        (parsed.unmatched.length
-          ? `, ${parsed.unmatched.length} barcode(s) match no cell after QC (e.g. ${parsed.unmatched.slice(0, 3).join(', ')})`
-          : ''),
-    );
-  }
+  await attachObs(args.obs, result, log);
   let artifacts: Record<string, Uint8Array> = {};
   if (result.params.chooseAnnotationType !== 'none' && annotate) {
     const annotated = await annotate(result, nodeResourceReader(defaultResourcesDir()));
@@ -112,4 +106,52 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
   if (clock) process.stderr.write(clock.report());
   return 0;
+}
+
+/** `--obs` files: per-cell columns joined to the result's cells by barcode, with what matched. */
+async function attachObs(
+  files: string[],
+  result: Pick<AnalysisResult, 'barcodes' | 'obs'>,
+  log: (msg: string) => void,
+): Promise<void> {
+  for (const file of files) {
+    const parsed = parseObsFile(await readFile(file, 'utf8'), result.barcodes);
+    Object.assign(result.obs, parsed.columns);
+    log(
+      `--obs ${file}: ${Object.keys(parsed.columns).join(', ') || 'no columns'}; ${parsed.matched} of ${result.barcodes.length} cells matched` +
+        (parsed.unmatched.length
+          ? `, ${parsed.unmatched.length} barcode(s) match no cell after QC (e.g. ${parsed.unmatched.slice(0, 3).join(', ')})`
+          : ''),
+    );
+  }
+}
+
+/** `analyze` on count stores (cli/out-of-core.ts): bounded memory for large inputs. */
+async function analyzeOutOfCore(
+  args: AnalyzeArgs,
+  params: Record<string, unknown>,
+  log: (msg: string) => void,
+  clock: StepClock | undefined,
+): Promise<number> {
+  log('out-of-core: each input is written to a count store and analysed from there (docs/engine-scaling.md)');
+  const bar = args.quiet ? undefined : progressBar();
+  const run = await runOutOfCore(args.inputs, params, log, clock ? clock.wrap(bar) : bar);
+  try {
+    const { result } = run;
+    clock?.mark('write');
+    await attachObs(args.obs, result, log);
+    if (result.params.chooseAnnotationType !== 'none')
+      log(
+        'note: the automatic cell annotation is not run on the out-of-core path yet; run `cellcloud task annotate` on the result',
+      );
+    log(
+      `${result.counts.nCells} cells after QC, ${result.clusterLabels.length} clusters, ${result.qc.nPcsUsed} PCs; writing ${args.out}`,
+    );
+    await writeStreamedOutputs(result, directorySink(args.out));
+    log(`done: ${path.join(args.out, 'analysis.h5ad')}, markers.csv, artifacts/`);
+    if (clock) process.stderr.write(clock.report());
+    return 0;
+  } finally {
+    await run.close();
+  }
 }
