@@ -4,7 +4,7 @@ import { publicIngestsRepo } from '../db/repos/public-ingests';
 import type { JobContext } from '../queue/job-queue';
 import { swapCatalogue } from '../services/public-datasets/store';
 import type { AnalysisChildInput } from './analysis.run.child';
-import { chooseWriting } from './runner-child-budget';
+import { chooseAnalysisPath } from './runner-child-budget';
 import { childTask, runInChild } from './runner-child-process';
 import { PermanentJobError } from './runner-tracked';
 
@@ -36,7 +36,8 @@ export async function handlePublicIngest(ctx: PublicIngestContext, job: JobConte
     const props = entry.properties as { umi?: { total?: number } };
     const params = analysisParams.parse({ species: entry.species });
     const nnz = Math.min(entry.cells * entry.genes, Math.ceil(props.umi?.total ?? entry.cells * entry.genes));
-    const writeAlongside = chooseWriting(ctx.config, {
+    // from CELLCLOUD_STREAMED_MIN_CELLS cells (issue 33) the analysis runs out of core, as analysis.run
+    const path = chooseAnalysisPath(ctx.config, {
       cells: entry.cells,
       genes: entry.genes,
       nnz,
@@ -50,7 +51,7 @@ export async function handlePublicIngest(ctx: PublicIngestContext, job: JobConte
       samples: [{ name: entry.id, group: entry.id, datasetKey: `${row.storage_prefix}counts.h5ad` }],
       params,
       outPrefix: row.storage_prefix,
-      writeAlongside,
+      ...(path.streamed ? { streamed: true } : { writeAlongside: path.writeAlongside }),
     };
     await runInChild(childTask(new URL('./analysis.run.child.ts', import.meta.url), row.id, input), {
       config: ctx.config,

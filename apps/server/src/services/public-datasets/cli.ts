@@ -82,9 +82,7 @@ export async function ingestPublicCli(
         target,
         path.basename(target),
         sheet,
-        opts.streamedMinCells ??
-          (deps.config as { streamedMinCells?: number }).streamedMinCells ??
-          PUBLIC_STREAMED_MIN_CELLS,
+        opts.streamedMinCells ?? deps.config.streamedMinCells ?? PUBLIC_STREAMED_MIN_CELLS,
       );
   const queue = deps.queue ?? new JobQueue(deps.config, db);
   const own = !deps.queue;
