@@ -65,10 +65,9 @@ describe('cellcloud analyze on two small 10x samples', () => {
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
-
-  it('writes analysis.h5ad, markers.csv and the artifacts, one sample per input', async () => {
-    const out = path.join(dir, 'out');
-    const r = cli([
+  /** `analyze s1 s2 --out <out> --params params.json <flag>` */
+  const analyzeBoth = (out: string, flag: string) =>
+    cli([
       'analyze',
       path.join(dir, 's1'),
       path.join(dir, 's2'),
@@ -76,8 +75,12 @@ describe('cellcloud analyze on two small 10x samples', () => {
       out,
       '--params',
       path.join(dir, 'params.json'),
-      '--timings',
+      flag,
     ]);
+
+  it('writes analysis.h5ad, markers.csv and the artifacts, one sample per input', async () => {
+    const out = path.join(dir, 'out');
+    const r = analyzeBoth(out, '--timings');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/read s1: 400 cells/);
     // --timings: one row per step (wall s, CPU s, GC ms (count), RSS MB), then the total and peak
@@ -107,16 +110,7 @@ describe('cellcloud analyze on two small 10x samples', () => {
   it('--out-of-core analyses from count stores with the same clusters and markers', async () => {
     const inMemory = path.join(dir, 'out'); // written by the test above
     const out = path.join(dir, 'out-of-core');
-    const r = cli([
-      'analyze',
-      path.join(dir, 's1'),
-      path.join(dir, 's2'),
-      '--out',
-      out,
-      '--params',
-      path.join(dir, 'params.json'),
-      '--out-of-core',
-    ]);
+    const r = analyzeBoth(out, '--out-of-core');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/out-of-core/);
     expect(r.stderr).toMatch(
