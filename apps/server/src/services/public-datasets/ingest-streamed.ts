@@ -1,4 +1,5 @@
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,8 +74,9 @@ async function streamed(parts: H5adParts, fileName: string, meta: Meta): Promise
   const { counts } = parts;
   const n = counts.nCells;
   const nnz = counts.indptr[n]!;
-  const dir = mkdtempSync(path.join(tmpdir(), 'cellcloud-public-ingest-'));
-  const staged: StagedCounts = { file: path.join(dir, 'counts.h5ad'), nnz, totals: new Float64Array(n) };
+  // one scratch file (no folder): stagePublicCounts / discardStaged remove it
+  const file = path.join(tmpdir(), `cellcloud-public-ingest-${randomUUID()}.h5ad`);
+  const staged: StagedCounts = { file, nnz, totals: new Float64Array(n) };
   const d: IngestDataset = {
     counts: { nCells: n, nGenes: counts.nGenes },
     genes: parts.genes,
@@ -85,10 +87,7 @@ async function streamed(parts: H5adParts, fileName: string, meta: Meta): Promise
   };
   // the schema's rules on obs / var before any counts are read
   const violations = validateCellxgene(d, meta);
-  if (violations.length) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new PublicIngestError(violations);
-  }
+  if (violations.length) throw new PublicIngestError(violations);
   const std = standardizeValid(d, meta);
   const fd = openSync(staged.file, 'w');
   try {
@@ -106,7 +105,7 @@ async function streamed(parts: H5adParts, fileName: string, meta: Meta): Promise
     await h5.finish({ obs });
   } catch (e) {
     closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(file, { force: true });
     if (e instanceof NotCounts)
       throw new PublicIngestError([
         { rule: 'counts.integer', message: `raw counts (${parts.where ?? 'X'}) are not integers` },
