@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { runAnalysisStreamed } from '@cellcloud/engine/stream/run-streamed';
 import { writeStreamedOutputs } from '@cellcloud/engine/stream/write-streamed';
-import type { StreamedSample } from '@cellcloud/engine/stream/types';
+import { storeSample, type StreamedSample } from '@cellcloud/engine/stream/types';
 import { directorySink } from '@cellcloud/engine/cli/fs-sink';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import { fileRandomAccess } from '@cellcloud/formats/node-sources';
@@ -60,15 +60,7 @@ export async function storeChild(
   const cpu0 = process.cpuUsage();
   const files = manifest.samples.map((s) => fileRandomAccess(path.join(dir, s.file)));
   const samples: StreamedSample[] = manifest.samples.map((s, i) => {
-    const store = openCountStore(files[i]);
-    return {
-      name: s.name,
-      cells: store.cells,
-      genes: store.genes,
-      geneIds: store.geneIds,
-      geneSymbols: store.geneSymbols,
-      barcodes: store.barcodes,
-    };
+    return storeSample(s.name, openCountStore(files[i]));
   });
   const openSeconds = (performance.now() - t0) / 1000;
   const openCpu = cpuSince(cpu0);

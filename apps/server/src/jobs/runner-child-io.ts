@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { StreamedSample } from '@cellcloud/engine/stream/types';
+import { storeSample, type StreamedSample } from '@cellcloud/engine/stream/types';
 import type { Storage } from '../storage/storage';
 
 /** Child-side helpers shared by the `<job>.child.ts` entries (reading stored inputs). */
@@ -78,14 +78,7 @@ export async function storeSamples(
       const source = fileRandomAccess(file);
       files.push(source);
       const store = openCountStore(source);
-      out.push({
-        name: s.name,
-        cells: store.cells,
-        genes: store.genes,
-        geneIds: store.geneIds,
-        geneSymbols: store.geneSymbols,
-        barcodes: store.barcodes,
-      });
+      out.push(storeSample(s.name, store));
       onSample(i + 1);
     }
     return { samples: out, close };

@@ -13,7 +13,7 @@ import {
 import { STREAMED_MIN_CELLS } from '../memory';
 import type { ProgressCallback } from '../steps/step';
 import { runAnalysisStreamed } from '../stream/run-streamed';
-import type { StreamedAnalysisResult, StreamedSample } from '../stream/types';
+import { storeSample, type StreamedAnalysisResult, type StreamedSample } from '../stream/types';
 import { sampleName } from './args';
 
 /**
@@ -115,14 +115,7 @@ export async function runOutOfCore(
       const source = fileRandomAccess(file);
       files.push(source);
       const store = openCountStore(source);
-      samples.push({
-        name,
-        cells: store.cells,
-        genes: store.genes,
-        geneIds: store.geneIds,
-        geneSymbols: store.geneSymbols,
-        barcodes: store.barcodes,
-      });
+      samples.push(storeSample(name, store));
       const guess = detectSpecies({ ids: store.geneIds, symbols: store.geneSymbols });
       if (guess.species !== 'unknown') species ??= guess.species;
       if (store.valueKind === 'logNormalized') logNormalized = true;

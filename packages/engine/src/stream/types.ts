@@ -1,4 +1,5 @@
 import type { CellChunks, GeneBlocks } from '@cellcloud/formats/cell-chunks';
+import type { CountStore } from '@cellcloud/formats/store';
 import type { AnalysisResult } from '../run-analysis';
 
 /**
@@ -29,3 +30,12 @@ export type StreamedAnalysisResult = Omit<AnalysisResult, 'counts' | 'normalized
   normalized: CellChunks;
   normalizedGenes: GeneBlocks;
 };
+
+/** A count store (formats/store) as a streamed sample named `name`. */
+export function storeSample(
+  name: string,
+  store: Pick<CountStore, 'cells' | 'genes' | 'geneIds' | 'geneSymbols' | 'barcodes'>,
+): StreamedSample {
+  const { cells, genes, geneIds, geneSymbols, barcodes } = store;
+  return { name, cells, genes, geneIds, geneSymbols, barcodes };
+}
