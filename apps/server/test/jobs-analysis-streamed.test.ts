@@ -96,6 +96,8 @@ describe.skipIf(!PBMC_10X || !GENE_LISTS)('analysis job out of core (count store
     expect(clusters(streamed).length).toBeGreaterThan(2000);
     expect(new Set(clusters(streamed)).size).toBeGreaterThan(4);
     expect(clusters(streamed)).toEqual(clusters(inMemory));
+    // the same per-cell columns (QC metrics, doublet scores, the upload's own columns carried)
+    expect(Object.keys(streamed.cells.columns).sort()).toEqual(Object.keys(inMemory.cells.columns).sort());
     const nnz = (d: typeof streamed) => d.counts.indptr[d.counts.nCells];
     expect(nnz(streamed)).toBe(nnz(inMemory));
     const text = async (key: string) => new TextDecoder().decode(await s.ctx.storage.getBytes(key));

@@ -6,6 +6,7 @@ import { storageCheckpoints } from './checkpoint-store';
 import { type OutputsInProgress, startOutputs } from '@cellcloud/engine/write-outputs';
 import { defaultResourcesDir, nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { transferPublicLabels } from '@cellcloud/engine/label-transfer';
+import { carryInputColumns } from '@cellcloud/engine/carry-input';
 import { ANNOTATION_ARTIFACT, annotateAnalysisResult } from '@cellcloud/tasks/in-analysis';
 import { storageOutputSink } from './output-sink';
 import type { ChildIo, ChildMain } from './runner-child-process';
@@ -120,6 +121,8 @@ async function runStreamed(
       const result = await runAnalysisStreamed(stores.samples, input.params, (p) =>
         io.progress(0.1 + 0.8 * p.fraction, p.step),
       );
+      // the samples' own columns and embeddings on the kept cells, as runAnalysis' result has them
+      carryInputColumns(stores.carry, result.barcodes, result.obs, result.embeddings);
       if (input.samples.some((s) => s.reference))
         process.stderr.write('label transfer skipped: not available on the out-of-core path yet\n');
       io.progress(0.92, 'write');

@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { storeSample, type StreamedSample } from '@cellcloud/engine/stream/types';
+import { commonColumns, commonEmbeddings, type NamedDataset } from '@cellcloud/engine/steps/inputs';
+import type { Embedding } from '@cellcloud/engine/steps/embeddings';
+import type { CellColumn } from '@cellcloud/formats/matrix';
 import type { Storage } from '../storage/storage';
 
 /** Child-side helpers shared by the `<job>.child.ts` entries (reading stored inputs). */
@@ -31,6 +34,12 @@ async function loadSample(storage: Storage, s: { name: string; datasetKey: strin
 /** Stored samples as count stores in a scratch folder, opened for the streamed engine. */
 export interface StoredSampleStores {
   samples: StreamedSample[];
+  /**
+   * The samples' own per-cell columns (h5ad obs: a public dataset's annotation levels, uploaded
+   * labels) and embeddings, merged as mergeDatasets does (steps/inputs.ts), with the merged
+   * barcodes: what carryInputColumns restricts to the cells kept, as the in-memory path does.
+   */
+  carry: { barcodes: string[]; columns: Record<string, CellColumn>; embeddings: Record<string, Embedding> };
   /** Closes the stores' files (the caller removes the folder). */
   close(): void;
 }
@@ -58,10 +67,25 @@ export async function storeSamples(
   };
   try {
     const out: StreamedSample[] = [];
+    // only the cells' table and embeddings are kept of each sample (not its matrix)
+    const kept: NamedDataset[] = [];
     for (const [i, s] of samples.entries()) {
       const file = path.join(dir, `sample-${i}.store`);
       {
         const { dataset } = await loadSample(storage, s);
+        kept.push({
+          name: s.name,
+          dataset: {
+            ...dataset,
+            counts: {
+              nGenes: 0,
+              nCells: 0,
+              indptr: new Float64Array(1),
+              indices: new Uint32Array(0),
+              data: new Float32Array(0),
+            },
+          },
+        });
         const sink = await fileSink(file);
         try {
           const w = new CountStoreWriter(sink, {
@@ -81,7 +105,14 @@ export async function storeSamples(
       out.push(storeSample(s.name, store));
       onSample(i + 1);
     }
-    return { samples: out, close };
+    const barcodes = kept.flatMap(({ name, dataset }) =>
+      kept.length > 1 ? dataset.cells.barcodes.map((b) => `${name}_${b}`) : dataset.cells.barcodes,
+    );
+    return {
+      samples: out,
+      carry: { barcodes, columns: commonColumns(kept), embeddings: commonEmbeddings(kept) },
+      close,
+    };
   } catch (e) {
     close();
     throw e;

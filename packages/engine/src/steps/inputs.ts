@@ -175,7 +175,9 @@ function geneKeys(samples: GeneList[]): string[][] {
   });
 }
 
-function commonEmbeddings(samples: NamedDataset[]): Record<string, { dims: number; values: Float32Array }> {
+export function commonEmbeddings(
+  samples: NamedDataset[],
+): Record<string, { dims: number; values: Float32Array }> {
   const out: Record<string, { dims: number; values: Float32Array }> = {};
   const first = samples[0].dataset.embeddings ?? {};
   for (const key of Object.keys(first)) {
@@ -193,7 +195,7 @@ function commonEmbeddings(samples: NamedDataset[]): Record<string, { dims: numbe
   return out;
 }
 
-function commonColumns(samples: NamedDataset[]): Record<string, CellColumn> {
+export function commonColumns(samples: NamedDataset[]): Record<string, CellColumn> {
   const keys = [...new Set(samples.flatMap((s) => Object.keys(s.dataset.cells.columns)))];
   const out: Record<string, CellColumn> = {};
   for (const key of keys) {
