@@ -152,8 +152,6 @@ describe('mergeStreamed', () => {
 describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every default', () => {
   let mem: AnalysisResult;
   let str: StreamedAnalysisResult;
-  /** The streamed run on a count store file (formats/store), up to the markers. */
-  let fromStore: StreamedAnalysisResult;
   let dir: string;
   let closeStore = () => {};
 
@@ -178,14 +176,13 @@ describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every defau
     const source = fileRandomAccess(file);
     closeStore = () => source.close();
     const store = openCountStore(source);
-    // the streamed runs first: runAnalysis may consume what it is given
-    fromStore = await runAnalysisStreamed(
+    // the streamed run first: runAnalysis may consume what it is given. Two pipelines, not three
+    // (the suite's time): the streamed run reads the count store file, the path jobs take; the
+    // in-memory adapters (cellChunksOf / geneBlocksOf) are covered by the merge test above.
+    str = await runAnalysisStreamed(
       [{ name: 'pbmc3k', ...store, cells: store.cells, genes: store.genes }],
       {},
-      undefined,
-      { layouts: 'none' },
     );
-    str = await runAnalysisStreamed([streamed('pbmc3k', dataset)], {});
     mem = await runAnalysis([{ name: 'pbmc3k', dataset }], {});
   }, 900_000);
 
@@ -245,13 +242,5 @@ describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every defau
   it('finds the same markers', () => {
     expect(str.markers.length).toBeGreaterThan(0);
     expect(str.markers).toEqual(mem.markers);
-  });
-
-  it('gives the same result on a count store file', () => {
-    expect(fromStore.barcodes).toEqual(str.barcodes);
-    expect(firstDifference(fromStore.embeddings.pca.values, str.embeddings.pca.values)).toBe(-1);
-    expect(fromStore.obs.cluster.values).toEqual(str.obs.cluster.values);
-    expect(fromStore.markers).toEqual(str.markers);
-    expect(fromStore.embeddings.umap).toBeUndefined();
   });
 });
