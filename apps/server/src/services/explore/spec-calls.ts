@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   decodeCodes,
   decodeFloat32,
+  decodeQuantisedPositions,
   decodeGeneChunk,
   decodeGeneIndex,
   geneByteRange,
@@ -40,14 +41,19 @@ export async function embeddingOf(
     ? manifest.embeddings.find((x) => x.name === name)
     : (manifest.embeddings.find((x) => x.name === 'umap') ?? manifest.embeddings[0]);
   if (!e) throw new AppError('NOT_FOUND', { key: name ?? '' }, 'explore.annotation.notFound');
-  const bytes = await ctx.storage.getBytes(prefix + e.file);
+  const stored = await ctx.storage.getBytes(prefix + e.file);
+  // the API answers float32 coordinates whatever the artifact format (format 2 stores 24-bit positions)
+  const values = e.quantised
+    ? decodeQuantisedPositions(stored, e.dims, e.quantised.min, e.quantised.max)
+    : decodeFloat32(stored);
+  const bytes = e.quantised ? new Uint8Array(values.buffer, values.byteOffset, values.byteLength) : stored;
   return {
     bytes,
     answer: () => ({
       name: e.name,
       dims: e.dims,
       nCells: manifest.nCells,
-      coordinates: Array.from(decodeFloat32(bytes)),
+      coordinates: Array.from(values),
     }),
   };
 }

@@ -26,7 +26,7 @@ export const PUBLIC_STREAMED_MIN_CELLS = 200_000;
 
 /**
  * The CELLxGENE ingest of a local file (the admin tool's `ingest-public`) with bounded memory
- * (issue 33, docs/public-database.md "1M cells"): from `minCells` cells, a file whose counts are a
+ * (issue 33, docs/benchmarks/public-database.md "1M cells"): from `minCells` cells, a file whose counts are a
  * CSR raw.X / X / layers["counts"] (withH5adCellBlocks) is never read whole. obs and var are read
  * and checked against the schema first (every rule but the counts' integers); then the canonical
  * counts.h5ad is written streamed into a scratch file — X's values, then its indices, read from the
