@@ -20,7 +20,7 @@ import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import { fileRandomAccess } from '@cellcloud/formats/node-sources';
 import { openCountStore } from '@cellcloud/formats/store';
 import { atlasTruth, ensureAtlas } from '../synth/atlas';
-import { printStepTable, StepTimer, type StepTime } from './step-timer';
+import { printStepTable, StepTimer, stepsJson, type StepTime } from './step-timer';
 
 /** Store-backed datasets and their sizes in cells. */
 export const STORE_DATASETS: Record<string, number> = {
@@ -137,11 +137,7 @@ export async function storeChild(
         cellsAfterQc: result.counts.nCells,
         clusters: result.clusterLabels.length,
         params,
-        steps: rows.map((r) => ({
-          step: r.step,
-          wall: Number(r.wall.toFixed(2)),
-          cpu: Number(r.cpu.toFixed(2)),
-        })),
+        steps: stepsJson(rows),
         loadavg: load,
       }),
     );

@@ -43,7 +43,7 @@ import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { benchEmbeddings } from './embeddings';
 import { benchTsne } from './tsne';
-import { printStepTable, StepTimer, type StepTime } from './step-timer';
+import { printStepTable, StepTimer, stepsJson, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { STORE_DATASETS, storeChild } from './engine-store';
 
@@ -282,11 +282,7 @@ async function child(name: Name): Promise<void> {
       ...(writeSeconds === undefined
         ? {}
         : { writeSeconds: Number(writeSeconds.toFixed(2)), pipelinePeakRssMB }),
-      steps: rows.map((r) => ({
-        step: r.step,
-        wall: Number(r.wall.toFixed(2)),
-        cpu: Number(r.cpu.toFixed(2)),
-      })),
+      steps: stepsJson(rows),
       loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     }),
   );
@@ -334,11 +330,7 @@ async function untilMarkers(
       cpuSeconds: Number(cpuSince(cpu0).toFixed(2)),
       peakRssMB,
       params,
-      steps: rows.map((r) => ({
-        step: r.step,
-        wall: Number(r.wall.toFixed(2)),
-        cpu: Number(r.cpu.toFixed(2)),
-      })),
+      steps: stepsJson(rows),
       loadavg: load,
     }),
   );

@@ -70,3 +70,8 @@ export function printStepTable(rows: StepTime[], indent = '  '): void {
   }
   line('sum', wall.toFixed(2), cpu.toFixed(2), '');
 }
+
+/** The rows as the benchmarks' JSON lines give them (seconds to 2 decimals). */
+export function stepsJson(rows: StepTime[]): { step: string; wall: number; cpu: number }[] {
+  return rows.map((r) => ({ step: r.step, wall: Number(r.wall.toFixed(2)), cpu: Number(r.cpu.toFixed(2)) }));
+}
