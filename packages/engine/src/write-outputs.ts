@@ -146,11 +146,11 @@ export async function startOutputsWith(
   return {
     async finish(result) {
       const e = result.embeddings;
-      const obsm: Record<string, { dims: number; values: Float32Array }> = {
-        X_pca: e.pca,
-        X_umap: e.umap,
-        X_tsne: e.tsne,
-      };
+      // each layout only when computed: above STREAMED_ALL_LAYOUTS_MAX_CELLS the out-of-core run
+      // has no t-SNE (stream/run-streamed.ts), and its 'none' layouts no UMAP either
+      const obsm: Record<string, { dims: number; values: Float32Array }> = { X_pca: e.pca };
+      if (e.umap) obsm.X_umap = e.umap;
+      if (e.tsne) obsm.X_tsne = e.tsne;
       if (e.pcaCorrected) obsm[`X_pca_${result.qc.batchCorrection}`] = e.pcaCorrected;
       if (e.umap3D) obsm.X_umap3D = e.umap3D;
       if (e.tsne3D) obsm.X_tsne3D = e.tsne3D;
@@ -178,10 +178,9 @@ export async function startOutputsWith(
       }
       if (memory) await sink.write(OUTPUT_FILES.h5ad, memory.bytes());
       await sink.write(OUTPUT_FILES.markers, new TextEncoder().encode(markersCsv(result.markers)));
-      const embeddings: Record<string, { dims: number; values: Float32Array }> = {
-        umap: e.umap,
-        tsne: e.tsne,
-      };
+      const embeddings: Record<string, { dims: number; values: Float32Array }> = {};
+      if (e.umap) embeddings.umap = e.umap;
+      if (e.tsne) embeddings.tsne = e.tsne;
       if (e.umap3D) embeddings.umap3D = e.umap3D;
       if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
       for (const [k, v] of carried) embeddings[k] = v;
