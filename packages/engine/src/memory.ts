@@ -33,7 +33,7 @@ const MB = 1024 * 1024;
  *  - Scrublet, one sample at a time: counts (8) + that sample's copy over its expressed genes
  *    with log values (12 × its share) — its HVG, simulated and PCA temporaries are smaller;
  *  - PCA: counts (8) + normalized values (4, indices shared) + the HVG submatrix, clipped in place
- *    (8 × HVG share; the share of the non-zeros in the HVGs is taken as 3 × HVGs / genes: measured
+ *    (6 × HVG share: 2-byte gene indices, subsetGenesCompact; the share of the non-zeros in the HVGs is taken as 3 × HVGs / genes: measured
  *    ≤ 0.3 on synth100k, whose HVGs are its most expressed genes) + the randomized SVD's cells × 60
  *    float64 blocks (1,440 B per cell);
  *  - markers: counts + normalized (12) + the Wilcoxon gene blocks (16 B per block value, blocks
@@ -69,7 +69,7 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
   const merge = (input.releaseSamples ? 8 * largest : samples) + 8 * nnz;
   const scrublet = params.doubletDetectionAndRemoval ? samples + 8 * nnz + 12 * largest : 0;
   const ambient = params.ambientRnaRemoval.enabled ? samples + 8 * nnz + 2 * 8 * largest : 0;
-  const pca = samples + nnz * (8 + 4 + 8 * hvgShare) + cells * 1440;
+  const pca = samples + nnz * (8 + 4 + 6 * hvgShare) + cells * 1440;
   const markers = samples + nnz * (8 + 4) + 16 * blockValues + cells * 2640;
   const normalizedHeld = input.writesAlongside === false ? 0 : 4 * nnz + 64 * MB;
   const embeddings = samples + 8 * nnz + normalizedHeld + 150 * MB + cells * 11_000;
@@ -119,7 +119,8 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
  *  - Scrublet, one sample at a time (stream/doublets.ts): the sample's filtered cells loaded
  *    (8) + Scrublet's copy over its expressed genes with log values and its simulated doublets
  *    (12, as in estimateMemoryBytes): 20 × the largest sample;
- *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (8 B per HVG value, the
+ *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (6 B per HVG value: a
+ *    4-byte value and a 2-byte gene index; the
  *    share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in estimateMemoryBytes) + its
  *    indptr (8 B per cell) + the randomized SVD's cells × 60 float64 blocks (1,440 B per cell);
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
@@ -141,7 +142,7 @@ export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput):
   const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
   const convert = input.convertsSamples ? 30 * largest : 0;
   const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
-  const pca = 8 * hvgShare * nnz + cells * (8 + 1440);
+  const pca = 6 * hvgShare * nnz + cells * (8 + 1440);
   const markers = 96 * MB + cells * 2640;
   const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 4_000;
   const embeddings = 150 * MB + 128 * MB + cells * layouts;

@@ -1,4 +1,4 @@
-import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CountMatrix, CsrMatrix } from '@cellcloud/formats/matrix';
 
 /**
  * Helpers over the canonical sparse layout (CSC by cell, see packages/formats/src/matrix.ts) and
@@ -38,6 +38,18 @@ export function subsetCells(m: CountMatrix, cells: ArrayLike<number>): CountMatr
  * `shared`: the new arrays live in SharedArrayBuffers (worker threads read them without a copy).
  */
 export function subsetGenes(m: CountMatrix, keep: Uint8Array, shared = false): CountMatrix {
+  return subsetGenesAs(m, keep, shared, false) as CountMatrix;
+}
+
+/**
+ * subsetGenes whose result holds its gene indices in 2 bytes when at most 65,536 genes are kept
+ * (issue 33: the PCA's HVG submatrix, 6 B per value instead of 8); `m` itself when all are kept.
+ */
+export function subsetGenesCompact(m: CountMatrix, keep: Uint8Array, shared = false): CsrMatrix {
+  return subsetGenesAs(m, keep, shared, true);
+}
+
+function subsetGenesAs(m: CountMatrix, keep: Uint8Array, shared: boolean, compact: boolean): CsrMatrix {
   if (keep.every((k) => k)) return m;
   const remap = new Int32Array(m.nGenes).fill(-1);
   let nGenes = 0;
@@ -46,7 +58,7 @@ export function subsetGenes(m: CountMatrix, keep: Uint8Array, shared = false): C
   for (let k = 0; k < m.indices.length; k++) if (remap[m.indices[k]] >= 0) nnz++;
   const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   const indptr = new Float64Array(buffer((m.nCells + 1) * 8));
-  const indices = new Uint32Array(buffer(nnz * 4));
+  const indices = newGeneIndices(nnz, compact ? nGenes : 2 ** 32, buffer);
   const data = new Float32Array(buffer(nnz * 4));
   let p = 0;
   for (let c = 0; c < m.nCells; c++) {
@@ -60,6 +72,15 @@ export function subsetGenes(m: CountMatrix, keep: Uint8Array, shared = false): C
     indptr[c + 1] = p;
   }
   return { nGenes, nCells: m.nCells, indptr, indices, data };
+}
+
+/** Gene indices for `nnz` values of a `nGenes`-gene matrix: 2 bytes each up to 65,536 genes, else 4. */
+export function newGeneIndices(
+  nnz: number,
+  nGenes: number,
+  buffer: (bytes: number) => ArrayBufferLike = (b) => new ArrayBuffer(b),
+): Uint32Array | Uint16Array {
+  return nGenes <= 65_536 ? new Uint16Array(buffer(nnz * 2)) : new Uint32Array(buffer(nnz * 4));
 }
 
 /** Transposes cell-major to gene-major (counting sort: O(nnz)). Cells stay in increasing order. */

@@ -15,11 +15,20 @@ import type { ValueKind } from '@cellcloud/contracts/files';
  *  - Cell barcodes are unique within one sample.
  *  - Immutable by convention: steps produce new matrices rather than editing one in place.
  */
-export interface CountMatrix {
+export interface CountMatrix extends CsrMatrix {
+  indices: Uint32Array; // length nnz, gene row of each value
+}
+
+/**
+ * CountMatrix's layout with gene indices of either width: a matrix of at most 65,536 genes (the
+ * HVG submatrix a PCA reads, issue 33) may hold them in 2 bytes instead of 4. Only code that reads
+ * the indices (never writes a file or grows the matrix) takes this type.
+ */
+export interface CsrMatrix {
   nGenes: number;
   nCells: number;
   indptr: Float64Array; // length nCells + 1
-  indices: Uint32Array; // length nnz, gene row of each value
+  indices: Uint32Array | Uint16Array; // length nnz, gene row of each value
   data: Float32Array; // length nnz
 }
 

@@ -1,4 +1,4 @@
-import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CsrMatrix } from '@cellcloud/formats/matrix';
 import { Worker } from 'node:worker_threads';
 import {
   chunkStarts,
@@ -45,7 +45,7 @@ export class ImplicitMatrix {
   private buffers: ProductBuffers | undefined;
 
   constructor(
-    readonly m: CountMatrix,
+    readonly m: CsrMatrix,
     readonly col: Int32Array,
     readonly center: Float64Array,
     readonly scale: Float64Array,
@@ -246,7 +246,9 @@ function addInto(
 }
 
 /** The array itself when it is already backed by a SharedArrayBuffer, else a shared copy. */
-export function toShared<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(a: T): T {
+export function toShared<T extends Float64Array | Float32Array | Uint32Array | Uint16Array | Int32Array>(
+  a: T,
+): T {
   if (a.buffer instanceof SharedArrayBuffer) return a;
   const Kind = a.constructor as new (b: SharedArrayBuffer) => T;
   const out = new Kind(new SharedArrayBuffer(a.byteLength));

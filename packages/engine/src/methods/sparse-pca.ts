@@ -1,5 +1,5 @@
 import { engineThreads } from '../threads';
-import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CountMatrix, CsrMatrix } from '@cellcloud/formats/matrix';
 import { blockKrylovEigen } from './block-krylov';
 import { ImplicitMatrix, lastProducts } from './implicit-matrix';
 import { orthonormalizeColumns, symmetricEigen } from './linalg';
@@ -62,7 +62,7 @@ export let lastPowerIterations = 0;
 export let lastKrylovResidual = 0;
 
 export function sparsePca(
-  m: CountMatrix,
+  m: CsrMatrix,
   genes: Int32Array,
   nPcs: number,
   opts: SparsePcaOptions = {},

@@ -18,7 +18,8 @@ import { isMainThread, workerData } from 'node:worker_threads';
 export interface SharedCsr {
   nCells: number;
   indptr: Float64Array;
-  indices: Uint32Array;
+  /** 2-byte gene indices for a matrix of at most 65,536 genes (CsrMatrix in formats/matrix.ts). */
+  indices: Uint32Array | Uint16Array;
   data: Float32Array;
 }
 

@@ -1,9 +1,9 @@
 import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
-import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CsrMatrix } from '@cellcloud/formats/matrix';
 import type { RunPcaResults, ScranMatrix } from 'scran.js';
 import { sparsePca } from '../methods/sparse-pca';
 import { freeAll, initScran } from '../scran';
-import { subsetGenes } from '../sparse';
+import { subsetGenesCompact } from '../sparse';
 import { choosePcCount } from '../stats/n-pcs';
 import type { HvgStep } from './hvg';
 import type { NormalizeStep } from './normalize';
@@ -96,8 +96,9 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
     const norm = this.normalize.value;
     const regressed = this.cellCycle.value.regressed;
     if (regressed) return densePca(regressed.values, regressed.nGenes, norm.nCells);
-    // shared memory: the PCA's sparse products run on both cores (methods/sparse-products.ts)
-    const sub = subsetGenes(norm, this.hvg.value.selected, true);
+    // shared memory: the PCA's sparse products run on both cores (methods/sparse-products.ts);
+    // 2-byte gene indices (issue 33: 6 B per HVG value, not 8)
+    const sub = subsetGenesCompact(norm, this.hvg.value.selected, true);
     // the HVG submatrix is our own copy (unless every gene is an HVG): clip it in place
     return scaledSparsePca(sub, PCA_START_SEED, MAX_SCALED_VALUE, sub !== norm);
   }
@@ -112,7 +113,7 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
  * clipped matrix (scanpy `variance_ratio`), not over the computed PCs only.
  */
 export function scaledSparsePca(
-  sub: CountMatrix,
+  sub: CsrMatrix,
   seed: number,
   maxValue = Infinity,
   inPlace = false,
@@ -129,7 +130,7 @@ export function scaledSparsePca(
     const g = sub.indices[k];
     data[k] = raw.scale[g] > 0 ? Math.min(x, raw.center[g] + maxValue / raw.scale[g]) : x;
   }
-  const clipped: CountMatrix = { ...sub, data };
+  const clipped: CsrMatrix = { ...sub, data };
   const { center, variance } = geneMoments(clipped);
   let totalVariance = 0;
   for (let g = 0; g < sub.nGenes; g++) totalVariance += variance[g] * raw.scale[g] * raw.scale[g];
@@ -150,7 +151,7 @@ export function scaledSparsePca(
 }
 
 /** Per-gene mean, variance and 1/sd (ddof 1) of a cell-major matrix; constant genes get scale 0. */
-export function geneMoments(m: CountMatrix): {
+export function geneMoments(m: CsrMatrix): {
   center: Float64Array;
   variance: Float64Array;
   scale: Float64Array;

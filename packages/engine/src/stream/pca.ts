@@ -1,16 +1,17 @@
 import type { CellChunks } from '@cellcloud/formats/cell-chunks';
-import type { CountMatrix } from '@cellcloud/formats/matrix';
+import type { CsrMatrix } from '@cellcloud/formats/matrix';
 import { MAX_SCALED_VALUE, PCA_START_SEED, scaledSparsePca, type PcaResult } from '../steps/pca';
-import { subsetGenes } from '../sparse';
+import { newGeneIndices, subsetGenes } from '../sparse';
 import { forEachChunk } from './select';
 
 /**
  * PcaStep (steps/pca.ts) on streamed values: the HVG submatrix of the normalized values is
- * gathered chunk by chunk into shared memory (8 B per HVG value: the only part of the matrix
- * held; `geneNnz` sizes it without a counting pass) and fitted by the same scaledSparsePca — the
- * same matrix as subsetGenes gives in memory, so the same PCs.
- * TODO(issue 33): hold it compressed (16-bit gene indices) or re-read it per Krylov block at the
- * millions-of-cells sizes; the products (methods/sparse-products.ts) read uint32 indices today.
+ * gathered chunk by chunk into shared memory (6 B per HVG value — a 4-byte value and a 2-byte gene
+ * index, as subsetGenesCompact gives in memory — the only part of the matrix held; `geneNnz` sizes
+ * it without a counting pass) and fitted by the same scaledSparsePca: the same PCs.
+ * TODO(issue 33): at millions of cells this is still most of the peak (docs/engine-scaling.md);
+ * the values could be recomputed from 2-byte counts and the cells' size factors where the
+ * products read them, or re-read per Krylov block.
  */
 export function streamedPca(normalized: CellChunks, selected: Uint8Array, geneNnz: Float64Array): PcaResult {
   const sub = hvgSubmatrix(normalized, selected, geneNnz);
@@ -18,7 +19,7 @@ export function streamedPca(normalized: CellChunks, selected: Uint8Array, geneNn
 }
 
 /** subsetGenes(normalized, selected, shared) (sparse.ts) from cell chunks: chunk by chunk, into shared memory. */
-export function hvgSubmatrix(cells: CellChunks, selected: Uint8Array, geneNnz: Float64Array): CountMatrix {
+export function hvgSubmatrix(cells: CellChunks, selected: Uint8Array, geneNnz: Float64Array): CsrMatrix {
   let nGenes = 0;
   let nnz = 0;
   for (let g = 0; g < cells.nGenes; g++) {
@@ -27,7 +28,7 @@ export function hvgSubmatrix(cells: CellChunks, selected: Uint8Array, geneNnz: F
     nnz += geneNnz[g];
   }
   const indptr = new Float64Array(new SharedArrayBuffer((cells.nCells + 1) * 8));
-  const indices = new Uint32Array(new SharedArrayBuffer(nnz * 4));
+  const indices = newGeneIndices(nnz, nGenes, (bytes) => new SharedArrayBuffer(bytes));
   const data = new Float32Array(new SharedArrayBuffer(nnz * 4));
   let p = 0;
   forEachChunk(cells, (m, c0) => {
