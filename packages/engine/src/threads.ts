@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
 /** The most threads the engine computes on, whatever CELLCLOUD_ENGINE_THREADS asks. */
 export const MAX_ENGINE_THREADS = 8;
@@ -17,6 +18,43 @@ export function engineThreads(env: NodeJS.ProcessEnv = process.env, cores = avai
   const cap = Math.max(1, Math.min(cores, MAX_ENGINE_THREADS));
   const n = Number(env.CELLCLOUD_ENGINE_THREADS);
   return Number.isInteger(n) && n >= 1 ? Math.min(n, cap) : Math.min(2, cap);
+}
+
+/**
+ * A helper worker thread: one worker started from a kernel file to share the caller's work (the
+ * Wilcoxon tests, stats/wilcoxon.ts; the streamed markers, stream/markers.ts). The caller does all
+ * the work the helper does not, so a helper that cannot start (undefined) or fails ('error',
+ * swallowed here) costs time only: the kernel's protocol leaves its unfinished work to the caller.
+ * It is unref()'d, so it never keeps the process alive. `url` is the kernel file, resolved by the
+ * caller (`new URL('./x-kernel.ts', import.meta.url)`); `workerData` is passed as is.
+ */
+export function startHelperWorker(url: URL, workerData: unknown): Worker | undefined {
+  try {
+    const worker = new Worker(url, { workerData });
+    worker.unref();
+    worker.on('error', () => {});
+    return worker;
+  } catch {
+    return undefined;
+  }
+}
+
+let helperWorkersExit: Promise<void> = Promise.resolve();
+
+/**
+ * Terminates a helper worker once the caller is done with it (nothing when undefined). Its exit
+ * is asynchronous and until then it still references the shared buffers it was given, so they
+ * cannot be freed: helperWorkersExited() awaits it.
+ */
+export function endHelperWorker(worker: Worker | undefined): void {
+  if (!worker) return;
+  const exited = worker.terminate().catch(() => 0);
+  helperWorkersExit = Promise.all([helperWorkersExit, exited]).then(() => undefined);
+}
+
+/** Resolves once every helper worker ended so far (endHelperWorker) has exited. */
+export function helperWorkersExited(): Promise<void> {
+  return helperWorkersExit;
 }
 
 /**

@@ -4,7 +4,16 @@ import { fuzzyConnectivities } from '../src/methods/fuzzy-graph';
 import { knnExact } from '../src/methods/knn';
 import { Random } from '../src/methods/random';
 import { UmapLayoutJob } from '../src/stats/umap-layout';
-import { claimChunks, engineThreads, MAX_ENGINE_THREADS, newChunks, waitChunksAsync } from '../src/threads';
+import {
+  claimChunks,
+  endHelperWorker,
+  engineThreads,
+  helperWorkersExited,
+  MAX_ENGINE_THREADS,
+  newChunks,
+  startHelperWorker,
+  waitChunksAsync,
+} from '../src/threads';
 
 /**
  * The engine's thread knob (docs/reproducibility.md): CELLCLOUD_ENGINE_THREADS=1 keeps the work on
@@ -88,4 +97,38 @@ describe('engine threads', () => {
       await worker.terminate();
     }
   });
+
+  /** A kernel as a data: URL (an ES module; it cannot import our TypeScript). */
+  const kernel = (source: string) => new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+
+  it('helper workers: started with workerData, ended by terminate, awaited by helperWorkersExited', async () => {
+    const flag = new Int32Array(new SharedArrayBuffer(8));
+    // works (writes what it was given), then sleeps until terminated, as a kernel waiting for blocks
+    const sleeper = startHelperWorker(
+      kernel(`import { workerData } from 'node:worker_threads';
+        const { flag, value } = workerData;
+        Atomics.store(flag, 1, value);
+        Atomics.store(flag, 0, 1);
+        Atomics.notify(flag, 0);
+        Atomics.wait(flag, 0, 1);`),
+      { flag, value: 42 },
+    );
+    // fails at once: its 'error' is swallowed (no uncaught error), it exits all the same
+    const failing = startHelperWorker(kernel(`throw new Error('kernel failed');`), {});
+    expect(sleeper).toBeDefined();
+    expect(failing).toBeDefined();
+    const exits: string[] = [];
+    sleeper!.once('exit', () => exits.push('sleeper'));
+    failing!.once('exit', () => exits.push('failing'));
+    expect(Atomics.wait(flag, 0, 0, 30_000)).not.toBe('timed-out');
+    expect(flag[1]).toBe(42);
+    endHelperWorker(failing);
+    endHelperWorker(sleeper);
+    // a worker that cannot start: undefined (the caller does all the work), ending it does nothing
+    const none = startHelperWorker(new URL('ftp://example.org/kernel.js'), {});
+    expect(none).toBeUndefined();
+    endHelperWorker(none);
+    await helperWorkersExited();
+    expect(exits.sort()).toEqual(['failing', 'sleeper']);
+  }, 60_000);
 });

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { toShared } from '../methods/sparse-pca';
 import { benjaminiHochberg, twoSidedNormalP } from './normal';
@@ -13,7 +12,7 @@ import {
   type WilcoxonWork,
   WORKER_STARTED,
 } from './wilcoxon-kernel';
-import { engineThreads } from '../threads';
+import { endHelperWorker, engineThreads, helperWorkersExited, startHelperWorker } from '../threads';
 
 /**
  * Wilcoxon rank-sum test of every gene, each group vs the rest of the labelled cells, as scanpy's
@@ -89,15 +88,14 @@ export interface WilcoxonOptions {
   awaitWorker?: boolean;
 }
 
-let workersExited: Promise<void> = Promise.resolve();
-
 /**
- * Resolves once every worker thread started by wilcoxonByGroup so far has exited. Until then the
- * worker still references the matrix's shared buffers (terminate() is asynchronous), so the
- * normalized values cannot be freed even when nothing on this thread reads them any more.
+ * Resolves once every worker thread started by wilcoxonByGroup so far has exited (and any other
+ * helper worker ended so far: threads.ts). Until then the worker still references the matrix's
+ * shared buffers (terminate() is asynchronous), so the normalized values cannot be freed even
+ * when nothing on this thread reads them any more.
  */
 export function wilcoxonWorkersExited(): Promise<void> {
-  return workersExited;
+  return helperWorkersExited();
 }
 
 /** Blocks of the last wilcoxonByGroup call run by the worker thread, of all. */
@@ -111,14 +109,7 @@ export function wilcoxonByGroup(
   options: WilcoxonOptions = {},
 ): GroupTestResult {
   const { nGenes, nCells } = norm;
-  const groupSize = new Float64Array(nGroups);
-  let n = 0;
-  for (let c = 0; c < nCells; c++) {
-    if (labels[c] >= 0) {
-      groupSize[labels[c]]++;
-      n++;
-    }
-  }
+  const { groupSize, n } = groupSizes(labels, nCells, nGroups);
   const nnz = norm.indices.length;
   const parallel =
     (options.threads ?? engineThreads()) > 1 &&
@@ -163,18 +154,10 @@ function runOnTwoThreads(
   awaitWorker = false,
 ): void {
   const nBlocks = work.state.length;
-  let worker: Worker | undefined;
-  if (parallel) {
-    try {
-      worker = new Worker(new URL('./wilcoxon-kernel.ts', import.meta.url), {
-        workerData: { task: 'wilcoxon', work },
-      });
-      worker.unref();
-      worker.on('error', () => {}); // its unfinished blocks are marked failed, or left to this thread
-    } catch {
-      worker = undefined;
-    }
-  }
+  // a failed worker's unfinished blocks are marked failed, or left to this thread
+  const worker = parallel
+    ? startHelperWorker(new URL('./wilcoxon-kernel.ts', import.meta.url), { task: 'wilcoxon', work })
+    : undefined;
   countValues(work, true);
   if (worker && awaitWorker) Atomics.wait(work.control, WORKER_STARTED, 0, 30_000);
   let finished = 0;
@@ -189,11 +172,25 @@ function runOnTwoThreads(
     }
   }
   // the worker holds the shared matrix until it has exited: wilcoxonWorkersExited() awaits that
-  if (worker) {
-    const exited = worker.terminate().catch(() => 0);
-    workersExited = Promise.all([workersExited, exited]).then(() => undefined);
-  }
+  endHelperWorker(worker);
   onProgress?.(1);
+}
+
+/** Cells of each group among the first nCells (labels ≥ 0), and n, the labelled cells in all. */
+export function groupSizes(
+  labels: Int32Array,
+  nCells: number,
+  nGroups: number,
+): { groupSize: Float64Array; n: number } {
+  const groupSize = new Float64Array(nGroups);
+  let n = 0;
+  for (let c = 0; c < nCells; c++) {
+    if (labels[c] >= 0) {
+      groupSize[labels[c]]++;
+      n++;
+    }
+  }
+  return { groupSize, n };
 }
 
 /** z, p, BH-adjusted p, log2FC, mean and pct per group and gene from the per-gene sums. */

@@ -1,11 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import type { DegRow } from '@cellcloud/contracts/artifacts';
 import type { GeneBlocks } from '@cellcloud/formats/cell-chunks';
 import { degRows } from '../markers';
 import { toShared } from '../methods/sparse-pca';
-import { groupStatistics, WILCOXON_PARALLEL_MIN_VALUES } from '../stats/wilcoxon';
+import { groupSizes, groupStatistics, WILCOXON_PARALLEL_MIN_VALUES } from '../stats/wilcoxon';
 import { RadixSorter, rankGene } from '../stats/wilcoxon-kernel';
-import { engineThreads } from '../threads';
+import { endHelperWorker, engineThreads, helperWorkersExited, startHelperWorker } from '../threads';
 import {
   CONTROL_SLOTS,
   GeneRanker,
@@ -49,11 +48,12 @@ export interface StreamedMarkersInput {
   progress?: (fraction: number) => void;
 }
 
-let workersExited: Promise<void> = Promise.resolve();
-
-/** Resolves once every worker thread streamedMarkers started has exited (they hold its block slots). */
+/**
+ * Resolves once every worker thread streamedMarkers started has exited (they hold its block
+ * slots), and any other helper worker ended so far (threads.ts).
+ */
 export function streamedMarkersWorkersExited(): Promise<void> {
-  return workersExited;
+  return helperWorkersExited();
 }
 
 /** Genes ranked by the worker thread in the last streamedMarkers call, of all, and its blocks. */
@@ -73,14 +73,7 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
   if (geneSymbols.length !== nGenes || input.geneIds.length !== nGenes)
     throw new Error(`gene names for ${geneSymbols.length} / ${input.geneIds.length} genes, not ${nGenes}`);
   const nGroups = clusterLabels.length;
-  const groupSize = new Float64Array(nGroups);
-  let n = 0;
-  for (let c = 0; c < nCells; c++) {
-    if (labels[c] >= 0) {
-      groupSize[labels[c]]++;
-      n++;
-    }
-  }
+  const { groupSize, n } = groupSizes(labels, nCells, nGroups);
   const geneNnz = genes.geneNnz;
   let nnz = 0;
   for (let g = 0; g < nGenes; g++) nnz += geneNnz[g];
@@ -132,18 +125,10 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
     s.indices.set(block.indices);
     s.data.set(block.data);
   };
-  let worker: Worker | undefined;
-  if (parallel) {
-    try {
-      worker = new Worker(new URL('./markers-kernel.ts', import.meta.url), {
-        workerData: { task: 'wilcoxon-genes', work },
-      });
-      worker.unref();
-      worker.on('error', () => {}); // its unfinished run is left to this thread (markers-kernel.ts)
-    } catch {
-      worker = undefined;
-    }
-  }
+  // a failed worker's unfinished run is left to this thread (markers-kernel.ts)
+  const worker = parallel
+    ? startHelperWorker(new URL('./markers-kernel.ts', import.meta.url), { task: 'wilcoxon-genes', work })
+    : undefined;
   const kernel: RankKernel = { rankGene, RadixSorter };
   const ranker = new GeneRanker(work, kernel);
   let byCaller = 0;
@@ -172,10 +157,7 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
     Atomics.notify(work.control, PUBLISHED);
     throw e;
   } finally {
-    if (worker) {
-      const exited = worker.terminate().catch(() => 0);
-      workersExited = Promise.all([workersExited, exited]).then(() => undefined);
-    }
+    endHelperWorker(worker);
   }
   Object.assign(lastStreamedMarkers, { inWorker: nGenes - byCaller, genes: nGenes, blocks: nBlocks });
   const res = groupStatistics(work, groupSize);
