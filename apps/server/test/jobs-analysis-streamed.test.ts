@@ -96,14 +96,10 @@ describe.skipIf(!PBMC_10X || !GENE_LISTS)('analysis job out of core (count store
     expect(clusters(streamed).length).toBeGreaterThan(2000);
     expect(new Set(clusters(streamed)).size).toBeGreaterThan(4);
     expect(clusters(streamed)).toEqual(clusters(inMemory));
-    // the same per-cell columns (QC metrics, doublet scores, the upload's own columns carried),
-    // but the cell-cycle scores, which the streamed path does not compute yet (docs/engine-scaling.md)
-    const CELL_CYCLE = ['S_score', 'G2M_score', 'phase'];
-    expect(Object.keys(streamed.cells.columns).sort()).toEqual(
-      Object.keys(inMemory.cells.columns)
-        .filter((k) => !CELL_CYCLE.includes(k))
-        .sort(),
-    );
+    // the same per-cell columns (QC metrics, doublet scores, cell-cycle scores and phase, the
+    // upload's own columns carried), the phases the same
+    expect(Object.keys(streamed.cells.columns).sort()).toEqual(Object.keys(inMemory.cells.columns).sort());
+    expect(streamed.cells.columns.phase).toEqual(inMemory.cells.columns.phase);
     const nnz = (d: typeof streamed) => d.counts.indptr[d.counts.nCells];
     expect(nnz(streamed)).toBe(nnz(inMemory));
     const text = async (key: string) => new TextDecoder().decode(await s.ctx.storage.getBytes(key));

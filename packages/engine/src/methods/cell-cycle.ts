@@ -1,5 +1,5 @@
 import type { CountMatrix } from '@cellcloud/formats/matrix';
-import { scoreGenes } from './score-genes';
+import { addGeneMeans, scoreCells, scoreGeneSets } from './score-genes';
 
 export type CellCyclePhase = 'G1' | 'S' | 'G2M';
 
@@ -35,6 +35,31 @@ export function scoreCellCycle(
       `scoreCellCycle: ${geneSymbols.length} gene symbols for a matrix of ${logNorm.nGenes} genes; pass one symbol per gene row`,
     );
   }
+  return scoreCellCycleChunks(
+    { nCells: logNorm.nCells, forEach: (visit) => visit(logNorm, 0) },
+    geneSymbols,
+    genes,
+    opts,
+  );
+}
+
+/** A matrix read as consecutive groups of cells (the whole matrix, or a count store's chunks). */
+export interface CellPasses {
+  nCells: number;
+  /** Visits every group of cells in order; `c0` is the group's first cell. */
+  forEach(visit: (m: CountMatrix, c0: number) => void): void;
+}
+
+/**
+ * scoreCellCycle over a matrix read in groups of cells (issue 33: the out-of-core run): one pass
+ * for the gene means, one for both scores — the same sums in the same order, so the same scores.
+ */
+export function scoreCellCycleChunks(
+  logNorm: CellPasses,
+  geneSymbols: readonly string[],
+  genes: CellCycleGenes,
+  opts: { seed?: number; nBins?: number } = {},
+): CellCycleScores {
   const byName = new Map<string, number>();
   geneSymbols.forEach((s, g) => {
     const key = s.toUpperCase();
@@ -52,8 +77,17 @@ export function scoreCellCycle(
   }
   const ctrlSize = Math.min(genes.s.length, genes.g2m.length);
   const seed = opts.seed ?? 0;
-  const g2mScore = scoreGenes(logNorm, g2mIdx, { ctrlSize, seed, nBins: opts.nBins });
-  const sScore = scoreGenes(logNorm, sIdx, { ctrlSize, seed, nBins: opts.nBins });
+  const { nCells } = logNorm;
+  const mean = new Float64Array(geneSymbols.length);
+  logNorm.forEach((m) => addGeneMeans(mean, m, nCells));
+  const g2mSets = scoreGeneSets(mean, g2mIdx, { ctrlSize, seed, nBins: opts.nBins });
+  const sSets = scoreGeneSets(mean, sIdx, { ctrlSize, seed, nBins: opts.nBins });
+  const g2mScore = new Float32Array(nCells);
+  const sScore = new Float32Array(nCells);
+  logNorm.forEach((m, c0) => {
+    scoreCells(m, g2mSets, g2mScore, c0);
+    scoreCells(m, sSets, sScore, c0);
+  });
   const phase = Array.from(sScore, (s, c): CellCyclePhase => {
     const g = g2mScore[c];
     if (s < 0 && g < 0) return 'G1';

@@ -17,6 +17,13 @@ export interface CellCycleResult {
   regressed?: { nGenes: number; values: Float32Array };
 }
 
+/** Whether the data hold at least one S-phase and one G2M-phase gene (else no scores, no error). */
+export function cellCycleGenesFound(geneSymbols: readonly string[]): boolean {
+  const symbols = new Set(geneSymbols.map((s) => s.toUpperCase()));
+  const found = (list: string[]) => list.some((g) => symbols.has(g.toUpperCase()));
+  return found(CELL_CYCLE_GENES.s) && found(CELL_CYCLE_GENES.g2m);
+}
+
 /**
  * S/G2M scores (D2's scanpy score_genes_cell_cycle with the Tirosh genes; species is always human
  * or mouse by the parameter schema) and, when `removeCellCycleEffects`, scanpy regress_out of both
@@ -39,9 +46,7 @@ export class CellCycleStep extends Step<CellCycleParams, CellCycleResult> {
 
   protected run(params: CellCycleParams): CellCycleResult {
     const norm = this.normalize.value;
-    const symbols = new Set(this.source.value.geneSymbols.map((s) => s.toUpperCase()));
-    const found = (list: string[]) => list.some((g) => symbols.has(g.toUpperCase()));
-    if (!found(CELL_CYCLE_GENES.s) || !found(CELL_CYCLE_GENES.g2m)) {
+    if (!cellCycleGenesFound(this.source.value.geneSymbols)) {
       if (params.removeCellCycleEffects) {
         throw new EngineError(
           'CELL_CYCLE_SPECIES',

@@ -15,6 +15,7 @@ import { Tsne3dStep, TsneStep } from '../steps/tsne';
 import { Umap3dStep, UmapStep } from '../steps/umap';
 import { parseParams, validateSamples, type SampleInput } from '../validate';
 import { engineVersion } from '../version';
+import { streamedCellCycle } from './cell-cycle';
 import { streamedDoublets } from './doublets';
 import { streamedHvg } from './hvg';
 import { streamedMarkers, streamedMarkersWorkersExited } from './markers';
@@ -59,7 +60,7 @@ class Given<R> extends Step<Record<string, never>, R> {
 /**
  * The default pipeline on streamed counts (issue 33, docs/engine-scaling.md): samples merged as
  * views, QC in one pass, filters as masks, Scrublet one sample at a time, normalization computed
- * where it is read, HVG statistics in two passes, the PCA on the HVG submatrix; then the in-memory
+ * where it is read, HVG statistics in two passes, the cell-cycle scores in two, the PCA on the HVG submatrix; then the in-memory
  * steps on the PCs (batch correction, neighbours, clusters, layouts). Resident memory grows with
  * cells × (PCs + neighbours) plus the HVG submatrix and one sample for Scrublet, not with every
  * non-zero. Where the mathematics is the same the result is runAnalysis' (test/stream).
@@ -82,7 +83,8 @@ export async function runAnalysisStreamed(
   const nInput = samples.reduce((a, s) => a + s.cells.nCells, 0);
   const layouts = options.layouts ?? (nInput <= STREAMED_ALL_LAYOUTS_MAX_CELLS ? 'all' : 'umap');
   const allLayouts = layouts === 'all';
-  const plan: StepName[] = ['inputs', 'qc', 'filter', 'doublets', 'normalize', 'hvg', 'pca', 'batch'];
+  const plan: StepName[] = ['inputs', 'qc', 'filter', 'doublets', 'normalize', 'hvg', 'cellCycle', 'pca'];
+  plan.push('batch');
   plan.push('neighbors', 'clusters', 'markers');
   if (layouts !== 'none') plan.push('umap');
   if (allLayouts) plan.push('tsne', 'tsne3D', 'umap3D');
@@ -136,6 +138,11 @@ export async function runAnalysisStreamed(
     };
   });
   const hvg = await step('hvg', () => streamedHvg(views.counts, views.normalized, views.stored.kind, params));
+  const geneIds = Array.from(sel.genes, (g) => merged.geneIds[g]);
+  const geneSymbols = Array.from(sel.genes, (g) => merged.geneSymbols[g]);
+  const cellCycle = await step('cellCycle', () =>
+    streamedCellCycle(views.normalized, geneSymbols, params.seed),
+  );
   const pca = await step('pca', () => streamedPca(views.normalized, hvg.selected, views.stored.geneNnz));
 
   // the in-memory steps on the PCs, their upstream results given
@@ -174,8 +181,6 @@ export async function runAnalysisStreamed(
     await step('clusters', (p) =>
       clusters.compute({ clusterResolution: params.clusterResolution, algorithm: params.algorithm }, p),
     );
-    const geneIds = Array.from(sel.genes, (g) => merged.geneIds[g]);
-    const geneSymbols = Array.from(sel.genes, (g) => merged.geneSymbols[g]);
     const markers = await step('markers', async (p) => {
       const rows = streamedMarkers({
         genes: views.normalizedGenes,
@@ -218,6 +223,11 @@ export async function runAnalysisStreamed(
     };
     if (doublets)
       obs.doublet_score = { kind: 'numeric', values: Float64Array.from(keptPos, (i) => doublets.score[i]) };
+    if (cellCycle) {
+      obs.S_score = { kind: 'numeric', values: Float64Array.from(cellCycle.s) };
+      obs.G2M_score = { kind: 'numeric', values: Float64Array.from(cellCycle.g2m) };
+      obs.phase = { kind: 'categorical', values: cellCycle.phase };
+    }
     const summary = filter.summary;
     return {
       engineVersion: engineVersion(),

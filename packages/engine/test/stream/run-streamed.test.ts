@@ -191,7 +191,7 @@ describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every defau
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps the same cells and genes with the same QC columns', () => {
+  it('keeps the same cells and genes with the same QC and cell-cycle columns', () => {
     expect(str.barcodes).toEqual(mem.barcodes);
     expect(str.geneIds).toEqual(mem.geneIds);
     expect(str.geneSymbols).toEqual(mem.geneSymbols);
@@ -201,11 +201,15 @@ describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every defau
       'pct_counts_mito',
       'pct_counts_ribo',
       'doublet_score',
+      'S_score',
+      'G2M_score',
     ])
       expect(
         firstDifference(str.obs[key].values as Float64Array, mem.obs[key].values as Float64Array),
         key,
       ).toBe(-1);
+    expect(str.obs.phase.values).toEqual(mem.obs.phase.values);
+    expect(new Set(str.obs.phase.values as string[])).toEqual(new Set(['G1', 'S', 'G2M']));
     expect(str.qc.samples).toEqual(mem.qc.samples);
     expect(str.qc.doublets).toEqual(mem.qc.doublets);
   });
