@@ -55,6 +55,25 @@ const only = process.argv.slice(2); // optional vitest filters, e.g. `npm test -
 // bundle and the shared pbmc3k result once first); CELLCLOUD_E2E_WORKERS=1 runs them one at a time
 const e2eWorkers = Math.max(1, Number(process.env.CELLCLOUD_E2E_WORKERS ?? 2) || 2);
 const results = [];
+/**
+ * The failed tests of a vitest JSON report, as `file > test: first line of the message`, so that
+ * the summary at the end of a long CI log says which test failed (the log's head may be cut off).
+ */
+function failuresOf(report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(root, file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) {
+      const why = String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 240);
+      out.push(`${name} > ${a.fullName ?? a.title}: ${why}`);
+    }
+    if (failed.length === 0 && file.status === 'failed') {
+      out.push(`${name}: ${String(file.message ?? '').split('\n')[0].slice(0, 240)}`);
+    }
+  }
+  return out;
+}
 function vitest(label, projects, env, extra = []) {
   const json = path.join(outDir, `${label}.json`);
   const args = [
@@ -74,13 +93,14 @@ function vitest(label, projects, env, extra = []) {
   const started = Date.now();
   const code = run('npx', args, { env: pinnedEnv(env) });
   stages.push([label, (Date.now() - started) / 1000]);
-  let summary = { passed: 0, failed: 0, skipped: 0 };
+  let summary = { passed: 0, failed: 0, skipped: 0, failures: [] };
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
     summary = {
       passed: r.numPassedTests,
       failed: r.numFailedTests,
       skipped: r.numPendingTests + r.numTodoTests,
+      failures: failuresOf(r),
     };
     if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) summary.failed += r.numFailedTestSuites;
   } else if (code !== 0) summary.failed += 1;
@@ -204,6 +224,7 @@ let p = 0,
   s = 0;
 for (const r of results) {
   console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  for (const line of r.failures ?? []) console.log(`  ✖ ${line}`);
   p += r.passed;
   f += r.failed;
   s += r.skipped;
