@@ -65,11 +65,16 @@ function failuresOf(report) {
     const name = path.relative(root, file.name ?? '');
     const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
     for (const a of failed) {
-      const why = String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 240);
+      const why = String(a.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 240);
       out.push(`${name} > ${a.fullName ?? a.title}: ${why}`);
     }
     if (failed.length === 0 && file.status === 'failed') {
-      out.push(`${name}: ${String(file.message ?? '').split('\n')[0].slice(0, 240)}`);
+      const why = String(file.message ?? '')
+        .split('\n')[0]
+        .slice(0, 240);
+      out.push(`${name}: ${why || 'failed outside its tests (a hook, or the file did not load)'}`);
     }
   }
   return out;
