@@ -64,19 +64,22 @@ describe('engine threads', () => {
     const n = 40;
     const control = newChunks();
     const ranBy = new Int32Array(new SharedArrayBuffer(n * 4));
-    // a worker that claims a chunk and then stalls 400 ms on it (as a thread the scheduler starves),
+    // released by this thread: the worker holds its first chunk until then, however slowly the
+    // scheduler of a loaded machine runs either thread (a fixed 400 ms stall raced with it)
+    const release = new Int32Array(new SharedArrayBuffer(4));
+    // a worker that claims a chunk and then stalls on it (as a thread the scheduler starves),
     // the claimChunks protocol written out (an eval worker cannot import our TypeScript)
     const worker = new Worker(
-      `const { workerData: { control, ranBy, n }, parentPort } = require('node:worker_threads');
+      `const { workerData: { control, ranBy, n, release }, parentPort } = require('node:worker_threads');
       let first = true;
       for (let c = Atomics.add(control, 0, 1); c < n; c = Atomics.add(control, 0, 1)) {
         if (first) parentPort.postMessage(c);
-        if (first) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+        if (first) Atomics.wait(release, 0, 0, 60000);
         first = false;
         ranBy[c] = 2;
         if (Atomics.add(control, 1, 1) + 1 === n) Atomics.notify(control, 1);
       }`,
-      { eval: true, workerData: { control, ranBy, n } },
+      { eval: true, workerData: { control, ranBy, n, release } },
     );
     try {
       const held = await new Promise<number>((resolve) => worker.once('message', resolve));
@@ -86,12 +89,16 @@ describe('engine threads', () => {
       expect(ranBy[held]).toBe(0);
       const t0 = performance.now();
       const c0 = process.cpuUsage();
+      setTimeout(() => {
+        Atomics.store(release, 0, 1);
+        Atomics.notify(release, 0);
+      }, 300);
       expect(await waitChunksAsync(control, n)).toBe(true);
       const cpu = process.cpuUsage(c0);
       expect(ranBy[held]).toBe(2);
       expect(Array.from(ranBy).filter((r) => r === 1)).toHaveLength(n - 1);
       // asleep, not spinning: the wait took wall time but next to no CPU
-      expect(performance.now() - t0).toBeGreaterThan(100);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(250);
       expect((cpu.user + cpu.system) / 1000).toBeLessThan(50);
     } finally {
       await worker.terminate();
