@@ -42,6 +42,7 @@ import { withMallocTunables } from '@cellcloud/engine/malloc-tunables';
 import { adjustedRandIndex } from '@cellcloud/engine/stats/ari';
 import type { Dataset } from '@cellcloud/formats/matrix';
 import { benchEmbeddings } from './embeddings';
+import { benchLayoutsMemory } from './layouts-memory';
 import { benchTsne } from './tsne';
 import { printStepTable, StepTimer, stepsJson, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
@@ -345,6 +346,10 @@ if (args[0] === '--child') {
 } else if (args[0] === 'embeddings') {
   // the embedding steps alone, previous vs current implementations (scripts/bench/embeddings.ts)
   await benchEmbeddings(args.length > 1 ? args.slice(1).map(Number) : [20_000, 100_000]);
+  process.exit(0);
+} else if (args[0] === 'layouts-memory') {
+  // memory per cell of neighbours, clusters and the 2-D UMAP on synthetic PCs (scripts/bench/layouts-memory.ts)
+  benchLayoutsMemory(args.length > 1 ? args.slice(1).map(Number) : [200_000, 500_000]);
   process.exit(0);
 } else if (args[0] === 'tsne') {
   // the 2D t-SNE alone: search, affinities, layout, trustworthiness (scripts/bench/tsne.ts)

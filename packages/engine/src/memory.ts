@@ -127,7 +127,9 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
  *    + PCs, neighbour lists and the UMAP layouts started alongside (2,640 B per cell);
  *  - layouts: t-SNE, 3-D t-SNE and both UMAPs up to 200,000 input cells (11,000 B per cell, the
  *    in-memory path's figure: the same steps on the same PCs), the 2-D UMAP alone above
- *    (4,000 B per cell: its graph and worker, not measured separately) + 150 MB of worker threads;
+ *    (2,500 B per cell: `npm run bench:engine -- layouts-memory` measured neighbours, clusters and
+ *    the 2-D UMAP at 2,027 B per cell above the PCs at 200k cells and 1,930 at 500k, worker
+ *    threads included) + 150 MB of worker threads;
  *    the outputs' matrices are written meanwhile (≈ 128 MB in flight: a cell chunk of counts and of
  *    normalized values, a gene block, the deflate buffers);
  *  - per cell in every phase 1,000 B (barcodes, QC and obs columns, masks, result embeddings);
@@ -144,7 +146,7 @@ export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput):
   const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
   const pca = 6 * hvgShare * nnz + cells * (8 + 1440);
   const markers = 96 * MB + cells * 2640;
-  const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 4_000;
+  const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 2_500;
   const embeddings = 150 * MB + 128 * MB + cells * layouts;
   const perGene = 200;
   const markerRows = genes * 40 * 120;

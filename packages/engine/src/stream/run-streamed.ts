@@ -8,7 +8,7 @@ import { ClustersStep } from '../steps/clusters';
 import type { Embedding } from '../steps/embeddings';
 import type { InputsStep } from '../steps/inputs';
 import { NeighborsStep } from '../steps/neighbors';
-import type { PcaStep } from '../steps/pca';
+import type { PcaResult, PcaStep } from '../steps/pca';
 import type { CountsSource } from '../steps/sources';
 import { Step, type ProgressCallback, type StepName, type StepProgress } from '../steps/step';
 import { Tsne3dStep, TsneStep } from '../steps/tsne';
@@ -41,6 +41,26 @@ export interface RunStreamedOptions {
    * STREAMED_ALL_LAYOUTS_MAX_CELLS input cells, 'umap' above.
    */
   layouts?: 'all' | 'umap' | 'none';
+}
+
+/**
+ * The in-memory BatchStep on given PCs (the streamed run's, or a benchmark's): its upstream steps
+ * (inputs, the kept cells and their samples, the PCA) hold the given results.
+ */
+export async function batchOnPcs(
+  pca: PcaResult,
+  sampleOfCell: Int32Array,
+  cellIndex: Int32Array,
+): Promise<BatchStep> {
+  const inputs = new Given('inputs', { columns: {} }) as unknown as InputsStep;
+  const source = new Given('doublets', {
+    counts: { nCells: cellIndex.length },
+    sampleOfCell,
+    cellIndex,
+  }) as unknown as CountsSource;
+  const pcaStep = new Given('pca', pca) as unknown as PcaStep;
+  for (const s of [inputs, source, pcaStep]) await (s as Step<unknown, unknown>).compute({});
+  return new BatchStep(inputs, source, pcaStep);
 }
 
 /** A step whose result is given (the streamed run's upstream of the in-memory steps it reuses). */
@@ -146,17 +166,8 @@ export async function runAnalysisStreamed(
   const pca = await step('pca', () => streamedPca(views.normalized, hvg.selected, views.stored.geneNnz));
 
   // the in-memory steps on the PCs, their upstream results given
-  const nCells = cellIndex.length;
   const sampleOfCell = Int32Array.from(cellIndex, (c) => merged.sampleOfCell[c]);
-  const inputs = new Given('inputs', { columns: {} }) as unknown as InputsStep;
-  const source = new Given('doublets', {
-    counts: { nCells },
-    sampleOfCell,
-    cellIndex: Int32Array.from(cellIndex),
-  }) as unknown as CountsSource;
-  const pcaStep = new Given('pca', pca) as unknown as PcaStep;
-  for (const s of [inputs, source, pcaStep]) await (s as Step<unknown, unknown>).compute({});
-  const batch = new BatchStep(inputs, source, pcaStep);
+  const batch = await batchOnPcs(pca, sampleOfCell, Int32Array.from(cellIndex));
   const neighbors = new NeighborsStep(batch);
   const clusters = new ClustersStep(neighbors);
   const umap = new UmapStep(batch, neighbors);
