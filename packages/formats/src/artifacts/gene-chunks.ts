@@ -6,8 +6,11 @@ import type { GeneBlocks } from '../cell-chunks';
 import type { CountMatrix } from '../matrix';
 import type { PositionalFile } from './sink';
 
-/** Gene-major chunks of a CSC-by-cell matrix: returns the .bin bytes and the .idx offsets. */
-export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Array } {
+/**
+ * Where each gene's format-1 chunk (a u32 count, then u32 cells and f32 values) lies: the values
+ * per gene, the .idx pairs (offset, length) and the total bytes (`offset`).
+ */
+function chunkLayout(m: CountMatrix): { perGene: Uint32Array; index: Float64Array; offset: number } {
   const nnz = m.indptr[m.nCells]!;
   const perGene = new Uint32Array(m.nGenes);
   for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
@@ -19,6 +22,12 @@ export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Arr
     index[2 * g + 1] = len;
     offset += len;
   }
+  return { perGene, index, offset };
+}
+
+/** Gene-major chunks of a CSC-by-cell matrix: returns the .bin bytes and the .idx offsets. */
+export function geneChunks(m: CountMatrix): { bin: Uint8Array; index: Float64Array } {
+  const { perGene, index, offset } = chunkLayout(m);
   const words = new Uint32Array(offset / 4);
   const floats = new Float32Array(words.buffer);
   const fill = new Uint32Array(m.nGenes);
@@ -77,17 +86,7 @@ export async function layerBlocks(
   const m = layers[0]!;
   if (layers.some((l) => l.indices !== m.indices || l.indptr !== m.indptr))
     throw new Error('writeLayerChunks: the layers do not share one sparsity layout');
-  const nnz = m.indptr[m.nCells]!;
-  const perGene = new Uint32Array(m.nGenes);
-  for (let k = 0; k < nnz; k++) perGene[m.indices[k]!]!++;
-  const index = new Float64Array(2 * m.nGenes);
-  let offset = 0;
-  for (let g = 0; g < m.nGenes; g++) {
-    const len = 4 + 8 * perGene[g]!;
-    index[2 * g] = offset;
-    index[2 * g + 1] = len;
-    offset += len;
-  }
+  const { perGene, index, offset } = chunkLayout(m);
   const cursor = m.indptr.slice(0, m.nCells);
   const blocks: [number, number][] = [];
   let largest = 0;
