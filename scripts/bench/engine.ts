@@ -44,6 +44,7 @@ import type { Dataset } from '@cellcloud/formats/matrix';
 import { benchEmbeddings } from './embeddings';
 import { benchLayoutsMemory } from './layouts-memory';
 import { benchTsne } from './tsne';
+import { benchUmapParallel } from './umap-parallel';
 import { printStepTable, StepTimer, stepsJson, type StepTime } from './step-timer';
 import { SHARED_DATA_DIR } from '@cellcloud/testkit';
 import { STORE_DATASETS, storeChild } from './engine-store';
@@ -350,6 +351,10 @@ if (args[0] === '--child') {
 } else if (args[0] === 'layouts-memory') {
   // memory per cell of neighbours, clusters and the 2-D UMAP on synthetic PCs (scripts/bench/layouts-memory.ts)
   benchLayoutsMemory(args.length > 1 ? args.slice(1).map(Number) : [200_000, 500_000]);
+  process.exit(0);
+} else if (args[0] === 'umap-parallel') {
+  // the 2-D UMAP layout, sequential vs partitioned on 1 and 2 threads (scripts/bench/umap-parallel.ts)
+  await benchUmapParallel(args.length > 1 ? args.slice(1).map(Number) : [200_000]);
   process.exit(0);
 } else if (args[0] === 'tsne') {
   // the 2D t-SNE alone: search, affinities, layout, trustworthiness (scripts/bench/tsne.ts)

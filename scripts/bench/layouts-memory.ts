@@ -24,8 +24,8 @@ import { batchOnPcs } from '@cellcloud/engine/stream/run-streamed';
 const N_PCS = 50;
 const MiB = 2 ** 20;
 
-/** Ten Gaussian clusters in N_PCS components whose spread falls with the component (seeded). */
-function syntheticPcs(n: number): PcaResult {
+/** Ten Gaussian clusters in N_PCS components whose spread falls with the component (seeded; cell i in cluster i % 10). */
+export function syntheticPcs(n: number): PcaResult {
   const rng = new Random(11);
   const sd = Array.from({ length: N_PCS }, (_, j) => 8 / (1 + j / 3));
   const centers = Array.from({ length: 10 }, () => sd.map((s) => s * rng.normal()));

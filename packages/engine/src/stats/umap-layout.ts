@@ -2,7 +2,24 @@ import { engineThreads } from '../threads';
 import type { WeightedGraph } from '../methods/fuzzy-graph';
 import { Worker } from 'node:worker_threads';
 import { Random } from '../methods/random';
-import { optimizeLayout, type SgdInput, type SgdMessage } from './umap-sgd';
+import {
+  abortPartitioned,
+  optimizeLayout,
+  sgdState,
+  SGD_PARTITIONS,
+  type SgdInput,
+  type SgdMessage,
+  type SgdState,
+} from './umap-sgd';
+
+/**
+ * Graphs up to this many nodes get the sequential SGD (one thread, the coordinates they always
+ * had); larger ones the partitioned SGD (stats/umap-sgd `runPartitioned`) on every engine thread,
+ * with the same coordinates for 1, 2 or 3 threads — the size from which the streamed run computes
+ * the 2-D UMAP only (STREAMED_ALL_LAYOUTS_MAX_CELLS), where the layout's single thread was the
+ * longest step (816 s at 500k cells, docs/engine-scaling.md).
+ */
+export const UMAP_SEQUENTIAL_MAX_NODES = 200_000;
 
 /** Layout options: output dimensions, umap-learn min_dist and epochs, seed of the generator. */
 export interface UmapLayoutOptions {
@@ -10,6 +27,23 @@ export interface UmapLayoutOptions {
   minDist: number;
   epochs: number;
   seed: number;
+  /** Largest graph for the sequential SGD (default UMAP_SEQUENTIAL_MAX_NODES; tests lower it). */
+  sequentialMaxNodes?: number;
+  /** Threads of a UmapLayoutJob (default engineThreads(); the coordinates do not depend on it). */
+  threads?: number;
+}
+
+const partitioned = (input: SgdInput, opts: UmapLayoutOptions): boolean =>
+  input.nNodes > (opts.sequentialMaxNodes ?? UMAP_SEQUENTIAL_MAX_NODES);
+
+/** The layout on the calling thread: the sequential or the partitioned SGD by the graph's size. */
+function layoutHere(
+  input: SgdInput,
+  opts: UmapLayoutOptions,
+  onEpochs?: (done: number) => void,
+): Float32Array {
+  const parts = partitioned(input, opts) ? SGD_PARTITIONS : 1;
+  return optimizeLayout(input, new Random(opts.seed), onEpochs, 10, parts);
 }
 
 /**
@@ -19,8 +53,9 @@ export interface UmapLayoutOptions {
  * cells). As umap-learn: edges weaker than max/epochs dropped, every symmetric edge in both
  * directions, the a/b curve fitted to min_dist (spread 1), random initialisation in [−10, 10]
  * (umap-learn's init='random'), SGD with 5 negative samples per positive edge, learning rate 1
- * decaying linearly, gradients clipped at 4 (the SGD loop is in stats/umap-sgd.ts). Runs on the calling thread; `UmapLayoutJob` runs
- * the same computation in a worker thread, with the same result.
+ * decaying linearly, gradients clipped at 4 (the SGD loop is in stats/umap-sgd.ts; above
+ * `sequentialMaxNodes` nodes its partitioned form). Runs on the calling thread; `UmapLayoutJob`
+ * runs the same computation in worker threads, with the same result.
  */
 export function umapLayout(
   g: WeightedGraph,
@@ -28,11 +63,7 @@ export function umapLayout(
   onProgress?: (fraction: number) => void,
 ): Float32Array {
   const input = sgdInput(g, opts);
-  return optimizeLayout(
-    input,
-    new Random(opts.seed),
-    onProgress && ((done) => onProgress(done / input.epochs)),
-  );
+  return layoutHere(input, opts, onProgress && ((done) => onProgress(done / input.epochs)));
 }
 
 function sgdInput(g: WeightedGraph, opts: UmapLayoutOptions): SgdInput {
@@ -49,45 +80,63 @@ function sgdInput(g: WeightedGraph, opts: UmapLayoutOptions): SgdInput {
 }
 
 /**
- * A UMAP layout running in a worker thread (stats/umap-sgd.ts: the edges shared, the coordinates
+ * A UMAP layout running in worker threads (stats/umap-sgd.ts: the edges shared, the coordinates
  * transferred back), started by the constructor: the caller goes on with other work and joins
- * with `result()` (or stops it with `cancel()`). The
- * coordinates are those `umapLayout` gives for the same graph and options (same code, same
- * seeded generator). If the worker cannot start or fails, `result()` computes on the calling thread.
+ * with `result()` (or stops it with `cancel()`). Up to `sequentialMaxNodes` nodes one worker runs
+ * the sequential SGD; above, engineThreads() workers share the partitioned SGD's state (worker 0
+ * closes the epochs and reports). The coordinates are those `umapLayout` gives for the same graph
+ * and options (same code, same seeded generator, whatever the thread count). With one engine
+ * thread, or if a worker cannot start or fails, `result()` computes on the calling thread.
  */
 export class UmapLayoutJob {
   /** Fraction of the epochs done so far. */
   fraction = 0;
   /** Where the coordinates were computed, once `result()` has returned. */
   ranIn: 'worker' | 'main' | undefined;
+  /** Worker threads started (0: computed on the calling thread). */
+  readonly threads: number;
   private listener: ((fraction: number) => void) | undefined;
-  private worker: Worker | undefined;
+  private workers: Worker[] = [];
+  private state: SgdState | undefined;
   private readonly outcome: Promise<Float32Array | undefined>;
   private input: SgdInput | undefined;
+  private readonly opts: UmapLayoutOptions;
 
   constructor(g: WeightedGraph, opts: UmapLayoutOptions) {
     const input = sgdInput(g, opts);
     this.input = input;
-    let worker: Worker | undefined;
+    this.opts = opts;
+    const url = new URL('./umap-sgd.ts', import.meta.url);
+    const nThreads = opts.threads ?? engineThreads();
     try {
       // one engine thread (engineThreads): computed on the calling thread in result()
-      if (engineThreads() > 1)
-        worker = new Worker(new URL('./umap-sgd.ts', import.meta.url), {
-          workerData: { task: 'umap-sgd', input },
-        });
+      if (nThreads > 1 && partitioned(input, opts)) {
+        // state drawn here, as optimizeLayout draws it; at most one thread per partition
+        const state = (this.state = sgdState(input, new Random(opts.seed), SGD_PARTITIONS));
+        for (let role = 0; role < Math.min(nThreads, SGD_PARTITIONS); role++)
+          this.workers.push(new Worker(url, { workerData: { task: 'umap-sgd-partitioned', state, role } }));
+      } else if (nThreads > 1)
+        this.workers.push(new Worker(url, { workerData: { task: 'umap-sgd', input } }));
     } catch {
-      worker = undefined;
+      void this.stopWorkers();
     }
-    this.worker = worker;
-    this.outcome = !worker
+    this.threads = this.workers.length;
+    const [first, ...others] = this.workers;
+    this.outcome = !first
       ? Promise.resolve(undefined)
       : new Promise((resolve) => {
-          worker.on('message', (m: SgdMessage) => {
+          const state = this.state;
+          first.on('message', (m: SgdMessage) => {
             if (m.type === 'progress') this.update(m.epochs / input.epochs);
-            else resolve(m.values);
+            else resolve(m.values ?? (state && Float32Array.from(state.y)));
           });
-          worker.once('error', () => resolve(undefined));
-          worker.once('exit', () => resolve(undefined));
+          first.once('error', () => resolve(undefined));
+          first.once('exit', () => resolve(undefined));
+          // the other threads of a partitioned SGD end by themselves once no chunk is left
+          for (const w of others) {
+            w.once('error', () => resolve(undefined));
+            w.once('exit', (code) => code !== 0 && resolve(undefined));
+          }
         });
   }
 
@@ -100,7 +149,7 @@ export class UmapLayoutJob {
   /** The coordinates (row-major nNodes × dims); computed on this thread if the worker failed. */
   async result(): Promise<Float32Array> {
     const values = await this.outcome;
-    await this.stopWorker();
+    await this.stopWorkers();
     const input = this.input;
     this.input = undefined;
     if (values) {
@@ -110,19 +159,22 @@ export class UmapLayoutJob {
     }
     if (!input) throw new Error('UmapLayoutJob: result() was already taken or the job was cancelled');
     this.ranIn = 'main';
-    return optimizeLayout(input, new Random(input.seed), (done) => this.update(done / input.epochs));
+    return layoutHere(input, this.opts, (done) => this.update(done / input.epochs));
   }
 
   /** Stops the worker (if still running); the job gives no result afterwards. */
   async cancel(): Promise<void> {
     this.input = undefined;
-    await this.stopWorker();
+    await this.stopWorkers();
   }
 
-  private async stopWorker(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    await w?.terminate();
+  /** Stops the workers (threads of a partitioned SGD waiting on each other first told to stop). */
+  private async stopWorkers(): Promise<void> {
+    const workers = this.workers;
+    this.workers = [];
+    if (this.state) abortPartitioned(this.state);
+    this.state = undefined;
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private update(fraction: number): void {

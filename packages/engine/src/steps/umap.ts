@@ -12,12 +12,13 @@ import { Step, type StepProgress } from './step';
  * epochs, negative sampling and a/b curve) over the fuzzy graph of the same 15 nearest neighbours
  * the clustering uses (methods/fuzzy-graph), min_dist by cell count, a seeded generator.
  *
- * The layout runs in a worker thread. The runner calls `start(params)` for both UMAP steps as soon
+ * The layout runs in a worker thread (above UMAP_SEQUENTIAL_MAX_NODES nodes, in engineThreads()
+ * worker threads sharing the partitioned SGD, stats/umap-sgd). The runner calls `start(params)` for both UMAP steps as soon
  * as the neighbour graph exists (before the clustering), so the two layouts share the two cores
  * with clustering, markers and t-SNE (main thread); both use one fuzzy graph (`umapGraph`); this step's
  * compute then joins the running layout (same parameters and upstream results) or, without a
  * start, starts and joins it itself. The coordinates are the same either way, and the same as on
- * one thread (one worker per layout: deterministic for a seed).
+ * one thread (deterministic for a seed, whatever the thread count).
  */
 /**
  * The fuzzy graph of a neighbour result, built once for the 2D and the 3D layout (keyed by the
