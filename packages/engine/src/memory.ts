@@ -1,4 +1,5 @@
 import type { AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import { COUNT_TABLE_SIZE } from './methods/sparse-products';
 import { wilcoxonBlockGenes } from './stats/wilcoxon';
 import { parseParams } from './validate';
 
@@ -119,10 +120,12 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
  *  - Scrublet, one sample at a time (stream/doublets.ts): the sample's filtered cells loaded
  *    (8) + Scrublet's copy over its expressed genes with log values and its simulated doublets
  *    (12, as in estimateMemoryBytes): 20 × the largest sample;
- *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (6 B per HVG value: a
- *    4-byte value and a 2-byte gene index; the
- *    share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in estimateMemoryBytes) + its
- *    indptr (8 B per cell) + the randomized SVD's cells × 60 float64 blocks (1,440 B per cell);
+ *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (4 B per HVG value: a
+ *    2-byte count and a 2-byte gene index, the values decoded where the products read them, issue
+ *    33 — 6 B with float32 values before, and still for values that are not integer counts below
+ *    65,536; the share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in
+ *    estimateMemoryBytes) + per cell its indptr (8 B), size factor (8 B) and table of the values of
+ *    counts 0–15 (64 B) + the randomized SVD's cells × 60 float64 blocks (1,440 B per cell);
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
  *    + PCs, neighbour lists and the UMAP layouts started alongside (2,640 B per cell);
  *  - layouts: t-SNE, 3-D t-SNE and both UMAPs up to 200,000 input cells (11,000 B per cell, the
@@ -144,7 +147,7 @@ export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput):
   const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
   const convert = input.convertsSamples ? 30 * largest : 0;
   const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
-  const pca = 6 * hvgShare * nnz + cells * (8 + 1440);
+  const pca = 4 * hvgShare * nnz + cells * (8 + 8 + 4 * COUNT_TABLE_SIZE + 1440);
   const markers = 96 * MB + cells * 2640;
   const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 2_500;
   const embeddings = 150 * MB + 128 * MB + cells * layouts;

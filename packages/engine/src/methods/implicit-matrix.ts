@@ -8,8 +8,15 @@ import {
   stopWorker,
   timesRange,
   transposeTimesRange,
+  type CountValues,
   type ProductBuffers,
 } from './sparse-products';
+
+/**
+ * A cell-major matrix whose values the products read from `data`, or from `countValues` when it
+ * has them (2-byte counts decoded where they are read: the streamed PCA's HVG submatrix, issue 33).
+ */
+export type ProductMatrix = CsrMatrix & { countValues?: CountValues };
 
 /** Passes over the matrix (products; a gram AᵀA·M is one) of the last fit: in all, and shared with a worker thread. */
 export const lastProducts = { inWorker: 0, total: 0 };
@@ -45,7 +52,7 @@ export class ImplicitMatrix {
   private buffers: ProductBuffers | undefined;
 
   constructor(
-    readonly m: CsrMatrix,
+    readonly m: ProductMatrix,
     readonly col: Int32Array,
     readonly center: Float64Array,
     readonly scale: Float64Array,
@@ -68,6 +75,12 @@ export class ImplicitMatrix {
         indptr: toShared(m.indptr),
         indices: toShared(m.indices),
         data: toShared(m.data),
+        countValues: m.countValues && {
+          counts: toShared(m.countValues.counts),
+          factor: toShared(m.countValues.factor),
+          table: toShared(m.countValues.table),
+          cap: toShared(m.countValues.cap),
+        },
       },
       col: toShared(this.col),
       scale: toShared(this.scale),

@@ -1,7 +1,7 @@
 import { engineThreads } from '../threads';
-import type { CountMatrix, CsrMatrix } from '@cellcloud/formats/matrix';
+import type { CountMatrix } from '@cellcloud/formats/matrix';
 import { blockKrylovEigen } from './block-krylov';
-import { ImplicitMatrix, lastProducts } from './implicit-matrix';
+import { ImplicitMatrix, lastProducts, type ProductMatrix } from './implicit-matrix';
 import { orthonormalizeColumns, symmetricEigen } from './linalg';
 import { Random } from './random';
 
@@ -62,7 +62,7 @@ export let lastPowerIterations = 0;
 export let lastKrylovResidual = 0;
 
 export function sparsePca(
-  m: CsrMatrix,
+  m: ProductMatrix,
   genes: Int32Array,
   nPcs: number,
   opts: SparsePcaOptions = {},
@@ -76,7 +76,8 @@ export function sparsePca(
   const center = opts.center ?? new Float64Array(p);
   const scale = opts.scale ?? new Float64Array(p).fill(1);
   // two threads by default only for a matrix already in shared memory (no copy of the caller's data)
-  const shared = m.data.buffer instanceof SharedArrayBuffer && m.indices.buffer instanceof SharedArrayBuffer;
+  const values = m.countValues?.counts ?? m.data;
+  const shared = values.buffer instanceof SharedArrayBuffer && m.indices.buffer instanceof SharedArrayBuffer;
   const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? (shared ? engineThreads() : 1));
   lastProducts.inWorker = 0;
   lastProducts.total = 0;

@@ -20,7 +20,76 @@ export interface SharedCsr {
   indptr: Float64Array;
   /** 2-byte gene indices for a matrix of at most 65,536 genes (CsrMatrix in formats/matrix.ts). */
   indices: Uint32Array | Uint16Array;
+  /** The values (empty when `countValues` holds them). */
   data: Float32Array;
+  /** The values held as counts, decoded where the products read them (issue 33: the streamed PCA). */
+  countValues?: CountValues;
+}
+
+/**
+ * Values held as 2-byte counts (the streamed PCA's HVG submatrix, issue 33: 4 B per value with the
+ * 2-byte gene index instead of 6): value t of cell c is min(v, cap[gene]) where v is
+ * Math.fround(Math.log1p(counts[t] × factor[c])) — logNormalize's float32 value, so the products
+ * see the same bits as from `data` — taken from the cell's table for counts below
+ * COUNT_TABLE_SIZE (most single-cell counts are 1–3) and computed for larger ones.
+ */
+export interface CountValues {
+  counts: Uint16Array;
+  /** Per cell: 1e4 / its total (stream/views.ts). */
+  factor: Float64Array;
+  /** Per cell, COUNT_TABLE_SIZE values: v of counts 0 … COUNT_TABLE_SIZE − 1. */
+  table: Float32Array;
+  /** Per gene: the largest value (scaledSparsePca's clipping, float32; +Infinity: none). */
+  cap: Float32Array;
+}
+
+/** Counts per cell whose value CountValues keeps in a table (64 B per cell). */
+export const COUNT_TABLE_SIZE = 16;
+
+/**
+ * CountValues over `counts` with each cell's table computed from `factor`, nothing clipped; in
+ * shared memory (the worker threads read them without a copy).
+ */
+export function countValues(counts: Uint16Array, factor: Float64Array, nGenes: number): CountValues {
+  const f = new Float64Array(new SharedArrayBuffer(factor.length * 8));
+  f.set(factor);
+  const table = new Float32Array(new SharedArrayBuffer(factor.length * COUNT_TABLE_SIZE * 4));
+  for (let c = 0; c < factor.length; c++)
+    for (let n = 0; n < COUNT_TABLE_SIZE; n++) table[c * COUNT_TABLE_SIZE + n] = Math.log1p(n * factor[c]);
+  const cap = new Float32Array(new SharedArrayBuffer(nGenes * 4)).fill(Infinity);
+  return { counts, factor: f, table, cap };
+}
+
+/**
+ * Room for the values of the longest cell of [from, to) as `cellValues` decodes them (empty when
+ * the matrix holds its values in `data`).
+ */
+export function valueScratch(m: SharedCsr, from: number, to: number): Float32Array {
+  if (!m.countValues) return new Float32Array(0);
+  let longest = 0;
+  for (let c = from; c < to; c++) longest = Math.max(longest, m.indptr[c + 1] - m.indptr[c]);
+  return new Float32Array(longest);
+}
+
+/**
+ * The values of cell `cell`: `m.data` (the cell's value t at [t]), or decoded from the counts into
+ * `scratch` (valueScratch) at [t − indptr[cell]].
+ */
+export function cellValues(m: SharedCsr, cell: number, scratch: Float32Array): Float32Array {
+  const v = m.countValues;
+  if (!v) return m.data;
+  const { counts, table, cap } = v;
+  const f = v.factor[cell];
+  const t0 = cell * COUNT_TABLE_SIZE;
+  const start = m.indptr[cell];
+  const end = m.indptr[cell + 1];
+  for (let t = start; t < end; t++) {
+    const n = counts[t];
+    const x = n < COUNT_TABLE_SIZE ? table[t0 + n] : Math.fround(Math.log1p(n * f));
+    const c = cap[m.indices[t]];
+    scratch[t - start] = x < c ? x : c;
+  }
+  return scratch;
 }
 
 export interface ProductBuffers {
@@ -78,13 +147,16 @@ export function chunkStarts(indptr: ArrayLike<number>, nCells: number, nChunks: 
 /** Rows [from, to) of A · M (M = input, p × w): out[cell] = Σ x·scale·M[j] − offset. */
 export function timesRange(b: ProductBuffers, w: number, from: number, to: number): void {
   const { m, col, scale, input, output, offset } = b;
+  const scratch = valueScratch(m, from, to);
   for (let cell = from; cell < to; cell++) {
     const o = cell * w;
     for (let c = 0; c < w; c++) output[o + c] = -offset[c];
+    const values = cellValues(m, cell, scratch);
+    const shift = m.countValues ? m.indptr[cell] : 0;
     for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
       const j = col[m.indices[t]];
       if (j < 0) continue;
-      addScaledRow(output, o, input, j * w, m.data[t] * scale[j], w);
+      addScaledRow(output, o, input, j * w, values[t - shift] * scale[j], w);
     }
   }
 }
@@ -101,13 +173,16 @@ export function transposeTimesRange(
   const { m, col, scale, input } = b;
   out.fill(0, 0, (out.length / b.maxWidth) * w);
   colSum.fill(0);
+  const scratch = valueScratch(m, from, to);
   for (let cell = from; cell < to; cell++) {
     const o = cell * w;
     for (let c = 0; c < w; c++) colSum[c] += input[o + c];
+    const values = cellValues(m, cell, scratch);
+    const shift = m.countValues ? m.indptr[cell] : 0;
     for (let t = m.indptr[cell]; t < m.indptr[cell + 1]; t++) {
       const j = col[m.indices[t]];
       if (j < 0) continue;
-      addScaledRow(out, j * w, input, o, m.data[t] * scale[j], w);
+      addScaledRow(out, j * w, input, o, values[t - shift] * scale[j], w);
     }
   }
 }
@@ -122,18 +197,21 @@ export const gramRange: typeof transposeTimesRange = (b, w, from, to, out, colSu
   out.fill(0, 0, (out.length / b.maxWidth) * w);
   colSum.fill(0);
   const row = new Float64Array(w);
+  const scratch = valueScratch(m, from, to);
   for (let cell = from; cell < to; cell++) {
     for (let c = 0; c < w; c++) row[c] = -offset[c];
     const start = m.indptr[cell];
     const end = m.indptr[cell + 1];
+    const values = cellValues(m, cell, scratch);
+    const shift = m.countValues ? start : 0;
     for (let t = start; t < end; t++) {
       const j = col[m.indices[t]];
-      if (j >= 0) addScaledRow(row, 0, input, j * w, m.data[t] * scale[j], w);
+      if (j >= 0) addScaledRow(row, 0, input, j * w, values[t - shift] * scale[j], w);
     }
     for (let c = 0; c < w; c++) colSum[c] += row[c];
     for (let t = start; t < end; t++) {
       const j = col[m.indices[t]];
-      if (j >= 0) addScaledRow(out, j * w, row, 0, m.data[t] * scale[j], w);
+      if (j >= 0) addScaledRow(out, j * w, row, 0, values[t - shift] * scale[j], w);
     }
   }
 };

@@ -1,7 +1,8 @@
 import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
-import type { CsrMatrix } from '@cellcloud/formats/matrix';
 import type { RunPcaResults, ScranMatrix } from 'scran.js';
+import type { ProductMatrix } from '../methods/implicit-matrix';
 import { sparsePca } from '../methods/sparse-pca';
+import { cellValues, valueScratch } from '../methods/sparse-products';
 import { freeAll, initScran } from '../scran';
 import { subsetGenesCompact } from '../sparse';
 import { choosePcCount } from '../stats/n-pcs';
@@ -110,27 +111,38 @@ export class PcaStep extends Step<PcaParams, PcaResult> {
  * `inPlace` clips the values of `sub` itself (a temporary of the caller: 4 B per value saved). Clipping
  * is applied to the stored values (x → min(x, mean + maxValue·sd)), so the scaled matrix is still
  * never built. The variance ratio of a PC is its variance over the TOTAL variance of the scaled,
- * clipped matrix (scanpy `variance_ratio`), not over the computed PCs only.
+ * clipped matrix (scanpy `variance_ratio`), not over the computed PCs only. Values held as counts
+ * (`sub.countValues`, the streamed PCA) are clipped by their per-gene cap instead, read where the
+ * products decode them: the same float32 values (min(x, fround(bound)) = fround(min(x, bound))
+ * for a float32 x, rounding being monotone).
  */
 export function scaledSparsePca(
-  sub: CsrMatrix,
+  sub: ProductMatrix,
   seed: number,
   maxValue = Infinity,
   inPlace = false,
 ): PcaResult {
   const raw = geneMoments(sub);
-  // clipped values in shared memory (the sparse products read them from a worker thread too);
-  // `inPlace`: sub is the caller's temporary, its (shared) values are clipped without a copy
-  const data =
-    inPlace && sub.data.buffer instanceof SharedArrayBuffer
-      ? sub.data
-      : new Float32Array(new SharedArrayBuffer(sub.data.length * 4));
-  for (let k = 0; k < data.length; k++) {
-    const x = sub.data[k];
-    const g = sub.indices[k];
-    data[k] = raw.scale[g] > 0 ? Math.min(x, raw.center[g] + maxValue / raw.scale[g]) : x;
+  const bound = (g: number) => raw.center[g] + maxValue / raw.scale[g];
+  let clipped: ProductMatrix;
+  if (sub.countValues) {
+    const cap = new Float32Array(new SharedArrayBuffer(sub.nGenes * 4));
+    for (let g = 0; g < sub.nGenes; g++) cap[g] = raw.scale[g] > 0 ? bound(g) : Infinity;
+    clipped = { ...sub, countValues: { ...sub.countValues, cap } };
+  } else {
+    // clipped values in shared memory (the sparse products read them from a worker thread too);
+    // `inPlace`: sub is the caller's temporary, its (shared) values are clipped without a copy
+    const data =
+      inPlace && sub.data.buffer instanceof SharedArrayBuffer
+        ? sub.data
+        : new Float32Array(new SharedArrayBuffer(sub.data.length * 4));
+    for (let k = 0; k < data.length; k++) {
+      const x = sub.data[k];
+      const g = sub.indices[k];
+      data[k] = raw.scale[g] > 0 ? Math.min(x, bound(g)) : x;
+    }
+    clipped = { ...sub, data };
   }
-  const clipped: CsrMatrix = { ...sub, data };
   const { center, variance } = geneMoments(clipped);
   let totalVariance = 0;
   for (let g = 0; g < sub.nGenes; g++) totalVariance += variance[g] * raw.scale[g] * raw.scale[g];
@@ -151,16 +163,22 @@ export function scaledSparsePca(
 }
 
 /** Per-gene mean, variance and 1/sd (ddof 1) of a cell-major matrix; constant genes get scale 0. */
-export function geneMoments(m: CsrMatrix): {
+export function geneMoments(m: ProductMatrix): {
   center: Float64Array;
   variance: Float64Array;
   scale: Float64Array;
 } {
   const sum = new Float64Array(m.nGenes);
   const sq = new Float64Array(m.nGenes);
-  for (let k = 0; k < m.data.length; k++) {
-    sum[m.indices[k]] += m.data[k];
-    sq[m.indices[k]] += m.data[k] * m.data[k];
+  const scratch = valueScratch(m, 0, m.nCells);
+  for (let c = 0; c < m.nCells; c++) {
+    const values = cellValues(m, c, scratch);
+    const shift = m.countValues ? m.indptr[c] : 0;
+    for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) {
+      const x = values[k - shift];
+      sum[m.indices[k]] += x;
+      sq[m.indices[k]] += x * x;
+    }
   }
   const n = m.nCells;
   const center = sum.map((x) => x / n);

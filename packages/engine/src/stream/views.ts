@@ -153,6 +153,15 @@ function scaleFactors(totals: Float64Array): Float64Array {
   return f;
 }
 
+/** logNormalizedCells' chunks and, for integer counts, what they are computed from. */
+export interface NormalizedCells extends CellChunks {
+  /**
+   * Kind 'counts': the source chunks and the per-cell factors, value = Math.fround(Math.log1p(count ×
+   * factor[c])) — the streamed PCA holds its HVG submatrix as counts and decodes them (stream/pca.ts).
+   */
+  fromCounts?: { cells: CellChunks; factor: Float64Array };
+}
+
 /**
  * log1p(count × 1e4 / totals[c]) of each stored value of cell c, as float32: exactly the values of
  * logNormalize (steps/normalize.ts) when `totals` are the cells' sums of their stored counts in
@@ -163,10 +172,11 @@ export function logNormalizedCells(
   cells: CellChunks,
   totals: Float64Array,
   kind: ValueKind = 'counts',
-): CellChunks {
+): NormalizedCells {
   if (totals.length !== cells.nCells) throw new Error('one total per cell is needed');
   const factor = scaleFactors(totals);
   return {
+    fromCounts: kind === 'counts' ? { cells, factor } : undefined,
     nCells: cells.nCells,
     nGenes: cells.nGenes,
     get nnz() {
