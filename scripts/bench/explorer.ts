@@ -32,6 +32,12 @@
  * Artifact format 1 → 2 (2M cells, CPU forced, back-to-back pairs at load 23–26): gene chunk median
  *   3.9 → 1.4 MB, positions 15.3 → 11.4 MB; first paint 1562/2112 vs 1633/2200 ms, recolour median
  *   216/318 vs 215/292 ms: within the run-to-run spread over loopback (docs/benchmarks/explorer.md).
+ * First paint at 2M cells (2026-11-30, positions first and splatted into the first frame as they
+ *   download, WebGL probe in a worker; other agents' benchmarks held the load at 4.6–10.2): CPU forced
+ *   1129–1755 → 953–1373 ms; automatic choice (WebGL probe included) 1412–1808 → 876–1291 ms;
+ *   cluster-coloured frame 1129–1755 → 1439–2077 ms (the column now follows the positions); four
+ *   alternated pairs, old page built with BENCH_PAGE_ROOT (docs/benchmarks/explorer.md).
+ *   The line `requests of the first load` gives each request's start–end (ms from navigation).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
@@ -40,7 +46,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Request } from 'playwright-core';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import { writeSyntheticArtifacts } from './explorer-data';
@@ -170,6 +176,22 @@ async function measure(kind: Kind): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
   if (process.env.BENCH_DEBUG) page.on('console', (m) => console.log(`  [page] ${m.text()}`));
+  // the first load's requests (page scripts, the worker's script and artifact fetches), for the timeline
+  const requests: Array<{ url: string; start: number; end: number; bytes: number }> = [];
+  const onRequest = (r: Request) => {
+    const t = r.timing();
+    void r.sizes().then(
+      (s) =>
+        requests.push({
+          url: r.url(),
+          start: t.startTime,
+          end: t.startTime + t.responseEnd,
+          bytes: s.responseBodySize,
+        }),
+      () => undefined,
+    );
+  };
+  page.on('requestfinished', onRequest);
   await page.goto(`${url}/page/?base=/artifacts/${kind === 'auto' ? '' : `&renderer=${kind}`}`);
   await page.waitForFunction(
     () =>
@@ -180,6 +202,14 @@ async function measure(kind: Kind): Promise<void> {
   );
   const first = await page.evaluate(() => window.bench);
   if (first.error) throw new Error(first.error);
+  page.off('requestfinished', onRequest);
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const timeline = requests
+    .sort((a, b) => a.start - b.start)
+    .map(
+      (r) =>
+        `${r.url.replace(/^.*\/(page|artifacts)\//, '')} ${(r.start - origin).toFixed(0)}–${(r.end - origin).toFixed(0)}${r.bytes > 1e5 ? ` (${mb(r.bytes)})` : ''}`,
+    );
   const drawn = await page.evaluate(() => document.querySelector('canvas')!.dataset.renderer);
   if (kind !== 'auto' && drawn !== kind)
     throw new Error(`asked for the ${kind} renderer but the page drew with ${drawn ?? 'none'}`);
@@ -238,6 +268,7 @@ async function measure(kind: Kind): Promise<void> {
   console.log(
     `  first paint, navigation → first frame with all ${nCells.toLocaleString('en')} points: ${first.firstPaintMs!.toFixed(0)} ms (target ≤ 1000; embedding delivered by the worker at ${first.embeddingMs!.toFixed(0)} ms)`,
   );
+  console.log(`  requests of the first load, ms from navigation: ${timeline.join('; ')}`);
   console.log(
     `  navigation → first frame coloured by cluster: ${first.clusterPaintMs!.toFixed(0)} ms (cluster column delivered at ${first.clusterMs!.toFixed(0)} ms)`,
   );

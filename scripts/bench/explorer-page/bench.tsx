@@ -7,7 +7,9 @@ import {
   type DrawTiming,
   type EmbeddingViewerHandle,
 } from '../../../apps/web/src/features/explore/viewer/EmbeddingViewer';
+import type { EmbeddingResult } from '../../../apps/web/src/features/explore/data/protocol';
 import { HOME } from '../../../apps/web/src/features/explore/viewer/camera';
+import { firstFrameOf } from '../../../apps/web/src/features/explore/viewer/firstFrame';
 import { expressionRamp } from '../../../apps/web/src/features/explore/viewer/gradient';
 import { colourPoints, type PointColours } from '../../../apps/web/src/features/explore/viewer/pointColours';
 import {
@@ -21,6 +23,9 @@ import {
   splat,
 } from '../../../apps/web/src/features/explore/viewer/splat';
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
+import { probeInBackground } from '../../../apps/web/src/features/explore/viewer/rendererChoice';
+
+const HEIGHT = 700;
 
 /**
  * Benchmark page: the explorer's own data layer (worker + range requests) and embedding viewer
@@ -64,6 +69,7 @@ declare global {
 
 const base = new URLSearchParams(location.search).get('base') ?? '/artifacts/';
 const client = new ArtifactClient(base, null);
+probeInBackground(); // as useArtifactClient: the renderer choice while the artifacts load
 let pending: { start: number; resolve: (ms: number) => void } | null = null;
 let setColour: (c: Colouring) => void = () => undefined;
 let positions: NormalizedEmbedding | null = null;
@@ -155,7 +161,7 @@ window.bench = {
 };
 
 function Bench() {
-  const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
+  const [emb, setEmb] = useState<EmbeddingResult | null>(null);
   const [colouring, setColouring] = useState<Colouring>({ kind: 'none' });
   const viewer = useRef<EmbeddingViewerHandle>(null);
   setColour = setColouring;
@@ -163,7 +169,12 @@ function Bench() {
   useEffect(() => {
     const fail = (e: unknown) => (window.bench.error = String(e));
     const m = client.manifest();
-    m.then((mf) => client.embedding(mf.embeddings[0]!.name))
+    m.then((mf) => {
+      // as ViewerPanel: the worker splats the first frame as the positions arrive
+      const width = document.getElementById('root')!.getBoundingClientRect().width;
+      const frame = firstFrameOf(width, HEIGHT, mf.nCells, window.devicePixelRatio);
+      return client.embedding(mf.embeddings[0]!.name, frame);
+    })
       .then((e) => {
         window.bench.embeddingMs = performance.now();
         positions = e;
@@ -199,8 +210,9 @@ function Bench() {
       x={emb.x}
       y={emb.y}
       colouring={colouring}
+      firstFrame={emb.firstFrame}
       mouseMode="panZoom"
-      height={700}
+      height={HEIGHT}
       onDrawn={onDrawn}
       onFrame={() => (window.bench.frames += 1)}
     />

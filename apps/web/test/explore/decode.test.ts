@@ -8,6 +8,7 @@ import {
   parseGeneIndex,
   parseGenes,
   parseManifest,
+  quantisedPositionsDecoder,
 } from '../../src/features/explore/data/decode';
 import { fingerprint } from '../../src/features/explore/data/rangeFetch';
 
@@ -94,6 +95,32 @@ describe('artifact decoding', () => {
       expect(Math.abs(a.y[i]! - b.y[i]!)).toBeLessThan(1e-6);
     }
     expect(() => normalizeEmbedding(bytes.slice(1).buffer, 3, 2, box)).toThrow(/bytes/);
+  });
+
+  it('decodes 24-bit positions piece by piece as they download, cells split between pieces included', () => {
+    const n = 101;
+    const box = { min: [-3, -8], max: [5, 10] };
+    const bytes = Uint8Array.from({ length: 6 * n }, (_, i) => (i * 37 + 11) & 0xff);
+    const whole = normalizeEmbedding(bytes.slice().buffer, n, 2, box);
+    const seen: Array<[number, number]> = [];
+    const decoder = quantisedPositionsDecoder(n, 2, box, (_x, _y, from, to) => seen.push([from, to]));
+    // pieces of 1, 5, 7 … bytes: records (6 bytes) split at every offset
+    for (let at = 0, k = 1; at < bytes.length; at += k, k = (k + 4) % 13 || 1)
+      decoder.push(bytes.subarray(at, at + k));
+    const pieces = decoder.finish();
+    expect(pieces.x).toEqual(whole.x);
+    expect(pieces.y).toEqual(whole.y);
+    expect(pieces.centre).toEqual(whole.centre);
+    expect(pieces.scale).toBe(whole.scale);
+    // the cells each piece completed, contiguous from 0 to n
+    expect(seen[0]![0]).toBe(0);
+    for (let k = 1; k < seen.length; k++) expect(seen[k]![0]).toBe(seen[k - 1]![1]);
+    expect(seen.at(-1)![1]).toBe(n);
+    const short = quantisedPositionsDecoder(n, 2, box);
+    short.push(bytes.subarray(1));
+    expect(() => short.finish()).toThrow(/bytes, expected/);
+    const long = quantisedPositionsDecoder(n, 2, box);
+    expect(() => long.push(new Uint8Array(6 * n + 1))).toThrow(ArtifactFormatError);
   });
 
   it('reads the Float64 (offset, length) index', () => {

@@ -1,6 +1,6 @@
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
-import type { NormalizedEmbedding } from './decode';
-import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest, WorkerResults } from './protocol';
+import type { FirstFrame } from '../viewer/firstFrame';
+import type { EmbeddingResult, ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest, WorkerResults } from './protocol';
 
 /** Base URL of a result's artifacts (served with Range support by the explore routes). */
 export function artifactBaseUrl(datasetId: string): string {
@@ -80,8 +80,12 @@ export class ArtifactClient {
   manifest(): Promise<ArtifactManifest> {
     return this.once('manifest', () => this.call({ op: 'manifest' }));
   }
-  embedding(name: string): Promise<NormalizedEmbedding> {
-    return this.once(`emb:${name}`, () => this.call({ op: 'embedding', name }));
+  /**
+   * `frame`: the worker also splats the positions as they arrive into the first frame of a canvas of
+   * that size (firstFrame.ts); given on the first request of an embedding only.
+   */
+  embedding(name: string, frame?: FirstFrame): Promise<EmbeddingResult> {
+    return this.once(`emb:${name}`, () => this.call({ op: 'embedding', name, ...(frame ? { frame } : {}) }));
   }
   obs(key: string): Promise<ObsColumn> {
     return this.once(`obs:${key}`, () => this.call({ op: 'obs', key }));

@@ -10,9 +10,12 @@ import {
   parseGeneIndex,
   parseGenes,
   parseManifest,
+  quantisedPositionsDecoder,
   type GeneIndex,
+  type NormalizedEmbedding,
 } from './decode';
-import type { ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest } from './protocol';
+import { firstFrameSplatter } from '../viewer/firstFrame';
+import type { EmbeddingResult, ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest } from './protocol';
 import { ArtifactHttpError, createHttpByteSource, fingerprint, type ByteSource } from './rangeFetch';
 
 /** Artifact Web Worker: fetches, decodes and indexes off the main thread; replies with transferables. */
@@ -24,6 +27,17 @@ const colourLengths = new Map<string, Promise<Uint32Array>>();
 function need(): ByteSource {
   if (!source) throw new Error('artifact worker used before init');
   return source;
+}
+
+/**
+ * The positions of an embedding download alone: every other artifact download (annotation
+ * columns, genes, JSON) waits until their bytes are in, so the first paint does not share the link
+ * (and, over loopback, the cores) with the colour columns asked for at the same time.
+ */
+let positionsInFlight: Promise<unknown> = Promise.resolve();
+async function getAfterPositions(path: string, range?: { start: number; length: number }): Promise<ArrayBuffer> {
+  await positionsInFlight;
+  return need().get(path, range);
 }
 
 async function manifest(): Promise<ArtifactManifest> {
@@ -39,7 +53,7 @@ async function manifest(): Promise<ArtifactManifest> {
 
 async function json(path: string): Promise<unknown> {
   await manifest(); // sets the cache version first
-  return JSON.parse(new TextDecoder().decode(await need().get(path)));
+  return JSON.parse(new TextDecoder().decode(await getAfterPositions(path)));
 }
 
 async function geneIndex(layer: string): Promise<GeneIndex> {
@@ -48,9 +62,7 @@ async function geneIndex(layer: string): Promise<GeneIndex> {
   if (!l) throw new Error(`layer "${layer}" is not in this result (has: ${m.layers.map((x) => x.name).join(', ')})`);
   let p = indexes.get(layer);
   if (!p) {
-    p = need()
-      .get(l.index)
-      .then((b) => parseGeneIndex(b, m.nGenes));
+    p = getAfterPositions(l.index).then((b) => parseGeneIndex(b, m.nGenes));
     indexes.set(layer, p);
   }
   return p;
@@ -64,9 +76,7 @@ async function colourLengthsOf(layer: string): Promise<Uint32Array | null> {
   const file = l.compact.colourLengths;
   let p = colourLengths.get(layer);
   if (!p) {
-    p = need()
-      .get(file)
-      .then((b) => parseColourLengths(b, m.nGenes));
+    p = getAfterPositions(file).then((b) => parseColourLengths(b, m.nGenes));
     colourLengths.set(layer, p);
   }
   return p;
@@ -86,16 +96,35 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       const m = await manifest();
       const e = m.embeddings.find((x) => x.name === req.name);
       if (!e) throw new Error(`embedding "${req.name}" is not in this result`);
-      const emb = normalizeEmbedding(await need().get(e.file), m.nCells, e.dims as 2 | 3, e.quantised);
+      const dims = e.dims as 2 | 3;
+      // the first frame (2-D), splatted piece by piece as the positions decode
+      const first = req.frame && dims === 2 ? firstFrameSplatter(req.frame) : null;
+      let emb: NormalizedEmbedding;
+      if (e.quantised) {
+        // format 2: decoded as the bytes arrive
+        const decoder = quantisedPositionsDecoder(m.nCells, dims, e.quantised, first?.add);
+        const done = need().stream(e.file, (b) => decoder.push(b));
+        positionsInFlight = done.catch(() => undefined);
+        await done;
+        emb = decoder.finish();
+      } else {
+        const bytes = need().get(e.file);
+        positionsInFlight = bytes.catch(() => undefined);
+        emb = normalizeEmbedding(await bytes, m.nCells, dims);
+        first?.add(emb.x, emb.y, 0, m.nCells);
+      }
+      const firstFrame = first?.image() ?? null;
+      const result: EmbeddingResult = { ...emb, firstFrame };
       const transfer: Transferable[] = [emb.x.buffer, emb.y.buffer];
       if (emb.z) transfer.push(emb.z.buffer);
-      return { result: emb, transfer };
+      if (firstFrame) transfer.push(firstFrame.pixels.buffer);
+      return { result, transfer };
     }
     case 'obs': {
       const m = await manifest();
       const o = m.obs.find((x) => x.key === req.key);
       if (!o) throw new Error(`annotation "${req.key}" is not in this result`);
-      const buf = await need().get(o.file);
+      const buf = await getAfterPositions(o.file);
       const col: ObsColumn =
         o.kind === 'categorical'
           ? { kind: 'categorical', key: o.key, labels: o.labels, codes: decodeCategorical(buf, o.dtype, m.nCells, o.labels.length) }
@@ -114,7 +143,7 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       // colours only: the chunk's colour prefix (format 2), about 3 of its 7 bytes per non-zero
       const range = clen && full.length > 0 ? { start: full.start, length: clen[req.gene]! } : full;
       const dataFile = m.layers.find((x) => x.name === req.layer)!.data;
-      const chunk = await need().get(dataFile, range);
+      const chunk = await getAfterPositions(dataFile, range);
       const dense = decodeGeneChunk(chunk, m.nCells);
       const transfer: Transferable[] = [dense.values.buffer];
       if (dense.nz) transfer.push(dense.nz.buffer);

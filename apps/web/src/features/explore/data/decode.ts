@@ -165,26 +165,73 @@ function frame(min: number[], max: number[], dims: number): { centre: [number, n
   return { centre, scale: half > 0 && Number.isFinite(half) ? half * 1.02 : 1 };
 }
 
+/** Decodes 24-bit positions (format 2) piece by piece, e.g. as they download. */
+export interface PositionsDecoder {
+  /** the next bytes of the file, in order (any length) */
+  push(bytes: Uint8Array): void;
+  /** the embedding, once every byte has been pushed */
+  finish(): NormalizedEmbedding;
+}
+
 /**
- * normalizeEmbedding of 24-bit positions (format 2) in one pass: the bounding box is the manifest's,
- * so q → (min + q · step − centre) / scale with no float32 copy in between.
+ * normalizeEmbedding of 24-bit positions (format 2), one pass as the bytes arrive: the bounding box
+ * is the manifest's, so q → (min + q · step − centre) / scale with no float32 copy in between. A
+ * cell split between two pieces is kept until its last byte comes.
  */
-function normalizeQuantised(
-  bytes: Uint8Array,
+export function quantisedPositionsDecoder(
   nCells: number,
   dims: 2 | 3,
   box: { min: number[]; max: number[] },
-): NormalizedEmbedding {
+  /** called after each piece with the cells from..to−1 it completed (normalized x, y) */
+  onCells?: (x: Float32Array, y: Float32Array, from: number, to: number) => void,
+): PositionsDecoder {
   const { centre, scale } = frame(box.min, box.max, dims);
   const axes = Array.from({ length: dims }, () => new Float32Array(nCells));
-  for (let d = 0; d < dims; d += 1) {
-    const a = axes[d]!;
-    const mul = (box.max[d]! - box.min[d]!) / 0xffffff / scale;
-    const add = (box.min[d]! - centre[d]) / scale;
-    for (let i = 0, at = 3 * d; i < nCells; i += 1, at += 3 * dims)
-      a[i] = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) * mul + add;
-  }
-  return { x: axes[0]!, y: axes[1]!, z: axes[2] ?? null, centre, scale };
+  const mul = axes.map((_, d) => (box.max[d]! - box.min[d]!) / 0xffffff / scale);
+  const add = axes.map((_, d) => (box.min[d]! - centre[d]!) / scale);
+  const record = 3 * dims;
+  const expected = nCells * record;
+  const carry = new Uint8Array(record);
+  let carried = 0;
+  let received = 0;
+  let cell = 0;
+  /** decodes the whole records of `bytes` from `from` into cells cell… */
+  const decode = (bytes: Uint8Array, from: number, records: number) => {
+    for (let d = 0; d < dims; d += 1) {
+      const a = axes[d]!;
+      const m = mul[d]!;
+      const o = add[d]!;
+      for (let i = cell, end = cell + records, at = from + 3 * d; i < end; i += 1, at += record)
+        a[i] = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) * m + o;
+    }
+    cell += records;
+  };
+  return {
+    push(bytes) {
+      const from = cell;
+      received += bytes.byteLength;
+      if (received > expected) throw new ArtifactFormatError(`embedding has more than the ${expected} bytes expected for ${nCells} cells`);
+      let at = 0;
+      if (carried > 0) {
+        at = Math.min(record - carried, bytes.byteLength);
+        carry.set(bytes.subarray(0, at), carried);
+        carried += at;
+        if (carried < record) return;
+        decode(carry, 0, 1);
+        carried = 0;
+      }
+      const records = Math.floor((bytes.byteLength - at) / record);
+      decode(bytes, at, records);
+      at += records * record;
+      carry.set(bytes.subarray(at), 0);
+      carried = bytes.byteLength - at;
+      if (cell > from) onCells?.(axes[0]!, axes[1]!, from, cell);
+    },
+    finish() {
+      if (received !== expected) throw new ArtifactFormatError(`embedding has ${received} bytes, expected ${expected}`);
+      return { x: axes[0]!, y: axes[1]!, z: axes[2] ?? null, centre, scale };
+    },
+  };
 }
 
 export function normalizeEmbedding(
@@ -197,7 +244,11 @@ export function normalizeEmbedding(
   if (buffer.byteLength !== nCells * dims * width) {
     throw new ArtifactFormatError(`embedding has ${buffer.byteLength} bytes, expected ${nCells * dims * width}`);
   }
-  if (quantised) return normalizeQuantised(new Uint8Array(buffer), nCells, dims, quantised);
+  if (quantised) {
+    const decoder = quantisedPositionsDecoder(nCells, dims, quantised);
+    decoder.push(new Uint8Array(buffer));
+    return decoder.finish();
+  }
   const src = new Float32Array(buffer);
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];

@@ -18,6 +18,11 @@ export class ArtifactHttpError extends Error {
 
 export interface ByteSource {
   get(path: string, range?: { start: number; length: number }): Promise<ArrayBuffer>;
+  /**
+   * A whole file, handed to `onChunk` in order as it arrives (once, whole, from the cache), so the
+   * caller decodes while the rest downloads; resolves once all of it has been handed over.
+   */
+  stream(path: string, onChunk: (bytes: Uint8Array) => void): Promise<void>;
   /** Always from the network (manifest.json): never cached. */
   fresh(path: string): Promise<ArrayBuffer>;
   /** Cached entries are keyed by this version (a fingerprint of the manifest), so new results never reuse old bytes. */
@@ -48,6 +53,38 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
   let version = '0';
   const headers = (extra: Record<string, string> = {}) => ({ ...(token ? { 'access-token': token } : {}), ...extra });
   const resolve = (path: string) => new URL(path, new URL(base, self.location.href)).href;
+  /** get and stream: from the cache, else fetched (and then cached); `onChunk` sees the bytes in order. */
+  const read = async (
+    path: string,
+    range?: { start: number; length: number },
+    onChunk?: (bytes: Uint8Array) => void,
+  ): Promise<ArrayBuffer> => {
+    const url = resolve(path);
+    if (range && range.length === 0) return new ArrayBuffer(0);
+    // Cache API matching ignores URL fragments, so version and range go into the query of the key
+    const key = `${url}${url.includes('?') ? '&' : '?'}cellcloud-v=${version}${range ? `&cellcloud-range=${range.start}-${range.length}` : ''}`;
+    const cache = await cachePromise;
+    const hit = cache ? await cache.match(key) : undefined;
+    if (hit) {
+      const body = await hit.arrayBuffer();
+      onChunk?.(new Uint8Array(body));
+      return body;
+    }
+    const res = await fetch(url, { headers: headers(range ? { Range: `bytes=${range.start}-${range.start + range.length - 1}` } : {}) });
+    if (!res.ok) throw new ArtifactHttpError(res.status, url);
+    let body: ArrayBuffer;
+    if (onChunk && res.body) body = await readChunks(res.body, onChunk);
+    else {
+      body = await res.arrayBuffer();
+      if (range && res.status === 200) {
+        // server ignored Range: cut the slice ourselves (correct, only slower)
+        body = body.slice(range.start, range.start + range.length);
+      }
+      onChunk?.(new Uint8Array(body));
+    }
+    if (cache) void cache.put(key, new Response(body.slice(0))).catch(() => undefined);
+    return body;
+  };
   return {
     setVersion(v) {
       version = v;
@@ -58,23 +95,34 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
       if (!res.ok) throw new ArtifactHttpError(res.status, url);
       return res.arrayBuffer();
     },
-    async get(path, range) {
-      const url = resolve(path);
-      if (range && range.length === 0) return new ArrayBuffer(0);
-      // Cache API matching ignores URL fragments, so version and range go into the query of the key
-      const key = `${url}${url.includes('?') ? '&' : '?'}cellcloud-v=${version}${range ? `&cellcloud-range=${range.start}-${range.length}` : ''}`;
-      const cache = await cachePromise;
-      const hit = cache ? await cache.match(key) : undefined;
-      if (hit) return hit.arrayBuffer();
-      const res = await fetch(url, { headers: headers(range ? { Range: `bytes=${range.start}-${range.start + range.length - 1}` } : {}) });
-      if (!res.ok) throw new ArtifactHttpError(res.status, url);
-      let body = await res.arrayBuffer();
-      if (range && res.status === 200) {
-        // server ignored Range: cut the slice ourselves (correct, only slower)
-        body = body.slice(range.start, range.start + range.length);
-      }
-      if (cache) void cache.put(key, new Response(body.slice(0))).catch(() => undefined);
-      return body;
-    },
+    get: (path, range) => read(path, range),
+    stream: async (path, onChunk) => void (await read(path, undefined, onChunk)),
   };
+}
+
+/** Reads a response body chunk by chunk (each handed to `onChunk` as it arrives) into one buffer. */
+async function readChunks(body: ReadableStream<Uint8Array>, onChunk: (bytes: Uint8Array) => void): Promise<ArrayBuffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onChunk(value);
+      chunks.push(value);
+      total += value.byteLength;
+    }
+  } catch (e) {
+    void reader.cancel().catch(() => undefined);
+    throw e;
+  }
+  if (chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength) return chunks[0]!.buffer as ArrayBuffer;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import { probeInBackground } from '../viewer/rendererChoice';
 import { ArtifactClient, artifactBaseUrl } from './ArtifactClient';
 
 export type ManifestState =
@@ -16,6 +17,8 @@ export function useArtifactClient(datasetId: string | null, token: string | null
   useEffect(() => {
     if (datasetId === null && !baseUrl) return undefined;
     const client = new ArtifactClient(baseUrl ?? artifactBaseUrl(datasetId!), token);
+    probeInBackground(); // the viewer's renderer choice, while the artifacts load
+
     let live = true;
     setState({ status: 'loading' });
     client.manifest().then(

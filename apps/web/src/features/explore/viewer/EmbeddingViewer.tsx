@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { HOME, pan, screenToData, zoomAt, type Camera, type ViewState } from './camera';
+import type { FirstFrameImage } from './firstFrame';
 import { expressionRamp } from './gradient';
 import { pointsInPolygon } from './lasso';
 import type { PointRenderer, RendererKind } from './renderer';
@@ -27,6 +28,8 @@ export interface EmbeddingViewerProps {
   onDrawn?: (t: DrawTiming) => void;
   /** called for every frame rendered (benchmarks count these) */
   onFrame?: () => void;
+  /** the first frame of these positions, drawn as they downloaded (firstFrame.ts) */
+  firstFrame?: FirstFrameImage | null;
   height?: number;
 }
 
@@ -38,6 +41,8 @@ export interface EmbeddingViewerHandle {
   canvasSize(): { width: number; height: number };
 }
 
+/** CSS height of the canvas unless the owner sets one */
+export const VIEWER_HEIGHT = 560;
 const RAMP = expressionRamp(64);
 const PICK_PX = 6;
 /** the full-detail frame follows once the camera has not moved for this long */
@@ -51,7 +56,7 @@ const GRID_DELAY_MS = 400;
  */
 export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewerProps>(
   function EmbeddingViewer(props, ref) {
-    const { x, y, colouring, mouseMode, height = 560 } = props;
+    const { x, y, colouring, mouseMode, height = VIEWER_HEIGHT } = props;
     const canvasRef = useRef<HTMLCanvasElement>(null);
     const renderer = useRef<PointRenderer | null>(null);
     const [rendererKind, setRendererKind] = useState<RendererKind | null>(null);
@@ -151,7 +156,7 @@ export const EmbeddingViewer = forwardRef<EmbeddingViewerHandle, EmbeddingViewer
       pendingStart.current = performance.now();
       const newPositions = drawnPositions.current !== x;
       if (newPositions) {
-        r.setPositions(x, y);
+        r.setPositions(x, y, cb.current.firstFrame);
         drawnPositions.current = x;
         camera.current = HOME;
         grid.current = null;

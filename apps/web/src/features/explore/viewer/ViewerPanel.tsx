@@ -6,8 +6,7 @@ import type { SubsetView } from '@cellcloud/contracts/explore';
 import { fetchSubsetCodes, useSubsetAction } from '../../../api/explore';
 import { SubsetPanel } from '../subsets/SubsetPanel';
 import type { ArtifactClient } from '../data/ArtifactClient';
-import type { NormalizedEmbedding } from '../data/decode';
-import type { ObsColumn } from '../data/protocol';
+import type { EmbeddingResult, ObsColumn } from '../data/protocol';
 import { defaultGroupColumn, embeddingChoices } from '../annotationLevels';
 import { ClusterLabels } from './ClusterLabels';
 import {
@@ -15,7 +14,9 @@ import {
   type DrawTiming,
   type EmbeddingViewerHandle,
   type ViewState,
+  VIEWER_HEIGHT,
 } from './EmbeddingViewer';
+import { firstFrameOf } from './firstFrame';
 import { downloadBlob, exportScale, imageDataToPng } from './exportImage';
 import { LabelTransferSummary } from './LabelTransferSummary';
 import { Legend } from './Legend';
@@ -52,23 +53,32 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
     pitch: 15,
   }));
   const [custom, setCustom] = useState<Record<string, Map<number, string>>>({});
-  const [emb, setEmb] = useState<NormalizedEmbedding | null>(null);
+  const [emb, setEmb] = useState<EmbeddingResult | null>(null);
   const [embError, setEmbError] = useState<string | null>(null);
   const [view, setView] = useState<ViewState | null>(null);
   const [hover, setHover] = useState<{ index: number; px: number; py: number } | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
 
+  const area = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let live = true;
     setEmbError(null);
-    client.embedding(settings.embedding).then(
+    // a 2-D embedding's first frame is splatted by the worker as the positions arrive, for a canvas
+    // of the area's width (the CPU renderer shows it; a WebGL renderer ignores it)
+    const width = area.current?.getBoundingClientRect().width ?? 0;
+    const dims = manifest.embeddings.find((e) => e.name === settings.embedding)?.dims;
+    const frame =
+      dims === 2 && width > 0
+        ? firstFrameOf(width, VIEWER_HEIGHT, manifest.nCells, window.devicePixelRatio)
+        : undefined;
+    client.embedding(settings.embedding, frame).then(
       (e) => live && setEmb(e),
       (e: unknown) => live && setEmbError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [client, settings.embedding]);
+  }, [client, manifest, settings.embedding]);
 
   const action = useSubsetAction(datasetId ?? '');
   const loadSubset = useMemo(
@@ -174,13 +184,14 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
       )}
       {/* the legend wraps under the embedding on narrow screens, so the embedding keeps the panel's width */}
       <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
-        <div style={{ position: 'relative', flex: '1 1 280px', minWidth: 0 }}>
+        <div ref={area} style={{ position: 'relative', flex: '1 1 280px', minWidth: 0 }}>
           {xy ? (
             <EmbeddingViewer
               ref={viewer}
               x={xy.x}
               y={xy.y}
               colouring={colour.colouring}
+              firstFrame={emb?.z ? null : emb?.firstFrame}
               mouseMode={settings.mouseMode}
               onSelect={onSelect}
               onHover={setHover}

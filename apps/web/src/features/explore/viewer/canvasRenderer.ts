@@ -1,4 +1,5 @@
 import type { ViewState } from './camera';
+import { primeBaseLayer, type FirstFrameImage } from './firstFrame';
 import { colourPoints, type PointColours } from './pointColours';
 import type { PointRenderer } from './renderer';
 import {
@@ -50,9 +51,10 @@ export class CanvasRenderer implements PointRenderer {
     this.snapshot = document.createElement('canvas');
   }
 
-  setPositions(x: Float32Array, y: Float32Array): void {
+  setPositions(x: Float32Array, y: Float32Array, first?: FirstFrameImage | null): void {
     this.x = x;
     this.y = y;
+    if (first) primeBaseLayer(this.baseLayer, first, x, y);
     const none = new Uint32Array(0);
     this.state = {
       colour: new Uint32Array(x.length),

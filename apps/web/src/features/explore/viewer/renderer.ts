@@ -1,4 +1,5 @@
 import type { ViewState } from './camera';
+import type { FirstFrameImage } from './firstFrame';
 
 /** How `setColours` reads its values. */
 export type RenderMode = 'categorical' | 'continuous' | 'none';
@@ -13,8 +14,11 @@ export type RendererKind = 'webgl' | 'cpu';
  */
 export interface PointRenderer {
   readonly kind: RendererKind;
-  /** New embedding: positions in [-1, 1]; clears colours and selection. */
-  setPositions(x: Float32Array, y: Float32Array): void;
+  /**
+   * New embedding: positions in [-1, 1]; clears colours and selection. `first`: its first frame,
+   * drawn while it downloaded (firstFrame.ts), which a renderer may show instead of drawing it.
+   */
+  setPositions(x: Float32Array, y: Float32Array, first?: FirstFrameImage | null): void;
   /**
    * `values`: category codes (categorical, `colours` = palette) or raw values scaled by `1 / max`
    * into [0, 1] (continuous, `colours` = ramp); higher continuous values draw on top. `nz`

@@ -1,5 +1,6 @@
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import type { RendererKind } from './renderer';
+import { webglRendererName } from './webglName';
 
 /**
  * Run-time choice of the embedding viewer's renderer. WebGL gl.POINTS is right on a real GPU; under a
@@ -37,17 +38,7 @@ export function decideRenderer(glRenderer: string | null, override: RendererKind
 
 /** UNMASKED_RENDERER_WEBGL of a throw-away context ('' if masked), null without WebGL. */
 export function probeWebglRenderer(): string | null {
-  try {
-    const canvas = document.createElement('canvas');
-    const gl = canvas.getContext('webgl');
-    if (!gl) return null;
-    const ext = gl.getExtension('WEBGL_debug_renderer_info');
-    const name = ext ? String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : '';
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return name;
-  } catch {
-    return null;
-  }
+  return webglRendererName(document.createElement('canvas'));
 }
 
 function readOverride(): RendererKind | null {
@@ -61,6 +52,30 @@ function readOverride(): RendererKind | null {
 }
 
 let probed: string | null | undefined;
+let background: Worker | null = null;
+
+/**
+ * Starts the WebGL probe in a worker (OffscreenCanvas), so it runs while the page does other work
+ * (e.g. while the positions download) instead of blocking the main thread when the viewer mounts.
+ * Its answer is used when it comes in time and names a WebGL renderer; otherwise chooseRenderer
+ * probes on the main thread as before. No-op with an override or without OffscreenCanvas.
+ */
+export function probeInBackground(): void {
+  if (probed !== undefined || background || readOverride()) return;
+  if (typeof OffscreenCanvas === 'undefined' || typeof Worker === 'undefined') return;
+  try {
+    const w = new Worker(new URL('./webglProbe.worker.ts', import.meta.url), { type: 'module' });
+    background = w;
+    w.onmessage = (ev: MessageEvent<string | null>) => {
+      // null: no WebGL in a worker here, which says nothing about the page: probe there as before
+      if (probed === undefined && typeof ev.data === 'string') probed = ev.data;
+      w.terminate();
+    };
+    w.onerror = () => w.terminate();
+  } catch {
+    background = null;
+  }
+}
 
 /** The decision for this page (the WebGL probe runs at most once per page load). */
 export function chooseRenderer(): RendererDecision & { glRenderer: string | null } {

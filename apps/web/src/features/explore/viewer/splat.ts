@@ -148,7 +148,7 @@ export function splat(
     target.pixels.fill(WHITE);
     draw(target, p, tr, size, BASE, null, 0);
   } else {
-    const key = `${target.width}x${target.height} ${tr.sx} ${tr.sy} ${tr.bx} ${tr.by} ${size} ${base}`;
+    const key = baseLayerKey(target.width, target.height, tr, size, base);
     if (cache && cache.key === key && cache.x === p.x && cache.y === p.y) target.pixels.set(cache.pixels);
     else {
       target.pixels.fill(WHITE);
@@ -164,7 +164,51 @@ export function splat(
   draw(target, p, tr, size, ABOVE, p.above ?? null, 0);
 }
 
-/** Draws the points of `pass`, all of them or those listed in `list` (ascending indices). */
+/** What a base layer was drawn with: a frame of another size, camera, point size or colour needs its own. */
+export function baseLayerKey(
+  width: number,
+  height: number,
+  tr: PixelTransform,
+  size: number,
+  colour: number,
+): string {
+  return `${width}x${height} ${tr.sx} ${tr.sy} ${tr.bx} ${tr.by} ${size} ${colour}`;
+}
+
+/**
+ * Draws points from..to−1 in one colour as plain writes (no priority test), onto a target cleared
+ * to white by `clear`: the base layer of `splat`, drawn in pieces (e.g. as the positions download).
+ */
+export function splatFixed(
+  target: SplatTarget,
+  x: Float32Array,
+  y: Float32Array,
+  from: number,
+  to: number,
+  tr: PixelTransform,
+  size: number,
+  colour: number,
+): void {
+  const none = new Uint8Array(0);
+  draw(
+    target,
+    { x, y, colour: new Uint32Array(0), pri: none, sel: null },
+    tr,
+    size,
+    FIXED,
+    null,
+    colour,
+    from,
+    to,
+  );
+}
+
+/** Clears a target to white. */
+export function clear(target: SplatTarget): void {
+  target.pixels.fill(WHITE);
+}
+
+/** Draws the points of `pass`, all of them (or from..to−1) or those listed in `list` (ascending indices). */
 function draw(
   target: SplatTarget,
   p: SplatPoints,
@@ -173,10 +217,11 @@ function draw(
   pass: Pass,
   list: Uint32Array | null,
   fixed: number,
+  from = 0,
+  to = list ? list.length : p.x.length,
 ): void {
   const { width: W, height: H, pixels, depth } = target;
   const { x, y, colour, pri, sel } = p;
-  const count = list ? list.length : x.length;
   const half = size / 2;
   const round = size > 2.5;
   const r2 = half * half;
@@ -185,9 +230,9 @@ function draw(
   const lo = -half - 0.5;
   const hi = half - 0.5;
   const plain = pass === BASE || pass === FIXED;
-  for (let k = 0; k < count; k += 1) {
+  for (let k = from; k < to; k += 1) {
     const i = list ? list[k]! : k;
-    let q = pri[i]!;
+    let q = pass === FIXED ? 1 : pri[i]!;
     if ((pass === BASE || pass === ABOVE) && (q === 1) !== plain) continue;
     const px = x[i]! * sx + bx;
     const py = y[i]! * sy + by;
