@@ -23,7 +23,10 @@ import {
   splat,
 } from '../../../apps/web/src/features/explore/viewer/splat';
 import { categoryColours } from '../../../apps/web/src/features/explore/viewer/palettes';
-import { probeInBackground } from '../../../apps/web/src/features/explore/viewer/rendererChoice';
+import {
+  knownRenderer,
+  probeInBackground,
+} from '../../../apps/web/src/features/explore/viewer/rendererChoice';
 
 const HEIGHT = 700;
 
@@ -172,7 +175,10 @@ function Bench() {
     m.then((mf) => {
       // as ViewerPanel: the worker splats the first frame as the positions arrive
       const width = document.getElementById('root')!.getBoundingClientRect().width;
-      const frame = firstFrameOf(width, HEIGHT, mf.nCells, window.devicePixelRatio);
+      const frame =
+        knownRenderer() !== 'webgl'
+          ? firstFrameOf(width, HEIGHT, mf.nCells, window.devicePixelRatio)
+          : undefined;
       return client.embedding(mf.embeddings[0]!.name, frame);
     })
       .then((e) => {

@@ -17,6 +17,7 @@ import {
   VIEWER_HEIGHT,
 } from './EmbeddingViewer';
 import { firstFrameOf } from './firstFrame';
+import { knownRenderer } from './rendererChoice';
 import { downloadBlob, exportScale, imageDataToPng } from './exportImage';
 import { LabelTransferSummary } from './LabelTransferSummary';
 import { Legend } from './Legend';
@@ -64,11 +65,11 @@ export function ViewerPanel({ client, manifest, datasetId, subsets, symbols, onS
     let live = true;
     setEmbError(null);
     // a 2-D embedding's first frame is splatted by the worker as the positions arrive, for a canvas
-    // of the area's width (the CPU renderer shows it; a WebGL renderer ignores it)
+    // of the area's width (the CPU renderer shows it; not asked for when WebGL is known to draw)
     const width = area.current?.getBoundingClientRect().width ?? 0;
     const dims = manifest.embeddings.find((e) => e.name === settings.embedding)?.dims;
     const frame =
-      dims === 2 && width > 0
+      dims === 2 && width > 0 && knownRenderer() !== 'webgl'
         ? firstFrameOf(width, VIEWER_HEIGHT, manifest.nCells, window.devicePixelRatio)
         : undefined;
     client.embedding(settings.embedding, frame).then(

@@ -77,6 +77,13 @@ export function probeInBackground(): void {
   }
 }
 
+/** The decision if it is known without probing on the main thread (override, or a probe done), else null. */
+export function knownRenderer(): RendererKind | null {
+  const override = readOverride();
+  if (override) return override;
+  return probed === undefined ? null : decideRenderer(probed, null).kind;
+}
+
 /** The decision for this page (the WebGL probe runs at most once per page load). */
 export function chooseRenderer(): RendererDecision & { glRenderer: string | null } {
   const override = readOverride();
