@@ -1,7 +1,7 @@
 /**
  * `npm run bench:engine -- layouts-memory [200000 500000 …]` (issue 33): the memory per cell of the
  * streamed run's steps on the PCs above STREAMED_ALL_LAYOUTS_MAX_CELLS — batch (none), neighbours,
- * clusters and the 2-D UMAP started in its worker once the graph exists, as runAnalysisStreamed
+ * clusters and the 2-D UMAP started in its worker threads once the graph exists, as runAnalysisStreamed
  * runs them — on synthetic PCs (ten Gaussian clusters, 50 components of falling variance), each
  * size in its own child process. Prints the peak RSS above the PCs (VmHWM reset after they are
  * made) per cell beside the figures estimateStreamedMemoryBytes counts for that phase (2,500 B per
