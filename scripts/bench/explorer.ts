@@ -35,8 +35,9 @@
  * First paint at 2M cells (2026-11-30, positions first and splatted into the first frame as they
  *   download, WebGL probe in a worker; other agents' benchmarks held the load at 4.6–10.2): CPU forced
  *   1129–1755 → 953–1373 ms; automatic choice (WebGL probe included) 1412–1808 → 876–1291 ms;
- *   cluster-coloured frame 1129–1755 → 1439–2077 ms (the column now follows the positions); four
- *   alternated pairs, old page built with BENCH_PAGE_ROOT (docs/benchmarks/explorer.md).
+ *   cluster-coloured frame 1129–1755 → 1439–2077 ms (the column now follows the positions), then
+ *   1247–1870 ms once cache writes waited for the reads (load 7.8–8.9); four alternated pairs, old
+ *   page built with BENCH_PAGE_ROOT (docs/benchmarks/explorer.md).
  *   The line `requests of the first load` gives each request's start–end (ms from navigation).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms

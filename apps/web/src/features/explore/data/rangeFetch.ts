@@ -53,7 +53,14 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
   let version = '0';
   const headers = (extra: Record<string, string> = {}) => ({ ...(token ? { 'access-token': token } : {}), ...extra });
   const resolve = (path: string) => new URL(path, new URL(base, self.location.href)).href;
-  /** get and stream: from the cache, else fetched (and then cached); `onChunk` sees the bytes in order. */
+  // Cache writes wait until no read is in flight: a cache runs its operations in order, so an
+  // 11 MB put would hold up the next read's lookup (the colour column after the positions)
+  let reading = 0;
+  const writes: Array<() => void> = [];
+  const flush = () => {
+    if (reading === 0) for (const write of writes.splice(0)) write();
+  };
+  /** get and stream: from the cache, else fetched (cached once no read is in flight); `onChunk` sees the bytes in order. */
   const read = async (
     path: string,
     range?: { start: number; length: number },
@@ -61,6 +68,20 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
   ): Promise<ArrayBuffer> => {
     const url = resolve(path);
     if (range && range.length === 0) return new ArrayBuffer(0);
+    reading += 1;
+    try {
+      return await fetchOrCached(url, range, onChunk);
+    } finally {
+      reading -= 1;
+      // after the reads this one's completion lets start (e.g. the ones waiting for the positions)
+      setTimeout(flush, 0);
+    }
+  };
+  const fetchOrCached = async (
+    url: string,
+    range?: { start: number; length: number },
+    onChunk?: (bytes: Uint8Array) => void,
+  ): Promise<ArrayBuffer> => {
     // Cache API matching ignores URL fragments, so version and range go into the query of the key
     const key = `${url}${url.includes('?') ? '&' : '?'}cellcloud-v=${version}${range ? `&cellcloud-range=${range.start}-${range.length}` : ''}`;
     const cache = await cachePromise;
@@ -82,7 +103,10 @@ export function createHttpByteSource(baseUrl: string, token: string | null): Byt
       }
       onChunk?.(new Uint8Array(body));
     }
-    if (cache) void cache.put(key, new Response(body.slice(0))).catch(() => undefined);
+    if (cache) {
+      const copy = body.slice(0);
+      writes.push(() => void cache.put(key, new Response(copy)).catch(() => undefined));
+    }
     return body;
   };
   return {
