@@ -7,9 +7,9 @@ import {
   normalizeEmbedding,
   parseGeneIndex,
   parseGenes,
-  parseManifest,
   quantisedPositionsDecoder,
 } from '../../src/features/explore/data/decode';
+import { parseManifest } from '../../src/features/explore/data/manifest';
 import { fingerprint } from '../../src/features/explore/data/rangeFetch';
 
 /**

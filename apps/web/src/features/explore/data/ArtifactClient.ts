@@ -1,5 +1,6 @@
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { FirstFrame } from '../viewer/firstFrame';
+import { parseManifest } from './manifest';
 import type { EmbeddingResult, ObsColumn, WorkerEnvelope, WorkerReply, WorkerRequest, WorkerResults } from './protocol';
 
 /** Base URL of a result's artifacts (served with Range support by the explore routes). */
@@ -59,7 +60,13 @@ export class ArtifactClient {
     void this.call({ op: 'init', baseUrl, token });
   }
 
+  /** The worker reads the manifest unchecked: every request but these waits for the page's check. */
   private call<K extends WorkerRequest['op']>(req: Extract<WorkerRequest, { op: K }>): Promise<WorkerResults[K]> {
+    if (req.op === 'init' || req.op === 'manifest') return this.post(req);
+    return this.manifest().then(() => this.post(req));
+  }
+
+  private post<K extends WorkerRequest['op']>(req: Extract<WorkerRequest, { op: K }>): Promise<WorkerResults[K]> {
     const id = this.nextId++;
     return new Promise<WorkerResults[K]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -78,7 +85,7 @@ export class ArtifactClient {
   }
 
   manifest(): Promise<ArtifactManifest> {
-    return this.once('manifest', () => this.call({ op: 'manifest' }));
+    return this.once('manifest', () => this.post({ op: 'manifest' }).then(parseManifest));
   }
   /**
    * `frame`: the worker also splats the positions as they arrive into the first frame of a canvas of

@@ -1,4 +1,3 @@
-import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import {
   compactLayout,
   decodeCodes,
@@ -16,18 +15,6 @@ import {
 
 export class ArtifactFormatError extends Error {
   override name = 'ArtifactFormatError';
-}
-
-/** Validates manifest.json; the message names the offending field so the result can be rewritten. */
-export function parseManifest(json: unknown): ArtifactManifest {
-  const parsed = artifactManifest.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ArtifactFormatError(
-      `manifest.json is not a valid explorer manifest (${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}); re-run the analysis to rewrite its artifacts`,
-    );
-  }
-  return parsed.data;
 }
 
 /** The `.idx` file: Float64 pairs (byteOffset, byteLength) per gene. */
