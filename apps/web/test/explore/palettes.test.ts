@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { deltaE } from '../../src/features/explore/viewer/colorSpace';
-import { categoryColours, palette, paletteNames } from '../../src/features/explore/viewer/palettes';
+import { deltaE, oklchToHex } from '../../src/features/explore/viewer/colorSpace';
+import {
+  categoryColours,
+  generatePalette,
+  palette,
+  paletteNames,
+} from '../../src/features/explore/viewer/palettes';
 import { HEX_COLOUR } from '../../src/features/explore/viewer/colourRules';
 import { expressionRamp } from '../../src/features/explore/viewer/gradient';
 
@@ -21,6 +26,22 @@ describe('palettes (docs/product/limits.md#palettes)', () => {
     for (let i = 0; i < p.length; i += 1)
       for (let j = i + 1; j < p.length; j += 1) min = Math.min(min, deltaE(p[i]!, p[j]!));
     expect(min).toBeGreaterThan(0.02);
+  });
+
+  it('generates the colours the pairwise deltaE rule picks (labs converted once)', () => {
+    const opts = { lightness: [0.62, 0.78, 0.5], chroma: [0.17, 0.12], hueStart: 20, minDelta: 0.09 };
+    const seed = ['#4e79a7', '#f28e2b'];
+    // the rule spelled out with deltaE on hex strings, as before the conversion was cached
+    const expected = [...seed];
+    let minDelta = opts.minDelta;
+    for (let i = 0; expected.length < 40; i += 1) {
+      if (i > 0 && i % 2000 === 0) minDelta *= 0.9;
+      const L = opts.lightness[i % 3]!;
+      const C = opts.chroma[Math.floor(i / 3) % 2]!;
+      const c = oklchToHex(L, C, (opts.hueStart + i * 137.50776) % 360);
+      if (expected.every((o) => deltaE(o, c) >= minDelta)) expected.push(c);
+    }
+    expect(generatePalette(40, seed, opts)).toEqual(expected);
   });
 
   it('cycles past the end and applies overrides', () => {
