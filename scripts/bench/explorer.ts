@@ -39,11 +39,16 @@
  *   1247–1870 ms once cache writes waited for the reads (load 7.8–8.9); four alternated pairs, old
  *   page built with BENCH_PAGE_ROOT (docs/benchmarks/explorer.md).
  *   The line `requests of the first load` gives each request's start–end (ms from navigation).
+ * Worker without zod (105 → 12 kB) and the Default palette built once per colour conversion
+ *   (2026-11-30, two alternated pairs at load 6.9–8.3): cluster-coloured frame 1467–1481 →
+ *   1068–1194 ms (column delivered → frame 278–402 → 217–252 ms); CPU-forced first paint 758–1074
+ *   → 787–873 ms, automatic 1192–1251 → 1331–1342 ms (spread). BENCH_PROFILE=<dir> writes the
+ *   page's main-thread CPU profile of each first load (.cpuprofile, for DevTools).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -193,6 +198,13 @@ async function measure(kind: Kind): Promise<void> {
     );
   };
   page.on('requestfinished', onRequest);
+  // BENCH_PROFILE=<dir>: the page's main-thread CPU profile of the first load (open in DevTools)
+  const profiler = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+    await profiler.send('Profiler.start');
+  }
   await page.goto(`${url}/page/?base=/artifacts/${kind === 'auto' ? '' : `&renderer=${kind}`}`);
   await page.waitForFunction(
     () =>
@@ -203,6 +215,12 @@ async function measure(kind: Kind): Promise<void> {
   );
   const first = await page.evaluate(() => window.bench);
   if (first.error) throw new Error(first.error);
+  if (profiler) {
+    const { profile } = await profiler.send('Profiler.stop');
+    const file = path.join(process.env.BENCH_PROFILE!, `explorer-${nCells}-${kind}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`  CPU profile of the first load: ${file}`);
+  }
   page.off('requestfinished', onRequest);
   const origin = await page.evaluate(() => performance.timeOrigin);
   const timeline = requests
