@@ -40,9 +40,9 @@
  *   page built with BENCH_PAGE_ROOT (docs/benchmarks/explorer.md).
  *   The line `requests of the first load` gives each request's start–end (ms from navigation).
  * Worker without zod (105 → 12 kB) and the Default palette built once per colour conversion
- *   (2026-11-30, two alternated pairs at load 6.9–8.3): cluster-coloured frame 1467–1481 →
- *   1068–1194 ms (column delivered → frame 278–402 → 217–252 ms); CPU-forced first paint 758–1074
- *   → 787–873 ms, automatic 1192–1251 → 1331–1342 ms (spread). BENCH_PROFILE=<dir> writes the
+ *   (2026-11-30, four alternated pairs at load 5.4–13.1): cluster-coloured frame 1467–1764 →
+ *   1068–1229 ms (column delivered → frame 278–460 → 208–252 ms); CPU-forced first paint 758–1185
+ *   → 787–900 ms, automatic 1192–1251 → 1331–1342 ms (spread). BENCH_PROFILE=<dir> writes the
  *   page's main-thread CPU profile of each first load (.cpuprofile, for DevTools).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
