@@ -56,7 +56,7 @@ for (let i = 0; i < n; i++) {
   const want = new Set(exact.indices.subarray(i * 15, i * 15 + 15));
   for (let t = 0; t < 15; t++) if (want.has(lists.indices[i * 15 + t])) hit++;
 }
-const before = renumberBySize(clusterNeighbors(annoy, { resolution: 0.5, algorithm: 'louvain' })).codes;
+const before = renumberBySize(await clusterNeighbors(annoy, { resolution: 0.5, algorithm: 'louvain' })).codes;
 annoy.free();
 index.free();
 const now = runner.clusters.value.codes;

@@ -45,7 +45,7 @@ export async function quickClusters(
       approximate: counts.nCells > 10_000,
     });
     nn = scran.findNearestNeighbors(index, Math.min(15, counts.nCells - 1));
-    return clusterNeighbors(nn, { resolution: opts.resolution ?? 0.8, algorithm: 'louvain' });
+    return await clusterNeighbors(nn, { resolution: opts.resolution ?? 0.8, algorithm: 'louvain' });
   } finally {
     freeAll(nn, index, pca, mat);
   }

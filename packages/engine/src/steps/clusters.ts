@@ -1,8 +1,7 @@
 import { pickDefaults, type AnalysisParams } from '@cellcloud/contracts/analysis-params';
 import type { NeighborResults } from 'scran.js';
 import { fuzzyConnectivities } from '../methods/fuzzy-graph';
-import { leiden } from '../methods/leiden';
-import { louvain } from '../methods/louvain';
+import { communityRestarts } from '../methods/community-restarts';
 import { medoidPartition } from '../methods/medoid-partition';
 import type { NeighborsStep } from './neighbors';
 import { Step } from './step';
@@ -72,20 +71,24 @@ export function renumberBySize(raw: ArrayLike<number>): ClusterResult {
  * Leiden (`tl.leiden`) with the RB configuration quality at `resolution` (methods/louvain.ts,
  * methods/leiden.ts — our own code: scran.js cannot cluster a custom graph), run `restarts` times
  * with successive seeds (`restarts`, default clusterRestarts of the cells); the medoid of the runs
- * (docs/methods/clustering.md). Raw memberships.
+ * (docs/methods/clustering.md). The restarts run on `threads` threads (default engineThreads():
+ * methods/community-restarts.ts), the same memberships whatever the count. Raw memberships.
  */
-export function clusterNeighbors(
+export async function clusterNeighbors(
   nn: NeighborResults,
-  opts: { resolution: number; algorithm: AnalysisParams['algorithm']; restarts?: number },
-): Int32Array {
-  const graph = fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS });
-  const runs = Array.from({ length: opts.restarts ?? clusterRestarts(nn.numberOfCells()) }, (_, r) => {
-    const seed = CLUSTER_SEED + r;
-    return opts.algorithm === 'leiden'
-      ? leiden(graph, { resolution: opts.resolution, seed, iterations: LEIDEN_ITERATIONS })
-      : louvain(graph, { resolution: opts.resolution, seed });
+  opts: { resolution: number; algorithm: AnalysisParams['algorithm']; restarts?: number; threads?: number },
+): Promise<Int32Array> {
+  // no local holds the graph: a shared copy for the workers replaces it (methods/community-restarts.ts)
+  const runs = await communityRestarts(fuzzyConnectivities(nn.serialize(), { nNeighbors: GRAPH_NEIGHBORS }), {
+    algorithm: opts.algorithm,
+    resolution: opts.resolution,
+    iterations: LEIDEN_ITERATIONS,
+    seed: CLUSTER_SEED,
+    restarts: opts.restarts ?? clusterRestarts(nn.numberOfCells()),
+    ...(opts.threads === undefined ? {} : { threads: opts.threads }),
   });
-  return runs[medoidPartition(runs)];
+  // a copy: the partition alone, not the buffer holding every restart
+  return runs[medoidPartition(runs)].slice();
 }
 
 /** Clusters of the NeighborsStep's 15-nearest-neighbour result (see clusterNeighbors), numbered by size. */
@@ -100,9 +103,9 @@ export class ClustersStep extends Step<ClusterParams, ClusterResult> {
     return pickDefaults('clusterResolution', 'algorithm');
   }
 
-  protected run(params: ClusterParams): ClusterResult {
+  protected async run(params: ClusterParams): Promise<ClusterResult> {
     return renumberBySize(
-      clusterNeighbors(this.neighbors.value.nn, {
+      await clusterNeighbors(this.neighbors.value.nn, {
         resolution: params.clusterResolution,
         algorithm: params.algorithm,
       }),

@@ -1,0 +1,128 @@
+import { Worker } from 'node:worker_threads';
+import { CHUNK_SLOTS, claimChunks, engineThreads, waitChunksAsync } from '../threads';
+import type { WeightedGraph } from './fuzzy-graph';
+import { leiden } from './leiden';
+import { louvain } from './louvain';
+
+/**
+ * The seeded restarts of the community detection (steps/clusters.ts) on the engine's threads
+ * (issue 33): restart r (seed `seed + r`) is claimed from a shared counter by the calling thread
+ * and up to engineThreads() − 1 worker threads (community-restarts-worker.ts), which read the
+ * graph from shared memory and write its partition into its own row of a shared output, so the
+ * partitions are the same whoever ran which restart: same result on 1, 2, 3 threads (issue 32).
+ * Each thread holds the working arrays of the one restart it runs. A restart of a worker that
+ * failed is redone on the calling thread; without workers the calling thread runs them all.
+ */
+export interface RestartsTask {
+  graph: WeightedGraph;
+  algorithm: 'leiden' | 'louvain';
+  resolution: number;
+  /** Leiden passes per restart (unused by Louvain). */
+  iterations: number;
+  /** Seed of restart 0; restart r uses seed + r. */
+  seed: number;
+  restarts: number;
+  /** restarts × nNodes memberships, restart r in row r. */
+  out: Int32Array;
+}
+
+/** Runs restart r of the task into its row of `task.out`. */
+export function runRestart(task: RestartsTask, r: number): void {
+  const { graph, resolution } = task;
+  const seed = task.seed + r;
+  const membership =
+    task.algorithm === 'leiden'
+      ? leiden(graph, { resolution, seed, iterations: task.iterations })
+      : louvain(graph, { resolution, seed });
+  task.out.set(membership, r * graph.nNodes);
+}
+
+/**
+ * Restarts claimed from `control` ([next, done, then the restart + 1 each worker is on]) until
+ * none is left; `slot` ≥ CHUNK_SLOTS records the one a worker is on, for its redo should it fail.
+ */
+export function claimRestarts(task: RestartsTask, control: Int32Array, slot?: number): number {
+  return claimChunks(control, task.restarts, (r) => {
+    if (slot !== undefined) Atomics.store(control, slot, r + 1);
+    runRestart(task, r);
+    if (slot !== undefined) Atomics.store(control, slot, 0);
+  });
+}
+
+const WORKER_URL = new URL('./community-restarts-worker.ts', import.meta.url);
+
+/** A copy of `a` on a SharedArrayBuffer (worker threads read it without a copy each). */
+function shared<T extends Int32Array | Float64Array>(a: T): T {
+  const ctor = a.constructor as new (b: SharedArrayBuffer) => T;
+  const s = new ctor(new SharedArrayBuffer(a.byteLength));
+  s.set(a);
+  return s;
+}
+
+/**
+ * The partitions of `restarts` runs (seeds seed, seed + 1, …) of `algorithm` on `graph`, in restart
+ * order, computed on `threads` threads (default engineThreads()). `workerUrl` is for tests (a
+ * worker that cannot load must leave the result unchanged).
+ */
+export async function communityRestarts(
+  graph: WeightedGraph,
+  opts: Omit<RestartsTask, 'graph' | 'out'> & { threads?: number; workerUrl?: URL },
+): Promise<Int32Array[]> {
+  const { threads = engineThreads(), workerUrl = WORKER_URL, ...rest } = opts;
+  const n = graph.nNodes;
+  const nWorkers = Math.max(0, Math.min(threads - 1, rest.restarts - 1));
+  const task: RestartsTask = {
+    ...rest,
+    graph:
+      nWorkers > 0
+        ? {
+            nNodes: n,
+            indptr: shared(graph.indptr),
+            indices: shared(graph.indices),
+            weights: shared(graph.weights),
+          }
+        : graph,
+    out:
+      nWorkers > 0
+        ? new Int32Array(new SharedArrayBuffer(rest.restarts * n * 4))
+        : new Int32Array(rest.restarts * n),
+  };
+  // the caller's graph no longer referenced from here: its copy is the only one this call keeps alive
+  graph = task.graph;
+  const control = new Int32Array(new SharedArrayBuffer((CHUNK_SLOTS + nWorkers) * 4));
+  const workers: Worker[] = [];
+  const failures: number[] = [];
+  let failed: () => void = () => {};
+  let anyFailure = new Promise<void>((resolve) => (failed = resolve));
+  for (let t = 0; t < nWorkers; t++) {
+    const slot = CHUNK_SLOTS + t;
+    try {
+      const worker = new Worker(workerUrl, { workerData: { task, control, slot } });
+      const lost = () => {
+        failures.push(slot);
+        failed();
+      };
+      worker.once('error', lost);
+      worker.once('exit', (code) => code !== 0 && lost());
+      workers.push(worker);
+    } catch {
+      break;
+    }
+  }
+  try {
+    claimRestarts(task, control);
+    while (!(await waitChunksAsync(control, rest.restarts, anyFailure))) {
+      // a worker failed: redo the restart it was on (if any) and count it, then wait again
+      for (const slot of failures.splice(0)) {
+        const r = Atomics.exchange(control, slot, 0) - 1;
+        if (r < 0) continue;
+        runRestart(task, r);
+        if (Atomics.add(control, 1, 1) + 1 === rest.restarts) Atomics.notify(control, 1);
+      }
+      anyFailure = new Promise<void>((resolve) => (failed = resolve));
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return Array.from({ length: rest.restarts }, (_, r) => task.out.subarray(r * n, (r + 1) * n));
+}
