@@ -14,8 +14,9 @@
  *   npx tsx scripts/bench/hvg-counts.ts pca [cells] counts|float
  * streamedPca as the streamed run calls it, on cell chunks generated on demand (nothing of the
  * matrix held but what the PCA holds): its CPU seconds (all threads; the chunks' generation
- * included), the bytes of its HVG submatrix, and the process's peak RSS (VmHWM) — run each variant
- * in its own process. The script runs against an engine without the counts variant too (`git
+ * included), the bytes of its HVG submatrix, the process's peak RSS (VmHWM) and checksums of the
+ * PCs and variance ratios (the same bits before and after a change) — run each variant in its own
+ * process. The script runs against an engine without the counts variant too (`git
  * archive` of an earlier commit beside a node_modules link): both variants are then float32 values.
  */
 import { readFileSync } from 'node:fs';
@@ -158,6 +159,15 @@ function pca(variant: string): void {
       `(${(held / stored.nnz).toFixed(2)} B per value); streamedPca (chunks generated again inside) ${((t.user + t.system) / 1e6).toFixed(1)} CPU s, ` +
       `${((performance.now() - w0) / 1000).toFixed(1)} s wall, ${fit.nComputed} PCs; peak RSS ${(Number(hwm) / 1024).toFixed(0)} MiB; ${load()}`,
   );
+  console.log(`PCs checksum ${checksum(fit.pcs)}, variance ratios checksum ${checksum(fit.varianceRatio)}`);
+}
+
+/** FNV-1a of the bytes of a float64 array: equal checksums, the same bits (before and after a change). */
+function checksum(a: Float64Array): string {
+  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  let h = 0x811c9dc5;
+  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
 if (mode === 'products') products((process.argv[4] ?? 'float,counts').split(','));

@@ -125,7 +125,10 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
  *    33 — 6 B with float32 values before, and still for values that are not integer counts below
  *    65,536; the share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in
  *    estimateMemoryBytes) + per cell its indptr (8 B), size factor (8 B) and table of the values of
- *    counts 0–15 (64 B) + the randomized SVD's cells × 60 float64 blocks (1,440 B per cell);
+ *    counts 0–15 (64 B) + the scores: the block Krylov fit holds only genes-side blocks (p × 60),
+ *    its scores A·V are computed 25 columns per pass into float32 (n × 25 float64 shared output +
+ *    n × 50 float32) and copied to float64 for the result (400 B): 800 B per cell (1,440 with the
+ *    n × 60 shared input and output and the float64 copy of the scores before);
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
  *    + PCs, neighbour lists and the UMAP layouts started alongside (2,640 B per cell);
  *  - layouts: t-SNE, 3-D t-SNE and both UMAPs up to 200,000 input cells (11,000 B per cell, the
@@ -147,7 +150,7 @@ export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput):
   const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
   const convert = input.convertsSamples ? 30 * largest : 0;
   const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
-  const pca = 4 * hvgShare * nnz + cells * (8 + 8 + 4 * COUNT_TABLE_SIZE + 1440);
+  const pca = 4 * hvgShare * nnz + cells * (8 + 8 + 4 * COUNT_TABLE_SIZE + 800);
   const markers = 96 * MB + cells * 2640;
   const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 2_500;
   const embeddings = 150 * MB + 128 * MB + cells * layouts;

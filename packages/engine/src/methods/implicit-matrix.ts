@@ -28,6 +28,11 @@ export const PRODUCT_CHUNK_NNZ = 262_144;
 /** At most this many chunks, and their partial sums (p × width each) at most PARTIAL_BYTES together. */
 export const MAX_PRODUCT_CHUNKS = 32;
 const PARTIAL_BYTES = 64 * 2 ** 20;
+/**
+ * Columns of the scores A·V computed per pass by `scores` (and the shared output's width when the
+ * products take no cells-side operands): 25 float64 per cell instead of the Krylov block's 60.
+ */
+export const SCORE_COLUMNS = 25;
 
 /**
  * Chunks of a product: a function of the matrix and the operand width only — never of the thread
@@ -58,6 +63,12 @@ export class ImplicitMatrix {
     readonly scale: Float64Array,
     maxWidth = 0,
     threads = 1,
+    /**
+     * false: the caller multiplies only genes-side operands (gram, `scores`: the block Krylov fit),
+     * so the worker threads' shared input is p × maxWidth and their output n × SCORE_COLUMNS
+     * (transposeTimes and wider `times` then run on the calling thread) — 960 B per cell less.
+     */
+    readonly cellOperands = true,
   ) {
     const nnz = m.indptr[m.nCells];
     this.chunkStart = chunkStarts(m.indptr, m.nCells, productChunks(nnz, center.length, maxWidth));
@@ -85,8 +96,8 @@ export class ImplicitMatrix {
       col: toShared(this.col),
       scale: toShared(this.scale),
       maxWidth,
-      input: f64(Math.max(m.nCells, p) * maxWidth),
-      output: f64(m.nCells * maxWidth),
+      input: f64((this.cellOperands ? Math.max(m.nCells, p) : p) * maxWidth),
+      output: f64(m.nCells * (this.cellOperands ? maxWidth : Math.min(maxWidth, SCORE_COLUMNS))),
       chunkStart,
       partial: f64(nChunks * p * maxWidth),
       partialColSum: f64(nChunks * maxWidth),
@@ -134,12 +145,7 @@ export class ImplicitMatrix {
   times(mat: Float64Array, w: number): Float64Array {
     const { m } = this;
     const b = this.buffers;
-    if (b && w <= b.maxWidth) {
-      b.input.set(mat.subarray(0, this.center.length * w));
-      this.timesOffset(mat, w, b.offset);
-      this.count(runChunked(b, 1, w) > 0);
-      return b.output.slice(0, m.nCells * w);
-    }
+    if (b && w <= b.maxWidth && m.nCells * w <= b.output.length) return this.timesShared(b, mat, w).slice();
     const local: ProductBuffers = {
       ...this.localBuffers(w),
       input: mat,
@@ -152,11 +158,40 @@ export class ImplicitMatrix {
     return local.output;
   }
 
+  /**
+   * A · V as float32 (V row-major p × k; result n × k): SCORE_COLUMNS columns per pass, each
+   * column's sums in the same order as `times`, so the same values as Float32Array.from(times(V, k))
+   * without its n × k float64 copy.
+   */
+  scores(v: Float64Array, k: number): Float32Array {
+    const { m } = this;
+    const p = this.center.length;
+    const out = new Float32Array(m.nCells * k);
+    for (let c0 = 0; c0 < k; c0 += SCORE_COLUMNS) {
+      const w = Math.min(SCORE_COLUMNS, k - c0);
+      const part = new Float64Array(p * w);
+      for (let j = 0; j < p; j++) for (let c = 0; c < w; c++) part[j * w + c] = v[j * k + c0 + c];
+      const b = this.buffers;
+      const shared = b !== undefined && w <= b.maxWidth && m.nCells * w <= b.output.length;
+      const y = shared ? this.timesShared(b, part, w) : this.times(part, w);
+      for (let i = 0; i < m.nCells; i++) for (let c = 0; c < w; c++) out[i * k + c0 + c] = y[i * w + c];
+    }
+    return out;
+  }
+
+  /** A · M on the worker threads' buffers, the result left in (a view of) their output. */
+  private timesShared(b: ProductBuffers, mat: Float64Array, w: number): Float64Array {
+    b.input.set(mat.subarray(0, this.center.length * w));
+    this.timesOffset(mat, w, b.offset);
+    this.count(runChunked(b, 1, w) > 0);
+    return b.output.subarray(0, this.m.nCells * w);
+  }
+
   /** Aᵀ · Y, Y row-major n × w; result p × w. */
   transposeTimes(y: Float64Array, w: number): Float64Array {
     const { m } = this;
     const b = this.buffers;
-    if (b && w <= b.maxWidth) {
+    if (b && w <= b.maxWidth && m.nCells * w <= b.input.length) {
       b.input.set(y.subarray(0, m.nCells * w));
       this.count(runChunked(b, 2, w) > 0);
       return this.finishTranspose(this.sumPartials(b, w), w);

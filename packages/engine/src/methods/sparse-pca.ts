@@ -78,11 +78,14 @@ export function sparsePca(
   // two threads by default only for a matrix already in shared memory (no copy of the caller's data)
   const values = m.countValues?.counts ?? m.data;
   const shared = values.buffer instanceof SharedArrayBuffer && m.indices.buffer instanceof SharedArrayBuffer;
-  const op = new ImplicitMatrix(m, col, center, scale, l, opts.threads ?? (shared ? engineThreads() : 1));
+  const krylov = opts.method === 'block-krylov';
+  // block Krylov multiplies genes-side operands only: no cells × l shared input or output (issue 33)
+  const threads = opts.threads ?? (shared ? engineThreads() : 1);
+  const op = new ImplicitMatrix(m, col, center, scale, l, threads, !krylov);
   lastProducts.inWorker = 0;
   lastProducts.total = 0;
   try {
-    return opts.method === 'block-krylov' ? fitKrylov(op, n, k, l, opts) : fitPca(op, p, n, k, l, opts);
+    return krylov ? fitKrylov(op, n, k, l, opts) : fitPca(op, p, n, k, l, opts);
   } finally {
     op.close();
   }
@@ -129,9 +132,9 @@ function finishFit(
   const project = (other: CountMatrix): Float32Array => {
     if (other.nGenes !== m.nGenes)
       throw new Error(`sparsePca: projected matrix has ${other.nGenes} genes, the fit had ${m.nGenes}`);
-    return Float32Array.from(new ImplicitMatrix(other, col, center, scale).times(rotation, k));
+    return new ImplicitMatrix(other, col, center, scale).scores(rotation, k);
   };
-  return { pcs: Float32Array.from(op.times(rotation, k)), rotation, variance, nPcs: k, project };
+  return { pcs: op.scores(rotation, k), rotation, variance, nPcs: k, project };
 }
 
 function fitPca(
