@@ -65,8 +65,13 @@ export async function handlePublicIngest(ctx: PublicIngestContext, job: JobConte
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const final = job.lastAttempt || e instanceof PermanentJobError;
-    await publicIngestsRepo.finish(ctx.db, row.id, { error: message, final });
-    if (final) await ctx.storage.delete(row.storage_prefix);
+    // the new prefix is deleted before the row says the ingest ended: whoever waits on the row (the
+    // admin tool, its test) then finds none of its files (a loaded CI run listed them once)
+    try {
+      if (final) await ctx.storage.delete(row.storage_prefix);
+    } finally {
+      await publicIngestsRepo.finish(ctx.db, row.id, { error: message, final });
+    }
     if (e instanceof PermanentJobError) return;
     throw e;
   }
