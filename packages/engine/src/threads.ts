@@ -130,6 +130,59 @@ export async function waitChunksAsync(
   return chunksDone(control, base) >= nChunks;
 }
 
+/**
+ * `nChunks` chunks run by the calling thread and up to `nWorkers` worker threads started from `url`
+ * with workerData `{ ...data, control, slot }` (the worker claims with `claimChunks` and records the
+ * chunk + 1 it is on in `control[slot]`); the chunk of a worker that fails is redone here, and a
+ * worker that cannot start leaves its share to the others. Used by the kNN scan and the
+ * community-detection restarts.
+ */
+export async function runChunksWithWorkers(opts: {
+  url: URL;
+  data: Record<string, unknown>;
+  nChunks: number;
+  nWorkers: number;
+  run: (chunk: number) => void;
+}): Promise<void> {
+  const { url, data, nChunks, nWorkers, run } = opts;
+  // [next chunk, chunks done, (chunk + 1) each worker is on]
+  const control = new Int32Array(new SharedArrayBuffer((CHUNK_SLOTS + nWorkers) * 4));
+  const workers: Worker[] = [];
+  const failures: number[] = [];
+  let failed: () => void = () => {};
+  let anyFailure = new Promise<void>((resolve) => (failed = resolve));
+  for (let t = 0; t < nWorkers; t++) {
+    const slot = CHUNK_SLOTS + t;
+    try {
+      const worker = new Worker(url, { workerData: { ...data, control, slot } });
+      const lost = () => {
+        failures.push(slot);
+        failed();
+      };
+      worker.once('error', lost);
+      worker.once('exit', (code) => code !== 0 && lost());
+      workers.push(worker);
+    } catch {
+      break;
+    }
+  }
+  try {
+    claimChunks(control, nChunks, run);
+    while (!(await waitChunksAsync(control, nChunks, anyFailure))) {
+      // a worker failed: redo the chunk it was on (if any) and count it, then wait again
+      for (const slot of failures.splice(0)) {
+        const c = Atomics.exchange(control, slot, 0) - 1;
+        if (c < 0) continue;
+        run(c);
+        if (Atomics.add(control, 1, 1) + 1 === nChunks) Atomics.notify(control, 1);
+      }
+      anyFailure = new Promise<void>((resolve) => (failed = resolve));
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
 /** Atomics.waitAsync (Node ≥ 16; typed from ES2024, the engine's lib is ES2023). */
 const waitAsync = (
   Atomics as unknown as {

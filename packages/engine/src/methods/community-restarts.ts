@@ -1,5 +1,4 @@
-import { Worker } from 'node:worker_threads';
-import { CHUNK_SLOTS, claimChunks, engineThreads, waitChunksAsync } from '../threads';
+import { claimChunks, engineThreads, runChunksWithWorkers } from '../threads';
 import type { WeightedGraph } from './fuzzy-graph';
 import { leiden } from './leiden';
 import { louvain } from './louvain';
@@ -89,40 +88,12 @@ export async function communityRestarts(
   };
   // the caller's graph no longer referenced from here: its copy is the only one this call keeps alive
   graph = task.graph;
-  const control = new Int32Array(new SharedArrayBuffer((CHUNK_SLOTS + nWorkers) * 4));
-  const workers: Worker[] = [];
-  const failures: number[] = [];
-  let failed: () => void = () => {};
-  let anyFailure = new Promise<void>((resolve) => (failed = resolve));
-  for (let t = 0; t < nWorkers; t++) {
-    const slot = CHUNK_SLOTS + t;
-    try {
-      const worker = new Worker(workerUrl, { workerData: { task, control, slot } });
-      const lost = () => {
-        failures.push(slot);
-        failed();
-      };
-      worker.once('error', lost);
-      worker.once('exit', (code) => code !== 0 && lost());
-      workers.push(worker);
-    } catch {
-      break;
-    }
-  }
-  try {
-    claimRestarts(task, control);
-    while (!(await waitChunksAsync(control, rest.restarts, anyFailure))) {
-      // a worker failed: redo the restart it was on (if any) and count it, then wait again
-      for (const slot of failures.splice(0)) {
-        const r = Atomics.exchange(control, slot, 0) - 1;
-        if (r < 0) continue;
-        runRestart(task, r);
-        if (Atomics.add(control, 1, 1) + 1 === rest.restarts) Atomics.notify(control, 1);
-      }
-      anyFailure = new Promise<void>((resolve) => (failed = resolve));
-    }
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
+  await runChunksWithWorkers({
+    url: workerUrl,
+    data: { task },
+    nChunks: rest.restarts,
+    nWorkers,
+    run: (r) => runRestart(task, r),
+  });
   return Array.from({ length: rest.restarts }, (_, r) => task.out.subarray(r * n, (r + 1) * n));
 }

@@ -1,6 +1,5 @@
-import { CHUNK_SLOTS, claimChunks, engineThreads, waitChunksAsync } from '../threads';
+import { engineThreads, runChunksWithWorkers } from '../threads';
 import { freeAll, initScran } from '../scran';
-import { Worker } from 'node:worker_threads';
 import { kmeans } from './kmeans';
 import {
   assignNearLists,
@@ -220,46 +219,13 @@ async function runChunked<T extends { n: number }>(
   const n = input.n;
   const nChunks = queryChunks(n);
   const nWorkers = Math.max(0, Math.min(threads - 1, nChunks - 1));
-  // [next chunk, chunks done, (chunk + 1) each worker is on]
-  const control = new Int32Array(new SharedArrayBuffer((CHUNK_SLOTS + nWorkers) * 4));
-  const workers: Worker[] = [];
-  const failures: number[] = [];
-  let failed: () => void = () => {};
-  const anyFailure = new Promise<void>((resolve) => (failed = resolve));
-  for (let t = 0; t < nWorkers; t++) {
-    const slot = CHUNK_SLOTS + t;
-    try {
-      const worker = new Worker(new URL('./knn-scan.ts', import.meta.url), {
-        workerData: { task, input, control, slot },
-      });
-      const lost = () => {
-        failures.push(slot);
-        failed();
-      };
-      worker.once('error', lost);
-      worker.once('exit', (code) => code !== 0 && lost());
-      workers.push(worker);
-    } catch {
-      break;
-    }
-  }
-  const runChunk = (c: number) => run(input, queryChunkStart(n, c), queryChunkStart(n, c + 1));
-  try {
-    claimChunks(control, nChunks, runChunk);
-    let stop = anyFailure;
-    while (!(await waitChunksAsync(control, nChunks, stop))) {
-      // a worker failed: redo the chunk it was on (if any) and count it, then wait again
-      for (const slot of failures.splice(0)) {
-        const c = Atomics.exchange(control, slot, 0) - 1;
-        if (c < 0) continue;
-        runChunk(c);
-        Atomics.add(control, 1, 1);
-      }
-      stop = new Promise<void>((resolve) => (failed = resolve));
-    }
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
+  await runChunksWithWorkers({
+    url: new URL('./knn-scan.ts', import.meta.url),
+    data: { task, input },
+    nChunks,
+    nWorkers,
+    run: (c) => run(input, queryChunkStart(n, c), queryChunkStart(n, c + 1)),
+  });
 }
 
 /** k-means centroids (k-means++ seeding, 8 Lloyd iterations) fitted on a seeded sample of ≤ 20 points per list. */
