@@ -1,6 +1,7 @@
 import type { AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
 import { COUNT_TABLE_SIZE } from './methods/sparse-products';
 import { wilcoxonBlockGenes } from './stats/wilcoxon';
+import { engineThreads } from './threads';
 import { parseParams } from './validate';
 
 export interface MemoryEstimateInput {
@@ -87,7 +88,7 @@ export function estimateMemoryBytes(input: MemoryEstimateInput): number {
  * From this many input cells (all samples together) an analysis job runs out of core
  * (runAnalysisStreamed over count stores, docs/engine-scaling.md "Out-of-core path"); below it
  * the in-memory runAnalysis, which is faster and computes every step. 200,000 cells: the in-memory
- * estimate of an atlas of 50k-cell samples there is 6.2 GiB (writing alongside) against 3.0 GiB
+ * estimate of an atlas of 50k-cell samples there is 6.2 GiB (writing alongside) against 2.9 GiB
  * streamed (the job child converting its samples), and from there on it exceeds the streamed one
  * by more than 2× (a default 8 GiB worker refuses such an atlas in memory from ≈ 250k cells); it is also where the streamed run drops t-SNE and the 3-D layouts
  * (STREAMED_ALL_LAYOUTS_MAX_CELLS), so a job either side of it gets the layouts it always got.
@@ -106,6 +107,46 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
    * for a moment, one sample at a time. Default false (stores given, as bench:engine).
    */
   convertsSamples?: boolean;
+  /** The engine's threads (the Leiden restarts run on as many); default engineThreads(). */
+  threads?: number;
+}
+
+/**
+ * Bytes per cell held in every phase of the streamed run: QC and obs columns, masks, size factors,
+ * barcodes, sample of each cell. An upper figure from synth1m (docs/engine-scaling.md "Memory
+ * estimate"): its Scrublet phase, the same 50k-cell samples as store100k's, peaked at most
+ * 246 MiB above store100k's for 900k more cells (≤ 287 B per cell).
+ */
+const STREAMED_BYTES_PER_CELL = 300;
+
+/** The PCs held from the PCA on: 50 float64 components per cell. */
+const PCS_BYTES_PER_CELL = 400;
+
+/**
+ * The neighbours, the Leiden restarts on one thread and the 2-D UMAP started alongside, above the
+ * PCs: `npm run bench:engine -- layouts-memory` measured 387 MiB at 200k cells and 920 MiB at 500k
+ * on one thread, so 32 MiB + 1,863 B per cell.
+ */
+const CLUSTERING_FIXED = 32 * MB;
+const CLUSTERING_BYTES_PER_CELL = 1863;
+
+/**
+ * Each Leiden restart thread beyond the calling one (methods/community-restarts.ts: engineThreads()
+ * − 1 workers): its isolate and one restart's working arrays. 100 MiB more at 200k cells
+ * (layouts-memory, 2 threads against 1) and 271 MiB more at 1M (synth1m: 3,062 MiB against 2,791),
+ * so 57 MiB + 224 B per cell.
+ */
+const RESTART_THREAD_FIXED = 57 * MB;
+const RESTART_THREAD_BYTES_PER_CELL = 224;
+
+/**
+ * The HVGs' share of the non-zeros: 3 × HVGs / genes (the in-memory estimate's), and at least
+ * HVGs / 8,000 — pbmc3k's 2,000 seurat_v3 HVGs hold 23 % of its non-zeros whatever the genes listed
+ * (a 10x gene list of 33k genes adds none), where 3 × HVGs / genes would give 18 %. The synthetic
+ * atlases' HVGs hold only 9.2 % (synth 20k cells), so on them the PCA phase is an upper figure.
+ */
+function hvgValueShare(hvgs: number, genes: number): number {
+  return Math.min(1, Math.max((3 * hvgs) / Math.max(1, genes), hvgs / 8000));
 }
 
 /**
@@ -113,51 +154,57 @@ export interface StreamedMemoryEstimateInput extends Omit<MemoryEstimateInput, '
  * (startStreamedOutputs / writeStreamedOutputs) in a child process: the job runner's budget check
  * on the out-of-core path. Nothing is held per non-zero of the whole dataset — the counts stay in
  * the stores and are decoded chunk by chunk (≤ a few MB per chunk, ≤ 4M values per gene block) —
- * so the peak is the largest of these phases (bytes per non-zero unless said):
+ * so the peak is the largest of these phases, each of them per non-zero of the largest sample,
+ * per non-zero of the HVGs, per cell, or fixed (docs/engine-scaling.md "Memory estimate" gives the
+ * measurements each figure comes from):
  *  - converting a sample (`convertsSamples`): its canonical .h5ad read whole (≈ 2 × its file,
- *    ≈ 5 B per non-zero compressed) and its matrix with the reader's temporaries (≈ 20): 30 × the
- *    largest sample's non-zeros, freed before the next sample;
- *  - Scrublet, one sample at a time (stream/doublets.ts): the sample's filtered cells loaded
- *    (8) + Scrublet's copy over its expressed genes with log values and its simulated doublets
- *    (12, as in estimateMemoryBytes): 20 × the largest sample;
- *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory (4 B per HVG value: a
- *    2-byte count and a 2-byte gene index, the values decoded where the products read them, issue
- *    33 — 6 B with float32 values before, and still for values that are not integer counts below
- *    65,536; the share of the non-zeros in the HVGs taken as 3 × HVGs / genes as in
- *    estimateMemoryBytes) + per cell its indptr (8 B), size factor (8 B) and table of the values of
- *    counts 0–15 (64 B) + the scores: the block Krylov fit holds only genes-side blocks (p × 60),
- *    its scores A·V are computed 25 columns per pass into float32 (n × 25 float64 shared output +
- *    n × 50 float32) and copied to float64 for the result (400 B): 800 B per cell (1,440 with the
- *    n × 60 shared input and output and the float64 copy of the scores before);
+ *    ≈ 5 B per non-zero compressed) and its matrix with the reader's temporaries (≈ 20): 30 B per
+ *    non-zero of the largest sample, freed before the next sample;
+ *  - Scrublet, one sample at a time (stream/doublets.ts): the sample's filtered cells loaded (8)
+ *    + Scrublet's copy over its expressed genes with log values and its simulated doublets (12):
+ *    21 B per non-zero of the largest sample (store100k's Scrublet phase measured 20.5);
+ *  - PCA (stream/pca.ts): the HVG submatrix gathered into shared memory, 4 B per HVG value (2-byte
+ *    counts and gene indices; share of the values in the HVGs: `hvgValueShare`) + 880 B per cell (its
+ *    indptr, size factor and count table, the scores' shared output, their float32 and float64
+ *    copies);
+ *  - clustering (neighbours, the Leiden restarts on engineThreads() threads, the 2-D UMAP
+ *    alongside): the PCs (400 B per cell) + 32 MiB + 1,863 B per cell + per extra thread
+ *    57 MiB + 224 B per cell; the measured peak at 1M cells;
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
- *    + PCs, neighbour lists and the UMAP layouts started alongside (2,640 B per cell);
- *  - layouts: t-SNE, 3-D t-SNE and both UMAPs up to 200,000 input cells (11,000 B per cell, the
- *    in-memory path's figure: the same steps on the same PCs), the 2-D UMAP alone above
- *    (2,500 B per cell: `npm run bench:engine -- layouts-memory` measured neighbours, clusters and
- *    the 2-D UMAP at 2,027 B per cell above the PCs at 200k cells and 1,930 at 500k, worker
- *    threads included) + 150 MB of worker threads;
- *    the outputs' matrices are written meanwhile (≈ 128 MB in flight: a cell chunk of counts and of
- *    normalized values, a gene block, the deflate buffers);
- *  - per cell in every phase 1,000 B (barcodes, QC and obs columns, masks, result embeddings);
- *  - a fixed 400 MB for Node, the WebAssembly module and code.
- * Measured with `BENCH_WRITE=1 npm run bench:engine -- store100k` (docs/engine-scaling.md,
- * "Out-of-core path"): see there for the measured peak against this estimate.
+ *    + PCs, neighbour lists and the 2-D UMAP running alongside: 2,000 B per cell (synth1m's run
+ *    on one Leiden thread peaked at 2,791 MiB, its markers starting at 2,464);
+ *  - layouts up to 200,000 input cells: t-SNE, 3-D t-SNE and both UMAPs (11,000 B per cell, the
+ *    in-memory path's figure: the same steps on the same PCs) + 150 MB of worker threads; the
+ *    outputs' matrices are written meanwhile (≈ 128 MB in flight: a cell chunk of counts and of
+ *    normalized values, a gene block, the deflate buffers) — above, the 2-D UMAP alone, counted
+ *    in the clustering and markers phases, and the writing's 128 MB beside the markers' figure;
+ *  - 300 B per cell in every phase (`STREAMED_BYTES_PER_CELL`);
+ *  - a fixed 400 MB for Node, the WebAssembly module and code, and per gene its names and
+ *    statistics and the marker rows (as in estimateMemoryBytes).
+ * Measured peaks against it: store100k 1,973 MiB (estimate 2,008, Scrublet), synth1m 3,062 MiB
+ * (estimate 3,318, PCA; clustering 3,242).
  */
 export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput): number {
   const params = parseParams(input.params ?? {});
   const { cells, genes, nnz } = input;
+  const threads = input.threads ?? engineThreads();
   const largest = Math.min(nnz, input.largestSampleNnz ?? nnz);
-  const hvgShare = Math.min(1, (params.numberOfHighlyVariableGenes / Math.max(1, genes)) * 3);
+  const hvgValues = hvgValueShare(params.numberOfHighlyVariableGenes, genes) * nnz;
   const convert = input.convertsSamples ? 30 * largest : 0;
-  const scrublet = params.doubletDetectionAndRemoval ? 20 * largest : 0;
-  const pca = 4 * hvgShare * nnz + cells * (8 + 8 + 4 * COUNT_TABLE_SIZE + 800);
-  const markers = 96 * MB + cells * 2640;
-  const layouts = cells <= STREAMED_ALL_LAYOUTS_CELLS ? 11_000 : 2_500;
-  const embeddings = 150 * MB + 128 * MB + cells * layouts;
+  const scrublet = params.doubletDetectionAndRemoval ? 21 * largest : 0;
+  const pca = 4 * hvgValues + cells * (8 + 8 + 4 * COUNT_TABLE_SIZE + 800);
+  const extraThreads = Math.max(0, threads - 1);
+  const clustering =
+    CLUSTERING_FIXED +
+    extraThreads * RESTART_THREAD_FIXED +
+    cells * (PCS_BYTES_PER_CELL + CLUSTERING_BYTES_PER_CELL + extraThreads * RESTART_THREAD_BYTES_PER_CELL);
+  const allLayouts = cells <= STREAMED_ALL_LAYOUTS_CELLS;
+  const markers = 96 * MB + (allLayouts ? 0 : 128 * MB) + cells * 2000;
+  const layouts = allLayouts ? 150 * MB + 128 * MB + cells * 11_000 : 0;
   const perGene = 200;
   const markerRows = genes * 40 * 120;
-  const peak = Math.max(convert, scrublet, pca, markers, embeddings);
-  return Math.ceil(400 * MB + peak + cells * 1000 + genes * perGene + markerRows);
+  const peak = Math.max(convert, scrublet, pca, clustering, markers, layouts);
+  return Math.ceil(400 * MB + peak + cells * STREAMED_BYTES_PER_CELL + genes * perGene + markerRows);
 }
 
 /**

@@ -8,19 +8,20 @@ import {
 import { STREAMED_ALL_LAYOUTS_MAX_CELLS } from '../src/stream/run-streamed';
 
 // the synthetic atlases of bench:engine (scripts/synth/atlas.ts): samples of 50k cells, ≈ 1,480
-// non-zeros per cell, 20,000 genes
+// non-zeros per cell, 20,000 genes; the engine on two threads (engineThreads()'s default)
 const atlas = (cells: number) => ({
   cells,
   genes: 20_000,
   nnz: cells * 1480,
   largestSampleNnz: Math.min(cells, 50_000) * 1480,
+  threads: 2,
 });
+const MiB = 2 ** 20;
 
 describe('estimateStreamedMemoryBytes (issue 33)', () => {
   it('grows with the cells, not with every non-zero', () => {
-    // twice the atlas's non-zeros per cell, so that the PCA phase is the peak (at the atlas's
-    // density the markers' or the 2-D UMAP's since the PCA holds 880 B per cell, not 1,520:
-    // docs/engine-scaling.md, memory estimate)
+    // twice the atlas's non-zeros per cell, so that the PCA phase is surely the peak
+    // (docs/engine-scaling.md, memory estimate)
     const base = estimateStreamedMemoryBytes({ ...atlas(1_000_000), nnz: 1_000_000 * 2960 });
     // ten times the non-zeros per cell moves the estimate by the HVG submatrix only: 4 B per HVG
     // value (2-byte counts and gene indices), the HVGs' share of the values 3 × 2,000 / 20,000
@@ -45,8 +46,31 @@ describe('estimateStreamedMemoryBytes (issue 33)', () => {
       nnz: 148_170_610,
       largestSampleNnz: 74.1e6,
     });
-    expect(est / 2 ** 20).toBeGreaterThanOrEqual(1973);
-    expect(est / 2 ** 20).toBeLessThanOrEqual(1973 * 1.2);
+    expect(est / MiB).toBeGreaterThanOrEqual(1973);
+    expect(est / MiB).toBeLessThanOrEqual(1973 * 1.2);
+  });
+
+  it('is within 20 % of the peak measured on synth1m, and above it', () => {
+    // npm run bench:engine -- synth1m (20 stores of 50k cells, 1,483,692,468 non-zeros, the Leiden
+    // restarts on two threads): VmHWM 3,062 MiB, in the clustering step
+    const est = estimateStreamedMemoryBytes({
+      cells: 1_000_000,
+      genes: 20_000,
+      nnz: 1_483_692_468,
+      largestSampleNnz: 1_483_692_468 / 20,
+      threads: 2,
+    });
+    expect(est / MiB).toBeGreaterThanOrEqual(3062);
+    expect(est / MiB).toBeLessThanOrEqual(3062 * 1.2);
+  });
+
+  it("counts each Leiden restart thread beyond the caller's where the clustering is the peak", () => {
+    // a sparse atlas (300 non-zeros per cell): the clustering phase is the largest
+    const sparse = (threads: number) =>
+      estimateStreamedMemoryBytes({ ...atlas(1_000_000), nnz: 300e6, largestSampleNnz: 15e6, threads });
+    const perThread = 57 * MiB + 224 * 1_000_000;
+    expect(sparse(2) - sparse(1)).toBe(perThread);
+    expect(sparse(3) - sparse(2)).toBe(perThread);
   });
 
   it('counts t-SNE and the 3-D layouts only where the streamed run computes them', () => {
