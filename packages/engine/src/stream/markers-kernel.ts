@@ -13,8 +13,8 @@ import type { RadixSorter, RankOutputs, rankGene } from '../stats/wilcoxon-kerne
 export interface StreamedRankWork extends RankOutputs {
   nGenes: number;
   nCells: number;
-  /** Group of each cell, −1 = not tested. */
-  labels: Int32Array;
+  /** Group of each cell, −1 = not tested (stream/markers.ts stores them as narrow as they fit). */
+  labels: Int8Array | Int16Array | Int32Array;
   /** First gene of each block, and nGenes last (length blocks + 1). */
   blockStart: Int32Array;
   /** Two slots; block b is read into slot b % 2 (indptr relative to the block, as GeneBlock). */
@@ -63,8 +63,9 @@ export class GeneRanker {
     const { indptr, indices, data } = slot;
     const dataBits = new Uint32Array(data.buffer, data.byteOffset, data.length);
     for (let j = j0; j < j1; j++) {
-      const s = indptr[j];
-      const e = indptr[j + 1];
+      // a block holds at most a few million values: int32 positions
+      const s = indptr[j] | 0;
+      const e = indptr[j + 1] | 0;
       if (this.pairs.length < 2 * (e - s)) {
         this.pairs = new Uint32Array(0);
         this.pairs = new Uint32Array(2 * (e - s));

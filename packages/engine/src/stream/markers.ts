@@ -105,7 +105,7 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
     nCells,
     nGroups,
     n,
-    labels: parallel ? toShared(labels) : labels,
+    labels: narrowLabels(labels, nGroups, buffer),
     blockStart: parallel ? toShared(blockStart) : blockStart,
     slots: parallel ? [slot(), slot()] : [slot()],
     control: new Int32Array(buffer(CONTROL_SLOTS * 4)),
@@ -162,4 +162,21 @@ export function streamedMarkers(input: StreamedMarkersInput): DegRow[] {
   Object.assign(lastStreamedMarkers, { inWorker: nGenes - byCaller, genes: nGenes, blocks: nBlocks });
   const res = groupStatistics(work, groupSize);
   return clusterLabels.flatMap((name, k) => degRows(res, k, name, geneSymbols));
+}
+
+/**
+ * The cluster codes in the narrowest signed integers that hold them (1 B per cell up to 127
+ * groups): the rankers look a label up for every stored value, at random cells, and 1M cells'
+ * labels then fit in 1 MB of cache instead of 4 MB. The same codes, so the same results.
+ */
+function narrowLabels(
+  labels: Int32Array,
+  nGroups: number,
+  buffer: (bytes: number) => ArrayBufferLike,
+): Int8Array | Int16Array | Int32Array {
+  const Narrow = nGroups <= 127 ? Int8Array : nGroups <= 32767 ? Int16Array : Int32Array;
+  // a SharedArrayBuffer with two threads (the typed array constructors take either)
+  const out = new Narrow(buffer(labels.length * Narrow.BYTES_PER_ELEMENT) as ArrayBuffer);
+  out.set(labels);
+  return out;
 }

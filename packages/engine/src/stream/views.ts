@@ -153,6 +153,47 @@ function scaleFactors(totals: Float64Array): Float64Array {
   return f;
 }
 
+/**
+ * Counts are mostly small integers (≈ 94 % are 1–4 in synth1m) and a cell's normalized value of a
+ * count depends only on the count and the cell's factor, so the cell-major views compute each
+ * distinct small count of a cell once (log1p is ≈ 20 ns; the cached value is the same number).
+ * A cell's memo is invalidated by a new tag instead of being cleared.
+ */
+export const COUNT_MEMO = 64;
+
+export class CountMemo<A extends Float32Array | Float64Array> {
+  readonly stamp = new Int32Array(COUNT_MEMO);
+  readonly value: A;
+  private tag = 0;
+
+  constructor(type: new (n: number) => A) {
+    this.value = new type(COUNT_MEMO);
+  }
+
+  /** A tag no entry holds yet (one per cell). */
+  next(): number {
+    if (this.tag === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.tag = 0;
+    }
+    return ++this.tag;
+  }
+}
+
+/**
+ * Counts 1 … TABLE_COUNTS of each cell, normalized (float32 log1p(k × factor[c]) at
+ * c · TABLE_COUNTS + k − 1): the gene-major view meets the cells in any order, so it looks the
+ * values up in this table (16 B per cell) built once.
+ */
+const TABLE_COUNTS = 4;
+
+function smallCountTable(factor: Float64Array): Float32Array {
+  const t = new Float32Array(factor.length * TABLE_COUNTS);
+  for (let c = 0; c < factor.length; c++)
+    for (let k = 1; k <= TABLE_COUNTS; k++) t[c * TABLE_COUNTS + k - 1] = Math.log1p(k * factor[c]);
+  return t;
+}
+
 /** logNormalizedCells' chunks and, for integer counts, what they are computed from. */
 export interface NormalizedCells extends CellChunks {
   /**
@@ -175,6 +216,7 @@ export function logNormalizedCells(
 ): NormalizedCells {
   if (totals.length !== cells.nCells) throw new Error('one total per cell is needed');
   const factor = scaleFactors(totals);
+  const memo = new CountMemo(Float32Array);
   return {
     fromCounts: kind === 'counts' ? { cells, factor } : undefined,
     nCells: cells.nCells,
@@ -189,10 +231,22 @@ export function logNormalizedCells(
       if (kind === 'logNormalized') return src;
       const c0 = cells.chunkStart(i);
       const data = new Float32Array(src.data.length);
+      const sd = src.data;
       for (let c = 0; c < src.nCells; c++) {
         const f = factor[c0 + c];
+        const tag = memo.next();
         const e = src.indptr[c + 1];
-        for (let k = src.indptr[c]; k < e; k++) data[k] = Math.log1p(src.data[k] * f);
+        for (let k = src.indptr[c]; k < e; k++) {
+          const x = sd[k];
+          const n = x | 0;
+          if (n === x && n >= 0 && n < COUNT_MEMO) {
+            if (memo.stamp[n] !== tag) {
+              memo.stamp[n] = tag;
+              memo.value[n] = Math.log1p(x * f);
+            }
+            data[k] = memo.value[n];
+          } else data[k] = Math.log1p(x * f);
+        }
       }
       return { ...src, data };
     },
@@ -207,6 +261,7 @@ export function logNormalizedGenes(
 ): GeneBlocks {
   if (totals.length !== genes.nCells) throw new Error('one total per cell is needed');
   const factor = scaleFactors(totals);
+  let table: Float32Array | undefined;
   return {
     nCells: genes.nCells,
     nGenes: genes.nGenes,
@@ -216,8 +271,17 @@ export function logNormalizedGenes(
     genes(g0, g1) {
       const src = genes.genes(g0, g1);
       if (kind === 'logNormalized') return src;
+      table ??= smallCountTable(factor);
+      const t = table;
       const data = new Float32Array(src.data.length);
-      for (let k = 0; k < data.length; k++) data[k] = Math.log1p(src.data[k] * factor[src.indices[k]]);
+      const { data: sd, indices } = src;
+      for (let k = 0; k < data.length; k++) {
+        const x = sd[k];
+        const c = indices[k];
+        const n = x | 0;
+        data[k] =
+          n === x && n >= 1 && n <= TABLE_COUNTS ? t[c * TABLE_COUNTS + n - 1] : Math.log1p(x * factor[c]);
+      }
       return { ...src, data };
     },
   };

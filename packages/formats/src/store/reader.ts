@@ -102,6 +102,36 @@ function wordAt(widths: Uint8Array, m: Float64Array, k: number, n: number): numb
 }
 
 /**
+ * One gene of a tile: its cell gaps idx[k0, k1) turned into cell indices (plus `c0`) and its
+ * values from vals[v0] on, written from position p (all below 2³¹: int32 arithmetic throughout).
+ * Returns the gene's last cell within the tile.
+ */
+function scatterGene(
+  idx: Uint32Array,
+  k0: number,
+  k1: number,
+  vals: Float32Array,
+  v0: number,
+  indices: Uint32Array,
+  data: Float32Array,
+  p: number,
+  c0: number,
+): number {
+  let c = -1;
+  let o = p | 0;
+  let v = v0 | 0;
+  const base = c0 | 0;
+  for (let k = k0 | 0; k < (k1 | 0); k++) {
+    c += idx[k]! + 1;
+    indices[o] = base + c;
+    data[o] = vals[v]!;
+    o++;
+    v++;
+  }
+  return c;
+}
+
+/**
  * Opens a count store (docs/formats/count-store.md) for synchronous positional reads. Holds the
  * footer (gene lists, chunk and tile offsets), the barcodes, the per-cell and per-gene non-zero
  * counts and, once a tile has served a gene read, that tile's gene offsets and block widths
@@ -217,6 +247,7 @@ export function openCountStore(source: RandomAccessSource): CountStore {
       const indptr = new Float64Array(nG + 1);
       for (let j = 0; j < nG; j++) indptr[j + 1] = indptr[j]! + geneNnz[g0 + j]!;
       const total = indptr[nG]!;
+      if (total > 0x7fffffff) throw new RangeError(`genes [${g0}, ${g1}) hold more than 2³¹ − 1 values`);
       const indices = new Uint32Array(total);
       const data = new Float32Array(total);
       const cursor = indptr.slice(0, nG);
@@ -237,20 +268,17 @@ export function openCountStore(source: RandomAccessSource): CountStore {
           vals = new Float32Array(raw.buffer, 0, e - s);
         } else vals = unpackTile(tx, new Float32Array(span), k0, k1, what);
         const vOff = tx.h.mode === MODE_FLOAT32 ? s : skip;
+        const ptr = tx.ptr;
         for (let j = 0; j < nG; j++) {
-          const gs = tx.ptr[g0 + j]!;
-          const ge = tx.ptr[g0 + j + 1]!;
-          let p = cursor[j]!;
+          const gs = ptr[g0 + j]!;
+          const ge = ptr[g0 + j + 1]!;
+          const p = cursor[j]!;
           if (p + (ge - gs) > indptr[j + 1]!)
             throw storeCorrupt(`${what} does not match the per-gene counts`);
-          let c = -1;
-          for (let k = gs; k < ge; k++) {
-            c += idx[k - skip]! + 1;
-            indices[p] = tx.c0 + c;
-            data[p++] = vals[k - vOff]!;
-          }
+          if (ge === gs) continue;
+          const c = scatterGene(idx, gs - skip, ge - skip, vals, gs - vOff, indices, data, p, tx.c0);
           if (c >= tx.nCells) throw storeCorrupt(`${what}: cell ${c} is not below ${tx.nCells}`);
-          cursor[j] = p;
+          cursor[j] = p + (ge - gs);
         }
       }
       for (let j = 0; j < nG; j++)

@@ -1,0 +1,122 @@
+/**
+ * `tsx scripts/bench/store-passes.ts <store.ccs …>`: the streamed passes that read a whole count
+ * store (docs/benchmarks/store-passes.md) on the given stores merged as samples, as the streamed
+ * job builds them (stream/run-streamed.ts: every cell and every detected gene kept): a plain decode
+ * of the cell chunks and of the gene blocks, the HVG pass (seurat_v3) and the Wilcoxon markers
+ * step on 12 deterministic groups. Prints wall and CPU seconds, non-zeros per CPU second, peak RSS,
+ * the load average, and a checksum of each result so runs before and after a change can be
+ * compared for identical output.
+ */
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { ANALYSIS_DEFAULTS } from '@cellcloud/contracts/analysis-params';
+import { streamedHvg } from '../../packages/engine/src/stream/hvg';
+import { streamedMarkers, streamedMarkersWorkersExited } from '../../packages/engine/src/stream/markers';
+import { mergeStreamed } from '../../packages/engine/src/stream/merge';
+import { countStored, selectCells, selectGenes, selection } from '../../packages/engine/src/stream/select';
+import { storeSample } from '../../packages/engine/src/stream/types';
+import { geneRanges, logNormalizedCells, logNormalizedGenes } from '../../packages/engine/src/stream/views';
+import { fileRandomAccess } from '../../packages/formats/src/node-sources';
+import { openCountStore } from '../../packages/formats/src/store';
+
+const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
+if (files.length === 0)
+  throw new Error('usage: store-passes.ts <store.ccs …> [--only=decode,genes,hvg,markers]');
+
+async function timed<T>(label: string, nnz: number, fn: () => Promise<T> | T): Promise<T> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const c = process.cpuUsage(c0);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = (c.user + c.system) / 1e6;
+  console.log(
+    `  ${label.padEnd(26)} ${wall.toFixed(2).padStart(7)} s wall ${cpu.toFixed(2).padStart(7)} s CPU ` +
+      `${(nnz / cpu / 1e6).toFixed(1).padStart(6)} M non-zeros per CPU s  load ${loadavg()[0].toFixed(2)}`,
+  );
+  return value;
+}
+
+const digest = (...arrays: ArrayBufferView[]) => {
+  const h = createHash('sha256');
+  for (const a of arrays) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return h.digest('hex').slice(0, 16);
+};
+
+const sources = files.map((f) => fileRandomAccess(f));
+const samples = sources.map((s, i) => storeSample(path.basename(files[i]), openCountStore(s)));
+const merged = mergeStreamed(samples);
+const nnz = merged.cells.nnz;
+console.log(
+  `${files.length} stores: ${merged.cells.nCells} cells × ${merged.cells.nGenes} genes, ${nnz} non-zeros`,
+);
+const want = (step: string) => !only || only.includes(step);
+
+if (want('decode'))
+  await timed('decode cell chunks', nnz, () => {
+    let n = 0;
+    for (let i = 0; i < merged.cells.chunkCount; i++) n += merged.cells.chunk(i).indices.length;
+    return n;
+  });
+
+// every cell, every gene with a stored value (the filters' shape without their thresholds)
+const all = Uint32Array.from({ length: merged.cells.nCells }, (_, c) => c);
+const anyStored = new Uint8Array(merged.cells.nGenes);
+for (let i = 0; i < merged.cells.chunkCount; i++)
+  for (const g of merged.cells.chunk(i).indices) anyStored[g] = 1;
+const sel = selection(all, anyStored);
+const counts = selectCells(merged.cells, sel);
+const stored = countStored(counts);
+counts.nnz = stored.nnz;
+const normalized = logNormalizedCells(counts, stored.totals, stored.kind);
+const normalizedGenes = logNormalizedGenes(
+  selectGenes(merged.genes, sel, stored.geneNnz),
+  stored.totals,
+  stored.kind,
+);
+
+if (want('genes'))
+  await timed('decode gene blocks (4M)', nnz, () => {
+    let n = 0;
+    for (const [g0, g1] of geneRanges(stored.geneNnz, 4 << 20))
+      n += merged.genes.genes(sel.genes[g0], sel.genes[g1 - 1] + 1).indices.length;
+    return n;
+  });
+
+if (want('hvg')) {
+  const hvg = await timed('hvg (seurat_v3)', nnz, () =>
+    streamedHvg(counts, normalized, stored.kind, ANALYSIS_DEFAULTS),
+  );
+  console.log(
+    `    hvg checksum ${digest(hvg.selected as unknown as Uint32Array, Float64Array.from(hvg.score), Float64Array.from(hvg.means))}`,
+  );
+}
+
+if (want('markers')) {
+  const nGroups = 12;
+  const codes = new Int32Array(all.length);
+  for (let c = 0; c < codes.length; c++)
+    codes[c] = ((c * 2654435761) >>> 0) % 97 < 5 ? -1 : (c >> 9) % nGroups;
+  const geneIds = Array.from(sel.genes, (g) => merged.geneIds[g]);
+  const rows = await timed('markers (wilcoxon)', nnz, async () => {
+    const r = streamedMarkers({
+      genes: normalizedGenes,
+      clusterCodes: codes,
+      clusterLabels: Array.from({ length: nGroups }, (_, k) => `c${k}`),
+      geneIds,
+      geneSymbols: geneIds,
+    });
+    await streamedMarkersWorkersExited();
+    return r;
+  });
+  console.log(
+    `    markers checksum ${createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16)} (${rows.length} rows)`,
+  );
+}
+console.log(`  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+for (const s of sources) s.close();
