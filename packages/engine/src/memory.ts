@@ -125,10 +125,11 @@ const PCS_BYTES_PER_CELL = 400;
 /**
  * The neighbours, the Leiden restarts on one thread and the 2-D UMAP started alongside, above the
  * PCs: `npm run bench:engine -- layouts-memory` measured 387 MiB at 200k cells and 920 MiB at 500k
- * on one thread, so 32 MiB + 1,863 B per cell.
+ * on one thread, and 693 MiB at 300k on two (with RESTART_THREAD_*): 32 MiB + 1,887 B per cell
+ * covers the three.
  */
 const CLUSTERING_FIXED = 32 * MB;
-const CLUSTERING_BYTES_PER_CELL = 1863;
+const CLUSTERING_BYTES_PER_CELL = 1887;
 
 /**
  * Each Leiden restart thread beyond the calling one (methods/community-restarts.ts: engineThreads()
@@ -168,7 +169,7 @@ function hvgValueShare(hvgs: number, genes: number): number {
  *    indptr, size factor and count table, the scores' shared output, their float32 and float64
  *    copies);
  *  - clustering (neighbours, the Leiden restarts on engineThreads() threads, the 2-D UMAP
- *    alongside): the PCs (400 B per cell) + 32 MiB + 1,863 B per cell + per extra thread
+ *    alongside): the PCs (400 B per cell) + 32 MiB + 1,887 B per cell + per extra thread
  *    57 MiB + 224 B per cell; the measured peak at 1M cells;
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
  *    + PCs, neighbour lists and the 2-D UMAP running alongside: 2,000 B per cell (synth1m's run
@@ -182,7 +183,7 @@ function hvgValueShare(hvgs: number, genes: number): number {
  *  - a fixed 400 MB for Node, the WebAssembly module and code, and per gene its names and
  *    statistics and the marker rows (as in estimateMemoryBytes).
  * Measured peaks against it: store100k 1,973 MiB (estimate 2,008, Scrublet), synth1m 3,062 MiB
- * (estimate 3,318, PCA; clustering 3,242).
+ * (estimate 3,319, PCA; clustering 3,265).
  */
 export function estimateStreamedMemoryBytes(input: StreamedMemoryEstimateInput): number {
   const params = parseParams(input.params ?? {});
