@@ -26,7 +26,7 @@ const only = process.argv
   ?.slice(7)
   .split(',');
 if (files.length === 0)
-  throw new Error('usage: store-passes.ts <store.ccs …> [--only=decode,genes,hvg,markers]');
+  throw new Error('usage: store-passes.ts <store.ccs …> [--only=decode,genes,normgenes,hvg,markers]');
 
 async function timed<T>(label: string, nnz: number, fn: () => Promise<T> | T): Promise<T> {
   const c0 = process.cpuUsage();
@@ -85,6 +85,14 @@ if (want('genes'))
     let n = 0;
     for (const [g0, g1] of geneRanges(stored.geneNnz, 4 << 20))
       n += merged.genes.genes(sel.genes[g0], sel.genes[g1 - 1] + 1).indices.length;
+    return n;
+  });
+
+if (want('normgenes'))
+  await timed('normalized gene blocks', nnz, () => {
+    let n = 0;
+    for (const [g0, g1] of geneRanges(stored.geneNnz, 4 << 20))
+      n += normalizedGenes.genes(g0, g1).data.length;
     return n;
   });
 
