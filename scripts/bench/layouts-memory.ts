@@ -4,9 +4,10 @@
  * clusters and the 2-D UMAP started in its worker threads once the graph exists, as runAnalysisStreamed
  * runs them — on synthetic PCs (ten Gaussian clusters, 50 components of falling variance), each
  * size in its own child process. Prints the peak RSS above the PCs (VmHWM reset after they are
- * made) per cell beside the figures estimateStreamedMemoryBytes counts for that phase (2,500 B per
- * cell for the 2-D UMAP, fitted to this bench; PCs, neighbour lists and the layout started alongside
- * the markers, 2,640 B), with wall and CPU seconds and the load average. Asserts nothing.
+ * made) per cell beside the figures estimateStreamedMemoryBytes counts for that phase (32 MiB +
+ * 1,887 B per cell for neighbours, clusters and the 2-D UMAP, + 57 MiB + 224 B per cell per extra
+ * Leiden thread: packages/engine/src/memory.ts, fitted to this bench and synth1m), with wall and
+ * CPU seconds and the load average. Asserts nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -75,7 +76,7 @@ async function child(n: number): Promise<void> {
   console.log(
     `${n.toLocaleString('en')} cells (${batch.value.dims} PCs used, ${clusters.value.labels.length} clusters): ` +
       `peak ${peak.toFixed(0)} MiB above the PCs (${base.toFixed(0)} MiB before) = ` +
-      `${((peak * MiB) / n).toFixed(0)} B per cell (estimateStreamedMemoryBytes above 200k cells: 2,500 B in the UMAP phase, 2,640 B in the markers phase); ` +
+      `${((peak * MiB) / n).toFixed(0)} B per cell (estimateStreamedMemoryBytes' clustering phase: 32 MiB + 1,887 B per cell, + 57 MiB + 224 B per cell per extra thread); ` +
       `${wall.toFixed(1)} s wall, ${((c.user + c.system) / 1e6).toFixed(1)} s CPU; load ${loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')}`,
