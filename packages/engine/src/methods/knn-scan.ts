@@ -45,6 +45,7 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
   const dist = new Float32Array(k + maxList);
   const mark = new Uint8Array(k + maxList);
   const listAt = listOrder(s);
+  const full = new Float64Array(maxList);
   // queries in list order: consecutive queries scan mostly the same lists (cache-friendly)
   for (let qp = from; qp < to; qp++) {
     const q = origin[qp];
@@ -59,10 +60,14 @@ export function scanQueries(s: ScanInput, from: number, to: number): void {
     for (let r = 0; r < nList && seen < want; r++) {
       const c = listAt(q, r);
       const end = listStart[c + 1];
-      for (let p = listStart[c]; p < end; p++) {
+      // the distances of the whole list, several points at a time (fullSqDists): a point beyond
+      // the bound can never enter the answer, and which points are seen does not depend on it
+      const start = listStart[c];
+      fullSqDists(sorted, qo, start, end, d, bound, full);
+      for (let p = start; p < end; p++) {
         if (p === qp) continue;
         seen++;
-        const dp = sqDist32(sorted, qo, sorted, p * d, d, bound);
+        const dp = full[p - start];
         if (dp > bound) continue;
         dist[m] = dp;
         mark[m++] = origin[p] >= firstMarked ? 1 : 0;
@@ -295,6 +300,71 @@ export function sqDist32(
     s += x * x;
   }
   return s;
+}
+
+/**
+ * Squared distances from row `qo` of `a` to rows p0 … p1 − 1 of `a` into out[0 …), four rows at a
+ * time so that their independent sums overlap: each is the very sum sqDist32 computes (same
+ * terms, same order: bit-identical) or, once all four rows of a block exceed `bound`, a partial
+ * sum above `bound` (the sums only grow: the same points are above it either way).
+ */
+export function fullSqDists(
+  a: Float32Array,
+  qo: number,
+  p0: number,
+  p1: number,
+  d: number,
+  bound: number,
+  out: Float64Array,
+): void {
+  const d4 = d - (d % 4);
+  let p = p0;
+  for (; p + 4 <= p1; p += 4) {
+    const o0 = p * d;
+    const o1 = o0 + d;
+    const o2 = o1 + d;
+    const o3 = o2 + d;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let j = 0;
+    for (; j < d4; j += 4) {
+      s0 += sqDist4(a, qo + j, o0 + j);
+      s1 += sqDist4(a, qo + j, o1 + j);
+      s2 += sqDist4(a, qo + j, o2 + j);
+      s3 += sqDist4(a, qo + j, o3 + j);
+      if (s0 > bound && s1 > bound && s2 > bound && s3 > bound) {
+        j = d; // all four beyond the bound: the rest of the sums would not change that
+        break;
+      }
+    }
+    for (; j < d; j++) {
+      const q = a[qo + j];
+      const x0 = q - a[o0 + j];
+      const x1 = q - a[o1 + j];
+      const x2 = q - a[o2 + j];
+      const x3 = q - a[o3 + j];
+      s0 += x0 * x0;
+      s1 += x1 * x1;
+      s2 += x2 * x2;
+      s3 += x3 * x3;
+    }
+    out[p - p0] = s0;
+    out[p - p0 + 1] = s1;
+    out[p - p0 + 2] = s2;
+    out[p - p0 + 3] = s3;
+  }
+  for (; p < p1; p++) out[p - p0] = sqDist32(a, qo, a, p * d, d, bound);
+}
+
+/** x0² + x1² + x2² + x3² for x = a[u …] − a[v …] (four terms summed as sqDist32 sums them). */
+function sqDist4(a: Float32Array, u: number, v: number): number {
+  const x0 = a[u] - a[v];
+  const x1 = a[u + 1] - a[v + 1];
+  const x2 = a[u + 2] - a[v + 2];
+  const x3 = a[u + 3] - a[v + 3];
+  return x0 * x0 + x1 * x1 + x2 * x2 + x3 * x3;
 }
 
 /** Moves the k smallest of dist[0..m) (with their marks) to the front, in any order (quickselect). */
