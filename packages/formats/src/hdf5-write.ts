@@ -104,6 +104,20 @@ export interface DatasetOptions {
   shuffle?: boolean;
 }
 
+/** A chunked dataset being written (Hdf5Writer.plan): its chunks are compressed and appended in order. */
+interface ChunkedPlan {
+  nChunks: number;
+  chunkDims: number[];
+  /** The chunks appended so far (offset along the first dimension, stored size, address). */
+  chunks: { offset: number; size: number; address: bigint }[];
+  /** Reads chunk c's elements and deflates them. */
+  compress(c: number): Promise<Uint8Array>;
+  /** Chunk c is appended: its buffers can be reused. */
+  release(c: number): void;
+  /** Writes the chunk index and completes the dataset's messages. */
+  finish(): Promise<void>;
+}
+
 const B_TREE_K = 32; // HDF5_BTREE_CHUNK_IK_DEF: superblock v2 without extension uses the default
 const COMPACT_MAX = 16 * 1024;
 /** Chunks being deflated at once (libuv's pool has 4 threads; more keep it busy while this thread is). */
@@ -159,6 +173,51 @@ export class Hdf5Writer {
 
   /** Writes the dataset's raw data now; its header is written at close(). */
   async dataset(parent: GroupNode, name: string, opts: DatasetOptions): Promise<DatasetNode> {
+    return (await this.datasets([{ parent, name, opts }]))[0]!;
+  }
+
+  /**
+   * Several datasets written together: the chunks of the chunked ones interleaved in the file
+   * (chunk 0 of each in list order, then chunk 1 of each, …; HDF5 finds a dataset's chunks through
+   * its B-tree, they need not be contiguous), so that datasets read from the same source — X's
+   * indices and the counts' values, from the counts' cell chunks — are produced from one pass
+   * over it instead of one pass each. Each `data` function is still called with increasing,
+   * consecutive ranges; the calls of the datasets alternate. Unchunked datasets are written first,
+   * in list order; one dataset gives the bytes `dataset` always wrote.
+   */
+  async datasets(list: { parent: GroupNode; name: string; opts: DatasetOptions }[]): Promise<DatasetNode[]> {
+    const plans: { messages: Message[]; chunked?: ChunkedPlan }[] = [];
+    for (const { opts } of list) plans.push(await this.plan(opts));
+    const chunked = plans.flatMap((p) => (p.chunked ? [p.chunked] : []));
+    const tasks: [ChunkedPlan, number][] = [];
+    const most = Math.max(0, ...chunked.map((p) => p.nChunks));
+    for (let c = 0; c < most; c++) for (const p of chunked) if (c < p.nChunks) tasks.push([p, c]);
+    const pending: (Promise<Uint8Array> | undefined)[] = [];
+    for (let t = 0; t < Math.min(IN_FLIGHT, tasks.length); t++)
+      pending.push(tasks[t]![0].compress(tasks[t]![1]));
+    for (let t = 0; t < tasks.length; t++) {
+      const z = await pending[t]!;
+      pending[t] = undefined;
+      const [p, c] = tasks[t]!;
+      p.release(c);
+      const next = tasks[t + IN_FLIGHT];
+      if (next) pending[t + IN_FLIGHT] = next[0].compress(next[1]);
+      p.chunks.push({ offset: c * p.chunkDims[0]!, size: z.length, address: await this.append(z) });
+    }
+    for (const p of chunked) await p.finish();
+    return list.map(({ parent, name }, i) => {
+      const node: DatasetNode = { kind: 'dataset', name, attrs: [], messages: plans[i]!.messages };
+      parent.children.push(node);
+      return node;
+    });
+  }
+
+  /**
+   * A dataset's messages; compact and contiguous data is written (or put in the messages) now,
+   * chunked data is returned as a plan whose chunks the caller compresses and appends, then
+   * `finish` writes its chunk index and completes the messages.
+   */
+  private async plan(opts: DatasetOptions): Promise<{ messages: Message[]; chunked?: ChunkedPlan }> {
     const { dtype, shape } = opts;
     const esize = elementSize(dtype);
     const n = shape === null ? 1 : shape.reduce((a, b) => a * b, 1);
@@ -190,7 +249,9 @@ export class Hdf5Writer {
       });
       const raw = n ? get(0, n).slice() : new Uint8Array(0);
       messages.push({ type: 0x8, data: new Bytes().u8(3).u8(0).u16(raw.length).bytes(raw).done() });
-    } else if (level <= 0 || !shape.length) {
+      return { messages };
+    }
+    if (level <= 0 || !shape.length) {
       messages.push({
         type: 0x5,
         data: new Bytes()
@@ -202,20 +263,22 @@ export class Hdf5Writer {
       const start = this.eof;
       for (let s = 0; s < n; s += step) await this.append(get(s, Math.min(n, s + step)));
       messages.push({ type: 0x8, data: new Bytes().u8(3).u8(1).u64(start).u64(bytes).done() });
-    } else {
-      const shuffle = (opts.shuffle ?? false) && esize > 1;
-      const rows = Math.max(
-        1,
-        Math.min(shape[0]!, Math.floor((opts.chunkElements ?? 262144) / Math.max(1, rowElements))),
-      );
-      const chunkElems = rows * rowElements;
-      const chunkDims = [rows, ...shape.slice(1)];
-      const nChunks = Math.ceil(shape[0]! / rows);
-      const chunks: { offset: number; size: number; address: bigint }[] = [];
-      const pending: Promise<Uint8Array>[] = [];
-      const shuffled: (Uint8Array | undefined)[] = [];
-      const spare: Uint8Array[] = [];
-      const compress = (c: number) => {
+      return { messages };
+    }
+    const shuffle = (opts.shuffle ?? false) && esize > 1;
+    const rows = Math.max(
+      1,
+      Math.min(shape[0]!, Math.floor((opts.chunkElements ?? 262144) / Math.max(1, rowElements))),
+    );
+    const chunkElems = rows * rowElements;
+    const chunkDims = [rows, ...shape.slice(1)];
+    const shuffled: (Uint8Array | undefined)[] = [];
+    const spare: Uint8Array[] = [];
+    const chunked: ChunkedPlan = {
+      nChunks: Math.ceil(shape[0]! / rows),
+      chunkDims,
+      chunks: [],
+      compress: (c) => {
         const s = c * chunkElems;
         const e = Math.min(n, s + chunkElems);
         let raw: Uint8Array = get(s, e);
@@ -227,36 +290,32 @@ export class Hdf5Writer {
         // shuffled copies are recycled once their deflate is done (no garbage per chunk)
         if (shuffle) raw = shuffled[c] = shuffleBytes(raw, esize, spare.pop() ?? new Uint8Array(raw.length));
         return Promise.resolve(deflateImpl(raw, level));
-      };
-      for (let c = 0; c < Math.min(IN_FLIGHT, nChunks); c++) pending.push(compress(c));
-      for (let c = 0; c < nChunks; c++) {
-        const z = await pending[c]!;
-        pending[c] = undefined as unknown as Promise<Uint8Array>;
+      },
+      release: (c) => {
         if (shuffled[c]) spare.push(shuffled[c]!);
-        if (c + IN_FLIGHT < nChunks) pending[c + IN_FLIGHT] = compress(c + IN_FLIGHT);
-        chunks.push({ offset: c * rows, size: z.length, address: await this.append(z) });
-      }
-      const btree = await this.writeChunkIndex(chunks, chunkDims, esize);
-      messages.push({
-        type: 0x5,
-        data: new Bytes()
+        shuffled[c] = undefined;
+      },
+      finish: async () => {
+        const btree = await this.writeChunkIndex(chunked.chunks, chunkDims, esize);
+        messages.push({
+          type: 0x5,
+          data: new Bytes()
+            .u8(3)
+            .u8(0x03 | (2 << 2))
+            .done(),
+        });
+        const layout = new Bytes()
           .u8(3)
-          .u8(0x03 | (2 << 2))
-          .done(),
-      });
-      const layout = new Bytes()
-        .u8(3)
-        .u8(2)
-        .u8(chunkDims.length + 1)
-        .u64(btree);
-      for (const d of chunkDims) layout.u32(d);
-      layout.u32(esize);
-      messages.push({ type: 0x8, data: layout.done() });
-      messages.push({ type: 0xb, data: filterPipeline(level, shuffle ? esize : 0) });
-    }
-    const node: DatasetNode = { kind: 'dataset', name, attrs: [], messages };
-    parent.children.push(node);
-    return node;
+          .u8(2)
+          .u8(chunkDims.length + 1)
+          .u64(btree);
+        for (const d of chunkDims) layout.u32(d);
+        layout.u32(esize);
+        messages.push({ type: 0x8, data: layout.done() });
+        messages.push({ type: 0xb, data: filterPipeline(level, shuffle ? esize : 0) });
+      },
+    };
+    return { messages, chunked };
   }
 
   /** Version-1 B-tree (type 1, raw data chunks) over the chunks, built bottom-up; returns the root address. */

@@ -60,8 +60,10 @@ export interface H5adInput {
 
 /**
  * A CSR matrix (cells × genes) read in element ranges, for writers that stream it without holding
- * it (issue 33: the out-of-core engine's cell chunks). The writer reads `data`, then `indices`,
- * each in increasing, consecutive ranges, then `indptr()` once.
+ * it (issue 33: the out-of-core engine's cell chunks). The writer reads `data` and `indices` each
+ * in increasing, consecutive ranges — one after the other, or (layers/counts beside X, csrPair)
+ * alternating: a range of the counts' indices, then the same range of their data — then
+ * `indptr()` once.
  */
 export interface CsrRanges {
   nCells: number;
@@ -86,8 +88,6 @@ export type H5adRangesInput = Omit<H5adInput, 'counts' | 'normalized'> & {
 const CHUNK = 262144;
 
 type Parent = GroupNode;
-/** A written CSR matrix's index datasets, which a matrix of the same layout can link to. */
-type WrittenCsr = { indices: DatasetNode; indptr: DatasetNode };
 
 /** An in-memory matrix as CsrRanges (views, no copy). */
 function rangesOf(m: CountMatrix): CsrRanges {
@@ -126,19 +126,40 @@ class AnnWriter {
     data: ElementArray | ((s: number, e: number) => ElementArray),
     opts: { kind?: NumericKind; shape?: number[]; encoded?: boolean } = {},
   ): Promise<DatasetNode> {
-    const kind = opts.kind ?? kindOf(data as ElementArray);
-    const shape = opts.shape ?? [(data as ElementArray).length];
-    const d = await this.h5.dataset(parent, name, {
-      dtype: { kind },
-      shape,
-      data,
-      compression: this.level,
-      chunkElements: this.chunk,
-      // integers (sparse indices, pointers, codes): byte-shuffled, ~1.6× smaller and faster to deflate
-      shuffle: kind !== 'f32' && kind !== 'f64',
+    return (await this.numerics([{ parent, name, data, opts }]))[0]!;
+  }
+
+  /** Numeric arrays written together (Hdf5Writer.datasets: their chunks interleaved). */
+  async numerics(
+    list: {
+      parent: Parent;
+      name: string;
+      data: ElementArray | ((s: number, e: number) => ElementArray);
+      opts?: { kind?: NumericKind; shape?: number[]; encoded?: boolean };
+    }[],
+  ): Promise<DatasetNode[]> {
+    const nodes = await this.h5.datasets(
+      list.map(({ parent, name, data, opts = {} }) => {
+        const kind = opts.kind ?? kindOf(data as ElementArray);
+        return {
+          parent,
+          name,
+          opts: {
+            dtype: { kind },
+            shape: opts.shape ?? [(data as ElementArray).length],
+            data,
+            compression: this.level,
+            chunkElements: this.chunk,
+            // integers (sparse indices, pointers, codes): byte-shuffled, ~1.6× smaller and faster to deflate
+            shuffle: kind !== 'f32' && kind !== 'f64',
+          },
+        };
+      }),
+    );
+    list.forEach(({ opts = {} }, i) => {
+      if (opts.encoded ?? true) this.enc(nodes[i]!, 'array', '0.2.0');
     });
-    if (opts.encoded ?? true) this.enc(d, 'array', '0.2.0');
-    return d;
+    return nodes;
   }
 
   async strings(parent: Parent, name: string, values: string[]): Promise<void> {
@@ -147,27 +168,19 @@ class AnnWriter {
     this.enc(d, 'string-array', '0.2.0');
   }
 
-  /**
-   * A CSR matrix group. With `like` (an already written matrix with the same indices and indptr,
-   * as counts and normalized values share them), indices and indptr are hard links to that
-   * matrix's datasets: stored and compressed once.
-   */
-  async csr(parent: Parent, name: string, m: CsrRanges, like?: WrittenCsr): Promise<WrittenCsr> {
+  /** A CSR matrix group (data, indices, indptr); csrPair writes two that share their layout. */
+  async csr(parent: Parent, name: string, m: CsrRanges): Promise<void> {
     const g = this.group(parent, name, 'csr_matrix', '0.1.0');
     this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(m.nCells), BigInt(m.nGenes)]));
-    const nnz = m.nnz;
-    await this.numeric(g, 'data', m.data, { kind: 'f32', shape: [nnz], encoded: false });
-    if (like) {
-      this.h5.link(g, 'indices', like.indices);
-      this.h5.link(g, 'indptr', like.indptr);
-      return like;
-    }
-    const indices = await this.numeric(g, 'indices', m.indices, {
-      kind: 'i32',
-      shape: [nnz],
-      encoded: false,
-    });
-    const wide = nnz >= 2 ** 31;
+    const shape = [m.nnz];
+    await this.numeric(g, 'data', m.data, { kind: 'f32', shape, encoded: false });
+    await this.numeric(g, 'indices', m.indices, { kind: 'i32', shape, encoded: false });
+    await this.indptr(g, m);
+  }
+
+  /** A CSR matrix's indptr (int64 from 2³¹ non-zeros), asked of `m` once its data and indices are read. */
+  private async indptr(g: GroupNode, m: CsrRanges): Promise<DatasetNode> {
+    const wide = m.nnz >= 2 ** 31;
     let offsets: Float64Array | undefined;
     const ptr = (s: number, e: number) => {
       offsets ??= m.indptr();
@@ -175,12 +188,34 @@ class AnnWriter {
         ? BigInt64Array.from(offsets.subarray(s, e), (x) => BigInt(x))
         : Int32Array.from(offsets.subarray(s, e));
     };
-    const indptr = await this.numeric(g, 'indptr', ptr, {
+    return this.numeric(g, 'indptr', ptr, {
       kind: wide ? 'i64' : 'i32',
       shape: [m.nCells + 1],
       encoded: false,
     });
-    return { indices, indptr };
+  }
+
+  /**
+   * X (`x`, e.g. the normalized values) and layers/counts (`counts`) of one sparsity layout:
+   * X's data, X's indices and the counts' data written together, chunk by chunk (the counts'
+   * indices and data are read in one pass over their source: the streamed path decodes each
+   * cell chunk of the counts once for both), then X's indptr; the counts' indices and indptr are
+   * hard links to X's.
+   */
+  async csrPair(parent: Parent, layers: Parent, x: CsrRanges, counts: CsrRanges): Promise<void> {
+    const gx = this.group(parent, 'X', 'csr_matrix', '0.1.0');
+    const gc = this.group(layers, 'counts', 'csr_matrix', '0.1.0');
+    for (const g of [gx, gc])
+      this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(x.nCells), BigInt(x.nGenes)]));
+    const shape = [x.nnz];
+    const [, indices] = await this.numerics([
+      { parent: gx, name: 'data', data: x.data, opts: { kind: 'f32', shape, encoded: false } },
+      { parent: gx, name: 'indices', data: counts.indices, opts: { kind: 'i32', shape, encoded: false } },
+      { parent: gc, name: 'data', data: counts.data, opts: { kind: 'f32', shape, encoded: false } },
+    ]);
+    const indptr = await this.indptr(gx, x);
+    this.h5.link(gc, 'indices', indices!);
+    this.h5.link(gc, 'indptr', indptr);
   }
 
   async categorical(parent: Parent, name: string, values: string[]): Promise<void> {
@@ -355,9 +390,13 @@ async function beginMatrices(
   const w = new AnnWriter(h5, input.compression ?? 4, Math.max(1, input.blockElements ?? CHUNK));
   const f = h5.root;
   w.enc(f, 'anndata', '0.1.0');
-  const x = await w.csr(f, 'X', normalized ?? counts);
+  if (normalized && linked) {
+    await w.csrPair(f, w.group(f, 'layers'), normalized, counts);
+    return finishLater(w, f, matrices);
+  }
+  await w.csr(f, 'X', normalized ?? counts);
   const layers = w.group(f, 'layers');
-  if (normalized) await w.csr(layers, 'counts', counts, linked ? x : undefined);
+  if (normalized) await w.csr(layers, 'counts', counts);
   return finishLater(w, f, matrices);
 }
 

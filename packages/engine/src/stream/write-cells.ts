@@ -3,9 +3,10 @@ import type { CountMatrix } from '@cellcloud/formats/matrix';
 import type { CsrRanges } from '@cellcloud/formats';
 
 /**
- * Consecutive element ranges of cell chunks read in order (one chunk held at a time); a range
- * before the current position starts again from the first chunk. Records the cells' offsets
- * (indptr) of every chunk it passes.
+ * Consecutive element ranges of cell chunks read in order (the chunks of the last range held); the
+ * last range can be read again (another array of the same chunks: the counts' indices, then their
+ * values), any other range before the current position starts again from the first chunk.
+ * Records the cells' offsets (indptr) of every chunk it passes.
  */
 class ChunkCursor {
   private i = -1;
@@ -17,6 +18,9 @@ class ChunkCursor {
   readonly indptr: Float64Array;
   /** Chunks whose offsets are recorded (a prefix). */
   private recorded = 0;
+  /** The last range's start and the chunks it spans, with their first elements. */
+  private lastStart = 0;
+  private held: { base: number; m: CountMatrix }[] = [];
 
   constructor(cells: CellChunks) {
     this.cells = cells;
@@ -43,11 +47,21 @@ class ChunkCursor {
     pick: (m: CountMatrix) => T,
     out: T,
   ): T {
+    if (start < this.pos && start >= this.lastStart && end <= this.pos) {
+      for (const { base, m } of this.held) {
+        const from = Math.max(start, base);
+        const to = Math.min(end, base + m.indptr[m.nCells]);
+        if (to > from) out.set(pick(m).subarray(from - base, to - base), from - start);
+      }
+      return out;
+    }
     if (start < this.pos) {
       this.i = -1;
       this.m = undefined;
       this.base = this.pos = 0;
     }
+    this.lastStart = start;
+    this.held = [];
     while (this.pos < end) {
       const m = this.m;
       const stop = m ? this.base + m.indptr[m.nCells] : 0;
@@ -57,6 +71,7 @@ class ChunkCursor {
       }
       const to = Math.min(end, stop);
       if (to > start) {
+        if (this.held[this.held.length - 1]?.m !== m) this.held.push({ base: this.base, m });
         const from = Math.max(this.pos, start);
         out.set(pick(m).subarray(from - this.base, to - this.base), from - start);
       }
@@ -75,11 +90,12 @@ class ChunkCursor {
 /**
  * Cell chunks as CsrRanges for the streamed h5ad writer (beginH5adRanges): values from `values`,
  * cell indices from `layout` (the same sparsity, e.g. the counts of log-normalized values: cheaper
- * to decode). Each pass reads the chunks once, one at a time.
+ * to decode). Each pass reads the chunks once, one at a time; without `layout`, values and indices
+ * read range by range in turn (the writer's layers/counts beside X) share one pass.
  */
 export function csrOfChunks(values: CellChunks, layout: CellChunks = values): CsrRanges {
   const data = new ChunkCursor(values);
-  const indices = new ChunkCursor(layout);
+  const indices = layout === values ? data : new ChunkCursor(layout);
   return {
     nCells: values.nCells,
     nGenes: values.nGenes,

@@ -12,7 +12,8 @@ import { csrOfChunks } from './write-cells';
 /**
  * writeOutputs (write-outputs.ts) of a streamed result (issue 33, docs/engine-scaling.md):
  * analysis.h5ad with X from the normalized cell chunks and layers/counts from the counts' (each
- * array read chunk by chunk; the counts' indices and indptr written once and linked), markers.csv,
+ * array read chunk by chunk, the counts decoded once for X's indices and their own values; the
+ * counts' indices and indptr written once and linked), markers.csv,
  * and the explorer artifacts with the expression layers from the gene blocks (a block of ≤ 4M
  * values at a time). Memory is bounded by the chunk and block sizes, not the non-zeros. The files
  * are those writeOutputs writes for the same matrices held in memory, byte for byte
@@ -39,9 +40,10 @@ export async function startStreamedOutputs(
     h5ad: (target) =>
       beginH5adRanges(
         {
+          // one pass over the counts for X's indices and the counts' values (the writer
+          // interleaves their chunks), one over the normalized values for X's
           counts: csrOfChunks(counts),
-          // X's indices are read from the counts: the same layout, no log to compute
-          normalized: csrOfChunks(normalized, counts),
+          normalized: csrOfChunks(normalized),
           genes: { ids: early.geneIds, symbols: early.geneSymbols },
           barcodes: early.barcodes,
           compression: H5AD_DEFLATE_LEVEL,
