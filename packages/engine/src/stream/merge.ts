@@ -137,31 +137,59 @@ function mergedGenes(
     geneNnz,
     genes(g0, g1) {
       const parts = samples.map((s, i) => sampleBlock(s.genes, inverse[i], g0, g1));
-      const indptr = new Float64Array(g1 - g0 + 1);
-      for (let j = 0; j < g1 - g0; j++) {
-        let n = 0;
-        parts.forEach((p, i) => {
+      const n = g1 - g0;
+      const indptr = new Float64Array(n + 1);
+      for (let j = 0; j < n; j++) {
+        let size = 0;
+        for (let i = 0; i < parts.length; i++) {
+          const p = parts[i];
           const g = inverse[i][g0 + j];
-          if (p && g >= 0) n += p.indptr[g - p.g0 + 1] - p.indptr[g - p.g0];
-        });
-        indptr[j + 1] = indptr[j] + n;
+          if (p && g >= 0) size += p.indptr[g - p.g0 + 1] - p.indptr[g - p.g0];
+        }
+        indptr[j + 1] = indptr[j] + size;
       }
-      const indices = new Uint32Array(indptr[g1 - g0]);
-      const data = new Float32Array(indptr[g1 - g0]);
-      for (let j = 0; j < g1 - g0; j++) {
-        let o = indptr[j];
-        parts.forEach((p, i) => {
-          const g = inverse[i][g0 + j];
-          if (!p || g < 0) return;
-          for (let k = p.indptr[g - p.g0]; k < p.indptr[g - p.g0 + 1]; k++) {
-            indices[o] = p.indices[k] + sampleStart[i];
-            data[o++] = p.data[k];
-          }
-        });
+      const indices = new Uint32Array(indptr[n]);
+      const data = new Float32Array(indptr[n]);
+      // sample by sample (a plain loop per gene; docs/benchmarks/store-passes.md): each sample's
+      // values of gene j land after those of the samples before it
+      const at = indptr.slice(0, n);
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i];
+        if (p) copySample(p, inverse[i], g0, sampleStart[i], at, { indices, data });
       }
       return { g0, g1, nCells, indptr, indices, data };
     },
   };
+}
+
+/**
+ * Appends a sample's values of merged gene g0 + j at position `at[j]` (advanced past them) of
+ * `indices`/`data`, its cells offset by `offset`.
+ */
+function copySample(
+  p: GeneBlock,
+  inverse: Int32Array,
+  g0: number,
+  offset: number,
+  at: Float64Array,
+  { indices, data }: { indices: Uint32Array; data: Float32Array },
+): void {
+  const n = at.length;
+  const src = p.indices;
+  const ptr = p.indptr;
+  const pg0 = p.g0;
+  for (let j = 0; j < n; j++) {
+    const g = inverse[g0 + j];
+    if (g < 0) continue;
+    const k0 = ptr[g - pg0];
+    const k1 = ptr[g - pg0 + 1];
+    if (k1 === k0) continue;
+    let o = at[j];
+    data.set(p.data.subarray(k0, k1), o);
+    if (offset === 0) indices.set(src.subarray(k0, k1), o);
+    else for (let k = k0; k < k1; k++) indices[o++] = src[k] + offset;
+    at[j] = at[j] + (k1 - k0);
+  }
 }
 
 /** The block of a sample spanning its genes that map into [g0, g1), or undefined when it has none. */

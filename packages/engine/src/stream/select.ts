@@ -1,5 +1,5 @@
 import { valueKindOf, type ValueKind } from '@cellcloud/contracts/files';
-import type { CellChunks, GeneBlocks } from '@cellcloud/formats/cell-chunks';
+import type { CellChunks, GeneBlock, GeneBlocks } from '@cellcloud/formats/cell-chunks';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
 
 /**
@@ -34,6 +34,8 @@ export function selection(cells: Uint32Array, keepGene: Uint8Array): Selection {
  */
 export function selectCells(src: CellChunks, sel: Selection): CellChunks {
   const { cells, geneMap, genes } = sel;
+  let everyGene = geneMap.length === genes.length;
+  for (let g = 0; everyGene && g < geneMap.length; g++) everyGene = geneMap[g] === g;
   // source chunk of each view chunk, and its first kept cell (position in `cells`)
   const from: number[] = [];
   const first: number[] = [];
@@ -55,36 +57,84 @@ export function selectCells(src: CellChunks, sel: Selection): CellChunks {
     chunk(i) {
       const m = src.chunk(from[i]);
       const c0 = src.chunkStart(from[i]);
-      const n = first[i + 1] - first[i];
+      const f = first[i];
+      const n = first[i + 1] - f;
+      // kept cells' extents in the source chunk (final when every gene is kept)
       const indptr = new Float64Array(n + 1);
-      let nnz = 0;
       for (let j = 0; j < n; j++) {
-        const c = cells[first[i] + j] - c0;
-        for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) if (geneMap[m.indices[k]] >= 0) nnz++;
+        const c = cells[f + j] - c0;
+        indptr[j + 1] = indptr[j] + (m.indptr[c + 1] - m.indptr[c]);
       }
-      const indices = new Uint32Array(nnz);
-      const data = new Float32Array(nnz);
-      let o = 0;
-      for (let j = 0; j < n; j++) {
-        const c = cells[first[i] + j] - c0;
-        for (let k = m.indptr[c]; k < m.indptr[c + 1]; k++) {
-          const g = geneMap[m.indices[k]];
-          if (g < 0) continue;
-          indices[o] = g;
-          data[o++] = m.data[k];
-        }
-        indptr[j + 1] = o;
-      }
-      return { nGenes: genes.length, nCells: n, indptr, indices, data };
+      const out = { nGenes: genes.length, nCells: n, indptr, indices: m.indices, data: m.data };
+      if (everyGene) copyCellRuns(m, cells, f, c0, out);
+      else dropGenes(m, cells, f, c0, geneMap, out);
+      return out;
     },
   };
+}
+
+/**
+ * The kept cells of `m` when every gene is kept (new gene = old gene): each run of consecutive
+ * kept cells is one contiguous stretch of the source, copied whole. `out.indptr` is already final.
+ */
+function copyCellRuns(m: CountMatrix, cells: Uint32Array, f: number, c0: number, out: CountMatrix): void {
+  const n = out.nCells;
+  const { indptr } = out;
+  const indices = new Uint32Array(indptr[n]);
+  const data = new Float32Array(indptr[n]);
+  for (let j = 0; j < n;) {
+    const c = cells[f + j] - c0;
+    let e = j + 1;
+    while (e < n && cells[f + e] - c0 === c + (e - j)) e++;
+    const k0 = m.indptr[c];
+    const k1 = m.indptr[c + e - j];
+    indices.set(m.indices.subarray(k0, k1), indptr[j]);
+    data.set(m.data.subarray(k0, k1), indptr[j]);
+    j = e;
+  }
+  out.indices = indices;
+  out.data = data;
+}
+
+/**
+ * The kept cells of `m` with dropped genes left out and the others renumbered, in one pass:
+ * `out.indptr` holds each cell's source extent on entry (an upper bound) and its kept extent on
+ * return; the arrays are trimmed only when a value was dropped.
+ */
+function dropGenes(
+  m: CountMatrix,
+  cells: Uint32Array,
+  f: number,
+  c0: number,
+  geneMap: Int32Array,
+  out: CountMatrix,
+): void {
+  const n = out.nCells;
+  const { indptr } = out;
+  const bound = indptr[n];
+  let indices = new Uint32Array(bound);
+  let data = new Float32Array(bound);
+  let o = 0;
+  for (let j = 0; j < n; j++) {
+    const c = cells[f + j] - c0;
+    o = copyKept(m.indices, m.data, m.indptr[c], m.indptr[c + 1], geneMap, indices, data, o);
+    indptr[j + 1] = o;
+  }
+  if (o < bound) {
+    indices = indices.slice(0, o);
+    data = data.slice(0, o);
+  }
+  out.indices = indices;
+  out.data = data;
 }
 
 /** Gene blocks of the selection; `geneNnz`: stored values of each kept gene over the kept cells. */
 export function selectGenes(src: GeneBlocks, sel: Selection, geneNnz: Float64Array): GeneBlocks {
   const { cells, genes } = sel;
-  const cellMap = new Int32Array(src.nCells).fill(-1);
-  cells.forEach((c, i) => (cellMap[c] = i));
+  // the kept cells are increasing: all of them kept means new cell = old cell
+  const everyCell = cells.length === src.nCells;
+  const cellMap = new Int32Array(everyCell ? 0 : src.nCells).fill(-1);
+  if (!everyCell) for (let i = 0; i < cells.length; i++) cellMap[cells[i]] = i;
   return {
     nCells: cells.length,
     nGenes: genes.length,
@@ -103,21 +153,83 @@ export function selectGenes(src: GeneBlocks, sel: Selection, geneNnz: Float64Arr
       const o0 = genes[g0];
       const b = src.genes(o0, genes[g1 - 1] + 1);
       for (let j = g0; j < g1; j++) indptr[j - g0 + 1] = indptr[j - g0] + geneNnz[j];
-      const indices = new Uint32Array(indptr[g1 - g0]);
-      const data = new Float32Array(indptr[g1 - g0]);
-      let o = 0;
-      for (let j = g0; j < g1; j++) {
-        const r = genes[j] - o0;
-        for (let k = b.indptr[r]; k < b.indptr[r + 1]; k++) {
-          const c = cellMap[b.indices[k]];
-          if (c < 0) continue;
-          indices[o] = c;
-          data[o++] = b.data[k];
-        }
-      }
-      return { g0, g1, nCells: cells.length, indptr, indices, data };
+      const nnz = indptr[g1 - g0];
+      const out = {
+        g0,
+        g1,
+        nCells: cells.length,
+        indptr,
+        indices: new Uint32Array(nnz),
+        data: new Float32Array(nnz),
+      };
+      if (everyCell) copyGeneRuns(b, genes, g0, g1, o0, out);
+      else dropCells(b, genes, g0, g1, o0, cellMap, out);
+      return out;
     },
   };
+}
+
+/** Kept genes g0 … g1 − 1 of `b` when every cell is kept: each run of consecutive source genes copied whole. */
+function copyGeneRuns(
+  b: GeneBlock,
+  genes: Uint32Array,
+  g0: number,
+  g1: number,
+  o0: number,
+  out: GeneBlock,
+): void {
+  const { indices, data } = out;
+  let o = 0;
+  for (let j = g0; j < g1;) {
+    let e = j + 1;
+    while (e < g1 && genes[e] === genes[j] + (e - j)) e++;
+    const k0 = b.indptr[genes[j] - o0];
+    const k1 = b.indptr[genes[e - 1] - o0 + 1];
+    indices.set(b.indices.subarray(k0, k1), o);
+    data.set(b.data.subarray(k0, k1), o);
+    o += k1 - k0;
+    j = e;
+  }
+}
+
+/** Kept genes g0 … g1 − 1 of `b`, values of dropped cells left out and the others renumbered. */
+function dropCells(
+  b: GeneBlock,
+  genes: Uint32Array,
+  g0: number,
+  g1: number,
+  o0: number,
+  cellMap: Int32Array,
+  out: GeneBlock,
+): void {
+  let o = 0;
+  for (let j = g0; j < g1; j++) {
+    const r = genes[j] - o0;
+    o = copyKept(b.indices, b.data, b.indptr[r], b.indptr[r + 1], cellMap, out.indices, out.data, o);
+  }
+}
+
+/**
+ * Copies values k0 … k1 − 1 whose index `map` keeps (≥ 0), renumbered, to `indices`/`data` from
+ * position `o`; returns the position after the last one written.
+ */
+function copyKept(
+  from: Uint32Array,
+  values: Float32Array,
+  k0: number,
+  k1: number,
+  map: Int32Array,
+  indices: Uint32Array,
+  data: Float32Array,
+  o: number,
+): number {
+  for (let k = k0; k < k1; k++) {
+    const t = map[from[k]];
+    if (t < 0) continue;
+    indices[o] = t;
+    data[o++] = values[k];
+  }
+  return o;
 }
 
 /** Calls `visit` with each chunk of `cells` and its first cell, in order. */
