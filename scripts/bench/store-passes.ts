@@ -2,8 +2,10 @@
  * `tsx scripts/bench/store-passes.ts <store.ccs …>`: the streamed passes that read a whole count
  * store (docs/benchmarks/store-passes.md) on the given stores merged as samples, as the streamed
  * job builds them (stream/run-streamed.ts: every cell and every detected gene kept): a plain decode
- * of the cell chunks and of the gene blocks, the HVG pass (seurat_v3) and the Wilcoxon markers
- * step on 12 deterministic groups. Prints wall and CPU seconds, non-zeros per CPU second, peak RSS,
+ * of the cell chunks and of the gene blocks, the selection views alone (`select`: stream/select.ts
+ * over stream/merge.ts), the HVG pass (seurat_v3) and the Wilcoxon markers step on 12
+ * deterministic groups. `--filtered` drops a tenth of the cells and genes as well, so the views
+ * take their renumbering paths. Prints wall and CPU seconds, non-zeros per CPU second, peak RSS,
  * the load average, and a checksum of each result so runs before and after a change can be
  * compared for identical output.
  */
@@ -26,7 +28,9 @@ const only = process.argv
   ?.slice(7)
   .split(',');
 if (files.length === 0)
-  throw new Error('usage: store-passes.ts <store.ccs …> [--only=decode,genes,normgenes,hvg,markers]');
+  throw new Error(
+    'usage: store-passes.ts <store.ccs …> [--only=decode,genes,select,normgenes,hvg,markers] [--filtered]',
+  );
 
 async function timed<T>(label: string, nnz: number, fn: () => Promise<T> | T): Promise<T> {
   const c0 = process.cpuUsage();
@@ -65,10 +69,14 @@ if (want('decode'))
   });
 
 // every cell, every gene with a stored value (the filters' shape without their thresholds)
-const all = Uint32Array.from({ length: merged.cells.nCells }, (_, c) => c);
+// (`--filtered`: a tenth of the cells and of those genes dropped too, as QC filters do)
+const filtered = process.argv.includes('--filtered');
+const all = Uint32Array.from({ length: merged.cells.nCells }, (_, c) => c).filter(
+  (c) => !filtered || c % 10 !== 3,
+);
 const anyStored = new Uint8Array(merged.cells.nGenes);
 for (let i = 0; i < merged.cells.chunkCount; i++)
-  for (const g of merged.cells.chunk(i).indices) anyStored[g] = 1;
+  for (const g of merged.cells.chunk(i).indices) anyStored[g] = !filtered || g % 10 !== 7 ? 1 : 0;
 const sel = selection(all, anyStored);
 const counts = selectCells(merged.cells, sel);
 const stored = countStored(counts);
@@ -87,6 +95,37 @@ if (want('genes'))
       n += merged.genes.genes(sel.genes[g0], sel.genes[g1 - 1] + 1).indices.length;
     return n;
   });
+
+// the selection views alone (stream/select.ts, over stream/merge.ts's blocks): the copy the
+// cell-major and gene-major passes pay on top of the store decode
+if (want('select')) {
+  const selectedGenes = selectGenes(merged.genes, sel, stored.geneNnz);
+  await timed('selected cell chunks', nnz, () => {
+    let n = 0;
+    for (let i = 0; i < counts.chunkCount; i++) n += counts.chunk(i).indices.length;
+    return n;
+  });
+  await timed('selected gene blocks (4M)', nnz, () => {
+    let n = 0;
+    for (const [g0, g1] of geneRanges(stored.geneNnz, 4 << 20))
+      n += selectedGenes.genes(g0, g1).indices.length;
+    return n;
+  });
+  // checksums outside the timings: hashing costs more than the copy
+  const cellSums = createHash('sha256');
+  for (let i = 0; i < counts.chunkCount; i++) {
+    const m = counts.chunk(i);
+    cellSums.update(digest(m.indptr, m.indices, m.data));
+  }
+  const geneSums = createHash('sha256');
+  for (const [g0, g1] of geneRanges(stored.geneNnz, 4 << 20)) {
+    const b = selectedGenes.genes(g0, g1);
+    geneSums.update(digest(b.indptr, b.indices, b.data));
+  }
+  console.log(
+    `    select checksums cells ${cellSums.digest('hex').slice(0, 16)} genes ${geneSums.digest('hex').slice(0, 16)}`,
+  );
+}
 
 if (want('normgenes'))
   await timed('normalized gene blocks', nnz, () => {
