@@ -14,7 +14,7 @@ import {
 } from '../src/index';
 import { smallDataset } from './fixtures';
 import { MemorySink } from '../src/hdf5-write';
-import { geneChunks, writeGeneChunks } from '../src/write-artifacts';
+import { compactChunkLength, encodeCompactChunk, geneChunks, writeGeneChunks } from '../src/write-artifacts';
 import { geneBlocksOf } from '../src/cell-chunks';
 
 function memorySink() {
@@ -205,5 +205,37 @@ describe('compact expression layers (format 2)', () => {
     expect(whole.files.get('expr/counts.bin')!.byteLength).toBeLessThanOrEqual(19 * g + 7 * nnz);
     const clen = new Uint32Array(whole.files.get('expr/counts.clen')!.slice().buffer);
     expect(clen.reduce((s, x) => s + x, 0)).toBeLessThanOrEqual(17 * g + 3 * nnz);
+  });
+
+  it('encodes a chunk to the same bytes at aligned offsets (typed arrays) and odd ones (DataView)', () => {
+    // gaps of 1 to 5 varint bytes, an odd number of cell bytes, values that round at .5 levels
+    const cells = [0, 3, 200, 20_000, 3_000_000, 400_000_000, 4_000_000_000];
+    const raw = [1, 0.5, 2.75, 1e-9, 7 / 3, 65535.5, 3.25];
+    const { length, cellBytes } = compactChunkLength(cells);
+    expect(cellBytes % 2).toBe(1);
+    const encoded = (values: ArrayLike<number>, at: number) => {
+      const out = new Uint8Array(at + length).fill(0xee);
+      const colourLength = encodeCompactChunk(Uint32Array.from(cells), values, out, at, cellBytes);
+      return { colourLength, bytes: Array.from(out.subarray(at)) };
+    };
+    const aligned = encoded(Float32Array.from(raw), 4);
+    for (const values of [raw, Float64Array.from(raw), Float32Array.from(raw)])
+      for (const at of [0, 1, 2, 3, 8]) expect(encoded(values, at)).toEqual(aligned);
+    // levels clamped: a negative value, and a maximum below float32's normal range (fround(max)
+    // is far below max, so max · scale is above the top level)
+    for (const values of [
+      raw.map((v, k) => (k === 2 ? -v : v)),
+      raw.map((v) => v * 1.6e-49),
+      raw.map((v) => v * 1e-50),
+    ])
+      for (const at of [1, 4]) {
+        const { bytes } = encoded(Float64Array.from(values), at);
+        expect(bytes).toEqual(encoded(values, at === 1 ? 4 : 1).bytes);
+        const levels = new Uint16Array(Uint8Array.from(bytes.slice(16 + cellBytes + 1)).buffer, 0, 7);
+        expect(Math.max(...levels)).toBe(65535);
+      }
+    expect(aligned.bytes.slice(-4 * raw.length)).toEqual(
+      Array.from(new Uint8Array(Float32Array.from(raw).buffer)),
+    );
   });
 });

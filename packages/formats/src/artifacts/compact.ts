@@ -8,17 +8,24 @@ import type { CountMatrix } from '../matrix';
 import { layerBlocks } from './gene-chunks';
 import { type ArtifactSink, bytesOf, type PositionalFile } from './sink';
 
+/** Whether typed arrays store numbers little-endian on this machine (as the chunks do). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Bytes of the LEB128 varint of x (x < 2^32). */
 const varintBytes = (x: number) =>
   x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
 
-/** Byte length of the compact chunk (format 2) of ascending `cells`, and of its cell varints. */
+/**
+ * Byte length of the compact chunk (format 2) of ascending `cells`, and of its cell varints; both
+ * -1 when `cells` are not ascending.
+ */
 export function compactChunkLength(cells: ArrayLike<number>): { length: number; cellBytes: number } {
   const nnz = cells.length;
   let cellBytes = 0;
   let prev = -1;
   for (let k = 0; k < nnz; k++) {
     const c = cells[k]!;
+    if (c <= prev) return { length: -1, cellBytes: -1 };
     cellBytes += varintBytes(c - prev - 1);
     prev = c;
   }
@@ -41,7 +48,12 @@ export function encodeCompactChunk(
   const nnz = cells.length;
   const view = new DataView(out.buffer, out.byteOffset + at);
   let max = 0;
-  for (let k = 0; k < nnz; k++) if (values[k]! > max) max = values[k]!;
+  let min = 0;
+  for (let k = 0; k < nnz; k++) {
+    const v = values[k]!;
+    if (v > max) max = v;
+    if (v < min) min = v;
+  }
   view.setUint32(0, COMPACT_CHUNK_MAGIC, true);
   view.setUint32(4, nnz, true);
   view.setFloat32(8, max, true);
@@ -55,15 +67,34 @@ export function encodeCompactChunk(
     prev = c;
     while (x >= 0x80) {
       out[p++] = (x & 0x7f) | 0x80;
-      x = Math.floor(x / 128);
+      x >>>= 7; // x < 2^32: the unsigned shift is x / 128 rounded down
     }
     out[p++] = x;
   }
   if (cellBytes & 1) out[p++] = 0;
   const scale = max > 0 ? COLOUR_LEVELS / Math.fround(max) : 0;
+  const colourAt = p;
+  const colourLength = colourAt + 2 * nnz - at;
+  const valuesAt = colourAt + 2 * nnz + ((4 - (colourLength & 3)) & 3);
+  if (LITTLE_ENDIAN && (out.byteOffset + at) % 4 === 0) {
+    // typed-array views write the same little-endian bytes as the DataView calls below, without
+    // a call per value (colourAt is even and valuesAt a multiple of 4 past `at`)
+    const levels = new Uint16Array(out.buffer, out.byteOffset + colourAt, nnz);
+    if (min === 0 && Math.round(max * scale) <= COLOUR_LEVELS) {
+      // no value below 0 and v · scale ≤ max · scale: every level is in [0, COLOUR_LEVELS] already
+      // (or NaN, stored as 0 either way), so the clamp below would change nothing
+      for (let k = 0; k < nnz; k++) levels[k] = Math.round(values[k]! * scale);
+    } else
+      for (let k = 0; k < nnz; k++)
+        levels[k] = Math.min(COLOUR_LEVELS, Math.max(0, Math.round(values[k]! * scale)));
+    for (let q = colourAt + 2 * nnz; q < valuesAt; q++) out[q] = 0;
+    const floats = new Float32Array(out.buffer, out.byteOffset + valuesAt, nnz);
+    if (values instanceof Float32Array || values instanceof Float64Array) floats.set(values);
+    else for (let k = 0; k < nnz; k++) floats[k] = values[k]!;
+    return colourLength;
+  }
   for (let k = 0; k < nnz; k++, p += 2)
     view.setUint16(p - at, Math.min(COLOUR_LEVELS, Math.max(0, Math.round(values[k]! * scale))), true);
-  const colourLength = p - at;
   while ((p - at) & 3) out[p++] = 0;
   for (let k = 0; k < nnz; k++, p += 4) view.setFloat32(p - at, values[k]!, true);
   return colourLength;
@@ -89,15 +120,15 @@ export class CompactWriter {
     this.colourLengths = new Uint32Array(nGenes);
   }
   add(cells: ArrayLike<number>, values: ArrayLike<number>): void {
-    let ascending = true;
-    for (let k = 1; k < cells.length && ascending; k++) ascending = cells[k]! > cells[k - 1]!;
-    if (!ascending) {
+    let sized = compactChunkLength(cells);
+    if (sized.cellBytes < 0) {
       // a chunk lists its cells ascending (the delta coding needs it): sort a copy
       const order = Array.from({ length: cells.length }, (_, k) => k).sort((a, b) => cells[a]! - cells[b]!);
       cells = Float64Array.from(order, (k) => cells[k]!);
       values = Float64Array.from(order, (k) => values[k]!);
+      sized = compactChunkLength(cells);
     }
-    const { length, cellBytes } = compactChunkLength(cells);
+    const { length, cellBytes } = sized;
     if (this.used + length > this.buffer.byteLength) {
       const grown = new Uint8Array(Math.max(2 * this.buffer.byteLength, this.used + length, 1 << 16));
       grown.set(this.buffer.subarray(0, this.used));
