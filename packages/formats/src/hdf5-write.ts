@@ -1,5 +1,3 @@
-import { zlibSync } from 'fflate';
-import { filterPipeline, shuffleBytes } from './hdf5-filters';
 import {
   type AttrValue,
   attributeMessage,
@@ -16,6 +14,9 @@ import {
   UNDEF,
   utf8,
 } from './hdf5-encode';
+import { type ChunkedPlan, type FileEnd, planChunked, writeChunksInterleaved } from './hdf5-chunked';
+
+export { type DeflateFn, setDeflateImplementation } from './hdf5-chunked';
 
 export { shuffleBytes } from './hdf5-filters';
 export {
@@ -42,22 +43,13 @@ export {
  * `close()`, then the superblock at offset 0 is filled in.
  *
  * Booleans are the HDF5 enum h5py uses (int8 base, FALSE = 0, TRUE = 1), so h5py reads numpy bool.
- * The byte encoding of headers, messages and attributes is in hdf5-encode.ts.
+ * The byte encoding of headers, messages and attributes is in hdf5-encode.ts; chunked datasets
+ * (deflate, interleaved chunks, the B-tree chunk index) in hdf5-chunked.ts.
  */
 
 /** Where the bytes go: `write(bytes, position)` (positions may repeat for the superblock patch). */
 export interface PositionalSink {
   write(bytes: Uint8Array, position: number): Promise<void>;
-}
-
-/** zlib-format deflate of one chunk (HDF5's deflate filter); replaceable by a native, asynchronous one. */
-export type DeflateFn = (bytes: Uint8Array, level: number) => Uint8Array | Promise<Uint8Array>;
-
-let deflateImpl: DeflateFn = (bytes, level) => zlibSync(bytes, { level: level as 1 });
-
-/** Install a faster deflate (node-sources installs Node's zlib, which compresses on its thread pool). */
-export function setDeflateImplementation(fn: DeflateFn): void {
-  deflateImpl = fn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,24 +96,7 @@ export interface DatasetOptions {
   shuffle?: boolean;
 }
 
-/** A chunked dataset being written (Hdf5Writer.plan): its chunks are compressed and appended in order. */
-interface ChunkedPlan {
-  nChunks: number;
-  chunkDims: number[];
-  /** The chunks appended so far (offset along the first dimension, stored size, address). */
-  chunks: { offset: number; size: number; address: bigint }[];
-  /** Reads chunk c's elements and deflates them. */
-  compress(c: number): Promise<Uint8Array>;
-  /** Chunk c is appended: its buffers can be reused. */
-  release(c: number): void;
-  /** Writes the chunk index and completes the dataset's messages. */
-  finish(): Promise<void>;
-}
-
-const B_TREE_K = 32; // HDF5_BTREE_CHUNK_IK_DEF: superblock v2 without extension uses the default
 const COMPACT_MAX = 16 * 1024;
-/** Chunks being deflated at once (libuv's pool has 4 threads; more keep it busy while this thread is). */
-const IN_FLIGHT = 8;
 const WRITES_IN_FLIGHT = 8;
 
 export class Hdf5Writer {
@@ -130,6 +105,8 @@ export class Hdf5Writer {
   private closed = false;
   private heap: GlobalHeap | undefined;
   private writes: Promise<void>[] = [];
+  /** The file's end as hdf5-chunked.ts reaches it. */
+  private readonly end: FileEnd = { eof: () => this.eof, append: (bytes) => this.append(bytes) };
 
   constructor(private readonly sink: PositionalSink) {}
 
@@ -189,22 +166,7 @@ export class Hdf5Writer {
     const plans: { messages: Message[]; chunked?: ChunkedPlan }[] = [];
     for (const { opts } of list) plans.push(await this.plan(opts));
     const chunked = plans.flatMap((p) => (p.chunked ? [p.chunked] : []));
-    const tasks: [ChunkedPlan, number][] = [];
-    const most = Math.max(0, ...chunked.map((p) => p.nChunks));
-    for (let c = 0; c < most; c++) for (const p of chunked) if (c < p.nChunks) tasks.push([p, c]);
-    const pending: (Promise<Uint8Array> | undefined)[] = [];
-    for (let t = 0; t < Math.min(IN_FLIGHT, tasks.length); t++)
-      pending.push(tasks[t]![0].compress(tasks[t]![1]));
-    for (let t = 0; t < tasks.length; t++) {
-      const z = await pending[t]!;
-      pending[t] = undefined;
-      const [p, c] = tasks[t]!;
-      p.release(c);
-      const next = tasks[t + IN_FLIGHT];
-      if (next) pending[t + IN_FLIGHT] = next[0].compress(next[1]);
-      p.chunks.push({ offset: c * p.chunkDims[0]!, size: z.length, address: await this.append(z) });
-    }
-    for (const p of chunked) await p.finish();
+    await writeChunksInterleaved(this.end, chunked);
     return list.map(({ parent, name }, i) => {
       const node: DatasetNode = { kind: 'dataset', name, attrs: [], messages: plans[i]!.messages };
       parent.children.push(node);
@@ -265,104 +227,17 @@ export class Hdf5Writer {
       messages.push({ type: 0x8, data: new Bytes().u8(3).u8(1).u64(start).u64(bytes).done() });
       return { messages };
     }
-    const shuffle = (opts.shuffle ?? false) && esize > 1;
-    const rows = Math.max(
-      1,
-      Math.min(shape[0]!, Math.floor((opts.chunkElements ?? 262144) / Math.max(1, rowElements))),
-    );
-    const chunkElems = rows * rowElements;
-    const chunkDims = [rows, ...shape.slice(1)];
-    const shuffled: (Uint8Array | undefined)[] = [];
-    const spare: Uint8Array[] = [];
-    const chunked: ChunkedPlan = {
-      nChunks: Math.ceil(shape[0]! / rows),
-      chunkDims,
-      chunks: [],
-      compress: (c) => {
-        const s = c * chunkElems;
-        const e = Math.min(n, s + chunkElems);
-        let raw: Uint8Array = get(s, e);
-        if (e - s < chunkElems) {
-          const full = new Uint8Array(chunkElems * esize);
-          full.set(raw);
-          raw = full;
-        }
-        // shuffled copies are recycled once their deflate is done (no garbage per chunk)
-        if (shuffle) raw = shuffled[c] = shuffleBytes(raw, esize, spare.pop() ?? new Uint8Array(raw.length));
-        return Promise.resolve(deflateImpl(raw, level));
-      },
-      release: (c) => {
-        if (shuffled[c]) spare.push(shuffled[c]!);
-        shuffled[c] = undefined;
-      },
-      finish: async () => {
-        const btree = await this.writeChunkIndex(chunked.chunks, chunkDims, esize);
-        messages.push({
-          type: 0x5,
-          data: new Bytes()
-            .u8(3)
-            .u8(0x03 | (2 << 2))
-            .done(),
-        });
-        const layout = new Bytes()
-          .u8(3)
-          .u8(2)
-          .u8(chunkDims.length + 1)
-          .u64(btree);
-        for (const d of chunkDims) layout.u32(d);
-        layout.u32(esize);
-        messages.push({ type: 0x8, data: layout.done() });
-        messages.push({ type: 0xb, data: filterPipeline(level, shuffle ? esize : 0) });
-      },
-    };
+    const chunked = planChunked(this.end, messages, {
+      shape,
+      n,
+      esize,
+      rowElements,
+      chunkElements: opts.chunkElements ?? 262144,
+      level,
+      shuffle: (opts.shuffle ?? false) && esize > 1,
+      get,
+    });
     return { messages, chunked };
-  }
-
-  /** Version-1 B-tree (type 1, raw data chunks) over the chunks, built bottom-up; returns the root address. */
-  private async writeChunkIndex(
-    chunks: { offset: number; size: number; address: bigint }[],
-    chunkDims: number[],
-    esize: number,
-  ): Promise<bigint> {
-    const rank = chunkDims.length;
-    const keySize = 8 + 8 * (rank + 1);
-    const nodeSize = 24 + 2 * B_TREE_K * 8 + (2 * B_TREE_K + 1) * keySize;
-    const writeKey = (b: Bytes, size: number, offset: number) => {
-      b.u32(size)
-        .u32(0)
-        .u64(offset * 1);
-      for (let d = 1; d < rank; d++) b.u64(0);
-      b.u64(0);
-    };
-    void esize;
-    // entries of the current level: [first offset, child address, (size for leaves)]
-    let level = 0;
-    let entries = chunks.map((c) => ({ offset: c.offset, size: c.size, address: c.address }));
-    const end = chunks.length ? chunks[chunks.length - 1]!.offset + chunkDims[0]! : 0;
-    for (;;) {
-      const groups: (typeof entries)[] = [];
-      for (let i = 0; i < entries.length; i += 2 * B_TREE_K) groups.push(entries.slice(i, i + 2 * B_TREE_K));
-      if (!groups.length) groups.push([]);
-      const base = this.eof;
-      const addresses = groups.map((_, i) => BigInt(base + i * nodeSize));
-      const buf = new Uint8Array(groups.length * nodeSize);
-      groups.forEach((g, i) => {
-        const b = new Bytes().bytes(utf8.encode('TREE')).u8(1).u8(level).u16(g.length);
-        b.u64(i > 0 ? addresses[i - 1]! : UNDEF).u64(i + 1 < groups.length ? addresses[i + 1]! : UNDEF);
-        for (const e of g) {
-          writeKey(b, level === 0 ? e.size : 0, e.offset);
-          b.u64(e.address);
-        }
-        const next = i + 1 < groups.length ? groups[i + 1]![0]!.offset : end;
-        writeKey(b, 0, next);
-        const bytes = b.done();
-        buf.set(bytes, i * nodeSize);
-      });
-      await this.append(buf);
-      if (groups.length === 1) return addresses[0]!;
-      entries = groups.map((g, i) => ({ offset: g[0]!.offset, size: 0, address: addresses[i]! }));
-      level++;
-    }
   }
 
   private async writeHeaders(node: GroupNode | DatasetNode): Promise<bigint> {
