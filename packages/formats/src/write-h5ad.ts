@@ -1,17 +1,12 @@
 import { makeUnique } from './csc';
 import { FormatError } from './errors';
-import {
-  type DatasetNode,
-  type ElementArray,
-  encodeStrings,
-  type GroupNode,
-  Hdf5Writer,
-  kindOf,
-  MemorySink,
-  type NumericKind,
-  type PositionalSink,
-} from './hdf5-write';
+import { type CsrRanges, rangesOf, writeMatrices } from './h5ad-write-csr';
+import { AnnWriter, type UnsValue, type VarColumn } from './h5ad-write-elements';
+import { type GroupNode, Hdf5Writer, MemorySink, type PositionalSink } from './hdf5-write';
 import type { CellColumn, CountMatrix, GeneTable } from './matrix';
+
+export type { CsrRanges } from './h5ad-write-csr';
+export type { UnsValue, VarColumn } from './h5ad-write-elements';
 
 /**
  * AnnData .h5ad writer following the anndata on-disk specification (encoding-type /
@@ -23,24 +18,11 @@ import type { CellColumn, CountMatrix, GeneTable } from './matrix';
  * categorical `ordered` attribute is such a boolean, so anndata 0.8 (Debian's python3-anndata) and
  * later open the files with no shim. Strings are fixed-length UTF-8. Verified with h5py and anndata
  * in test/write-h5ad.test.ts.
+ *
+ * This file holds the entry points (writeH5ad, writeH5adTo, beginH5ad, beginH5adRanges) and the
+ * input checks; the element writers are in h5ad-write-elements.ts, X and layers/counts in
+ * h5ad-write-csr.ts.
  */
-export type UnsValue =
-  | string
-  | number
-  | boolean
-  | string[]
-  | number[]
-  | Float64Array
-  | Float32Array
-  | Int32Array
-  | { [key: string]: UnsValue };
-
-export type VarColumn =
-  | { kind: 'numeric'; values: Float64Array | Float32Array }
-  | { kind: 'boolean'; values: ArrayLike<boolean | number> }
-  | { kind: 'categorical'; values: string[] }
-  | { kind: 'string'; values: string[] };
-
 export interface H5adInput {
   counts: CountMatrix;
   genes: GeneTable;
@@ -59,24 +41,6 @@ export interface H5adInput {
 }
 
 /**
- * A CSR matrix (cells × genes) read in element ranges, for writers that stream it without holding
- * it (issue 33: the out-of-core engine's cell chunks). The writer reads `data` and `indices` each
- * in increasing, consecutive ranges — one after the other, or (layers/counts beside X, csrPair)
- * alternating: a range of the counts' indices, then the same range of their data — then
- * `indptr()` once.
- */
-export interface CsrRanges {
-  nCells: number;
-  nGenes: number;
-  /** Stored values. */
-  nnz: number;
-  data(start: number, end: number): Float32Array;
-  indices(start: number, end: number): Int32Array;
-  /** The nCells + 1 offsets, asked for once the values and indices are read. */
-  indptr(): Float64Array;
-}
-
-/**
  * beginH5ad's input with the matrices read in ranges. `normalized`, when present, has the layout
  * of `counts` (the same indices and indptr): layers/counts links to X's, as beginH5ad writes them.
  */
@@ -86,207 +50,6 @@ export type H5adRangesInput = Omit<H5adInput, 'counts' | 'normalized'> & {
 };
 
 const CHUNK = 262144;
-
-type Parent = GroupNode;
-
-/** An in-memory matrix as CsrRanges (views, no copy). */
-function rangesOf(m: CountMatrix): CsrRanges {
-  return {
-    nCells: m.nCells,
-    nGenes: m.nGenes,
-    nnz: m.indptr[m.nCells]!,
-    data: (s, e) => m.data.subarray(s, e),
-    indices: (s, e) => new Int32Array(m.indices.buffer, m.indices.byteOffset + 4 * s, e - s),
-    indptr: () => m.indptr,
-  };
-}
-
-/** AnnData element writers over the streaming HDF5 writer. */
-class AnnWriter {
-  constructor(
-    readonly h5: Hdf5Writer,
-    private readonly level: number,
-    private readonly chunk: number,
-  ) {}
-
-  enc(node: GroupNode | DatasetNode, type: string, version: string): void {
-    this.h5.attr(node, 'encoding-type', type);
-    this.h5.attr(node, 'encoding-version', version);
-  }
-
-  group(parent: Parent, name: string, type = 'dict', version = '0.1.0'): GroupNode {
-    const g = this.h5.group(parent, name);
-    this.enc(g, type, version);
-    return g;
-  }
-
-  async numeric(
-    parent: Parent,
-    name: string,
-    data: ElementArray | ((s: number, e: number) => ElementArray),
-    opts: { kind?: NumericKind; shape?: number[]; encoded?: boolean } = {},
-  ): Promise<DatasetNode> {
-    return (await this.numerics([{ parent, name, data, opts }]))[0]!;
-  }
-
-  /** Numeric arrays written together (Hdf5Writer.datasets: their chunks interleaved). */
-  async numerics(
-    list: {
-      parent: Parent;
-      name: string;
-      data: ElementArray | ((s: number, e: number) => ElementArray);
-      opts?: { kind?: NumericKind; shape?: number[]; encoded?: boolean };
-    }[],
-  ): Promise<DatasetNode[]> {
-    const nodes = await this.h5.datasets(
-      list.map(({ parent, name, data, opts = {} }) => {
-        const kind = opts.kind ?? kindOf(data as ElementArray);
-        return {
-          parent,
-          name,
-          opts: {
-            dtype: { kind },
-            shape: opts.shape ?? [(data as ElementArray).length],
-            data,
-            compression: this.level,
-            chunkElements: this.chunk,
-            // integers (sparse indices, pointers, codes): byte-shuffled, ~1.6× smaller and faster to deflate
-            shuffle: kind !== 'f32' && kind !== 'f64',
-          },
-        };
-      }),
-    );
-    list.forEach(({ opts = {} }, i) => {
-      if (opts.encoded ?? true) this.enc(nodes[i]!, 'array', '0.2.0');
-    });
-    return nodes;
-  }
-
-  async strings(parent: Parent, name: string, values: string[]): Promise<void> {
-    const { dtype, raw } = encodeStrings(values);
-    const d = await this.h5.dataset(parent, name, { dtype, shape: [values.length], data: raw });
-    this.enc(d, 'string-array', '0.2.0');
-  }
-
-  /** A CSR matrix group (data, indices, indptr); csrPair writes two that share their layout. */
-  async csr(parent: Parent, name: string, m: CsrRanges): Promise<void> {
-    const g = this.group(parent, name, 'csr_matrix', '0.1.0');
-    this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(m.nCells), BigInt(m.nGenes)]));
-    const shape = [m.nnz];
-    await this.numeric(g, 'data', m.data, { kind: 'f32', shape, encoded: false });
-    await this.numeric(g, 'indices', m.indices, { kind: 'i32', shape, encoded: false });
-    await this.indptr(g, m);
-  }
-
-  /** A CSR matrix's indptr (int64 from 2³¹ non-zeros), asked of `m` once its data and indices are read. */
-  private async indptr(g: GroupNode, m: CsrRanges): Promise<DatasetNode> {
-    const wide = m.nnz >= 2 ** 31;
-    let offsets: Float64Array | undefined;
-    const ptr = (s: number, e: number) => {
-      offsets ??= m.indptr();
-      return wide
-        ? BigInt64Array.from(offsets.subarray(s, e), (x) => BigInt(x))
-        : Int32Array.from(offsets.subarray(s, e));
-    };
-    return this.numeric(g, 'indptr', ptr, {
-      kind: wide ? 'i64' : 'i32',
-      shape: [m.nCells + 1],
-      encoded: false,
-    });
-  }
-
-  /**
-   * X (`x`, e.g. the normalized values) and layers/counts (`counts`) of one sparsity layout:
-   * X's data, X's indices and the counts' data written together, chunk by chunk (the counts'
-   * indices and data are read in one pass over their source: the streamed path decodes each
-   * cell chunk of the counts once for both), then X's indptr; the counts' indices and indptr are
-   * hard links to X's.
-   */
-  async csrPair(parent: Parent, layers: Parent, x: CsrRanges, counts: CsrRanges): Promise<void> {
-    const gx = this.group(parent, 'X', 'csr_matrix', '0.1.0');
-    const gc = this.group(layers, 'counts', 'csr_matrix', '0.1.0');
-    for (const g of [gx, gc])
-      this.h5.attr(g, 'shape', BigInt64Array.from([BigInt(x.nCells), BigInt(x.nGenes)]));
-    const shape = [x.nnz];
-    const [, indices] = await this.numerics([
-      { parent: gx, name: 'data', data: x.data, opts: { kind: 'f32', shape, encoded: false } },
-      { parent: gx, name: 'indices', data: counts.indices, opts: { kind: 'i32', shape, encoded: false } },
-      { parent: gc, name: 'data', data: counts.data, opts: { kind: 'f32', shape, encoded: false } },
-    ]);
-    const indptr = await this.indptr(gx, x);
-    this.h5.link(gc, 'indices', indices!);
-    this.h5.link(gc, 'indptr', indptr);
-  }
-
-  async categorical(parent: Parent, name: string, values: string[]): Promise<void> {
-    const cats = [...new Set(values)];
-    if (cats.every((c) => c !== '' && !Number.isNaN(Number(c)))) cats.sort((a, b) => Number(a) - Number(b));
-    else cats.sort();
-    const pos = new Map(cats.map((c, i) => [c, i]));
-    const g = this.group(parent, name, 'categorical', '0.2.0');
-    this.h5.attr(g, 'ordered', false);
-    await this.strings(g, 'categories', cats);
-    const codes =
-      cats.length < 128
-        ? new Int8Array(values.length)
-        : cats.length < 32768
-          ? new Int16Array(values.length)
-          : new Int32Array(values.length);
-    values.forEach((v, i) => (codes[i] = pos.get(v)!));
-    await this.numeric(g, 'codes', codes);
-  }
-
-  async column(parent: Parent, name: string, col: CellColumn | VarColumn): Promise<void> {
-    if (col.kind === 'categorical') await this.categorical(parent, name, col.values);
-    else if (col.kind === 'string') await this.strings(parent, name, col.values);
-    else if (col.kind === 'boolean')
-      await this.numeric(
-        parent,
-        name,
-        Uint8Array.from(col.values as ArrayLike<number>, (v) => (v ? 1 : 0)),
-        { kind: 'bool' },
-      );
-    else await this.numeric(parent, name, col.values);
-  }
-
-  async dataframe(
-    parent: Parent,
-    name: string,
-    index: string[],
-    indexName: string,
-    columns: Record<string, CellColumn | VarColumn>,
-  ): Promise<void> {
-    const g = this.group(parent, name, 'dataframe', '0.2.0');
-    this.h5.attr(g, '_index', indexName);
-    const keys = Object.keys(columns);
-    this.h5.attr(g, 'column-order', keys.length ? keys : new Float64Array(0));
-    await this.strings(g, indexName, index);
-    for (const k of keys) await this.column(g, k, columns[k]!);
-  }
-
-  async uns(parent: Parent, name: string, v: UnsValue): Promise<void> {
-    if (typeof v === 'string') {
-      const { dtype, raw } = encodeStrings([v]);
-      const d = await this.h5.dataset(parent, name, { dtype, shape: null, data: raw });
-      this.enc(d, 'string', '0.2.0');
-    } else if (typeof v === 'number' || typeof v === 'boolean') {
-      const d = await this.h5.dataset(parent, name, {
-        dtype: { kind: typeof v === 'boolean' ? 'bool' : 'f64' },
-        shape: null,
-        data: typeof v === 'boolean' ? new Uint8Array([v ? 1 : 0]) : new Float64Array([v]),
-      });
-      this.enc(d, 'numeric-scalar', '0.2.0');
-    } else if (Array.isArray(v)) {
-      if (v.every((x) => typeof x === 'string')) await this.strings(parent, name, v as string[]);
-      else await this.numeric(parent, name, Float64Array.from(v as number[]));
-    } else if (ArrayBuffer.isView(v)) {
-      await this.numeric(parent, name, v);
-    } else {
-      const g = this.group(parent, name);
-      for (const [k, x] of Object.entries(v)) await this.uns(g, k, x);
-    }
-  }
-}
 
 /** One uns element (string, number, boolean, array or nested dict) into an open writer's group. */
 export async function writeH5adUns(
@@ -390,13 +153,7 @@ async function beginMatrices(
   const w = new AnnWriter(h5, input.compression ?? 4, Math.max(1, input.blockElements ?? CHUNK));
   const f = h5.root;
   w.enc(f, 'anndata', '0.1.0');
-  if (normalized && linked) {
-    await w.csrPair(f, w.group(f, 'layers'), normalized, counts);
-    return finishLater(w, f, matrices);
-  }
-  await w.csr(f, 'X', normalized ?? counts);
-  const layers = w.group(f, 'layers');
-  if (normalized) await w.csr(layers, 'counts', counts);
+  await writeMatrices(w, f, counts, normalized, linked);
   return finishLater(w, f, matrices);
 }
 
