@@ -35,6 +35,7 @@ export interface RequestOpts {
   form?: boolean;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read many routes' JSON loosely; a route's test may pass its type
 export interface ApiResponse<T = any> {
   status: number;
   body: { code: number; msg: string; data: T };
@@ -104,6 +105,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
         }
       }
       const r = await app.inject({ method: method as 'GET', url, headers, payload });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever JSON the route sent (or none)
       let body: any;
       try {
         body = r.json();
