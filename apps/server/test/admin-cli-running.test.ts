@@ -95,7 +95,9 @@ describe.skipIf(!pbmc || !labels || process.env.CELLCLOUD_TEST_DB === 'postgres'
       child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
       const end = Date.now() + 240_000;
       while (!out.includes('CellCloud is running at')) {
-        if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+        // a crash ends the child by a signal (exitCode stays null): fail at once, not after 240 s
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${out}`);
         if (Date.now() > end) throw new Error(`server did not start: ${out}`);
         await new Promise((r) => setTimeout(r, 200));
       }
