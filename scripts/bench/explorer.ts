@@ -44,6 +44,9 @@
  *   1068–1229 ms (column delivered → frame 278–460 → 208–252 ms); CPU-forced first paint 758–1185
  *   → 787–900 ms, automatic 1192–1251 → 1331–1342 ms (spread). BENCH_PROFILE=<dir> writes the
  *   page's main-thread CPU profile of each first load (.cpuprofile, for DevTools).
+ * Idle machine (2026-11-30, load 1.4–2.5 with the bench itself, 2M cells, three runs): CPU forced first
+ *   paint 705–911 ms, gene recolour median 101–116 ms; automatic choice 755–782 ms warm (1,380 ms on
+ *   the machine's first Chromium start), recolour 109–128 ms: both targets met (docs/benchmarks/explorer.md).
  * Spread is mostly contention: a 1M-point splat measured 55 ms in a quiet moment and up to 1 s in a
  * busy one. The playwright pan figure counts CDP input round trips; a pause longer than 200 ms
  * between them triggers a full-detail redraw, which then delays the next event.
