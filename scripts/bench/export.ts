@@ -19,6 +19,8 @@
  * 50k cells, scripts/synth/atlas.ts, cached in the temporary folder) → runAnalysisStreamed →
  * writeStreamedOutputs into the same local storage folder, in its own child.
  * BENCH_EXPORT_DIR=<dir> reuses (or keeps) the analysis in that folder instead of a temporary one.
+ * BENCH_EXPORT_KINDS=h5ad,tables runs only those exports (default all four; at 1M cells the Seurat
+ * bundle alone writes ≈ 10 GB).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -204,7 +206,11 @@ else {
     const analysisPeak = existsSync(figures)
       ? (JSON.parse(readFileSync(figures, 'utf8')) as { peakRssMB: number }).peakRssMB
       : undefined;
-    for (const kind of KINDS) {
+    const only = process.env.BENCH_EXPORT_KINDS?.split(',').map((k) => k.trim());
+    const unknown = only?.filter((k) => !(KINDS as readonly string[]).includes(k));
+    if (unknown?.length)
+      throw new Error(`BENCH_EXPORT_KINDS: unknown ${unknown.join(', ')} (${KINDS.join(', ')})`);
+    for (const kind of KINDS.filter((k) => !only || only.includes(k))) {
       const r = runChild(['--export', root, kind]);
       if (analysisPeak)
         console.log(
