@@ -25,6 +25,16 @@ import { z } from 'zod';
  */
 export const embeddingKinds = ['umap', 'tsne', 'umap3D', 'tsne3D', 'spatial', 'pca'] as const;
 
+/** The manifest's `layoutsNotComputed`: which layouts are missing because the input had more than `maxCells` cells. */
+export const layoutsNotComputed = z.object({
+  names: z.array(z.enum(embeddingKinds)).min(1),
+  reason: z.literal('cells'),
+  /** Input cells of the analysis (before QC), the number compared with `maxCells`. */
+  cells: z.number().int(),
+  maxCells: z.number().int(),
+});
+export type LayoutsNotComputed = z.infer<typeof layoutsNotComputed>;
+
 export const artifactManifest = z.object({
   /** 1: float32 positions and 8 bytes per non-zero; 2: compact (docs/artifacts.md#format-2). */
   formatVersion: z.union([z.literal(1), z.literal(2)]),
@@ -76,6 +86,12 @@ export const artifactManifest = z.object({
   markers: z.array(z.object({ groupBy: z.string(), file: z.string() })),
   qc: z.string().optional(),
   h5ad: z.string().optional(),
+  /**
+   * Layouts the run did not compute, and why (docs/artifacts.md#layouts-not-computed): the
+   * out-of-core run makes only the 2-D UMAP above `maxCells` input cells. Absent: nothing left out
+   * (or a result written before the field).
+   */
+  layoutsNotComputed: layoutsNotComputed.optional(),
 });
 export type ArtifactManifest = z.infer<typeof artifactManifest>;
 

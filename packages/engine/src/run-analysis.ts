@@ -1,5 +1,5 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
-import type { DegRow } from '@cellcloud/contracts/artifacts';
+import type { DegRow, LayoutsNotComputed } from '@cellcloud/contracts/artifacts';
 import type { CellColumn, CountMatrix } from '@cellcloud/formats/matrix';
 import { carryInputColumns } from './carry-input';
 import { AnalysisRunner } from './runner';
@@ -49,6 +49,8 @@ export interface AnalysisResult {
   timings: Partial<Record<StepName, number>>;
   /** Steps taken from a checkpoint of an earlier, interrupted run (RunAnalysisOptions.checkpoint). */
   resumed?: StepName[];
+  /** Layouts left out by default and why (the out-of-core run above its cell limit); the manifest's field. */
+  layoutsNotComputed?: LayoutsNotComputed;
 }
 
 export interface RunAnalysisOptions {

@@ -1,4 +1,5 @@
 import type { AnalysisParams, AnalysisParamsInput } from '@cellcloud/contracts/analysis-params';
+import type { LayoutsNotComputed } from '@cellcloud/contracts/artifacts';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { collectGarbage } from '../collect-garbage';
 import { EngineError } from '../errors';
@@ -41,6 +42,8 @@ export interface RunStreamedOptions {
    * STREAMED_ALL_LAYOUTS_MAX_CELLS input cells, 'umap' above.
    */
   layouts?: 'all' | 'umap' | 'none';
+  /** The cell limit of the default `layouts` (tests); STREAMED_ALL_LAYOUTS_MAX_CELLS unless given. */
+  allLayoutsMaxCells?: number;
 }
 
 /**
@@ -101,8 +104,14 @@ export async function runAnalysisStreamed(
   );
   rejectNotStreamed(params);
   const nInput = samples.reduce((a, s) => a + s.cells.nCells, 0);
-  const layouts = options.layouts ?? (nInput <= STREAMED_ALL_LAYOUTS_MAX_CELLS ? 'all' : 'umap');
+  const maxCells = options.allLayoutsMaxCells ?? STREAMED_ALL_LAYOUTS_MAX_CELLS;
+  const layouts = options.layouts ?? (nInput <= maxCells ? 'all' : 'umap');
   const allLayouts = layouts === 'all';
+  // said in the manifest, so the explorer can tell why t-SNE and the 3-D layouts are missing
+  const layoutsNotComputed: LayoutsNotComputed | undefined =
+    options.layouts === undefined && !allLayouts
+      ? { names: ['tsne', 'umap3D', 'tsne3D'], reason: 'cells', cells: nInput, maxCells }
+      : undefined;
   const plan: StepName[] = ['inputs', 'qc', 'filter', 'doublets', 'normalize', 'hvg', 'cellCycle', 'pca'];
   plan.push('batch');
   plan.push('neighbors', 'clusters', 'markers');
@@ -267,6 +276,7 @@ export async function runAnalysisStreamed(
         batchCorrection: reduced.method,
       },
       timings,
+      ...(layoutsNotComputed ? { layoutsNotComputed } : {}),
     };
   } finally {
     await Promise.all([umap.cancel(), umap3d.cancel()]);
