@@ -71,3 +71,13 @@ export const DEG_COLUMN_KEYS: Record<string, string> = {
   padj: 'explore:deg.col.padj',
   pct2: 'explore:deg.col.pct2',
 };
+
+/** Names of the layouts a manifest can list as not computed (`layoutsNotComputed`). */
+export const LAYOUT_KEYS: Record<string, string> = {
+  umap: 'explore:viewer.layout.umap',
+  tsne: 'explore:viewer.layout.tsne',
+  umap3D: 'explore:viewer.layout.umap3D',
+  tsne3D: 'explore:viewer.layout.tsne3D',
+  spatial: 'explore:viewer.layout.spatial',
+  pca: 'explore:viewer.layout.pca',
+};

@@ -1,11 +1,13 @@
+import { InfoCircleOutlined } from '@ant-design/icons';
 import { Button, Radio, Select, Slider, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { SubsetView } from '@cellcloud/contracts/explore';
-import { categoricalColumns, embeddingChoices, levelLabelKey } from '../annotationLevels';
+import { categoricalColumns, levelLabelKey } from '../annotationLevels';
 import { GeneSearch } from '../GeneSearch';
 import { paletteNames, type PaletteName } from './palettes';
 import type { ColourBy } from './useColouring';
+import { embeddingOptions, LayoutsNotComputedNote, layoutsNotComputedText } from './layoutsNotComputed';
 import { LAYER_KEYS } from '../i18nKeys';
 
 export interface ViewerSettings {
@@ -32,7 +34,8 @@ interface Props {
 
 /** Embedding, colour-by (annotation level or gene), layer, palette, labels, colour mode, lasso, export. */
 export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onChange, onExport }: Props) {
-  const { t } = useTranslation('explore');
+  const { t, i18n } = useTranslation('explore');
+  const notComputed = layoutsNotComputedText(manifest, t, i18n.language);
   const obsOptions = [
     ...categoricalColumns(manifest).map((o) => {
       const k = levelLabelKey(o.key);
@@ -53,9 +56,21 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
         data-testid="embedding-select"
         value={settings.embedding}
         style={{ width: 110 }}
-        options={embeddingChoices(manifest).map((e) => ({ value: e.name, label: e.name }))}
+        popupMatchSelectWidth={false}
+        options={embeddingOptions(manifest, t)}
+        popupRender={(menu) => (
+          <>
+            {menu}
+            <LayoutsNotComputedNote manifest={manifest} />
+          </>
+        )}
         onChange={(embedding) => onChange({ embedding })}
       />
+      {notComputed && (
+        <Tooltip title={notComputed}>
+          <InfoCircleOutlined data-testid="layouts-not-computed-hint" aria-label={notComputed} />
+        </Tooltip>
+      )}
       <Select
         data-testid="colour-by-select"
         value={colourValue}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInstance, type i18n as I18n, type TFunction } from 'i18next';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import {
+  embeddingOptions,
+  LayoutsNotComputedNote,
+  layoutsNotComputedText,
+} from '../../src/features/explore/viewer/layoutsNotComputed';
+import { ViewerToolbar, type ViewerSettings } from '../../src/features/explore/viewer/ViewerToolbar';
+
+/**
+ * Issue 33: above 200,000 input cells the out-of-core run computes only the 2-D UMAP, and the
+ * manifest says so (`layoutsNotComputed`). The explorer's embedding choice lists t-SNE and the 3-D
+ * layouts as unavailable and says why, in both languages — checked with the REAL explore
+ * translations, rendered by React to HTML (the repo has no DOM for component tests).
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const LOCALES = ['en-US', 'zh-CN'] as const;
+const locales = path.resolve(here, '../../src/i18n/locales');
+const explore = (loc: string) =>
+  JSON.parse(readFileSync(path.join(locales, loc, 'explore.json'), 'utf8')) as Record<string, unknown>;
+
+let i18n: I18n;
+const ts = {} as Record<(typeof LOCALES)[number], TFunction>;
+beforeAll(async () => {
+  i18n = createInstance();
+  await i18n.use(initReactI18next).init({
+    lng: 'en-US',
+    fallbackLng: false,
+    ns: ['explore'],
+    defaultNS: 'explore',
+    resources: Object.fromEntries(LOCALES.map((l) => [l, { explore: explore(l) }])),
+    interpolation: { escapeValue: false },
+    react: { useSuspense: false },
+  });
+  for (const l of LOCALES) ts[l] = i18n.getFixedT(l, 'explore');
+});
+
+/** A 1M-cell out-of-core result's manifest: the 2-D UMAP only, as write-outputs writes it. */
+function manifest(extra: Partial<ArtifactManifest> = {}): ArtifactManifest {
+  return artifactManifest.parse({
+    formatVersion: 2,
+    engineVersion: 'test',
+    nCells: 980_000,
+    nGenes: 2,
+    species: 'human',
+    embeddings: [{ name: 'umap', dims: 2, file: 'embeddings/umap.q24' }],
+    obs: [{ kind: 'categorical', key: 'cluster', file: 'obs/cluster.u16', dtype: 'u16', labels: ['0'] }],
+    genes: { file: 'genes.json', count: 2 },
+    layers: [],
+    markers: [],
+    layoutsNotComputed: {
+      names: ['tsne', 'umap3D', 'tsne3D'],
+      reason: 'cells',
+      cells: 1_000_000,
+      maxCells: 200_000,
+    },
+    ...extra,
+  });
+}
+
+// no key, template or internal layout name reaches the reader
+const LEAK = /\{\{|viewer\.|umap3D|tsne3D|undefined/;
+
+describe('layouts not computed, in the embedding choice', () => {
+  it('lists the missing layouts after the computed ones, disabled', () => {
+    const opts = embeddingOptions(manifest(), ts['en-US']);
+    expect(opts.map((o) => [o.value, Boolean(o.disabled)])).toEqual([
+      ['umap', false],
+      ['missing:tsne', true],
+      ['missing:umap3D', true],
+      ['missing:tsne3D', true],
+    ]);
+    expect(opts[1]!.label).toBe('tsne (not computed)');
+    expect(embeddingOptions(manifest(), ts['zh-CN'])[1]!.label).toBe('tsne（未计算）');
+  });
+
+  it('says why in English, with the limit and the analysis’ cells', () => {
+    const text = layoutsNotComputedText(manifest(), ts['en-US'], 'en-US')!;
+    expect(text).toContain('above 200,000 input cells (this analysis had 1,000,000)');
+    expect(text).toContain('t-SNE, 3-D UMAP, and 3-D t-SNE');
+    expect(text).toContain('at least 17 minutes and about 11 GB of memory');
+    expect(text).not.toMatch(LEAK);
+  });
+
+  it('says why in Chinese', () => {
+    const text = layoutsNotComputedText(manifest(), ts['zh-CN'], 'zh-CN')!;
+    expect(text).toContain('输入细胞数超过 200,000 时默认不计算');
+    expect(text).toContain('本分析有 1,000,000 个输入细胞');
+    expect(text).toContain('t-SNE、三维 UMAP和三维 t-SNE');
+    expect(text).toContain('至少多用 17 分钟');
+    expect(text).not.toMatch(LEAK);
+  });
+
+  it('says nothing for a manifest without the field (older results) or with the layouts present', () => {
+    const old = manifest({ layoutsNotComputed: undefined });
+    expect(layoutsNotComputedText(old, ts['en-US'], 'en-US')).toBeNull();
+    expect(embeddingOptions(old, ts['en-US']).map((o) => o.value)).toEqual(['umap']);
+    const all = manifest({
+      embeddings: ['umap', 'tsne', 'umap3D', 'tsne3D'].map((name) => ({
+        name,
+        dims: name.endsWith('3D') ? 3 : 2,
+        file: `embeddings/${name}.q24`,
+      })),
+    });
+    expect(layoutsNotComputedText(all, ts['en-US'], 'en-US')).toBeNull();
+    expect(embeddingOptions(all, ts['en-US']).every((o) => !o.disabled)).toBe(true);
+  });
+
+  it('renders the reason in the toolbar’s hint and the choice’s note, in the reader’s language', async () => {
+    const settings: ViewerSettings = {
+      embedding: 'umap',
+      colourBy: { kind: 'obs', key: 'cluster' },
+      layer: 'normalized',
+      palette: 'Default',
+      labelPosition: 'onSide',
+      colourMode: 'default',
+      mouseMode: 'panZoom',
+      yaw: 0,
+      pitch: 0,
+    };
+    for (const l of LOCALES) {
+      await i18n.changeLanguage(l);
+      const expected = layoutsNotComputedText(manifest(), ts[l], l)!;
+      const render = (m: ArtifactManifest) =>
+        renderToStaticMarkup(
+          <I18nextProvider i18n={i18n}>
+            <ViewerToolbar
+              manifest={m}
+              subsets={[]}
+              symbols={[]}
+              settings={settings}
+              is3D={false}
+              onChange={() => undefined}
+              onExport={() => undefined}
+            />
+            <LayoutsNotComputedNote manifest={m} />
+          </I18nextProvider>,
+        );
+      const html = render(manifest());
+      expect(html).toContain('data-testid="layouts-not-computed-hint"');
+      expect(html).toContain(`aria-label="${expected}"`);
+      expect(html).toContain(`data-testid="layouts-not-computed"`);
+      expect(html).toContain(`>${expected}</`);
+      const old = render(manifest({ layoutsNotComputed: undefined }));
+      expect(old).not.toContain('layouts-not-computed');
+    }
+  });
+});
