@@ -253,6 +253,12 @@ export function logNormalizedCells(
   };
 }
 
+/** The source of each logNormalizedGenes view, and the same view over another source. */
+const normalizedSources = new WeakMap<
+  GeneBlocks,
+  { genes: GeneBlocks; over: (genes: GeneBlocks) => GeneBlocks }
+>();
+
 /** logNormalizedCells over gene blocks: the same float32 values, gene-major. */
 export function logNormalizedGenes(
   genes: GeneBlocks,
@@ -261,8 +267,17 @@ export function logNormalizedGenes(
 ): GeneBlocks {
   if (totals.length !== genes.nCells) throw new Error('one total per cell is needed');
   const factor = scaleFactors(totals);
-  let table: Float32Array | undefined;
-  return {
+  const shared: { table?: Float32Array } = {};
+  return normalizedView(genes, factor, kind, shared);
+}
+
+function normalizedView(
+  genes: GeneBlocks,
+  factor: Float64Array,
+  kind: ValueKind,
+  shared: { table?: Float32Array },
+): GeneBlocks {
+  const view: GeneBlocks = {
     nCells: genes.nCells,
     nGenes: genes.nGenes,
     get geneNnz() {
@@ -271,8 +286,8 @@ export function logNormalizedGenes(
     genes(g0, g1) {
       const src = genes.genes(g0, g1);
       if (kind === 'logNormalized') return src;
-      table ??= smallCountTable(factor);
-      const t = table;
+      shared.table ??= smallCountTable(factor);
+      const t = shared.table;
       const data = new Float32Array(src.data.length);
       const { data: sd, indices } = src;
       for (let k = 0; k < data.length; k++) {
@@ -285,4 +300,43 @@ export function logNormalizedGenes(
       return { ...src, data };
     },
   };
+  normalizedSources.set(view, { genes, over: (other) => normalizedView(other, factor, kind, shared) });
+  return view;
+}
+
+/**
+ * The last block read of `genes` kept, so that reading the same genes again right after (another
+ * layer computed from the same block) does not decode them twice. Holds one block at a time.
+ */
+export function lastBlockShared(genes: GeneBlocks): GeneBlocks {
+  let last: GeneBlock | undefined;
+  return {
+    nCells: genes.nCells,
+    nGenes: genes.nGenes,
+    get geneNnz() {
+      return genes.geneNnz;
+    },
+    genes(g0, g1) {
+      if (last && last.g0 === g0 && last.g1 === g1) return last;
+      last = undefined;
+      last = genes.genes(g0, g1);
+      return last;
+    },
+  };
+}
+
+/**
+ * The counts and normalized gene blocks of a streamed result for a writer that reads the same
+ * genes of both layers one after the other (the explorer's expression layers): when `normalized`
+ * is logNormalizedGenes of `counts`, each block of counts is decoded once and normalized from the
+ * decoded block — the same values. Otherwise the views as given.
+ */
+export function geneLayersSharingBlocks(
+  counts: GeneBlocks,
+  normalized: GeneBlocks,
+): { counts: GeneBlocks; normalized: GeneBlocks } {
+  const from = normalizedSources.get(normalized);
+  if (!from || from.genes !== counts) return { counts, normalized };
+  const once = lastBlockShared(counts);
+  return { counts: once, normalized: from.over(once) };
 }

@@ -7,6 +7,7 @@ import {
   startOutputsWith,
 } from '../write-outputs';
 import type { StreamedAnalysisResult } from './types';
+import { geneLayersSharingBlocks } from './views';
 import { csrOfChunks } from './write-cells';
 
 /**
@@ -50,6 +51,7 @@ export async function startStreamedOutputs(
         },
         target,
       ),
-    layers: { layers: {}, geneLayers: { counts: early.countsGenes, normalized: early.normalizedGenes } },
+    // each gene block decoded once for both expression layers (the normalized from the counts')
+    layers: { layers: {}, geneLayers: geneLayersSharingBlocks(early.countsGenes, early.normalizedGenes) },
   });
 }

@@ -6,7 +6,13 @@ import { pathBundle } from '@cellcloud/formats/node-sources';
 import { hasSharedData, sharedData } from '@cellcloud/testkit';
 import { subsetCells } from '../../src/sparse';
 import { logNormalize } from '../../src/steps/normalize';
-import { keepCells, keepCellsGenes, logNormalizedCells, logNormalizedGenes } from '../../src/stream/views';
+import {
+  geneLayersSharingBlocks,
+  keepCells,
+  keepCellsGenes,
+  logNormalizedCells,
+  logNormalizedGenes,
+} from '../../src/stream/views';
 
 const PBMC = 'pbmc3k/10x';
 
@@ -127,5 +133,48 @@ describe.skipIf(!hasSharedData(PBMC))('streamed views on pbmc3k', () => {
     const view = logNormalizedCells(keepCells(cellChunksOf(counts, 256), kept), totals);
     expectSame(joined(view).data, Float32Array.from(norm.data));
     expectSameGenes(logNormalizedGenes(keepCellsGenes(geneBlocksOf(counts), kept), totals), norm);
+  });
+
+  it('layers sharing blocks: counts then normalized of the same genes decode them once', () => {
+    const source = keepCellsGenes(geneBlocksOf(counts), kept);
+    const totals = new Float64Array(kept.length);
+    for (let g0 = 0; g0 < source.nGenes; g0 += 4000) {
+      const b = source.genes(g0, Math.min(source.nGenes, g0 + 4000));
+      for (let k = 0; k < b.indices.length; k++) totals[b.indices[k]] += b.data[k];
+    }
+    let reads = 0;
+    const counted: GeneBlocks = {
+      nCells: source.nCells,
+      nGenes: source.nGenes,
+      geneNnz: source.geneNnz,
+      genes(g0, g1) {
+        reads++;
+        return source.genes(g0, g1);
+      },
+    };
+    const normalized = logNormalizedGenes(counted, totals);
+    const shared = geneLayersSharingBlocks(counted, normalized);
+    const ranges = [
+      [0, 1],
+      [1, 700],
+      [700, 5000],
+      [5000, counts.nGenes],
+    ];
+    for (const [g0, g1] of ranges) {
+      const a = shared.counts.genes(g0, g1);
+      const b = shared.normalized.genes(g0, g1);
+      const wantCounts = source.genes(g0, g1);
+      expectSame(a.indices, wantCounts.indices);
+      expectSame(a.data, wantCounts.data);
+      const wantNorm = logNormalizedGenes(source, totals).genes(g0, g1);
+      expectSame(b.indptr, wantNorm.indptr);
+      expectSame(b.indices, wantNorm.indices);
+      expectSame(b.data, wantNorm.data);
+    }
+    expect(reads).toBe(ranges.length);
+    // not logNormalizedGenes of these counts: the views as given
+    const other = geneLayersSharingBlocks(source, normalized);
+    expect(other.counts).toBe(source);
+    expect(other.normalized).toBe(normalized);
   });
 });

@@ -186,29 +186,35 @@ export async function writeCompactLayerChunks(
   return writers;
 }
 
-/** Compact (format 2) gene chunks from gene blocks, a block of at most `blockNnz` values at a time. */
-export async function writeCompactGeneBlockChunks(
-  genes: GeneBlocks,
-  file: PositionalFile | undefined,
+/**
+ * Compact gene chunks of layers with the same non-zeros per gene, each into its file (or kept in
+ * memory): the layers' blocks of the same genes are read one after the other, so that views
+ * computing one layer from the other's block can decode it once (stream/views.ts).
+ */
+export async function writeCompactGeneBlockLayers(
+  layers: GeneBlocks[],
+  files: (PositionalFile | undefined)[],
   blockNnz: number,
-): Promise<CompactWriter> {
-  const { nGenes, geneNnz } = genes;
-  const writer = new CompactWriter(nGenes, file);
+): Promise<CompactWriter[]> {
+  const { nGenes, geneNnz } = layers[0]!;
+  const writers = layers.map((l, i) => new CompactWriter(l.nGenes, files[i]));
   for (let g0 = 0; g0 < nGenes;) {
     let g1 = g0 + 1;
     let inBlock = geneNnz[g0]!;
     while (g1 < nGenes && inBlock + geneNnz[g1]! <= blockNnz) inBlock += geneNnz[g1++]!;
-    const block = genes.genes(g0, g1);
-    for (let g = g0; g < g1; g++) {
-      const s = block.indptr[g - g0]!;
-      const e = block.indptr[g - g0 + 1]!;
-      if (e - s !== geneNnz[g]) throw new Error(`gene ${g}: ${e - s} values read, ${geneNnz[g]} counted`);
-      writer.add(block.indices.subarray(s, e), block.data.subarray(s, e));
+    for (let l = 0; l < layers.length; l++) {
+      const block = layers[l]!.genes(g0, g1);
+      for (let g = g0; g < g1; g++) {
+        const s = block.indptr[g - g0]!;
+        const e = block.indptr[g - g0 + 1]!;
+        if (e - s !== geneNnz[g]) throw new Error(`gene ${g}: ${e - s} values read, ${geneNnz[g]} counted`);
+        writers[l]!.add(block.indices.subarray(s, e), block.data.subarray(s, e));
+      }
     }
-    await writer.flush();
+    await Promise.all(writers.map((w) => w.flush()));
     g0 = g1;
   }
-  return writer;
+  return writers;
 }
 
 /** The .idx and .clen of a compact layer, and its .bin when it was kept in memory. */

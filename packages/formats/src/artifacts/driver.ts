@@ -11,7 +11,7 @@ import {
   type CompactWriter,
   quantisePositions,
   writeCompactFiles,
-  writeCompactGeneBlockChunks,
+  writeCompactGeneBlockLayers,
   writeCompactLayerChunks,
 } from './compact';
 import { geneChunks, writeGeneBlockChunks, writeLayerChunks } from './gene-chunks';
@@ -221,18 +221,34 @@ async function writeGeneLayers(
     const m = geneLayers[name]!;
     if (m.nCells !== nCells || m.nGenes !== genes.ids.length)
       throw bad(`layer "${name}" is ${m.nGenes} × ${m.nCells}, expected ${genes.ids.length} × ${nCells}`);
-    const file = sink.open ? await sink.open(`expr/${name}.bin`) : undefined;
-    if (version === 2) {
-      let w: CompactWriter;
-      try {
-        // blocks of 2M values: the block read and its compact bytes (≤ 11 B per value) ≈ 40 MB
-        w = await writeCompactGeneBlockChunks(m, file, 1 << 21);
-      } finally {
-        await file?.close();
-      }
-      await writeCompactFiles(sink, name, w, !file);
-      continue;
+  }
+  if (version === 2) {
+    // the layers side by side, block by block (the normalized view can reuse the counts' block):
+    // blocks of 2M values, each layer's block and compact bytes (≤ 11 B per value) ≈ 40 MB
+    const open = sink.open?.bind(sink);
+    const files = open ? await Promise.all(names.map((name) => open(`expr/${name}.bin`))) : [];
+    let writers: CompactWriter[];
+    try {
+      writers = await writeCompactGeneBlockLayers(
+        names.map((name) => geneLayers[name]!),
+        names.map((_, i) => files[i]),
+        1 << 21,
+      );
+    } finally {
+      await Promise.all(files.map((f) => f.close()));
     }
+    for (const [i, name] of names.entries()) await writeCompactFiles(sink, name, writers[i]!, !open);
+    return names.map((name) =>
+      layerEntry(
+        name,
+        version,
+        geneLayers[name]!.geneNnz.reduce((a, b) => a + b, 0),
+      ),
+    );
+  }
+  for (const name of names) {
+    const m = geneLayers[name]!;
+    const file = sink.open ? await sink.open(`expr/${name}.bin`) : undefined;
     let written: { index: Float64Array; bin?: Uint8Array };
     try {
       // blocks of 2M values: the block read (with the views it goes through) and the bytes written ≈ 64 MB
