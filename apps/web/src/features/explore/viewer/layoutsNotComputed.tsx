@@ -39,14 +39,11 @@ export function layoutsNotComputedText(m: ArtifactManifest, t: TFunction, locale
   if (!info || names.length === 0) return null;
   const number = new Intl.NumberFormat(locale);
   const list = new Intl.ListFormat(locale, { type: 'conjunction' });
-  return [
-    t('viewer.layoutsNotComputed', {
-      names: list.format(names.map((n) => (LAYOUT_KEYS[n] ? t(LAYOUT_KEYS[n]) : n))),
-      maxCells: number.format(info.maxCells),
-      cells: number.format(info.cells),
-    }),
-    t('viewer.layoutsNotComputedWhy'),
-  ].join(' ');
+  return t('viewer.layoutsNotComputed', {
+    names: list.format(names.map((n) => (LAYOUT_KEYS[n] ? t(LAYOUT_KEYS[n]) : n))),
+    maxCells: number.format(info.maxCells),
+    cells: number.format(info.cells),
+  });
 }
 
 /** The reason under the embedding choice's options (and in its hint). */
