@@ -76,8 +76,14 @@ describe('layouts not computed, in the embedding choice', () => {
       ['missing:umap3D', true],
       ['missing:tsne3D', true],
     ]);
-    expect(opts[1]!.label).toBe('tsne (not computed)');
-    expect(embeddingOptions(manifest(), ts['zh-CN'])[1]!.label).toBe('tsne（未计算）');
+    expect(opts.map((o) => o.label)).toEqual([
+      '2-D UMAP',
+      't-SNE (not computed)',
+      '3-D UMAP (not computed)',
+      '3-D t-SNE (not computed)',
+    ]);
+    expect(embeddingOptions(manifest(), ts['zh-CN'])[1]!.label).toBe('t-SNE（未计算）');
+    expect(embeddingOptions(manifest(), ts['zh-CN'])[0]!.label).toBe('二维 UMAP');
   });
 
   it('says why in English, with the limit and the analysis’ cells', () => {

@@ -55,7 +55,7 @@ export function ViewerToolbar({ manifest, subsets, symbols, settings, is3D, onCh
       <Select
         data-testid="embedding-select"
         value={settings.embedding}
-        style={{ width: 110 }}
+        style={{ width: 120 }}
         popupMatchSelectWidth={false}
         options={embeddingOptions(manifest, t)}
         popupRender={(menu) => (

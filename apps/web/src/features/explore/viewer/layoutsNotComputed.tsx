@@ -17,19 +17,24 @@ export function missingLayouts(m: ArtifactManifest): string[] {
   return (m.layoutsNotComputed?.names ?? []).filter((n) => !present.has(n));
 }
 
-/** The embedding choice's options: the result's embeddings, then the missing layouts, disabled. */
+/** The embedding choice's options, by their readable names: the result's embeddings, then the missing layouts, disabled. */
 export function embeddingOptions(
   m: ArtifactManifest,
   t: TFunction,
 ): { value: string; label: string; disabled?: boolean }[] {
   return [
-    ...embeddingChoices(m).map((e) => ({ value: e.name, label: e.name })),
+    ...embeddingChoices(m).map((e) => ({ value: e.name, label: layoutName(e.name, t) })),
     ...missingLayouts(m).map((name) => ({
       value: `missing:${name}`,
-      label: t('viewer.notComputed', { name }),
+      label: t('viewer.notComputed', { name: layoutName(name, t) }),
       disabled: true,
     })),
   ];
+}
+
+/** A layout's name for the reader ("2-D UMAP", "三维 t-SNE"); an embedding of another name as stored. */
+function layoutName(name: string, t: TFunction): string {
+  return LAYOUT_KEYS[name] ? t(LAYOUT_KEYS[name]) : name;
 }
 
 /** Why the layouts are missing, one paragraph in the reader's language; null when none are. */
@@ -40,7 +45,7 @@ export function layoutsNotComputedText(m: ArtifactManifest, t: TFunction, locale
   const number = new Intl.NumberFormat(locale);
   const list = new Intl.ListFormat(locale, { type: 'conjunction' });
   return t('viewer.layoutsNotComputed', {
-    names: list.format(names.map((n) => (LAYOUT_KEYS[n] ? t(LAYOUT_KEYS[n]) : n))),
+    names: list.format(names.map((n) => layoutName(n, t))),
     maxCells: number.format(info.maxCells),
     cells: number.format(info.cells),
   });
