@@ -131,7 +131,7 @@ function mergedGenes(
     for (let t = 0; t < nGenes; t++) if (inverse[i][t] >= 0) geneNnz[t] += s.genes.geneNnz[inverse[i][t]];
   });
   const nCells = sampleStart[samples.length];
-  return {
+  const merged: GeneBlocks = {
     nCells,
     nGenes,
     geneNnz,
@@ -160,6 +160,35 @@ function mergedGenes(
       return { g0, g1, nCells, indptr, indices, data };
     },
   };
+  sampleParts.set(merged, (g0, g1) =>
+    samples.map((s, i) => ({
+      block: sampleBlock(s.genes, inverse[i], g0, g1),
+      inverse: inverse[i],
+      offset: sampleStart[i],
+    })),
+  );
+  return merged;
+}
+
+/**
+ * One sample's part of merged genes [g0, g1): its block of the genes it has (undefined when none),
+ * its gene of each merged gene (−1: absent) and its first merged cell.
+ */
+export interface SamplePart {
+  block: GeneBlock | undefined;
+  inverse: Int32Array;
+  offset: number;
+}
+
+const sampleParts = new WeakMap<GeneBlocks, (g0: number, g1: number) => SamplePart[]>();
+
+/**
+ * For gene blocks of merged samples (mergeStreamed), the samples' parts of genes [g0, g1) — for a
+ * view that selects from them directly instead of from the merged copy (stream/select.ts);
+ * undefined for other gene blocks.
+ */
+export function mergedSampleParts(genes: GeneBlocks): ((g0: number, g1: number) => SamplePart[]) | undefined {
+  return sampleParts.get(genes);
 }
 
 /**

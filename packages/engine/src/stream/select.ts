@@ -1,6 +1,7 @@
 import { valueKindOf, type ValueKind } from '@cellcloud/contracts/files';
 import type { CellChunks, GeneBlock, GeneBlocks } from '@cellcloud/formats/cell-chunks';
 import type { CountMatrix } from '@cellcloud/formats/matrix';
+import { mergedSampleParts, type SamplePart } from './merge';
 
 /**
  * Views of the kept cells and kept genes of a count matrix (the streamed path's filters are masks,
@@ -135,6 +136,7 @@ export function selectGenes(src: GeneBlocks, sel: Selection, geneNnz: Float64Arr
   const everyCell = cells.length === src.nCells;
   const cellMap = new Int32Array(everyCell ? 0 : src.nCells).fill(-1);
   if (!everyCell) for (let i = 0; i < cells.length; i++) cellMap[cells[i]] = i;
+  const parts = mergedSampleParts(src);
   return {
     nCells: cells.length,
     nGenes: genes.length,
@@ -151,7 +153,6 @@ export function selectGenes(src: GeneBlocks, sel: Selection, geneNnz: Float64Arr
           data: new Float32Array(0),
         };
       const o0 = genes[g0];
-      const b = src.genes(o0, genes[g1 - 1] + 1);
       for (let j = g0; j < g1; j++) indptr[j - g0 + 1] = indptr[j - g0] + geneNnz[j];
       const nnz = indptr[g1 - g0];
       const out = {
@@ -162,11 +163,65 @@ export function selectGenes(src: GeneBlocks, sel: Selection, geneNnz: Float64Arr
         indices: new Uint32Array(nnz),
         data: new Float32Array(nnz),
       };
+      if (parts) {
+        // merged samples: each sample's values selected from its own block, no merged copy
+        const at = indptr.slice(0, g1 - g0);
+        for (const p of parts(o0, genes[g1 - 1] + 1))
+          if (p.block) copySamplePart(p, genes, g0, everyCell ? undefined : cellMap, at, out);
+        for (let j = 0; j < g1 - g0; j++)
+          if (at[j] !== indptr[j + 1]) throw new Error(`gene ${g0 + j}: values do not match geneNnz`);
+        return out;
+      }
+      const b = src.genes(o0, genes[g1 - 1] + 1);
       if (everyCell) copyGeneRuns(b, genes, g0, g1, o0, out);
       else dropCells(b, genes, g0, g1, o0, cellMap, out);
       return out;
     },
   };
+}
+
+/**
+ * Appends a merged sample's values of the kept genes g0 … g1 − 1 at `at[j]` (advanced past them):
+ * its cells offset by the sample's first cell, or renumbered by `cellMap` (dropped: −1). Values
+ * of a gene land after those of the samples before, as in the merged block.
+ */
+function copySamplePart(
+  p: SamplePart,
+  genes: Uint32Array,
+  g0: number,
+  cellMap: Int32Array | undefined,
+  at: Float64Array,
+  out: GeneBlock,
+): void {
+  const b = p.block!;
+  const { indices, data } = out;
+  const map = cellMap?.subarray(p.offset);
+  for (let j = 0; j < at.length; j++) {
+    const g = p.inverse[genes[g0 + j]];
+    if (g < 0) continue;
+    const k0 = b.indptr[g - b.g0];
+    const k1 = b.indptr[g - b.g0 + 1];
+    if (k1 === k0) continue;
+    if (map) at[j] = copyKept(b.indices, b.data, k0, k1, map, indices, data, at[j]);
+    else at[j] = copyOffset(b.indices, b.data, k0, k1, p.offset, indices, data, at[j]);
+  }
+}
+
+/** Copies values k0 … k1 − 1 to `indices`/`data` from position `o`, indices plus `offset`. */
+function copyOffset(
+  from: Uint32Array,
+  values: Float32Array,
+  k0: number,
+  k1: number,
+  offset: number,
+  indices: Uint32Array,
+  data: Float32Array,
+  o: number,
+): number {
+  data.set(values.subarray(k0, k1), o);
+  if (offset === 0) indices.set(from.subarray(k0, k1), o);
+  else for (let k = k0; k < k1; k++) indices[o + k - k0] = from[k] + offset;
+  return o + k1 - k0;
 }
 
 /** Kept genes g0 … g1 − 1 of `b` when every cell is kept: each run of consecutive source genes copied whole. */
