@@ -91,12 +91,16 @@ function vitest(label, projects, env, extra = []) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${json}`,
+    // each file's seconds with its hooks, for scripts/test/update-durations.mjs (the JSON report
+    // leaves a file's beforeAll out: scripts/test/file-seconds.ts)
+    '--reporter=./scripts/test/file-seconds.ts',
     ...extra,
     ...only,
   ];
   console.log(`\n━━ ${label} ━━`);
   const started = Date.now();
-  const code = run('npx', args, { env: pinnedEnv(env) });
+  const seconds = path.join(outDir, `${label}.seconds.json`);
+  const code = run('npx', args, { env: pinnedEnv({ ...env, CELLCLOUD_FILE_SECONDS: seconds }) });
   stages.push([label, (Date.now() - started) / 1000]);
   let summary = { passed: 0, failed: 0, skipped: 0, failures: [] };
   if (existsSync(json)) {

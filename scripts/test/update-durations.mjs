@@ -1,5 +1,6 @@
 // Refreshes scripts/test/durations.json (the order scripts/test/slowest-first.ts runs test files
-// in) from the JSON reports of the last `npm test` (.cellcloud-test/*.json, or those of another
+// in) from the files' seconds of the last `npm test` (.cellcloud-test/*.seconds.json, written by
+// scripts/test/file-seconds.ts; else its JSON reports, .cellcloud-test/*.json, or those of another
 // checkout: `node scripts/test/update-durations.mjs /path/to/clone`): per `project:path`, the
 // longest time a file took in any stage (server files run on PGlite and on PostgreSQL). Files the
 // reports do not name keep their listed seconds, so a report of a few files (e.g.
@@ -25,11 +26,21 @@ const projectOf = (file) =>
         : 'unit';
 const listed = existsSync(out) && !onlyReports ? JSON.parse(readFileSync(out, 'utf8')) : {};
 const seconds = {};
-for (const name of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
+const names = readdirSync(reports).filter((f) => f.endsWith('.json'));
+// the `*.seconds.json` of scripts/test/file-seconds.ts: each file's seconds, its hooks included
+for (const name of names.filter((f) => f.endsWith('.seconds.json'))) {
+  for (const [key, s] of Object.entries(JSON.parse(readFileSync(path.join(reports, name), 'utf8'))))
+    seconds[key] = Math.max(seconds[key] ?? 0, s);
+}
+// a vitest JSON report counts a file from its first test's start, without its top-level
+// beforeAll (pbmc3k.test.ts: 3.7 s for a run of minutes): only for files no seconds file names
+const timed = new Set(Object.keys(seconds));
+for (const name of names.filter((f) => !f.endsWith('.seconds.json'))) {
   const r = JSON.parse(readFileSync(path.join(reports, name), 'utf8'));
-  for (const f of r.testResults) {
+  for (const f of r.testResults ?? []) {
     const file = path.relative(from, f.name).split(path.sep).join('/');
     const key = `${projectOf(file)}:${file}`;
+    if (timed.has(key)) continue;
     const s = Math.round((f.endTime - f.startTime) / 100) / 10;
     seconds[key] = Math.max(seconds[key] ?? 0, s);
   }
