@@ -102,6 +102,34 @@ function wordAt(widths: Uint8Array, m: Float64Array, k: number, n: number): numb
 }
 
 /**
+ * Buffers the gene reads decode a tile into (its packed words, cell gaps and values), reused from
+ * one tile and one read to the next: they live only within a `genes` call (synchronous), and a
+ * tile's part of a block is small (a tile holds ≤ 16,384 cells). Parts above SCRATCH_MAX values
+ * get their own buffers, so what stays allocated is bounded (≈ 3 × 4 MB per thread).
+ */
+const SCRATCH_MAX = 1 << 20;
+const scratch = { bytes: new Uint8Array(0), idx: new Uint32Array(0), vals: new Float32Array(0) };
+
+/** A byte buffer of at least `n` bytes, zero-filled only when new (the packed words' reader masks the spare word). */
+function scratchBytes(n: number): Uint8Array {
+  if (n > 4 * SCRATCH_MAX + 8) return new Uint8Array(n);
+  if (scratch.bytes.length < n) scratch.bytes = new Uint8Array(Math.max(n, 2 * scratch.bytes.length));
+  return scratch.bytes;
+}
+
+function scratchIdx(n: number): Uint32Array {
+  if (n > SCRATCH_MAX) return new Uint32Array(n);
+  if (scratch.idx.length < n) scratch.idx = new Uint32Array(Math.max(n, 2 * scratch.idx.length));
+  return scratch.idx;
+}
+
+function scratchVals(n: number): Float32Array {
+  if (n > SCRATCH_MAX) return new Float32Array(n);
+  if (scratch.vals.length < n) scratch.vals = new Float32Array(Math.max(n, 2 * scratch.vals.length));
+  return scratch.vals;
+}
+
+/**
  * One gene of a tile: its cell gaps idx[k0, k1) turned into cell indices (plus `c0`) and its
  * values from vals[v0] on, written from position p (all below 2³¹: int32 arithmetic throughout).
  * Returns the gene's last cell within the tile.
@@ -230,7 +258,10 @@ export function openCountStore(source: RandomAccessSource): CountStore {
     const w0 = wordAt(widths, m, k0, tx.h.nnz);
     const w1 = wordAt(widths, m, k1, tx.h.nnz);
     const at = tx.offset + (value ? tx.h.valueWordsAt : tx.h.indexWordsAt) + w0 * 4;
-    const buf = readAt(source, at, (w1 - w0) * 4, what);
+    const len = (w1 - w0) * 4;
+    const buf = scratchBytes(len + 4);
+    if (at + len > source.size || source.readInto(buf.subarray(0, len), at) < len)
+      throw storeCorrupt(`${what} lies past the end of the file`);
     const base = value ? tx.h.base : 0;
     unpackBlocks(new Uint32Array(buf.buffer, 0, w1 - w0 + 1), 0, widths, k0, k1, tx.h.nnz, out, 0, base);
     return out;
@@ -261,12 +292,12 @@ export function openCountStore(source: RandomAccessSource): CountStore {
         const k1 = Math.ceil(e / BLOCK);
         const skip = k0 * BLOCK;
         const span = Math.min(tx.h.nnz, k1 * BLOCK) - skip;
-        const idx = unpackTile(tx, new Uint32Array(span), k0, k1, what);
+        const idx = unpackTile(tx, scratchIdx(span), k0, k1, what);
         let vals: Float32Array;
         if (tx.h.mode === MODE_FLOAT32) {
           const raw = readAt(source, tx.offset + tx.h.valueWordsAt + s * 4, (e - s) * 4, what, 0);
           vals = new Float32Array(raw.buffer, 0, e - s);
-        } else vals = unpackTile(tx, new Float32Array(span), k0, k1, what);
+        } else vals = unpackTile(tx, scratchVals(span), k0, k1, what);
         const vOff = tx.h.mode === MODE_FLOAT32 ? s : skip;
         const ptr = tx.ptr;
         for (let j = 0; j < nG; j++) {
