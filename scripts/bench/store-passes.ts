@@ -3,22 +3,25 @@
  * store (docs/benchmarks/store-passes.md) on the given stores merged as samples, as the streamed
  * job builds them (stream/run-streamed.ts: every cell and every detected gene kept): a plain decode
  * of the cell chunks and of the gene blocks, the selection views alone (`select`: stream/select.ts
- * over stream/merge.ts), the HVG pass (seurat_v3) and the Wilcoxon markers step on 12
- * deterministic groups. `--filtered` drops a tenth of the cells and genes as well, so the views
- * take their renumbering paths. Prints wall and CPU seconds, non-zeros per CPU second, peak RSS,
- * the load average, and a checksum of each result so runs before and after a change can be
+ * over stream/merge.ts), the HVG pass (seurat_v3; on one thread, then on engineThreads(), with
+ * `HVG_RUNS=n` gene runs a chunk instead of stream/hvg.ts's default) and the Wilcoxon markers
+ * step on 12 deterministic groups. `--filtered` drops a tenth of the cells and genes as well, so
+ * the views take their renumbering paths. Prints wall and CPU seconds (all threads, and the
+ * calling thread's own where Node has process.threadCpuUsage), non-zeros per CPU second, peak
+ * RSS, the load average, and a checksum of each result so runs before and after a change can be
  * compared for identical output.
  */
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { ANALYSIS_DEFAULTS } from '@cellcloud/contracts/analysis-params';
-import { streamedHvg } from '../../packages/engine/src/stream/hvg';
+import { lastStreamedHvg, streamedHvg } from '../../packages/engine/src/stream/hvg';
 import { streamedMarkers, streamedMarkersWorkersExited } from '../../packages/engine/src/stream/markers';
 import { mergeStreamed } from '../../packages/engine/src/stream/merge';
 import { countStored, selectCells, selectGenes, selection } from '../../packages/engine/src/stream/select';
 import { storeSample } from '../../packages/engine/src/stream/types';
 import { geneRanges, logNormalizedCells, logNormalizedGenes } from '../../packages/engine/src/stream/views';
+import { engineThreads } from '../../packages/engine/src/threads';
 import { fileRandomAccess } from '../../packages/formats/src/node-sources';
 import { openCountStore } from '../../packages/formats/src/store';
 
@@ -34,16 +37,26 @@ if (files.length === 0)
 
 async function timed<T>(label: string, nnz: number, fn: () => Promise<T> | T): Promise<T> {
   const c0 = process.cpuUsage();
+  const m0 = threadCpu();
   const t0 = performance.now();
   const value = await fn();
   const c = process.cpuUsage(c0);
   const wall = (performance.now() - t0) / 1000;
   const cpu = (c.user + c.system) / 1e6;
+  // the calling thread's own CPU: the wall on idle cores when it is the busiest thread
+  const main = threadCpu() - m0;
   console.log(
     `  ${label.padEnd(26)} ${wall.toFixed(2).padStart(7)} s wall ${cpu.toFixed(2).padStart(7)} s CPU ` +
+      `(${Number.isNaN(main) ? '?' : main.toFixed(2)} s main thread) ` +
       `${(nnz / cpu / 1e6).toFixed(1).padStart(6)} M non-zeros per CPU s  load ${loadavg()[0].toFixed(2)}`,
   );
   return value;
+}
+
+/** CPU seconds of the calling thread (process.threadCpuUsage, Node ≥ 23.9; NaN before). */
+function threadCpu(): number {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1e6 : NaN;
 }
 
 const digest = (...arrays: ArrayBufferView[]) => {
@@ -136,12 +149,21 @@ if (want('normgenes'))
   });
 
 if (want('hvg')) {
-  const hvg = await timed('hvg (seurat_v3)', nnz, () =>
-    streamedHvg(counts, normalized, stored.kind, ANALYSIS_DEFAULTS),
-  );
-  console.log(
-    `    hvg checksum ${digest(hvg.selected as unknown as Uint32Array, Float64Array.from(hvg.score), Float64Array.from(hvg.means))}`,
-  );
+  // one thread (the calling thread alone), then engineThreads() (stream/hvg-kernel.ts: the gene
+  // runs of each chunk shared with a worker while the next chunk is read)
+  for (const threads of [1, engineThreads()]) {
+    const hvg = await timed(`hvg (seurat_v3, ${threads} thr)`, nnz, () =>
+      streamedHvg(counts, normalized, stored.kind, ANALYSIS_DEFAULTS, {
+        threads,
+        runsPerChunk: Number(process.env.HVG_RUNS) || undefined,
+      }),
+    );
+    console.log(
+      `    hvg checksum ${digest(hvg.selected as unknown as Uint32Array, Float64Array.from(hvg.score), Float64Array.from(hvg.means))}` +
+        ` (runs in the worker ${lastStreamedHvg.inWorker} of ${lastStreamedHvg.runs})`,
+    );
+    if (threads === 1 && engineThreads() === 1) break;
+  }
 }
 
 if (want('markers')) {
