@@ -2,10 +2,9 @@ import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { findTask } from '@cellcloud/tasks/contract';
 import { ENGINE_TASKS } from '@cellcloud/tasks/engine';
 import { resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
-import type { CellColumn } from '@cellcloud/formats/matrix';
-import { extraColumn, type ExtraObsSource } from './extra-obs';
+import type { ExtraObsSource } from './extra-obs';
 import type { ChildMain } from './runner-child-process';
-import { readStoredResult } from './runner-child-io';
+import { readTaskResult, type TaskSampleOptions } from './task-sample';
 import { storedSourceTask, type StoredSource } from './task-source';
 
 /** A per-cell column the run sees besides the h5ad's obs (subsets, earlier tasks' columns). */
@@ -24,6 +23,8 @@ export interface TaskChildInput {
   outPrefix: string;
   /** the finished task named by `params.sourceTaskId` (definitions with `dependsOn`) */
   source?: StoredSource;
+  /** The sample's threshold and size (tests lower them; else task-sample.ts's constants). */
+  sample?: TaskSampleOptions;
 }
 
 const main: ChildMain<TaskChildInput> = async (input, io) => {
@@ -32,15 +33,27 @@ const main: ChildMain<TaskChildInput> = async (input, io) => {
   if (!definition || !engineTask) throw new Error(`unknown task ${input.task}`);
   const storage = await io.storage();
   io.progress(0.01, 'inputs');
-  const ds = await readStoredResult(storage, input.h5adKey);
-  const extraObs: Record<string, CellColumn> = {};
-  for (const s of input.extraObs) {
-    const col = await extraColumn(storage, s, ds.counts.nCells);
-    if (col) extraObs[s.key] = col;
-  }
+  // read by positional reads; from a cell count on, a stratified sample of the cells (task-sample.ts)
+  const { ds, extraObs, sample, matrixFree } = await readTaskResult(
+    storage,
+    input.h5adKey,
+    input.task,
+    input.params,
+    input.extraObs,
+    input.sample,
+  );
+  if (sample)
+    console.log(
+      `[task ${input.task}] ${sample.cells.length} of ${sample.nCells} cells sampled` +
+        ` (stratified by ${String(sample.describe.stratifiedBy)}); per-cell outputs cover the sampled cells only`,
+    );
   const uploads: Record<string, Uint8Array> = {};
   for (const [name, key] of Object.entries(input.uploads)) uploads[name] = await storage.getBytes(key);
-  const result = resultHandleFromDataset(ds, { species: input.species, extraObs });
+  const handle = resultHandleFromDataset(ds, { species: input.species, extraObs });
+  const noMatrix = () => {
+    throw new Error(`task ${input.task} is declared matrix-free (task-sample.ts) but read the matrix`);
+  };
+  const result = matrixFree ? { ...handle, counts: noMatrix, normalized: noMatrix } : handle;
   io.progress(0.05, 'start');
   const r = await runTask({
     definition,
@@ -52,7 +65,12 @@ const main: ChildMain<TaskChildInput> = async (input, io) => {
     uploads,
     source: input.source ? await storedSourceTask(storage, input.source) : undefined,
     onProgress: (p) => io.progress(0.05 + 0.9 * p.fraction, p.step),
+    ...(sample ? { sample } : {}),
   });
-  return { tables: r.outputs.tables.length, obs: r.outputs.obs.length };
+  return {
+    tables: r.outputs.tables.length,
+    obs: r.outputs.obs.length,
+    ...(sample ? { sampledCells: sample.cells.length } : {}),
+  };
 };
 export default main;

@@ -11,6 +11,7 @@ import type { TaskChildInput } from './analysis.task.child';
 import { extraObsSources } from './extra-obs-sources';
 import type { StoredSource } from './task-source';
 import { storedResultLoadBytes, storedResultSize } from './runner-child-budget';
+import { sampledLoadBytes, TASK_SAMPLE_MIN_CELLS, taskShape } from './task-sample';
 import { childTask, runInChild } from './runner-child-process';
 import { PermanentJobError } from './runner-tracked';
 import { taskStagingPrefix } from '../storage/keys';
@@ -87,9 +88,10 @@ export async function handleAnalysisTask(
         'task.common.internal',
       );
     const params = def.params.parse(row.params) as never;
+    // from TASK_SAMPLE_MIN_CELLS cells the child reads a sample of them (task-sample.ts)
     const need =
-      storedResultLoadBytes(size) +
-      estimate({ nCells: size.nCells, nGenes: size.nGenes, nnz: size.nnz }, params);
+      (size.nCells < TASK_SAMPLE_MIN_CELLS ? storedResultLoadBytes(size) : sampledLoadBytes(size)) +
+      estimate(taskShape(size), params);
     if (need > ctx.config.workerMemoryBytes) {
       const p = { neededMb: Math.ceil(need / MiB), budgetMb: Math.floor(ctx.config.workerMemoryBytes / MiB) };
       throw new PermanentJobError(

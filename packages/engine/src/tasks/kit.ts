@@ -22,6 +22,7 @@ export { csvToTable, tableToCsv } from './csv';
 export { MemorySink } from './memory-sink';
 export { resultHandleFromDataset } from './result-handle';
 export { runTask, validateTaskParams } from './run-task';
+export type { CellSample } from './run-task';
 export { Random } from '../methods/random';
 export { digamma, trigamma } from '../methods/special';
 export { benjaminiHochberg, erfc, twoSidedNormalP } from '../stats/normal';

@@ -48,6 +48,8 @@ export class FileTaskSink implements TaskSink {
   constructor(
     private readonly writer: TaskFileWriter,
     private readonly nCells: number,
+    /** The result's cells the task ran on (a sample): columns are widened to all cells, the rest missing. */
+    private readonly sample?: CellSample,
   ) {}
 
   async table(name: string, table: TaskTable): Promise<void> {
@@ -68,6 +70,7 @@ export class FileTaskSink implements TaskSink {
     if (column.values.length !== this.nCells) {
       throw new Error(`per-cell column "${key}" has ${column.values.length} values for ${this.nCells} cells`);
     }
+    if (this.sample) column = widenColumn(column, this.sample);
     if (!this.obsKeys.includes(key)) this.obsKeys.push(key);
     const stem = stems(this.obsKeys).get(key)!;
     const { entry, bytes } = encodeObsColumn(key, column, stem);
@@ -87,6 +90,29 @@ export class FileTaskSink implements TaskSink {
     if (at >= 0) this.files[at] = entry;
     else this.files.push(entry);
   }
+}
+
+/**
+ * A task run on a sample of the result's cells (the worker above a cell count, docs/engine-scaling.md
+ * "Downstream tasks on large results"): `cells` (ascending) of the result's `nCells`; `describe`
+ * is written as data/cell-sample.json so the researcher reads which cells the outputs cover.
+ */
+export interface CellSample {
+  nCells: number;
+  cells: Uint32Array;
+  describe: Record<string, unknown>;
+}
+
+/** A sampled cells' column over all the result's cells: NaN / 'NA' for the cells not sampled. */
+function widenColumn(column: CellColumn, sample: CellSample): CellColumn {
+  if (column.kind === 'numeric') {
+    const values = new Float64Array(sample.nCells).fill(NaN);
+    sample.cells.forEach((c, i) => (values[c] = column.values[i]!));
+    return { kind: 'numeric', values };
+  }
+  const values = new Array<string>(sample.nCells).fill('NA');
+  sample.cells.forEach((c, i) => (values[c] = column.values[i]!));
+  return { kind: 'categorical', values };
 }
 
 /** Turns a zod validation failure into a TaskError the server and CLI can show. */
@@ -117,6 +143,8 @@ export interface RunTaskOptions {
   source?: SourceTask;
   onProgress?: (p: TaskProgress) => void;
   signal?: AbortSignal;
+  /** `result` holds these cells of a larger result (per-cell outputs widened, the rest missing). */
+  sample?: CellSample;
 }
 
 export interface RunTaskResult {
@@ -137,7 +165,8 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   }
   checkSpecies(definition, result.species);
   const params = validateTaskParams<never>(definition, o.params);
-  const sink = new FileTaskSink(o.writer, result.nCells);
+  const sink = new FileTaskSink(o.writer, result.nCells, o.sample);
+  if (o.sample) await sink.data('cell-sample', o.sample.describe);
   const onProgress = o.onProgress ?? (() => {});
   if (o.signal?.aborted) throw new TaskError('common.cancelled', 'The analysis was cancelled.');
   onProgress({ fraction: 0, step: 'start' });
@@ -162,7 +191,7 @@ export async function runTask(o: RunTaskOptions): Promise<RunTaskResult> {
   const outputs = taskOutputs.parse({
     task: definition.name,
     engineVersion: engineVersion(),
-    nCells: result.nCells,
+    nCells: o.sample?.nCells ?? result.nCells,
     tables: sink.tables,
     obs: sink.obs,
     files: sink.files,
