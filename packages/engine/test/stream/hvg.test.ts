@@ -116,6 +116,33 @@ describe.skipIf(!hasSharedData(PBMC))('the streamed HVG sums on two threads, spl
     }
   }, 120_000);
 
+  it('throws a chunk’s read error without leaving a thread waiting', async () => {
+    const cells = cellChunksOf(counts, 100);
+    const stored = countStored(cells);
+    const normalized = logNormalizedCells(cells, stored.totals, stored.kind);
+    const failing: CellChunks = {
+      ...cells,
+      chunkStart: (i) => cells.chunkStart(i),
+      chunk(i) {
+        if (i === 5) throw new Error('chunk 5 unreadable');
+        return cells.chunk(i);
+      },
+    };
+    const options = { threads: 2, parallelMinValues: 0, awaitWorker: true };
+    expect(() =>
+      streamedHvg(
+        failing,
+        { ...normalized, fromCounts: { cells: failing, factor: normalized.fromCounts!.factor } },
+        stored.kind,
+        parseParams({}),
+        options,
+      ),
+    ).toThrow('chunk 5 unreadable');
+    // the calling thread is free again: the same call on readable chunks completes
+    streamedHvg(cells, normalized, stored.kind, parseParams({}), options);
+    expect(lastStreamedHvg.inWorker).toBeGreaterThan(0);
+  }, 120_000);
+
   it('stays on one thread below the parallel threshold', () => {
     const cells = cellChunksOf(counts, 512);
     const stored = countStored(cells);
