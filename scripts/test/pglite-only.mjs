@@ -25,6 +25,10 @@ export const PGLITE_ONLY = [
   // two pbmc3k analyses in child processes, one killed after the PCA and resumed; it opens no
   // database at all, so a second run on PostgreSQL would repeat the same bytes
   'apps/server/test/jobs-checkpoint.test.ts',
+  // pbmc3k's first 800 cells analysed out of core in the job and in memory beside it; the job's
+  // queue SQL is the ordinary analysis job's (see jobs-analysis above), and the streamed path
+  // opens no database of its own (scratch count store, storage)
+  'apps/server/test/jobs-analysis-streamed.test.ts',
   // h5ad and methods-report exports of a curated level (48 s); shares and level history on
   // PostgreSQL: sharing-matrix, annotation-history (with the concurrent-save conflict)
   'apps/server/test/sharing-provenance.test.ts',

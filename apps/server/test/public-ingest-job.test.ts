@@ -19,6 +19,14 @@ import { testUser } from './support/jobs';
 
 const { pbmc, labels, features } = CELLXGENE_INPUTS;
 const ID = 'pbmc3k-job';
+/**
+ * The first 600 labelled cells of pbmc3k, not all 2,638: this file checks the job's plumbing (the
+ * schema check before queueing, the read-only explorer, the atomic version swap, withdrawal), none
+ * of which depends on how many cells the analysis clusters; 600 cells still hold every one of the
+ * nine Seurat labels (80 B, 138 monocytes). Two full analyses here took ~300 s at load ≈ 10; the
+ * analysis of all of pbmc3k through the queue is checked by jobs-analysis.test.ts.
+ */
+const CELLS = 600;
 const base = `/api/user_datasets/public:${ID}`;
 
 /**
@@ -55,7 +63,7 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest job and the read-o
     s = await createTestServer({ WORKER_CONCURRENCY: '1' });
     await s.listen();
     data = await read10xMtx(await folderBundle(pbmc!));
-    lab = pbmcLabels();
+    lab = new Map([...pbmcLabels()].slice(0, CELLS));
     dir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-public-job-'));
     metaFile = path.join(dir, 'meta.yaml');
     writeFileSync(metaFile, [`id: ${ID}`, 'title: 3k PBMCs (job ingest)', 'licence: CC-BY-4.0'].join('\n'));
@@ -64,7 +72,9 @@ describe.skipIf(!pbmc || !labels || !features)('public ingest job and the read-o
     alice = await testUser(s);
     plain = await testUser(s);
     await s.ctx.db.query(`UPDATE users SET plan_id = 'synecosys' WHERE id = $1`, [alice.user.id]);
-  }, 120_000);
+    // 300 s: at load average 17–19 on the 2-core machine the server's start and the reading of
+    // pbmc3k alone passed 120 s (the hook timed out before any test ran)
+  }, 300_000);
   afterAll(() => s?.close());
 
   it('a schema-violating file is refused with the report before anything is queued or stored', async () => {
