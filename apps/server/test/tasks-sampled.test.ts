@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
@@ -159,5 +160,59 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad'))('tasks on a sample of a la
       uploads: {},
     });
     expect(await files('tasks/c/')).toEqual(await files('tasks/d/'));
+  });
+
+  it('gives a matrix-free task (vdj) every cell above the threshold, the same outputs', async () => {
+    const contigs = sharedData('vdj_10x/vdj_nextgem_hs_pbmc3_t_filtered_contig_annotations.csv.gz');
+    if (!contigs) return;
+    const gz = new Uint8Array(readFileSync(contigs));
+    const rows = gunzipSync(gz).toString('utf8').trim().split('\n');
+    const col = rows[0]!.split(',').indexOf('barcode');
+    const barcodes = [...new Set(rows.slice(1).map((l) => l.split(',')[col]!))];
+    // a result of the contigs' cells: one gene, one count each, three clusters
+    const n = barcodes.length;
+    const counts = {
+      nGenes: 1,
+      nCells: n,
+      indptr: Float64Array.from({ length: n + 1 }, (_, i) => i),
+      indices: new Uint32Array(n),
+      data: new Float32Array(n).fill(1),
+    };
+    const key = 'results/vdj/analysis.h5ad';
+    await base.put(
+      key,
+      await writeH5ad({
+        counts,
+        normalized: counts,
+        genes: { ids: ['G'], symbols: ['G'] },
+        barcodes,
+        obs: { cluster: { kind: 'categorical', values: barcodes.map((_, i) => String(i % 3)) } },
+      }),
+    );
+    await base.put('uploads/contigs.csv.gz', gz);
+    const { storage, log } = countingStorage(base);
+    const vdj = async (outPrefix: string, sample: TaskChildInput['sample']) => {
+      const io = { storage: async () => storage, progress: () => {} } as unknown as ChildIo;
+      return (await taskChild(
+        {
+          task: 'vdj',
+          h5adKey: key,
+          species: 'human',
+          params: {},
+          uploads: { contigs: 'uploads/contigs.csv.gz' },
+          extraObs: [],
+          resourcesDir: path.dirname(path.dirname(PBMC!)),
+          outPrefix,
+          sample,
+        },
+        io,
+      )) as { sampledCells?: number };
+    };
+    const above = await vdj('tasks/vdj-above/', { minCells: 100, cells: 50 });
+    await vdj('tasks/vdj-below/', { minCells: n + 1 });
+    expect(n).toBeGreaterThan(100);
+    expect(above.sampledCells).toBeUndefined();
+    expect(log.getBytes).not.toContain(key);
+    expect(await files('tasks/vdj-above/')).toEqual(await files('tasks/vdj-below/'));
   });
 });
