@@ -6,7 +6,7 @@ import { sharedData } from '@cellcloud/testkit';
 import { repoRoot } from './support/build';
 import { screenshot, switchLanguage } from './support/browser';
 import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
-import { logInViaUi, newUser, signUpViaUi, waitForPath } from './support/flows';
+import { logInViaUi, newUser, registerViaApi, waitForPath } from './support/flows';
 
 /**
  * The explorer end to end on a REAL pbmc3k result: the engine CLI analyses the shared 10x data,
@@ -61,7 +61,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
 
   it('signs up, opens the finished analysis, colours by cluster and CD3D, lassos cells, exports a tall PNG, shows every tab in both languages', async () => {
     const { context, page, errors } = await env.newPage();
-    jobId = await env.openResult(page, user, 'pbmc3k_e2e');
+    jobId = await env.openResult(page, user, 'pbmc3k_e2e', { signUp: 'ui' });
 
     // coloured by the raw cluster by default: legend lists the clusters, canvas shows several colours
     const canvas = page.getByTestId('embedding-canvas');
@@ -307,8 +307,7 @@ describe.skipIf(!pbmc)('explorer on a pbmc3k result', () => {
     await owner.context.close();
     const { context, page, errors } = await env.newPage();
     const intruder = newUser('intruder');
-    await page.goto('/signup');
-    await signUpViaUi(page, env.server, intruder);
+    await registerViaApi(env.server, intruder, 'signup');
     const target = `/userDatasetAnalysis?id=${ownedId}`;
     await page.goto(`/login?redirect=${encodeURIComponent(target)}`);
     await logInViaUi(page, intruder.username, intruder.password);

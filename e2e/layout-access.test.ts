@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { sharedData } from '@cellcloud/testkit';
-import { screenshot } from './support/browser';
+import { layoutSettled, screenshot } from './support/browser';
 import { explorerEnv, type ExplorerEnv } from './support/explore-setup';
 import { newUser, waitForPath } from './support/flows';
 
@@ -195,7 +195,7 @@ describe.skipIf(!pbmc)('layout, public access and shown messages', () => {
           const ap = await anon.newPage();
           await ap.goto(p);
           await ap.waitForLoadState('networkidle').catch(() => {});
-          await ap.waitForTimeout(500);
+          await layoutSettled(ap);
           const o = await overflow(ap);
           visits++;
           if (o) problems.push(`${p} ${size.width}px ${lang}: ${o}`);
@@ -205,7 +205,7 @@ describe.skipIf(!pbmc)('layout, public access and shown messages', () => {
           if (!walked(i, s, l)) continue;
           await page.goto(p);
           await page.waitForLoadState('networkidle').catch(() => {});
-          await page.waitForTimeout(700);
+          await layoutSettled(page);
           const o = await overflow(page);
           visits++;
           if (o) problems.push(`${p} ${size.width}px ${lang}: ${o}`);
@@ -213,7 +213,8 @@ describe.skipIf(!pbmc)('layout, public access and shown messages', () => {
         await page.goto(`/userDatasetAnalysis?id=${jobId}`);
         const labels = page.locator('[data-testid^="tab-label-"]');
         await labels.first().waitFor({ timeout: 60_000 });
-        await page.waitForTimeout(1500);
+        await page.waitForLoadState('networkidle').catch(() => {});
+        await layoutSettled(page);
         const first = await overflow(page);
         if (first) problems.push(`explorer ${size.width}px ${lang}: ${first}`);
         const keys = await labels.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
@@ -221,7 +222,7 @@ describe.skipIf(!pbmc)('layout, public access and shown messages', () => {
           if (!walked(i, s, l)) continue;
           await page.getByTestId(key).click();
           await page.waitForLoadState('networkidle').catch(() => {});
-          await page.waitForTimeout(1200);
+          await layoutSettled(page);
           const o = await overflow(page);
           visits++;
           if (o) problems.push(`${key} ${size.width}px ${lang}: ${o}`);

@@ -17,6 +17,12 @@ import { logInViaUi, newUser, waitForPath } from './support/flows';
  */
 const pbmc = sharedData('pbmc3k/10x');
 let env: ExplorerEnv;
+/**
+ * Bound of every wait in this file's pages (Playwright's default is 30 s): each step waits for its
+ * condition, and on a loaded 2-core machine (load ≈ 10) a route change with a fresh chunk or a save
+ * and reload has taken longer than 30 s. Passing runs are not slower for it.
+ */
+const WAIT_MS = 120_000;
 
 const visibleOption = (page: Page, text: string | RegExp) =>
   page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
@@ -28,7 +34,7 @@ const confirmPop = (page: Page) => page.locator('.ant-popconfirm .ant-btn-primar
 async function mergeAndSave(page: Page, levelName: string) {
   await page.getByTestId('tab-label-cellAnnotations').click();
   const edit = page.getByTestId('annotation-edit');
-  await edit.waitFor({ timeout: 60_000 });
+  await edit.waitFor();
   const inputs = edit.locator('input[data-testid^="rename-"]');
   await inputs.nth(1).waitFor();
   await inputs.nth(0).fill('Merged_T');
@@ -40,7 +46,7 @@ async function mergeAndSave(page: Page, levelName: string) {
 /** My Analyses opens the first-visit tutorial once per user: close it (it stays closed). */
 async function closeTutorial(page: Page) {
   const close = page.locator('.ant-modal-wrap:visible .ant-modal-close');
-  await close.waitFor({ timeout: 30_000 });
+  await close.waitFor();
   await close.click();
   await page.locator('.ant-modal-wrap:visible').waitFor({ state: 'detached' });
 }
@@ -60,6 +66,7 @@ describe.skipIf(!pbmc)('sharing an analysis and attributed annotation', () => {
 
   it('viewer → editor → history and restore → revoke, in English and Chinese', async () => {
     const a = await env.newPage();
+    a.context.setDefaultTimeout(WAIT_MS);
     const userA = newUser('sharea');
     const userB = newUser('shareb');
     const jobId = await env.openResult(a.page, userA, 'pbmc3k_shared');
@@ -81,13 +88,14 @@ describe.skipIf(!pbmc)('sharing an analysis and attributed annotation', () => {
 
     // B: Shared with me names A; the explorer opens; saving is refused (translated)
     const b = await env.newPage();
+    b.context.setDefaultTimeout(WAIT_MS);
     await b.page.goto(`/login?redirect=${encodeURIComponent('/my_analyzes?tab=shared')}`);
     await logInViaUi(b.page, userB.username, userB.password);
-    await waitForPath(b.page, '/my_analyzes');
+    await waitForPath(b.page, '/my_analyzes', WAIT_MS);
     await expect(b.page.getByTestId(`shared-owner-${jobId}`).textContent()).resolves.toBe(userA.username);
     await screenshot(b.page, 'sharing-shared-with-me');
     await b.page.getByTestId(`shared-open-${jobId}`).click();
-    await waitForPath(b.page, '/userDatasetAnalysis');
+    await waitForPath(b.page, '/userDatasetAnalysis', WAIT_MS);
     await mergeAndSave(b.page, 'B_curated');
     await b.page.getByTestId('annotation-viewer').waitFor();
     const refusal = b.page.getByTestId('annotation-error');
@@ -109,7 +117,7 @@ describe.skipIf(!pbmc)('sharing an analysis and attributed annotation', () => {
     await b.page.reload();
     await mergeAndSave(b.page, 'B_curated');
     const historyB = b.page.getByTestId('level-history');
-    await historyB.getByTestId('history-author-2').waitFor({ timeout: 60_000 });
+    await historyB.getByTestId('history-author-2').waitFor();
 
     // A sees B's change with B's name and restores the version before the merge
     await a.page.goto(`/userDatasetAnalysis?id=${jobId}`);
@@ -141,7 +149,7 @@ describe.skipIf(!pbmc)('sharing an analysis and attributed annotation', () => {
     });
     expect(api.status).toBe(404);
     await b.page.reload();
-    await b.page.getByTestId('resource-unavailable').waitFor({ timeout: 30_000 });
+    await b.page.getByTestId('resource-unavailable').waitFor();
     expect([...a.errors, ...b.errors]).toEqual([]);
     await a.context.close();
     await b.context.close();

@@ -75,7 +75,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(screenshotDir, { recursive: true });
   const locale = await page.evaluate(() => document.documentElement.lang || 'en-US');
   const file = path.join(screenshotDir, `${name}.${locale}.png`);
-  await page.screenshot({ path: file, fullPage: false });
+  // the screenshot waits for fonts and a frame: beyond Playwright's 30 s on a loaded machine
+  await page.screenshot({ path: file, fullPage: false, timeout: 120_000 });
   return file;
 }
 
@@ -98,4 +99,31 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
   await switchLanguage(page);
   await screenshot(page, name);
   await switchLanguage(page);
+}
+
+/**
+ * Waits until the page's layout stops changing: the document's scroll size and element count stay
+ * the same for `quietMs` of animation frames (panels and charts that arrive with their data have
+ * laid out). A condition in place of a fixed pause: on a quiet machine it returns after about
+ * `quietMs`, on a loaded one it waits as long as rendering takes (bounded by `timeoutMs`).
+ */
+export async function layoutSettled(page: Page, quietMs = 300, timeoutMs = 10_000): Promise<void> {
+  await page.evaluate(
+    ([quiet, bound]) =>
+      new Promise<void>((resolve) => {
+        const start = performance.now();
+        let last = '';
+        let since = start;
+        const tick = () => {
+          const d = document.documentElement;
+          const now = performance.now();
+          const shape = `${d.scrollWidth}x${d.scrollHeight}:${document.getElementsByTagName('*').length}`;
+          if (shape !== last) [last, since] = [shape, now];
+          if (now - since >= quiet || now - start > bound) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    [quietMs, timeoutMs] as const,
+  );
 }

@@ -8,16 +8,21 @@ import { STORAGE_PREFIX } from '@cellcloud/contracts';
 import { ensureWebBuild, repoRoot } from './build';
 import { CHROMIUM } from './browser';
 import { scratchDatabase, type ScratchDb } from './database';
-import { logInViaUi, signUpViaUi, waitForPath, type NewUser } from './flows';
+import { logInViaUi, registerViaApi, signUpViaUi, waitForPath, type NewUser } from './flows';
 import { startServer, type RunningServer } from './server';
 
 /**
  * Shared setup of the explorer e2e files: a REAL pbmc3k result made once per machine by the
  * engine CLI, a server on a scratch PostgreSQL database, Chromium with WebGL through SwiftShader,
- * and a user who signs up through the UI and finds the result published where the job runner
- * publishes it (storage `results/<jobId>/`) for a completed job of theirs.
+ * and a user (registered through the API, or signing up in the UI when asked) who finds the result
+ * published where the job runner publishes it (storage `results/<jobId>/`) for a completed job of
+ * theirs.
+ * `CELLCLOUD_E2E_PBMC3K_RESULT=<dir>` uses a result made before as it is (e.g. to time the browser
+ * files while the engine's sources are being edited beside them, which would analyse again).
  */
-export const pbmc3kResultDir = path.join(os.tmpdir(), `cellcloud-e2e-pbmc3k-result-${engineSourceHash()}`);
+export const pbmc3kResultDir =
+  process.env.CELLCLOUD_E2E_PBMC3K_RESULT ||
+  path.join(os.tmpdir(), `cellcloud-e2e-pbmc3k-result-${engineSourceHash()}`);
 
 /**
  * Hash of the engine's and the formats' sources: the cached pbmc3k result is made again whenever
@@ -63,10 +68,12 @@ export interface ExplorerEnv {
   /** A fresh en-US context (downloads on) and its page; `errors` collects uncaught page errors. */
   newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   /**
-   * Signs `user` up in `page`, publishes the pbmc3k result as their completed job `jobName` and
-   * opens it in the explorer after logging in; returns the job id.
+   * Registers `user`, publishes the pbmc3k result as their completed job `jobName` and opens it in
+   * the explorer after logging in through the UI in `page`; returns the job id. The account is made
+   * through the API with what the sign-up form enters, unless `signUp: 'ui'` fills the form in
+   * `page` (the form's own test is e2e/shell.test.ts; one explorer case keeps the whole path).
    */
-  openResult(page: Page, user: NewUser, jobName: string): Promise<string>;
+  openResult(page: Page, user: NewUser, jobName: string, opts?: { signUp?: 'ui' | 'api' }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -127,9 +134,11 @@ export async function explorerEnv(
       page.on('pageerror', (e) => errors.push(e.message));
       return { context, page, errors };
     },
-    async openResult(page, user, jobName) {
-      await page.goto('/signup');
-      await signUpViaUi(page, server, user);
+    async openResult(page, user, jobName, opts = {}) {
+      if (opts.signUp === 'ui') {
+        await page.goto('/signup');
+        await signUpViaUi(page, server, user);
+      } else await registerViaApi(server, user, 'signup');
       const [{ id: userId }] = (await db.query('SELECT id FROM users WHERE username = $1', [user.username]))
         .rows as { id: string }[];
       const job = await db.query(

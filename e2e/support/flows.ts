@@ -9,6 +9,14 @@ export interface NewUser {
   password: string;
 }
 
+/** What signUpViaUi enters besides the user's own fields (zh-text treats these as user data). */
+export const SIGNUP_PROFILE = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  institution: 'Analytical Engine Institute',
+  researchInterest: 'Tumour microenvironment',
+} as const;
+
 export function newUser(tag: string): NewUser {
   const id = `${tag}${Date.now().toString(36)}`.replace(/[^A-Za-z0-9_]/g, '_');
   return { username: `u_${id}`, email: `${id}@example.org`, password: 'Cells2024' };
@@ -19,8 +27,8 @@ export async function signUpViaUi(page: Page, server: RunningServer, user: NewUs
   // route changes are transitions: the previous page stays until the new chunk is there
   await page.getByTestId('signup-submit').waitFor();
   await page.locator('#username').fill(user.username);
-  await page.locator('#firstName').fill('Ada');
-  await page.locator('#lastName').fill('Lovelace');
+  await page.locator('#firstName').fill(SIGNUP_PROFILE.firstName);
+  await page.locator('#lastName').fill(SIGNUP_PROFILE.lastName);
   await page.locator('#email').fill(user.email);
   await page.locator('#phone').click();
   await page.getByTestId('send-code').click();
@@ -29,8 +37,8 @@ export async function signUpViaUi(page: Page, server: RunningServer, user: NewUs
   await page.locator('#emailCode').fill(code);
   await page.locator('#password').fill(user.password);
   await page.locator('#repeatPassword').fill(user.password);
-  await page.locator('#institution').fill('Analytical Engine Institute');
-  await page.locator('#researchInterest').fill('Tumour microenvironment');
+  await page.locator('#institution').fill(SIGNUP_PROFILE.institution);
+  await page.locator('#researchInterest').fill(SIGNUP_PROFILE.researchInterest);
   await page.locator('#marketingConsent').check();
   await page.locator('#termsAgreed').check();
   await page.getByTestId('signup-submit').click();
@@ -56,13 +64,21 @@ export async function logInViaUi(page: Page, login: string, password: string): P
   await page.getByTestId('login-submit').click();
 }
 
-/** Waits for the pathname (and optional search) of the page. */
-export async function waitForPath(page: Page, pathname: string): Promise<void> {
-  await page.waitForURL((u) => u.pathname === pathname, { timeout: 30_000 });
+/** Waits for the pathname of the page (up to `timeoutMs`). */
+export async function waitForPath(page: Page, pathname: string, timeoutMs = 60_000): Promise<void> {
+  await page.waitForURL((u) => u.pathname === pathname, { timeout: timeoutMs });
 }
 
-/** Registers a user through the real API (code read from the outbox), for tests about other screens. */
-export async function registerViaApi(server: RunningServer, user: NewUser): Promise<void> {
+/**
+ * Registers a user through the real API (code read from the outbox), for tests about other screens.
+ * `profile: 'signup'` enters what signUpViaUi enters (the account the form makes, without loading
+ * and filling the form; the form itself is tested in e2e/shell.test.ts).
+ */
+export async function registerViaApi(
+  server: RunningServer,
+  user: NewUser,
+  profile: 'plain' | 'signup' = 'plain',
+): Promise<void> {
   const post = async (path: string, body: Record<string, unknown>) => {
     const r = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -74,14 +90,16 @@ export async function registerViaApi(server: RunningServer, user: NewUser): Prom
   };
   await post(accountPaths.sendMessage, { email: user.email, purpose: 'register' });
   const code = await server.waitForCode(user.email, 'register');
+  const person =
+    profile === 'signup'
+      ? { ...SIGNUP_PROFILE, marketingConsent: true }
+      : { firstName: 'Grace', lastName: 'Hopper', institution: 'Harvard' };
   await post(accountPaths.register, {
     username: user.username,
-    firstName: 'Grace',
-    lastName: 'Hopper',
+    ...person,
     email: user.email,
     password: user.password,
     repeatPassword: user.password,
-    institution: 'Harvard',
     emailCode: code,
     termsAgreed: true,
   });
