@@ -22,6 +22,8 @@ import { levelOptions } from './levelPickers';
 import { TaskForm } from './TaskForm';
 import { i18nPrefix, paramTexts } from './paramText';
 import type { WebTaskViewProps } from './types';
+import { CellSampleNotice } from './cellSampleNotice';
+import { useCellSample } from './useCellSample';
 
 const groupText = (spec: unknown) =>
   Array.isArray(spec) ? spec.map((c: { values?: string[] }) => (c.values ?? []).join(', ')).join(' & ') : '';
@@ -142,11 +144,20 @@ function TaskResult(props: Omit<WebTaskViewProps, 'outputs'>) {
         message={outputs.error instanceof Error ? outputs.error.message : t('view.missing')}
       />
     );
+  return <TaskResultView {...props} outputs={outputs.data} />;
+}
+
+/** A finished run's results, below the notice of the cell sample it ran on (if it did). */
+function TaskResultView(props: WebTaskViewProps) {
+  const sample = useCellSample(props.datasetId, props.task.id, props.outputs);
   const View = WEB_TASKS[props.task.task]?.view ?? GenericTaskView;
   return (
-    <TaskHostProvider value={TASK_HOST}>
-      <View {...props} outputs={outputs.data} />
-    </TaskHostProvider>
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {sample && <CellSampleNotice info={sample} subsets={props.subsets} />}
+      <TaskHostProvider value={TASK_HOST}>
+        <View {...props} />
+      </TaskHostProvider>
+    </Space>
   );
 }
 
