@@ -184,6 +184,58 @@ export function insertNearest(
   bestI[pos] = index;
 }
 
+/** What countExactQueries reads (points as float64 and their squared norms) and writes. */
+export interface ExactCountInput {
+  n: number;
+  d: number;
+  k: number;
+  firstMarked: number;
+  x: Float64Array;
+  norms: Float64Array;
+  /** Output: marked points (index ≥ firstMarked) among each query's k nearest. */
+  counts: Int32Array;
+}
+
+/**
+ * The k nearest neighbours of point q by brute force (knn.ts knnExact's query: |q|² + |p|² − 2 q·p,
+ * ties to the lower index), ascending into bestD / bestI.
+ */
+export function exactQuery(
+  x: Float64Array,
+  norms: Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  q: number,
+  bestD: Float64Array,
+  bestI: Int32Array,
+): void {
+  bestD.fill(Infinity);
+  bestI.fill(-1);
+  const qo = q * d;
+  for (let p = 0; p < n; p++) {
+    if (p === q) continue;
+    const po = p * d;
+    let dot = 0;
+    for (let j = 0; j < d; j++) dot += x[qo + j] * x[po + j];
+    const dist = norms[q] + norms[p] - 2 * dot;
+    if (dist < bestD[k - 1]) insertNearest(bestD, bestI, k, dist, p);
+  }
+}
+
+/** For queries [from, to): the marked points among their exact k nearest (exactQuery). */
+export function countExactQueries(s: ExactCountInput, from: number, to: number): void {
+  const { n, d, k, firstMarked, x, norms, counts } = s;
+  const bestD = new Float64Array(k);
+  const bestI = new Int32Array(k);
+  for (let q = from; q < to; q++) {
+    exactQuery(x, norms, n, d, k, q, bestD, bestI);
+    let nd = 0;
+    for (let t = 0; t < k; t++) if (bestI[t] >= firstMarked) nd++;
+    counts[q] = nd;
+  }
+}
+
 /** What assignNearLists reads and writes (a subset of ScanInput). */
 export type NearInput = Pick<
   ScanInput,
@@ -426,9 +478,14 @@ function claimQueries(
   }
 }
 
-// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near' | 'knn-lists', input, control, slot }
+// Worker entry: knn-search starts this file with { task: 'knn-scan' | 'knn-near' | 'knn-lists' | 'knn-exact', input, control, slot }
 // (shared arrays).
-const WORKER_TASKS = { 'knn-scan': scanQueries, 'knn-near': assignNearLists, 'knn-lists': scanNeighbors };
+const WORKER_TASKS = {
+  'knn-scan': scanQueries,
+  'knn-near': assignNearLists,
+  'knn-lists': scanNeighbors,
+  'knn-exact': countExactQueries,
+};
 if (!isMainThread && typeof workerData?.task === 'string' && workerData.task in WORKER_TASKS) {
   const run = WORKER_TASKS[workerData.task as keyof typeof WORKER_TASKS] as (
     i: unknown,

@@ -3,11 +3,13 @@ import { freeAll, initScran } from '../scran';
 import { kmeans } from './kmeans';
 import {
   assignNearLists,
+  countExactQueries,
   scanNeighbors,
   queryChunks,
   queryChunkStart,
   scanQueries,
   sqDist32,
+  type ExactCountInput,
   type NeighborScanInput,
   type ScanInput,
 } from './knn-scan';
@@ -84,14 +86,21 @@ export async function countMarkedNeighbors(
 ): Promise<Int32Array> {
   if (k >= n)
     throw new Error(`countMarkedNeighbors: asked for ${k} neighbours but there are only ${n} points`);
-  const counts = new Int32Array(n);
-  if (n <= EXACT_KNN_LIMIT) {
-    const { indices } = knnExact(coords, n, d, k);
-    for (let i = 0; i < n; i++)
-      for (let t = 0; t < k; t++) if (indices[i * k + t] >= firstMarked) counts[i]++;
-    return counts;
-  }
   const threads = opts.threads ?? engineThreads();
+  if (n <= EXACT_KNN_LIMIT) {
+    // knnExact's brute force, its queries in chunks on all threads (same result per query)
+    const x = shared(Float64Array, n * d, 8);
+    for (let t = 0; t < n * d; t++) x[t] = coords[t];
+    const norms = shared(Float64Array, n, 8);
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += x[i * d + j] * x[i * d + j];
+      norms[i] = s;
+    }
+    const input: ExactCountInput = { n, d, k, firstMarked, x, norms, counts: shared(Int32Array, n) };
+    await runChunked('knn-exact', input, countExactQueries, threads);
+    return Int32Array.from(input.counts);
+  }
   // √n lists of √n points (Scrublet's calls are sensitive to the lists of this approximate
   // search: they stay those of the previous releases)
   const nList = Math.max(2, Math.round(Math.sqrt(n)));
@@ -211,7 +220,7 @@ export async function knnLists(
  * threads the calling thread does them all.
  */
 async function runChunked<T extends { n: number }>(
-  task: 'knn-scan' | 'knn-near' | 'knn-lists',
+  task: 'knn-scan' | 'knn-near' | 'knn-lists' | 'knn-exact',
   input: T,
   run: (input: T, from: number, to: number) => void,
   threads: number,

@@ -1,4 +1,4 @@
-import { insertNearest } from './knn-scan';
+import { exactQuery } from './knn-scan';
 
 /**
  * Exact k-nearest-neighbour search (Euclidean) on row-major n × d coordinates, self excluded.
@@ -25,17 +25,7 @@ export function knnExact(
   const bestD = new Float64Array(k);
   const bestI = new Int32Array(k);
   for (let q = 0; q < n; q++) {
-    bestD.fill(Infinity);
-    bestI.fill(-1);
-    const qo = q * d;
-    for (let p = 0; p < n; p++) {
-      if (p === q) continue;
-      const po = p * d;
-      let dot = 0;
-      for (let j = 0; j < d; j++) dot += x[qo + j] * x[po + j];
-      const dist = norms[q] + norms[p] - 2 * dot;
-      if (dist < bestD[k - 1]) insertNearest(bestD, bestI, k, dist, p);
-    }
+    exactQuery(x, norms, n, d, k, q, bestD, bestI);
     for (let t = 0; t < k; t++) {
       indices[q * k + t] = bestI[t];
       distances[q * k + t] = Math.sqrt(Math.max(0, bestD[t]));

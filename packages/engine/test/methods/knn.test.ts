@@ -81,6 +81,16 @@ describe('knn', () => {
     expect(Array.from(exactSmall.subarray(0, 50))).toEqual(
       Array.from({ length: 50 }, (_, q) => exactCount(q, small, 1000)),
     );
+    // its queries run in chunks on the threads: every count is knnExact's, on one thread or two
+    const { indices } = knnExact(pts.subarray(0, small * d), small, d, k);
+    const fromLists = Array.from(
+      { length: small },
+      (_, q) => indices.subarray(q * k, q * k + k).filter((p) => p >= 1000).length,
+    );
+    for (const threads of [1, 2]) {
+      const counts = await countMarkedNeighbors(pts.subarray(0, small * d), small, d, k, 1000, { threads });
+      expect(Array.from(counts)).toEqual(fromLists);
+    }
     // above the limit: approximate, close to the exact counts and deterministic for a seed
     expect(n).toBeGreaterThan(EXACT_KNN_LIMIT);
     const approx = await countMarkedNeighbors(pts, n, d, k, nObs, { seed: 3 });
