@@ -5,7 +5,10 @@
  * its results (scores as Float32 bytes, calls, per-sample threshold and rates) so that a change
  * meant to be bit-identical can be checked against a digest printed before it. synth50k / synth10k
  * are synthetic samples of 50k / 10k cells (synthetic.ts, fixed seeds; 10k runs several
- * simulations); pbmc3k reads the shared data (five simulations). Asserts nothing.
+ * simulations); pbmc3k reads the shared data (five simulations). With PHASES=1 it also prints
+ * the wall and CPU seconds between Scrublet's progress reports, labelled by the fraction reached
+ * (0.05 HVGs, 0.2 PCA, 0.3 + 0.65·(run + f)/runs simulation f = 0 and search f = 0.3 of each run,
+ * 0.95 scores; docs/benchmarks/scrublet.md). Asserts nothing.
  */
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -40,7 +43,18 @@ const cells = await input();
 console.log(`${which}: ${cells.nCells} cells, ${cells.nnz} non-zeros; load ${load()}`);
 const c0 = process.cpuUsage();
 const t0 = performance.now();
-const r = await streamedDoublets(cells, [0, cells.nCells], ['s'], 42, () => {});
+let last = { cpu: c0, at: t0, what: 'load and filter' };
+const phase = (fraction: number) => {
+  const cpu = process.cpuUsage(last.cpu);
+  const at = performance.now();
+  if (process.env.PHASES)
+    console.log(
+      `  ${last.what.padEnd(16)} ${((at - last.at) / 1e3).toFixed(2)} s wall / ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU s`,
+    );
+  last = { cpu: process.cpuUsage(), at, what: `from ${fraction.toFixed(3)}` };
+};
+const r = await streamedDoublets(cells, [0, cells.nCells], ['s'], 42, phase);
+phase(1);
 const c = process.cpuUsage(c0);
 const wall = (performance.now() - t0) / 1e3;
 const digest = createHash('sha256')
