@@ -53,6 +53,8 @@ const geneLayers = process.argv.includes('--separate')
   : geneLayersSharingBlocks(countsGenes, normalizedGenes);
 const geneIds = Array.from(sel.genes, (g) => merged.geneIds[g]);
 const geneSymbols = Array.from(sel.genes, (g) => merged.geneSymbols[g]);
+// the setup's (the cell pass of countStored) peak, apart from the writer's
+console.log(`peak RSS after the setup ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 const out = mkdtempSync(path.join(tmpdir(), 'cellcloud-bench-artifacts-'));
 const t0 = performance.now();
 const c0 = process.cpuUsage();
