@@ -133,6 +133,8 @@ describe.skipIf(!hasSharedData('pbmc3k/pbmc3k.h5ad'))('tasks on a sample of a la
     clusters.forEach((l) => size.set(l, (size.get(l) ?? 0) + 1));
     for (const c of scored) kept.set(clusters[c]!, (kept.get(clusters[c]!) ?? 0) + 1);
     const floor = Math.min(SAMPLE_STRATUM_FLOOR, Math.floor(800 / (2 * size.size)));
+    // the description states the floor the web's notice quotes
+    expect(described.perGroupFloor).toBe(floor);
     const floors = [...size.values()].reduce((a, n) => a + Math.min(n, floor), 0);
     for (const [l, n] of size) {
       const f = Math.min(n, floor);

@@ -43,6 +43,11 @@ export function h5adCsrCellCount(source: RandomAccessSource, file: string): Prom
 /** Cells every stratum keeps first (fewer when it is smaller or there are many strata). */
 export const SAMPLE_STRATUM_FLOOR = 200;
 
+/** Cells each of `groups` strata keeps first in a sample of `n` cells (before the proportional rest). */
+export function stratumFloor(n: number, groups: number): number {
+  return Math.min(SAMPLE_STRATUM_FLOOR, Math.floor(n / (2 * Math.max(1, groups))));
+}
+
 /** A 32-bit mix of (seed, i) (splitmix-style finaliser): the sample's deterministic ranking. */
 export function mix32(seed: number, i: number): number {
   let z = (Math.imul(i ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(seed | 0, 0xc2b2ae35)) >>> 0;
@@ -67,7 +72,7 @@ export function stratifiedCellSample(
     a.push(c);
   }
   const groups = [...strata.values()];
-  const floor = Math.min(SAMPLE_STRATUM_FLOOR, Math.floor(n / (2 * groups.length)));
+  const floor = stratumFloor(n, groups.length);
   const quota = groups.map((g) => Math.min(g.length, floor));
   const left = n - quota.reduce((a, b) => a + b, 0);
   const rest = groups.map((g, i) => g.length - quota[i]!);

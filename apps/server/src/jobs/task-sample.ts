@@ -64,7 +64,7 @@ export async function readTaskResult(
   const minCells = opts.minCells ?? TASK_SAMPLE_MIN_CELLS;
   const n = opts.cells ?? TASK_SAMPLE_CELLS;
   const { withH5adCellBlocks } = await import('@cellcloud/formats/h5ad-cell-blocks');
-  const { h5adCsrCellCount, sampledColumn, sampledDataset, stratifiedCellSample } =
+  const { h5adCsrCellCount, sampledColumn, sampledDataset, stratifiedCellSample, stratumFloor } =
     await import('@cellcloud/formats/h5ad-cell-sample');
   const { readH5adBytes } = await import('@cellcloud/formats/read-h5ad');
   const readExtra = async (nCells: number) => {
@@ -109,6 +109,8 @@ export async function readTaskResult(
             sampledCells: cells.length,
             stratifiedBy: labels ? by : null,
             strata,
+            // cells each group keeps first (the rest shared in proportion): the web states it
+            perGroupFloor: stratumFloor(n, strata),
             seed: TASK_SAMPLE_SEED,
             rule: 'stratified-hash-v1',
             perCellOutputs: 'sampled cells only; the other cells are NA',

@@ -15,18 +15,13 @@ import { levelLabelKey } from '../annotationLevels';
 /** The data file's name in the task's outputs (FileTaskSink.data('cell-sample', …)). */
 export const CELL_SAMPLE_FILE = 'cell-sample';
 
-/**
- * Cells each group keeps first under rule `stratified-hash-v1` (formats' SAMPLE_STRATUM_FLOOR,
- * fewer when there are many groups: ⌊sample / (2·groups)⌋); the rest is shared in proportion.
- */
-export const STRATUM_FLOOR_V1 = 200;
-
 export interface CellSampleInfo {
   nCells: number;
   sampledCells: number;
   stratifiedBy: string | null;
   strata: number;
-  rule: string;
+  /** Cells each group kept first (the rest shared in proportion to group size), as the worker wrote it. */
+  perGroupFloor?: number;
 }
 
 const count = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
@@ -43,7 +38,7 @@ export function parseCellSample(json: unknown): CellSampleInfo | null {
     sampledCells,
     stratifiedBy: typeof o.stratifiedBy === 'string' && o.stratifiedBy ? o.stratifiedBy : null,
     strata: count(o.strata) ?? 1,
-    rule: typeof o.rule === 'string' ? o.rule : '',
+    perGroupFloor: count(o.perGroupFloor),
   };
 }
 
@@ -63,11 +58,10 @@ export function cellSampleText(
 ): string {
   const number = new Intl.NumberFormat(locale);
   const cells = { sampled: number.format(info.sampledCells), cells: number.format(info.nCells) };
-  if (info.rule === 'stratified-hash-v1' && info.stratifiedBy && info.strata > 1) {
-    const floor = Math.min(STRATUM_FLOOR_V1, Math.floor(info.sampledCells / (2 * info.strata)));
+  if (info.stratifiedBy && info.strata > 1 && info.perGroupFloor !== undefined) {
     return t('view.sample.stratified', {
       ...cells,
-      floor: number.format(floor),
+      floor: number.format(info.perGroupFloor),
       groups: number.format(info.strata),
       level: groupingName(info.stratifiedBy, t, subsets),
     });
