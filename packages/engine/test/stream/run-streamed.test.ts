@@ -1,22 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDataset } from '@cellcloud/formats';
-import { cellChunksOf, geneBlocksOf, type CellChunks } from '@cellcloud/formats/cell-chunks';
-import type { CountMatrix, Dataset } from '@cellcloud/formats/matrix';
-import { fileRandomAccess, fileSink, pathBundle } from '@cellcloud/formats/node-sources';
-import { CountStoreWriter, openCountStore } from '@cellcloud/formats/store';
-import { hasSharedData, sharedData } from '@cellcloud/testkit';
-import { runAnalysis, type AnalysisResult } from '../../src/run-analysis';
-import { adjustedRandIndex } from '../../src/stats/ari';
+import { describe, expect, it } from 'vitest';
+import { cellChunksOf, geneBlocksOf } from '@cellcloud/formats/cell-chunks';
+import type { Dataset } from '@cellcloud/formats/matrix';
 import { mergeDatasets } from '../../src/steps/inputs';
 import { mergeStreamed } from '../../src/stream/merge';
-import { runAnalysisStreamed } from '../../src/stream/run-streamed';
-import type { StreamedAnalysisResult, StreamedSample } from '../../src/stream/types';
+import type { StreamedSample } from '../../src/stream/types';
 import { syntheticDataset } from '../../src/synthetic';
+import { expectSameMatrix, firstDifference, gather } from '../support/same-matrix';
 
-const PBMC = 'pbmc3k/10x';
+// pbmc3k streamed from a count store against the in-memory pipeline, every default: in
+// pbmc3k.test.ts, beside the in-memory run's own checks (one in-memory pbmc3k analysis for both).
 
 function streamed(name: string, d: Dataset, chunkCells = 512): StreamedSample {
   return {
@@ -28,66 +20,6 @@ function streamed(name: string, d: Dataset, chunkCells = 512): StreamedSample {
     barcodes: d.cells.barcodes,
   };
 }
-
-/** All chunks of a streamed matrix as one cell-major matrix. */
-function gather(cells: CellChunks): CountMatrix {
-  const parts = Array.from({ length: cells.chunkCount }, (_, i) => cells.chunk(i));
-  const nnz = parts.reduce((a, m) => a + m.indptr[m.nCells], 0);
-  const indptr = new Float64Array(cells.nCells + 1);
-  const indices = new Uint32Array(nnz);
-  const data = new Float32Array(nnz);
-  let p = 0;
-  let c = 0;
-  for (const m of parts) {
-    indices.set(m.indices.subarray(0, m.indptr[m.nCells]), p);
-    data.set(m.data.subarray(0, m.indptr[m.nCells]), p);
-    for (let j = 0; j < m.nCells; j++) indptr[++c] = p + m.indptr[j + 1];
-    p += m.indptr[m.nCells];
-  }
-  return { nGenes: cells.nGenes, nCells: cells.nCells, indptr, indices, data };
-}
-
-/** Index of the first element where two arrays differ (−1: equal; vitest's deep equality is slow on millions). */
-function firstDifference(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-  n = Math.max(a.length, b.length),
-): number {
-  if (a.length < n || b.length < n) return Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return i;
-  return -1;
-}
-
-function expectSameMatrix(a: CountMatrix, b: CountMatrix): void {
-  expect(a.nCells).toBe(b.nCells);
-  expect(a.nGenes).toBe(b.nGenes);
-  const nnz = b.indptr[b.nCells];
-  expect(firstDifference(a.indptr, b.indptr, b.nCells + 1)).toBe(-1);
-  expect(firstDifference(a.indices, b.indices, nnz)).toBe(-1);
-  expect(firstDifference(a.data, b.data, nnz)).toBe(-1);
-}
-
-function correlation(x: Float64Array, y: Float64Array): number {
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i] / n;
-    my += y[i] / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
-
-const column = (e: { dims: number; values: Float32Array }, j: number) =>
-  Float64Array.from({ length: e.values.length / e.dims }, (_, c) => e.values[c * e.dims + j]);
 
 describe('mergeStreamed', () => {
   it('gives mergeDatasets’ matrix and genes for samples with different gene lists', () => {
@@ -146,105 +78,5 @@ describe('mergeStreamed', () => {
       expect(firstDifference(x.indices, y.indices)).toBe(-1);
       expect(firstDifference(x.data, y.data)).toBe(-1);
     }
-  });
-});
-
-describe.skipIf(!hasSharedData(PBMC))('pbmc3k streamed vs in memory, every default', () => {
-  let mem: AnalysisResult;
-  let str: StreamedAnalysisResult;
-  let dir: string;
-  let closeStore = () => {};
-
-  beforeAll(async () => {
-    const dataset = await readDataset(await pathBundle(sharedData(PBMC) as string));
-    dir = await mkdtemp(path.join(os.tmpdir(), 'stream-run-'));
-    const file = path.join(dir, 'pbmc3k.store');
-    const sink = await fileSink(file);
-    const w = new CountStoreWriter(sink, {
-      geneIds: dataset.genes.ids,
-      geneSymbols: dataset.genes.symbols,
-      sampleName: 'pbmc3k',
-    });
-    const chunks = cellChunksOf(dataset.counts, 1000);
-    for (let i = 0; i < chunks.chunkCount; i++)
-      await w.addCells(
-        chunks.chunk(i),
-        dataset.cells.barcodes.slice(chunks.chunkStart(i), chunks.chunkStart(i + 1)),
-      );
-    await w.finish();
-    await sink.close();
-    const source = fileRandomAccess(file);
-    closeStore = () => source.close();
-    const store = openCountStore(source);
-    // the streamed run first: runAnalysis may consume what it is given. Two pipelines, not three
-    // (the suite's time): the streamed run reads the count store file, the path jobs take; the
-    // in-memory adapters (cellChunksOf / geneBlocksOf) are covered by the merge test above.
-    str = await runAnalysisStreamed(
-      [{ name: 'pbmc3k', ...store, cells: store.cells, genes: store.genes }],
-      {},
-    );
-    mem = await runAnalysis([{ name: 'pbmc3k', dataset }], {});
-  }, 900_000);
-
-  afterAll(async () => {
-    closeStore();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it('keeps the same cells and genes with the same QC and cell-cycle columns', () => {
-    expect(str.barcodes).toEqual(mem.barcodes);
-    expect(str.geneIds).toEqual(mem.geneIds);
-    expect(str.geneSymbols).toEqual(mem.geneSymbols);
-    for (const key of [
-      'n_genes_by_counts',
-      'total_counts',
-      'pct_counts_mito',
-      'pct_counts_ribo',
-      'doublet_score',
-      'S_score',
-      'G2M_score',
-    ])
-      expect(
-        firstDifference(str.obs[key].values as Float64Array, mem.obs[key].values as Float64Array),
-        key,
-      ).toBe(-1);
-    expect(str.obs.phase.values).toEqual(mem.obs.phase.values);
-    expect(new Set(str.obs.phase.values as string[])).toEqual(new Set(['G1', 'S', 'G2M']));
-    expect(str.qc.samples).toEqual(mem.qc.samples);
-    expect(str.qc.doublets).toEqual(mem.qc.doublets);
-  });
-
-  it('gives the same counts and normalized values, cell-major and gene-major', () => {
-    expectSameMatrix(gather(str.counts), mem.counts);
-    expectSameMatrix(gather(str.normalized), mem.normalized);
-    const ref = geneBlocksOf(mem.normalized);
-    const b = str.normalizedGenes.genes(100, 400);
-    const r = ref.genes(100, 400);
-    expect(firstDifference(b.indptr, r.indptr)).toBe(-1);
-    expect(firstDifference(b.indices, r.indices)).toBe(-1);
-    expect(firstDifference(b.data, r.data)).toBe(-1);
-    expect(firstDifference(str.countsGenes.geneNnz, geneBlocksOf(mem.counts).geneNnz)).toBe(-1);
-  });
-
-  it('selects the same HVGs and finds the same PCs and clusters', () => {
-    expect(firstDifference(str.highlyVariable, mem.highlyVariable)).toBe(-1);
-    const dims = mem.embeddings.pca.dims;
-    expect(str.embeddings.pca.dims).toBe(dims);
-    for (let j = 0; j < dims; j++)
-      expect(
-        Math.abs(correlation(column(str.embeddings.pca, j), column(mem.embeddings.pca, j))),
-      ).toBeGreaterThanOrEqual(0.999);
-    expect(str.qc.pcaVarianceRatio).toEqual(mem.qc.pcaVarianceRatio);
-    const a = str.obs.cluster.values as string[];
-    const b = mem.obs.cluster.values as string[];
-    expect(adjustedRandIndex(a, b)).toBeGreaterThanOrEqual(0.99);
-    expect(str.clusterLabels).toEqual(mem.clusterLabels);
-    for (const key of ['umap', 'tsne', 'umap3D', 'tsne3D'])
-      expect(str.embeddings[key]?.dims, key).toBeGreaterThan(1);
-  });
-
-  it('finds the same markers', () => {
-    expect(str.markers.length).toBeGreaterThan(0);
-    expect(str.markers).toEqual(mem.markers);
   });
 });
