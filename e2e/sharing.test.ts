@@ -28,7 +28,23 @@ const visibleOption = (page: Page, text: string | RegExp) =>
   page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
     hasText: text,
   });
-const confirmPop = (page: Page) => page.locator('.ant-popconfirm .ant-btn-primary').click();
+/**
+ * Confirms the open popconfirm and waits for it to close. A click that lands while the popup is
+ * still opening can be lost on a loaded machine (the full suite once left the revoke popup open for
+ * 120 s): then it clicks once more.
+ */
+async function confirmPop(page: Page) {
+  const open = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
+  for (let attempt = 1; ; attempt++) {
+    await open.locator('.ant-btn-primary').click();
+    try {
+      await open.waitFor({ state: 'hidden', timeout: 20_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
+}
 
 /** In the Cell Annotations tab: gives the first two labels one name and saves a new level. */
 async function mergeAndSave(page: Page, levelName: string) {
