@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInstance, type i18n as I18n } from 'i18next';
+import type { i18n as I18n } from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SubsetView } from '@cellcloud/contracts/explore';
 import {
@@ -11,6 +8,7 @@ import {
   cellSampleText,
   parseCellSample,
 } from '../../src/features/explore/tasks/cellSampleNotice';
+import { LOCALES, reactI18n } from './reactI18n';
 
 /**
  * Issue 33: from 100,000 result cells a task runs on a sample of at most 50,000 cells and writes
@@ -18,26 +16,9 @@ import {
  * says so above the results, in both languages — checked with the REAL tasks and explore
  * translations, rendered by React to HTML (the repo has no DOM for component tests).
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LOCALES = ['en-US', 'zh-CN'] as const;
-const locales = path.resolve(here, '../../src/i18n/locales');
-const load = (loc: string, ns: string) =>
-  JSON.parse(readFileSync(path.join(locales, loc, `${ns}.json`), 'utf8')) as Record<string, unknown>;
-
 let i18n: I18n;
 beforeAll(async () => {
-  i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    fallbackLng: false,
-    ns: ['tasks', 'explore'],
-    defaultNS: 'tasks',
-    resources: Object.fromEntries(
-      LOCALES.map((l) => [l, { tasks: load(l, 'tasks'), explore: load(l, 'explore') }]),
-    ),
-    interpolation: { escapeValue: false },
-    react: { useSuspense: false },
-  });
+  i18n = await reactI18n(['tasks', 'explore']);
 });
 
 /** The description as task-sample.ts writes it, for a 1M-cell result stratified by `by`. */

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInstance, type i18n as I18n, type TFunction } from 'i18next';
+import type { i18n as I18n, TFunction } from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import {
@@ -12,6 +9,7 @@ import {
   layoutsNotComputedText,
 } from '../../src/features/explore/viewer/layoutsNotComputed';
 import { ViewerToolbar, type ViewerSettings } from '../../src/features/explore/viewer/ViewerToolbar';
+import { LOCALES, reactI18n } from './reactI18n';
 
 /**
  * Issue 33: above 200,000 input cells the out-of-core run computes only the 2-D UMAP, and the
@@ -19,25 +17,10 @@ import { ViewerToolbar, type ViewerSettings } from '../../src/features/explore/v
  * layouts as unavailable and says why, in both languages — checked with the REAL explore
  * translations, rendered by React to HTML (the repo has no DOM for component tests).
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LOCALES = ['en-US', 'zh-CN'] as const;
-const locales = path.resolve(here, '../../src/i18n/locales');
-const explore = (loc: string) =>
-  JSON.parse(readFileSync(path.join(locales, loc, 'explore.json'), 'utf8')) as Record<string, unknown>;
-
 let i18n: I18n;
 const ts = {} as Record<(typeof LOCALES)[number], TFunction>;
 beforeAll(async () => {
-  i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    fallbackLng: false,
-    ns: ['explore'],
-    defaultNS: 'explore',
-    resources: Object.fromEntries(LOCALES.map((l) => [l, { explore: explore(l) }])),
-    interpolation: { escapeValue: false },
-    react: { useSuspense: false },
-  });
+  i18n = await reactI18n(['explore']);
   for (const l of LOCALES) ts[l] = i18n.getFixedT(l, 'explore');
 });
 
