@@ -9,7 +9,7 @@ import {
   type H5adInput,
   type PositionalSink,
 } from '@cellcloud/formats';
-import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import { csvCell } from '@cellcloud/formats/table-export';
 import type { AnalysisResult } from './run-analysis';
 
@@ -184,19 +184,14 @@ export async function startOutputsWith(
       if (e.umap3D) embeddings.umap3D = e.umap3D;
       if (e.tsne3D) embeddings.tsne3D = e.tsne3D;
       for (const [k, v] of carried) embeddings[k] = v;
-      const manifest = await artifacts.finish({
+      return artifacts.finish({
         obs: result.obs,
         embeddings,
         markers: { cluster: result.markers },
         qc: result.qc,
+        // the layouts the run left out and why, for the explorer to say
+        layoutsNotComputed: result.layoutsNotComputed,
       });
-      const notComputed = result.layoutsNotComputed;
-      if (!notComputed) return manifest;
-      // the layouts the run left out and why, for the explorer to say (the formats writer does not
-      // know the run's choices): manifest.json once more, with the field
-      const said = artifactManifest.parse({ ...manifest, layoutsNotComputed: notComputed });
-      await artifactSink.write('manifest.json', new TextEncoder().encode(JSON.stringify(said)));
-      return said;
     },
   };
 }

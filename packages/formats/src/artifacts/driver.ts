@@ -35,6 +35,8 @@ export interface ArtifactInput {
   /** Marker table rows per grouping (e.g. { cluster: [...] }). */
   markers?: Record<string, DegRow[]>;
   qc?: unknown;
+  /** The layouts the run left out by default and why (manifest `layoutsNotComputed`, docs/artifacts.md). */
+  layoutsNotComputed?: ArtifactManifest['layoutsNotComputed'];
   /** Path of the .h5ad download relative to the result directory, when one was written. */
   h5ad?: string;
   /**
@@ -52,7 +54,10 @@ export async function writeArtifacts(input: ArtifactInput, sink: ArtifactSink): 
 }
 
 /** What `ArtifactsInProgress.finish` writes: per-cell columns, embeddings, markers, QC. */
-export type ArtifactRest = Pick<ArtifactInput, 'obs' | 'embeddings' | 'markers' | 'qc'>;
+export type ArtifactRest = Pick<
+  ArtifactInput,
+  'obs' | 'embeddings' | 'markers' | 'qc' | 'layoutsNotComputed'
+>;
 
 /** Explorer artifacts whose genes and expression layers are written. */
 export interface ArtifactsInProgress {
@@ -123,6 +128,7 @@ export async function beginArtifacts(input: ArtifactInput, sink: ArtifactSink): 
         markers,
         ...(rest.qc !== undefined ? { qc: 'qc.json' } : {}),
         ...(input.h5ad ? { h5ad: input.h5ad } : {}),
+        ...(rest.layoutsNotComputed ? { layoutsNotComputed: rest.layoutsNotComputed } : {}),
       });
       await sink.write('manifest.json', json(manifest));
       return manifest;
