@@ -19,10 +19,13 @@ interface Props {
  * while a large violin is still painting). Our charts hold at most a few hundred thousand points.
  */
 function withoutProgressive(option: ChartOption): ChartOption {
+  return mapSeries(option, (s) => ({ progressive: 0, ...s }));
+}
+
+function mapSeries(option: ChartOption, f: (series: object) => object): ChartOption {
   const series = option.series;
   if (!series) return option;
-  const off = (s: object) => ({ progressive: 0, ...s });
-  return { ...option, series: Array.isArray(series) ? series.map(off) : off(series) } as ChartOption;
+  return { ...option, series: Array.isArray(series) ? series.map(f) : f(series) } as ChartOption;
 }
 
 /**
@@ -35,6 +38,15 @@ function withoutProgressive(option: ChartOption): ChartOption {
 function stopPendingFrames(c: echarts.ECharts): void {
   const painter = c.getZr().painter as unknown as { _redrawId?: unknown };
   if (typeof painter._redrawId === 'number') painter._redrawId = Number.NaN;
+}
+
+/**
+ * The SVG / TIFF export draws every point as its own element: a large-mode series (the on-screen
+ * canvas draws its points as one path) becomes one SVG path of up to 60,000 sub-paths, which
+ * librsvg does not rasterize in minutes at the TIFF's size; separate elements take ≈ 20 s.
+ */
+function withoutLargeMode(option: ChartOption): ChartOption {
+  return mapSeries(option, (s) => ({ ...s, large: false }));
 }
 
 /** One ECharts chart with PNG (≥ 4200 px high, docs/product/limits.md#exports), SVG and TIFF (server-side conversion) export. */
@@ -79,7 +91,7 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
       width: c.getWidth(),
       height: c.getHeight(),
     });
-    ssr.setOption({ ...option, animation: false });
+    ssr.setOption({ ...withoutLargeMode(option), animation: false });
     const svg = ssr.renderToSVGString();
     ssr.dispose();
     return svg;

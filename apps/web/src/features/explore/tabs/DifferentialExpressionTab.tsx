@@ -111,8 +111,41 @@ function DegTable({
     () => filterDegRows(rows ?? [], { applySpecFilter: specFilter, search, cluster }),
     [rows, specFilter, search, cluster],
   );
+  // one option object per rows / cluster / language: the chart repaints up to 60,000 points only
+  // when they change, not on every render of the tab (a job-status refetch re-renders it); large
+  // mode draws the points as one path (per-point arcs held the main thread for seconds)
+  const volcano = useMemo((): ChartOption | null => {
+    if (!rows) return null;
+    const volcanoRows = rows.filter((r) => cluster === null || r.cluster === cluster).slice(0, 60_000);
+    const point = (r: DegRow) => [r.log2fc, -Math.log10(Math.max(r.padj, 1e-300)), r.gene];
+    const scatter = { type: 'scatter' as const, large: true, largeThreshold: 2_000 };
+    return {
+      animation: false,
+      tooltip: { formatter: (p: unknown) => String((p as { value: unknown[] }).value[2]) },
+      legend: { data: [t('deg.significant'), t('deg.notSignificant')] },
+      grid: { left: 60, right: 20, top: 40, bottom: 50 },
+      xAxis: { type: 'value', name: 'log2FC', nameLocation: 'middle', nameGap: 28 },
+      yAxis: { type: 'value', name: '-log10(padj)' },
+      series: [
+        {
+          ...scatter,
+          name: t('deg.significant'),
+          symbolSize: 5,
+          itemStyle: { color: '#d62728' },
+          data: volcanoRows.filter((r) => passesDegFilter(r)).map(point),
+        },
+        {
+          ...scatter,
+          name: t('deg.notSignificant'),
+          symbolSize: 3,
+          itemStyle: { color: '#bbbbbb' },
+          data: volcanoRows.filter((r) => !passesDegFilter(r)).map(point),
+        },
+      ],
+    };
+  }, [rows, cluster, t]);
   if (error) return <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: error })} />;
-  if (!rows) return <Spin />;
+  if (!rows || !volcano) return <Spin />;
 
   const header = COLS.map((c) => t(DEG_COLUMN_KEYS[c]!));
   const asCells = () => shown.map((r) => COLS.map((c) => r[c]));
@@ -125,33 +158,6 @@ function DegTable({
         : String(a[c]).localeCompare(String(b[c])),
     render: (v: string | number) => (typeof v === 'number' ? fmt(v) : v),
   }));
-  const volcanoRows = rows.filter((r) => cluster === null || r.cluster === cluster).slice(0, 60_000);
-  const point = (r: DegRow) => [r.log2fc, -Math.log10(Math.max(r.padj, 1e-300)), r.gene];
-  const volcano: ChartOption = {
-    animation: false,
-    tooltip: { formatter: (p: unknown) => String((p as { value: unknown[] }).value[2]) },
-    legend: { data: [t('deg.significant'), t('deg.notSignificant')] },
-    grid: { left: 60, right: 20, top: 40, bottom: 50 },
-    xAxis: { type: 'value', name: 'log2FC', nameLocation: 'middle', nameGap: 28 },
-    yAxis: { type: 'value', name: '-log10(padj)' },
-    series: [
-      {
-        type: 'scatter',
-        name: t('deg.significant'),
-        symbolSize: 5,
-        itemStyle: { color: '#d62728' },
-        data: volcanoRows.filter((r) => passesDegFilter(r)).map(point),
-      },
-      {
-        type: 'scatter',
-        name: t('deg.notSignificant'),
-        symbolSize: 3,
-        itemStyle: { color: '#bbbbbb' },
-        data: volcanoRows.filter((r) => !passesDegFilter(r)).map(point),
-      },
-    ],
-  };
-
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="tab-differentialExpression">
       <Space wrap>
