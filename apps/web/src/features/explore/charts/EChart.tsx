@@ -17,9 +17,16 @@ interface Props {
  * points) zrender keeps painting in later animation frames and throws "Cannot read properties of
  * null (reading 'layerStack')" when the chart is disposed in between (seen when a tab unmounts
  * while a large violin is still painting). Our charts hold at most a few hundred thousand points.
+ * Scatter series take ECharts' large mode unless they say otherwise (it applies above 2,000
+ * points): one path per series instead of an arc and a fill per point, which held the main thread
+ * for 12–16 s per paint with the DE tab's 60,000-point volcano on a loaded machine.
  */
-function withoutProgressive(option: ChartOption): ChartOption {
-  return mapSeries(option, (s) => ({ progressive: 0, ...s }));
+function forScreen(option: ChartOption): ChartOption {
+  return mapSeries(option, (s) => ({
+    progressive: 0,
+    ...((s as { type?: string }).type === 'scatter' ? { large: true } : {}),
+    ...s,
+  }));
 }
 
 function mapSeries(option: ChartOption, f: (series: object) => object): ChartOption {
@@ -69,7 +76,7 @@ export function EChart({ option, height = 360, fileName, testId }: Props) {
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(withoutProgressive(option), { notMerge: true });
+    chart.current?.setOption(forScreen(option), { notMerge: true });
   }, [option]);
 
   const exportPng = async () => {

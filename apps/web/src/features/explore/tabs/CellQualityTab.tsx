@@ -4,17 +4,16 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { EChart } from '../charts/EChart';
 import type { ChartOption } from '../charts/echarts';
-import { violinOption } from '../charts/violinOption';
+import { ViolinChart } from '../charts/ViolinChart';
 import { sampleColumn } from '../annotationLevels';
-import { splitByGroup } from '../stats/groupStats';
-import { palette } from '../viewer/palettes';
 import { findQcColumns, parseQcSummary, type QcSummary } from './qcSummary';
 import type { TabProps } from './registry';
 import { QC_METRIC_KEYS } from '../i18nKeys';
 
 interface Loaded {
   groups: string[];
-  metrics: Array<{ id: string; key: string; values: Float64Array[] }>;
+  codes: ArrayLike<number>;
+  metrics: Array<{ id: string; key: string; values: ArrayLike<number> }>;
   qc: QcSummary | null;
 }
 
@@ -32,17 +31,16 @@ export function CellQualityTab({ client, manifest }: TabProps) {
       const groups = sample?.kind === 'categorical' ? sample.labels : [t('quality.allCells')];
       const codes = sample?.kind === 'categorical' ? sample.codes : new Uint32Array(manifest.nCells);
       const cols = findQcColumns(manifest.obs.filter((o) => o.kind === 'numeric').map((o) => o.key));
-      const metrics = await Promise.all(
-        cols.map(async (c) => {
-          const col = await client.obs(c.key);
-          return {
-            ...c,
-            values: col.kind === 'numeric' ? splitByGroup(col.values, codes, groups.length) : [],
-          };
-        }),
-      );
+      const metrics = (
+        await Promise.all(
+          cols.map(async (c) => {
+            const col = await client.obs(c.key);
+            return col.kind === 'numeric' ? [{ ...c, values: col.values }] : [];
+          }),
+        )
+      ).flat();
       const qc = manifest.qc ? parseQcSummary(await client.json(manifest.qc)) : null;
-      return { groups, metrics, qc };
+      return { groups, codes, metrics, qc };
     })().then(
       (d) => live && setData(d),
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
@@ -54,7 +52,6 @@ export function CellQualityTab({ client, manifest }: TabProps) {
 
   if (error) return <Alert type="error" showIcon title={t('viewer.loadFailed', { detail: error })} />;
   if (!data) return <Spin />;
-  const colours = [...palette('Default')];
   const beforeAfter: ChartOption | null = data.qc?.samples.length
     ? {
         animation: false,
@@ -83,10 +80,12 @@ export function CellQualityTab({ client, manifest }: TabProps) {
         {data.metrics.map((m) => (
           <div key={m.id}>
             <Typography.Title level={5}>{t(QC_METRIC_KEYS[m.id]!)}</Typography.Title>
-            <EChart
-              option={violinOption(data.groups, m.values, colours, m.key)}
+            <ViolinChart
+              groups={data.groups}
+              values={m.values}
+              codes={data.codes}
+              yName={m.key}
               fileName={`qc-${m.id}`}
-              height={300}
             />
           </div>
         ))}

@@ -112,13 +112,12 @@ function DegTable({
     [rows, specFilter, search, cluster],
   );
   // one option object per rows / cluster / language: the chart repaints up to 60,000 points only
-  // when they change, not on every render of the tab (a job-status refetch re-renders it); large
-  // mode draws the points as one path (per-point arcs held the main thread for seconds)
+  // when they change, not on every render of the tab (a job-status refetch re-renders it); the
+  // chart draws them in ECharts' large mode (charts/EChart.tsx)
   const volcano = useMemo((): ChartOption | null => {
     if (!rows) return null;
     const volcanoRows = rows.filter((r) => cluster === null || r.cluster === cluster).slice(0, 60_000);
     const point = (r: DegRow) => [r.log2fc, -Math.log10(Math.max(r.padj, 1e-300)), r.gene];
-    const scatter = { type: 'scatter' as const, large: true, largeThreshold: 2_000 };
     return {
       animation: false,
       tooltip: { formatter: (p: unknown) => String((p as { value: unknown[] }).value[2]) },
@@ -128,14 +127,14 @@ function DegTable({
       yAxis: { type: 'value', name: '-log10(padj)' },
       series: [
         {
-          ...scatter,
+          type: 'scatter',
           name: t('deg.significant'),
           symbolSize: 5,
           itemStyle: { color: '#d62728' },
           data: volcanoRows.filter((r) => passesDegFilter(r)).map(point),
         },
         {
-          ...scatter,
+          type: 'scatter',
           name: t('deg.notSignificant'),
           symbolSize: 3,
           itemStyle: { color: '#bbbbbb' },

@@ -4,12 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { categoricalColumns, defaultGroupColumn, embeddingChoices, levelLabelKey } from '../annotationLevels';
 import { EChart } from '../charts/EChart';
 import { dotPlotOption, heatmapOption } from '../charts/expressionOptions';
-import { violinOption } from '../charts/violinOption';
+import { ViolinChart } from '../charts/ViolinChart';
 import type { NormalizedEmbedding } from '../data/decode';
 import { GeneSearch, type GeneOption } from '../GeneSearch';
 import { loadLevelCodes, type LevelCodes } from '../levelCodes';
-import { meanAndPct, splitByGroup } from '../stats/groupStats';
-import { palette } from '../viewer/palettes';
+import { meanAndPct } from '../stats/groupStats';
 import { CANONICAL_MARKERS, markerSymbol } from './canonicalMarkers';
 import { FeaturePlot } from './FeaturePlot';
 import type { TabProps } from './registry';
@@ -178,15 +177,12 @@ export function GeneExpressionTab({
           <div key={g.gene.index}>
             <Typography.Title level={5}>{g.gene.symbol}</Typography.Title>
             {g.max === 0 && <Typography.Text type="warning">{t('gene.notExpressed')}</Typography.Text>}
-            <EChart
-              option={violinOption(
-                cat.labels,
-                splitByGroup(g.values, cat.codes, cat.labels.length),
-                [...palette('Default')],
-                t(LAYER_KEYS[layer]),
-              )}
+            <ViolinChart
+              groups={cat.labels}
+              values={g.values}
+              codes={cat.codes}
+              yName={t(LAYER_KEYS[layer])}
               fileName={`violin-${g.gene.symbol}`}
-              height={300}
             />
           </div>
         ))}
