@@ -95,18 +95,17 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
         },
         { timeout: 240_000, interval: 1500 },
       );
+    const visibleOption = (text: string | RegExp) =>
+      page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
+        hasText: text,
+      });
     const pickSource = async (text: string) => {
       await page.getByTestId('deg-jobs-refresh').click();
       await vi.waitFor(
         async () => {
           if (!(await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()))
             await page.getByTestId('deg-source').click({ timeout: 10_000 });
-          await page
-            .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
-              hasText: text,
-            })
-            .first()
-            .click({ timeout: 5_000 });
+          await visibleOption(text).first().click({ timeout: 5_000 });
         },
         { timeout: 90_000, interval: 500 },
       );
@@ -136,10 +135,6 @@ describe.skipIf(!pbmc)('explorer job-backed actions on a pbmc3k result', () => {
     await screenshot(page, 'explore-jobs-cluster-genes');
 
     // a new comparison from the DE tab: cluster 1 of the copy vs all other cells, as the same job
-    const visibleOption = (text: string | RegExp) =>
-      page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
-        hasText: text,
-      });
     await page.getByTestId('deg-jobs-compare').click();
     await page.getByTestId('compare-form').waitFor();
     await page.getByTestId('compare-a').click();
