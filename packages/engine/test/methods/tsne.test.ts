@@ -4,6 +4,7 @@ import { knnExact } from '../../src/methods/knn';
 import { Random } from '../../src/methods/random';
 import { tsneAffinities } from '../../src/methods/tsne/affinities';
 import { Fft, fftNd } from '../../src/methods/tsne/fft';
+import { BarnesHutRepulsion } from '../../src/methods/tsne/barnes-hut';
 import { defaultRepulsion, exactRepulsion, FftRepulsion, fftSize } from '../../src/methods/tsne/repulsion';
 import { affinityRows, reorderRows, spatialOrder } from '../../src/methods/tsne/order';
 import { tsne } from '../../src/methods/tsne/tsne';
@@ -120,6 +121,54 @@ describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsi
   });
 });
 
+describe('t-SNE repulsion by Barnes–Hut (methods/tsne/barnes-hut)', () => {
+  const relErr = (a: Float64Array, b: Float64Array) => {
+    let e = 0;
+    let s = 0;
+    for (let t = 0; t < a.length; t++) {
+      e += (a[t] - b[t]) ** 2;
+      s += b[t] ** 2;
+    }
+    return Math.sqrt(e / s);
+  };
+
+  it('agrees with the exact sums in 2D and 3D, the same on every call', () => {
+    const rng = new Random(11);
+    for (const dims of [2, 3] as const) {
+      const n = 700;
+      // clumps of points as a layout forms them, plus a few far away
+      const y = Float64Array.from({ length: n * dims }, (_, t) => ((t / dims) % 7) * 4 + rng.normal());
+      for (let a = 0; a < dims; a++) y[a] = 200;
+      const approx = new Float64Array(n * dims);
+      const exact = new Float64Array(n * dims);
+      const bh = new BarnesHutRepulsion(n, dims);
+      const z = bh.compute(y, approx);
+      const zExact = exactRepulsion(y, dims, exact);
+      expect(relErr(approx, exact)).toBeLessThan(0.03);
+      expect(Math.abs(z - zExact) / zExact).toBeLessThan(0.02);
+      const again = new Float64Array(n * dims);
+      expect(bh.compute(y, again)).toBe(z);
+      expect(Array.from(again)).toEqual(Array.from(approx));
+    }
+  });
+
+  it('keeps coincident points in one leaf and leaves each point out of its own sum', () => {
+    for (const dims of [2, 3] as const) {
+      const n = 40;
+      const y = new Float64Array(n * dims).fill(1.5); // every point at the same place
+      const out = new Float64Array(n * dims);
+      const z = new BarnesHutRepulsion(n, dims).compute(y, out);
+      expect(z).toBeCloseTo(n * (n - 1), 9); // q = 1 for every ordered pair i ≠ j
+      expect(out.every((v) => v === 0)).toBe(true);
+    }
+    expect(new BarnesHutRepulsion(1, 2).compute(new Float64Array([3, 4]), new Float64Array(2))).toBe(0);
+  });
+
+  it('rejects other dimensions', () => {
+    expect(() => new BarnesHutRepulsion(10, 4 as 2)).toThrow(/dims must be 2 or 3/);
+  });
+});
+
 describe('spatial renumbering of the t-SNE points (methods/tsne/order)', () => {
   it('is a permutation that keeps every affinity edge and groups nearby points', () => {
     const n = 500;
@@ -162,7 +211,7 @@ describe('t-SNE (methods/tsne) against the previous implementation (scran.js / q
     expect(aff.rows.length).toBeLessThan(n * 90);
   });
 
-  it('is as trustworthy as qdtsne (exact repulsion at this size), the FFT path close behind; deterministic', async () => {
+  it('is as trustworthy as qdtsne (Barnes–Hut at this size), the FFT path close behind; deterministic', async () => {
     const y = tsne(aff, { dims: 2, init: x });
     expect(Array.from(tsne(aff, { dims: 2, init: x }))).toEqual(Array.from(y));
     const scran = await initScran();
@@ -177,11 +226,11 @@ describe('t-SNE (methods/tsne) against the previous implementation (scran.js / q
     // the FFT path forced at this size, shorter schedule (the grid cost is fixed per iteration)
     const short = { earlyExaggerationIter: 100, nIter: 100, init: x };
     const yFft = tsne(aff, { ...short, dims: 2, repulsion: defaultRepulsion(2) });
-    const y3 = tsne(aff, { dims: 3, init: x }); // exact repulsion (the 3D step's range)
+    const y3 = tsne(aff, { dims: 3, init: x }); // Barnes–Hut (the 3D step's range)
     const tFft = trustworthiness(x, d, yFft, 2, 15);
     const t3 = trustworthiness(x, d, y3, 3, 15);
     console.log(
-      `trustworthiness(k=15): qdtsne ${tOld.toFixed(4)}, new exact ${tNew.toFixed(4)}, FFT 2D ${tFft.toFixed(4)}, 3D ${t3.toFixed(4)}`,
+      `trustworthiness(k=15): qdtsne ${tOld.toFixed(4)}, ours ${tNew.toFixed(4)}, FFT 2D ${tFft.toFixed(4)}, 3D ${t3.toFixed(4)}`,
     );
     expect(tNew).toBeGreaterThan(tOld - 0.01);
     expect(tFft).toBeGreaterThan(tOld - 0.02);

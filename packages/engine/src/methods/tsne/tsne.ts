@@ -1,14 +1,8 @@
 import { Random } from '../random';
 import type { TsneAffinities } from './affinities';
 import { affinityRows, type AffinityRows, permuteRows, reorderRows, spatialOrder } from './order';
-import {
-  DEFAULT_REPULSION,
-  defaultRepulsion,
-  EXACT_REPULSION_MAX_POINTS,
-  exactRepulsion,
-  FftRepulsion,
-  type RepulsionOptions,
-} from './repulsion';
+import { BarnesHutRepulsion } from './barnes-hut';
+import { DEFAULT_REPULSION, defaultRepulsion, FftRepulsion, type RepulsionOptions } from './repulsion';
 
 /** t-SNE optimisation schedule (openTSNE defaults). */
 export interface TsneOptions {
@@ -85,8 +79,8 @@ export function tsneInit(
 /**
  * t-SNE (van der Maaten & Hinton 2008) with openTSNE's optimisation: attractive forces over the
  * sparse perplexity-calibrated affinities (methods/tsne/affinities), repulsive forces by FFT-
- * accelerated interpolation (methods/tsne/repulsion; summed exactly up to 2000 points, where the
- * fixed-size grid costs as much as all pairs, and always in 3D unless `repulsion` is given),
+ * accelerated interpolation in 2D from BH_MAX_POINTS points (methods/tsne/repulsion), by Barnes–Hut
+ * below and always in 3D unless `repulsion` is given (methods/tsne/barnes-hut),
  * gradient 4·(exaggeration·Σ pᵢⱼ qᵢⱼ (yᵢ − yⱼ)
  * − Σ qᵢⱼ² (yᵢ − yⱼ) / Z), delta-bar-delta gains (+0.2 / ×0.8, at least 0.01), momentum 0.5 in the
  * early exaggeration phase and 0.8 after, the embedding re-centred each iteration. Deterministic:
@@ -126,6 +120,28 @@ export async function tsneAsync(
   }
 }
 
+/**
+ * Below this many points the repulsion is approximated by Barnes–Hut (as openTSNE's "auto", which
+ * switches at 10,000): the FFT grid's cost is fixed per iteration (~34 ms at pbmc3k's 2,700 points
+ * against ~9 ms for the tree), and the tree's grows as n log n (~60 ms at 10,000 points against
+ * the grid's ~40 ms on this machine; docs/benchmarks/engine.md, "t-SNE by Barnes–Hut").
+ */
+export const BH_MAX_POINTS = 8000;
+
+/**
+ * The repulsion of a layout: FFT interpolation when `given` or in 2D from BH_MAX_POINTS points,
+ * otherwise Barnes–Hut (and always in 3D, where the grid within budget is too coarse).
+ */
+function repulsionFor(
+  n: number,
+  dims: 2 | 3,
+  given: RepulsionOptions | undefined,
+): { compute(y: Float64Array, out: Float64Array): number } {
+  if (given || (dims === 2 && n >= BH_MAX_POINTS))
+    return new FftRepulsion(n, dims, given ?? defaultRepulsion(dims));
+  return new BarnesHutRepulsion(n, dims);
+}
+
 /** The t-SNE optimisation, one iteration per `next()`; returns the layout (input cell order). */
 function* tsneIterations(
   takeRows: () => AffinityRows,
@@ -143,11 +159,7 @@ function* tsneIterations(
   const rep = new Float64Array(n * dims);
   const update = new Float64Array(n * dims);
   const gains = new Float64Array(n * dims).fill(1);
-  // 3D: exact unless an interpolation is asked for (the 3D grid within budget is too coarse)
-  const fft =
-    options.repulsion || (dims === 2 && n > EXACT_REPULSION_MAX_POINTS)
-      ? new FftRepulsion(n, dims, options.repulsion ?? defaultRepulsion(dims))
-      : undefined;
+  const repulsion = repulsionFor(n, dims, options.repulsion);
   // internal numbering: point i here is cell order[i]; renumbered in spatial order as it forms
   let order = Int32Array.from({ length: n }, (_, i) => i);
   const scratch = new Float64Array(n * dims);
@@ -166,7 +178,7 @@ function* tsneIterations(
     const exaggeration = early ? o.earlyExaggeration : 1;
     const momentum = early ? o.initialMomentum : o.finalMomentum;
     // repulsion
-    const z = fft ? fft.compute(y, rep) : exactRepulsion(y, dims, rep);
+    const z = repulsion.compute(y, rep);
     const invZ = z > 0 ? 1 / z : 0;
     for (let t = 0; t < grad.length; t++) grad[t] = -rep[t] * invZ;
     // attraction over the affinity edges
