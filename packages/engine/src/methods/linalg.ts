@@ -63,23 +63,73 @@ export function symmetricEigen(
 /**
  * Orthonormalise in place the `cols` columns of a tall matrix stored column by column
  * (column j = m[j*rows .. (j+1)*rows)), by modified Gram–Schmidt applied twice for stability.
- * A column that becomes numerically zero is left as zeros.
+ * A column that becomes numerically zero is left as zeros. Right-looking: once column i is
+ * normalised it is removed from every later column (read once for all of them), which does to
+ * each column the same operations in the same order as column by column.
  */
 export function orthonormalizeColumns(m: Float64Array, rows: number, cols: number): void {
   for (let pass = 0; pass < 2; pass++) {
-    for (let j = 0; j < cols; j++) {
-      const oj = j * rows;
-      for (let i = 0; i < j; i++) {
-        const oi = i * rows;
-        let dot = 0;
-        for (let r = 0; r < rows; r++) dot += m[oi + r] * m[oj + r];
-        for (let r = 0; r < rows; r++) m[oj + r] -= dot * m[oi + r];
-      }
+    for (let i = 0; i < cols; i++) {
+      const oi = i * rows;
       let norm = 0;
-      for (let r = 0; r < rows; r++) norm += m[oj + r] ** 2;
+      for (let r = 0; r < rows; r++) norm += m[oi + r] ** 2;
       norm = Math.sqrt(norm);
       const inv = norm > 1e-12 ? 1 / norm : 0;
-      for (let r = 0; r < rows; r++) m[oj + r] *= inv;
+      for (let r = 0; r < rows; r++) m[oi + r] *= inv;
+      columnDots(m, oi, m, i + 1, cols, rows, new Float64Array(cols - i - 1), 'all');
+    }
+  }
+}
+
+/**
+ * out[c − from] = q[q0 … q0 + n) · column c of x (column c at x[c·n … (c + 1)·n)) for c in
+ * [from, to), each dot summed in order (the bits of a plain loop). `remove`: then x_c −= out · q,
+ * ('nonzero': only where the dot is not 0). Four columns per pass over q, which does to each column
+ * the same operations as one column at a time; q may be a column of x outside [from, to).
+ */
+export function columnDots(
+  q: Float64Array,
+  q0: number,
+  x: Float64Array,
+  from: number,
+  to: number,
+  n: number,
+  out: Float64Array,
+  remove: 'no' | 'all' | 'nonzero' = 'no',
+): void {
+  const v = q.subarray(q0, q0 + n);
+  for (let c = from; c < to; c += 4) {
+    const k = Math.min(4, to - c);
+    const a = x.subarray(c * n, (c + 1) * n);
+    const b = k > 1 ? x.subarray((c + 1) * n, (c + 2) * n) : a;
+    const e = k > 2 ? x.subarray((c + 2) * n, (c + 3) * n) : a;
+    const f = k > 3 ? x.subarray((c + 3) * n, (c + 4) * n) : a;
+    let sa = 0;
+    let sb = 0;
+    let se = 0;
+    let sf = 0;
+    for (let r = 0; r < n; r++) {
+      sa += v[r] * a[r];
+      sb += v[r] * b[r];
+      se += v[r] * e[r];
+      sf += v[r] * f[r];
+    }
+    const dots = [sa, sb, se, sf];
+    for (let t = 0; t < k; t++) out[c - from + t] = dots[t];
+    if (remove === 'no') continue;
+    const skip = remove === 'nonzero' && dots.slice(0, k).includes(0);
+    if (k === 4 && !skip) {
+      for (let r = 0; r < n; r++) {
+        a[r] -= sa * v[r];
+        b[r] -= sb * v[r];
+        e[r] -= se * v[r];
+        f[r] -= sf * v[r];
+      }
+    } else {
+      for (let t = 0; t < k; t++) {
+        const y = [a, b, e, f][t];
+        if (remove === 'all' || dots[t] !== 0) for (let r = 0; r < n; r++) y[r] -= dots[t] * v[r];
+      }
     }
   }
 }
