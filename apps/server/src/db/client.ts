@@ -28,6 +28,8 @@ export interface OpenDbOptions {
   url?: string;
   /** PGlite data directory; undefined = in memory. */
   dataDir?: string;
+  /** In memory only: start from this dump of a migrated database (pglite.ts migratedPgliteDump). */
+  pgliteTemplate?: Blob;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
@@ -36,5 +38,5 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     return openPostgres(opts.url);
   }
   const { openPglite } = await import('./pglite');
-  return openPglite(opts.dataDir);
+  return openPglite(opts.dataDir, opts.pgliteTemplate);
 }

@@ -17,11 +17,15 @@ import { NotificationsService } from '../services/notifications';
  */
 export async function composeContext(
   config: Config,
-  overrides: { pgliteDir?: string | null } = {},
+  overrides: { pgliteDir?: string | null; pgliteTemplate?: Blob } = {},
 ): Promise<AppContext> {
   const pgliteDir =
     overrides.pgliteDir === null ? undefined : (overrides.pgliteDir ?? path.join(config.dataDir, 'pg'));
-  const db = await openDb({ url: config.databaseUrl, dataDir: pgliteDir });
+  const db = await openDb({
+    url: config.databaseUrl,
+    dataDir: pgliteDir,
+    pgliteTemplate: overrides.pgliteTemplate,
+  });
   await migrate(db);
   const storage = await openStorage(config);
   const ctx: AppContext = {

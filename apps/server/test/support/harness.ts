@@ -1,9 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
+import { migratedPgliteDump } from '../../src/db/pglite';
 import { closeContext, composeContext } from '../../src/entry/compose';
 import { buildApp, type ZodApp } from '../../src/http/app';
 
@@ -62,6 +73,36 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
   };
 }
 
+let template: Promise<Blob> | undefined;
+
+/**
+ * The migrated PGlite database every scratch database starts from (src/db/pglite.ts
+ * migratedPgliteDump), made once per machine and migration set: a file in the temporary folder
+ * named by a hash of the migrations and the PGlite version, shared by the test files and
+ * workers (each file has its own module state). Saves ~2.2 CPU s per createTestServer.
+ */
+function pgliteTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const migrations = path.join(here, '../../src/db/migrations');
+    const hash = createHash('sha256');
+    for (const f of readdirSync(migrations).sort()) {
+      hash.update(f);
+      hash.update(readFileSync(path.join(migrations, f)));
+    }
+    const pglitePkg = path.join(here, '../../../../node_modules/@electric-sql/pglite/package.json');
+    if (existsSync(pglitePkg)) hash.update(readFileSync(pglitePkg));
+    const file = path.join(os.tmpdir(), `cellcloud-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    const dump = await migratedPgliteDump();
+    const tmp = `${file}.${process.pid}.part`;
+    writeFileSync(tmp, new Uint8Array(await dump.arrayBuffer()));
+    renameSync(tmp, file);
+    return dump;
+  })();
+  return template;
+}
+
 export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-test-'));
   const scratch = TEST_DB === 'postgres' ? await createScratchDatabase() : undefined;
@@ -77,7 +118,10 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
       : {}),
     ...env,
   });
-  const ctx = await composeContext(config, { pgliteDir: null });
+  const ctx = await composeContext(config, {
+    pgliteDir: null,
+    ...(scratch ? {} : { pgliteTemplate: await pgliteTemplate() }),
+  });
   const app = await buildApp(ctx, { logger: false });
   const server: TestServer = {
     app,
