@@ -131,15 +131,23 @@ export function SubsetPanel({ datasetId, manifest, subsets, selection, onShow }:
         />
       )}
       {dialog && (
+        // a fresh form per dialog, and a dialog closes only itself: a save that settles after the
+        // next dialog was opened (the list shows the new subset before the save's promise
+        // resolves) must not close that one (seen in e2e/explore.test.ts under load)
         <SubsetDialog
+          key={dialogKey(dialog)}
           datasetId={datasetId}
           manifest={manifest}
           subsets={subsets}
           selection={selection}
           dialog={dialog}
-          onClose={() => setDialog(null)}
+          onClose={() => setDialog((open) => (open === dialog ? null : open))}
         />
       )}
     </div>
   );
+}
+
+function dialogKey(d: DialogKind): string {
+  return 'subset' in d ? `${d.kind}:${d.subset.id}` : d.kind;
 }
