@@ -244,7 +244,7 @@ const TILED_MAX_ENTRIES = 1 << 21;
  * by all threads, each thread keeping its own lists, merged at the end, so the counts do not depend
  * on the thread count.
  */
-function doubletNeighbors(
+export function doubletNeighbors(
   n: number,
   d: number,
   k: number,
