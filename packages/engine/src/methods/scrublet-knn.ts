@@ -210,7 +210,7 @@ export function countMarked(s: PairTiles, firstMarked: number): Int32Array {
   });
 }
 
-// Worker entry: scrublet.ts starts this file with { task: 'scrublet-tiles', tiles, control, slot }
+// Worker entry: scrublet.ts starts this file (scrublet-neighbors.ts) with { task: 'scrublet-tiles', tiles, control, slot }
 // (shared arrays); it writes to lists 1 + slot − CHUNK_SLOTS (threads.ts: the first CHUNK_SLOTS
 // control words are the counters).
 if (!isMainThread && workerData?.task === 'scrublet-tiles') {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { countMarkedNeighbors } from '../../src/methods/knn-search';
 import { Random } from '../../src/methods/random';
-import { doubletNeighbors } from '../../src/methods/scrublet';
+import { doubletNeighbors } from '../../src/methods/scrublet-neighbors';
 
 /**
- * Scrublet's pair-by-pair exact search (methods/scrublet-knn.ts, via scrublet.ts doubletNeighbors)
+ * Scrublet's pair-by-pair exact search (methods/scrublet-knn.ts, via scrublet-neighbors.ts doubletNeighbors)
  * against the brute force it replaces (knn-search countMarkedNeighbors): the same count of marked
  * neighbours for every point, on coordinates with many tied distances (small integers), for
  * several simulations sharing the observed points, on one thread and on two.

@@ -28,6 +28,17 @@ function clusters(n: number, seed: number) {
   return { x, d, knn: { runs: new Int32Array(n).fill(k), indices, distances } };
 }
 
+/** Relative error ‖a − b‖ / ‖b‖ of an approximated force field against the exact one. */
+function relErr(a: Float64Array, b: Float64Array): number {
+  let e = 0;
+  let s = 0;
+  for (let t = 0; t < a.length; t++) {
+    e += (a[t] - b[t]) ** 2;
+    s += b[t] ** 2;
+  }
+  return Math.sqrt(e / s);
+}
+
 describe('FFT (methods/tsne/fft)', () => {
   it('matches the direct DFT in 1 and 2 dimensions, and inverts', () => {
     const n = 16;
@@ -88,15 +99,6 @@ describe('FFT (methods/tsne/fft)', () => {
 
 describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsion)', () => {
   const rng = new Random(4);
-  const relErr = (a: Float64Array, b: Float64Array) => {
-    let e = 0;
-    let s = 0;
-    for (let t = 0; t < a.length; t++) {
-      e += (a[t] - b[t]) ** 2;
-      s += b[t] ** 2;
-    }
-    return Math.sqrt(e / s);
-  };
 
   it('agrees with the exact sums in 2D (boxes ~1 wide as openTSNE; finer, closer) and, coarser, in 3D', () => {
     for (const [dims, spread, tol, ints] of [
@@ -122,16 +124,6 @@ describe('t-SNE repulsion by FFT-accelerated interpolation (methods/tsne/repulsi
 });
 
 describe('t-SNE repulsion by Barnes–Hut (methods/tsne/barnes-hut)', () => {
-  const relErr = (a: Float64Array, b: Float64Array) => {
-    let e = 0;
-    let s = 0;
-    for (let t = 0; t < a.length; t++) {
-      e += (a[t] - b[t]) ** 2;
-      s += b[t] ** 2;
-    }
-    return Math.sqrt(e / s);
-  };
-
   it('agrees with the exact sums in 2D and 3D, the same on every call', () => {
     const rng = new Random(11);
     for (const dims of [2, 3] as const) {
