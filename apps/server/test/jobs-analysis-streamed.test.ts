@@ -1,5 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisChildInput } from '../src/jobs/analysis.run.child';
 import { childTask, runInChild } from '../src/jobs/runner-child-process';
@@ -27,10 +29,15 @@ describe.skipIf(!PBMC_10X || !GENE_LISTS)('analysis job out of core (count store
   let s: TestServer;
   let token: string;
   let uploadId: string;
+  // a temporary folder of this file's own (the job's child processes inherit TMPDIR): other files
+  // running beside it (the CLI's and the public ingest's out-of-core runs) make and remove
+  // cellcloud-stores-* folders in the shared one, which made this check fail once in a full run
+  const ownTmp = mkdtempSync(path.join(os.tmpdir(), 'cellcloud-streamed-test-'));
   const scratchDirs = async () =>
-    (await readdir(os.tmpdir())).filter((d) => d.startsWith('cellcloud-stores-')).sort();
+    (await readdir(ownTmp)).filter((d) => d.startsWith('cellcloud-stores-')).sort();
 
   beforeAll(async () => {
+    process.env.TMPDIR = ownTmp;
     process.env.ENSEMBL_GENE_LISTS_DIR = GENE_LISTS;
     s = await createTestServer({ WORKER_CONCURRENCY: '1', CELLCLOUD_STREAMED_MIN_CELLS: '1' });
     await s.listen();
@@ -39,6 +46,7 @@ describe.skipIf(!PBMC_10X || !GENE_LISTS)('analysis job out of core (count store
   }, 300_000);
   afterAll(async () => {
     await s?.close();
+    rmSync(ownTmp, { recursive: true, force: true });
   });
 
   it('runs streamed end to end and stores the clusters and markers of the in-memory path', async () => {
