@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { PGLITE_ONLY } from './test/pglite-only.mjs';
+import { PGLITE_ONLY, POSTGRES_ONLY } from './test/pglite-only.mjs';
 import { ensureInstalled, ensureWebBuilt, pinnedEnv, root, run, runCaptured } from './lib.mjs';
 
 const inCI = process.env.CI === 'true';
@@ -199,12 +199,19 @@ function portOpen(host, port) {
 // on PGlite ~22 min, server on PostgreSQL ~10 min, deploy ~200 s. Since: static checks in two
 // lanes, three engine-heavy files on PGlite only (~300 s of one worker off the PostgreSQL stage),
 // the layout walk in half the views (132 → 68), the e2e fixtures made once in a global setup.
-vitest('unit+server (PGlite)', ['unit', 'server'], { CELLCLOUD_TEST_DB: 'pglite' });
+// the two server files that skip on PGlite are not imported here (scripts/test/pglite-only.mjs)
+vitest(
+  'unit+server (PGlite)',
+  ['unit', 'server'],
+  { CELLCLOUD_TEST_DB: 'pglite' },
+  POSTGRES_ONLY.flatMap((f) => ['--exclude', f]),
+);
 
 const pgUrl = process.env.CELLCLOUD_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const pgUp = await portOpen(new URL(pgUrl).hostname, Number(new URL(pgUrl).port || 5432));
 if (pgUp) {
-  // engine-heavy files whose SQL other files run on PostgreSQL: PGlite only (scripts/test/pglite-only.mjs)
+  // engine-heavy files whose SQL other files run on PostgreSQL, and the files that skip on
+  // PostgreSQL: PGlite only (scripts/test/pglite-only.mjs)
   vitest(
     'server (PostgreSQL)',
     ['server'],
