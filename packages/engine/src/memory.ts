@@ -126,10 +126,14 @@ const PCS_BYTES_PER_CELL = 400;
  * The neighbours, the Leiden restarts on one thread and the 2-D UMAP started alongside, above the
  * PCs: `npm run bench:engine -- layouts-memory` measured 387 MiB at 200k cells and 920 MiB at 500k
  * on one thread, and 693 MiB at 300k on two (with RESTART_THREAD_*): 32 MiB + 1,887 B per cell
- * covers the three.
+ * covers the three. Since the restarts run on a breadth-first renamed copy of the graph
+ * (methods/community-order.ts, issue 33) one thread holds that copy too, as two already did (it
+ * replaces their shared copy): + 290 B per cell, from the arrays' sizes — 12 B per stored edge
+ * (≈ 23 per cell in the fuzzy graph at 1M cells) and 12 B per cell of node maps while it is made
+ * (counted on two threads as well, so an upper figure there).
  */
 const CLUSTERING_FIXED = 32 * MB;
-const CLUSTERING_BYTES_PER_CELL = 1887;
+const CLUSTERING_BYTES_PER_CELL = 1887 + 290;
 
 /**
  * Each Leiden restart thread beyond the calling one (methods/community-restarts.ts: engineThreads()
@@ -169,7 +173,7 @@ function hvgValueShare(hvgs: number, genes: number): number {
  *    indptr, size factor and count table, the scores' shared output, their float32 and float64
  *    copies);
  *  - clustering (neighbours, the Leiden restarts on engineThreads() threads, the 2-D UMAP
- *    alongside): the PCs (400 B per cell) + 32 MiB + 1,887 B per cell + per extra thread
+ *    alongside): the PCs (400 B per cell) + 32 MiB + 2,177 B per cell + per extra thread
  *    57 MiB + 224 B per cell; the measured peak at 1M cells;
  *  - markers (stream/markers.ts): two 4M-value block slots and the block being decoded (96 MB)
  *    + PCs, neighbour lists and the 2-D UMAP running alongside: 2,000 B per cell (synth1m's run

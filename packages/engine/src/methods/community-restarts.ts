@@ -1,7 +1,8 @@
 import { claimChunks, engineThreads, runChunksWithWorkers } from '../threads';
+import { orderedGraph } from './community-order';
 import type { WeightedGraph } from './fuzzy-graph';
-import { leiden } from './leiden';
-import { louvain } from './louvain';
+import { leidenOrdered } from './leiden';
+import { louvainOrdered } from './louvain';
 
 /**
  * The seeded restarts of the community detection (steps/clusters.ts) on the engine's threads
@@ -11,9 +12,14 @@ import { louvain } from './louvain';
  * partitions are the same whoever ran which restart: same result on 1, 2, 3 threads (issue 32).
  * Each thread holds the working arrays of the one restart it runs. A restart of a worker that
  * failed is redone on the calling thread; without workers the calling thread runs them all.
+ * The graph they read is a copy renamed in breadth-first order (community-order.ts: fewer cache
+ * misses, the same memberships bit for bit), made once for all restarts — on SharedArrayBuffers
+ * when there are workers, in place of the plain shared copy this made before.
  */
 export interface RestartsTask {
+  /** The graph, node i renamed pos[i] (community-order.ts). */
   graph: WeightedGraph;
+  pos?: Int32Array;
   algorithm: 'leiden' | 'louvain';
   resolution: number;
   /** Leiden passes per restart (unused by Louvain). */
@@ -27,12 +33,12 @@ export interface RestartsTask {
 
 /** Runs restart r of the task into its row of `task.out`. */
 export function runRestart(task: RestartsTask, r: number): void {
-  const { graph, resolution } = task;
+  const { graph, pos, resolution } = task;
   const seed = task.seed + r;
   const membership =
     task.algorithm === 'leiden'
-      ? leiden(graph, { resolution, seed, iterations: task.iterations })
-      : louvain(graph, { resolution, seed });
+      ? leidenOrdered({ graph, pos }, { resolution, seed, iterations: task.iterations })
+      : louvainOrdered({ graph, pos }, { resolution, seed });
   task.out.set(membership, r * graph.nNodes);
 }
 
@@ -50,14 +56,6 @@ export function claimRestarts(task: RestartsTask, control: Int32Array, slot?: nu
 
 const WORKER_URL = new URL('./community-restarts-worker.ts', import.meta.url);
 
-/** A copy of `a` on a SharedArrayBuffer (worker threads read it without a copy each). */
-function shared<T extends Int32Array | Float64Array>(a: T): T {
-  const ctor = a.constructor as new (b: SharedArrayBuffer) => T;
-  const s = new ctor(new SharedArrayBuffer(a.byteLength));
-  s.set(a);
-  return s;
-}
-
 /**
  * The partitions of `restarts` runs (seeds seed, seed + 1, …) of `algorithm` on `graph`, in restart
  * order, computed on `threads` threads (default engineThreads()). `workerUrl` is for tests (a
@@ -70,17 +68,11 @@ export async function communityRestarts(
   const { threads = engineThreads(), workerUrl = WORKER_URL, ...rest } = opts;
   const n = graph.nNodes;
   const nWorkers = Math.max(0, Math.min(threads - 1, rest.restarts - 1));
+  const ordered = orderedGraph(graph, nWorkers > 0);
   const task: RestartsTask = {
     ...rest,
-    graph:
-      nWorkers > 0
-        ? {
-            nNodes: n,
-            indptr: shared(graph.indptr),
-            indices: shared(graph.indices),
-            weights: shared(graph.weights),
-          }
-        : graph,
+    graph: ordered.graph,
+    pos: ordered.pos,
     out:
       nWorkers > 0
         ? new Int32Array(new SharedArrayBuffer(rest.restarts * n * 4))

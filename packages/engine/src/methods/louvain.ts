@@ -11,6 +11,7 @@
  * starts from singletons. Stops when a level moves nothing. Deterministic for a seed.
  * `moveNodes`, `bestCommunity`, `aggregate` and `renumberFirstSeen` are shared with leiden.ts.
  */
+import type { OrderedGraph } from './community-order';
 import type { WeightedGraph } from './fuzzy-graph';
 import { Random } from './random';
 
@@ -38,23 +39,57 @@ export function communityOptions(
 
 /** Community of every node, numbered 0.. in order of first appearance. */
 export function louvain(graph: WeightedGraph, opts: CommunityOptions = {}): Int32Array {
+  return louvainOrdered({ graph }, opts);
+}
+
+/**
+ * louvain() of the graph `ordered` renames (community-order.ts): the same memberships, of the
+ * original nodes, bit for bit.
+ */
+export function louvainOrdered(ordered: OrderedGraph, opts: CommunityOptions = {}): Int32Array {
   const { resolution, seed } = communityOptions(
     'louvain',
     opts as CommunityOptions & Record<string, unknown>,
   );
   const rng = new Random(seed);
-  const nodeOf = Int32Array.from({ length: graph.nNodes }, (_, i) => i);
+  const { graph, pos } = ordered;
+  // node of the current level each original node is in (level 0: its renamed id)
+  const nodeOf = pos ? pos.slice() : identity(graph.nNodes);
+  const scratch = new Scratch(graph.nNodes);
   let g = graph;
   for (;;) {
-    const membership = Int32Array.from({ length: g.nNodes }, (_, i) => i);
-    moveNodes(g, membership, resolution, rng);
-    const k = renumberFirstSeen(membership);
+    const order = g === graph ? pos : undefined;
+    const membership = identity(g.nNodes);
+    moveNodes(g, membership, resolution, rng, scratch, degrees(g), order);
+    const k = renumberFirstSeen(membership, order);
     for (let i = 0; i < nodeOf.length; i++) nodeOf[i] = membership[nodeOf[i]];
     if (k === g.nNodes) break;
-    g = aggregate(g, membership, k);
+    g = aggregate(g, membership, k, order);
   }
   renumberFirstSeen(nodeOf);
   return nodeOf;
+}
+
+/** 0, 1, …, n − 1 (a plain loop: Int32Array.from with a callback is several times slower). */
+export function identity(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+/**
+ * Working arrays of one run, sized for its largest (first) level and reused by every level and
+ * phase instead of n-sized allocations per call: `neighW` is all zeros between uses
+ * (bestCommunity clears what it reads); `gain` receives bestCommunity's gain.
+ */
+export class Scratch {
+  readonly neighW: Float64Array;
+  readonly touched: Int32Array;
+  readonly gain = new Float64Array(1);
+  constructor(n: number) {
+    this.neighW = new Float64Array(n);
+    this.touched = new Int32Array(n);
+  }
 }
 
 /** Weighted degree (row sum, self-loops once) of every node. */
@@ -67,35 +102,38 @@ export function degrees(g: WeightedGraph): Float64Array {
 
 /**
  * Local moving phase from the partition in `membership` (updated in place; community ids must be
- * < nNodes). Returns whether any node changed community.
+ * < nNodes). Returns whether any node changed community. With `pos` (community-order.ts: the
+ * original node i is node pos[i] of `g`, and community
+ * labels are renamed the same way), the order-dependent steps follow the original ids: the same
+ * moves, bit for bit, as on the graph in its original order.
  */
 export function moveNodes(
   g: WeightedGraph,
   membership: Int32Array,
   resolution: number,
   rng: Random,
+  scratch: Scratch = new Scratch(g.nNodes),
+  deg: Float64Array = degrees(g),
+  pos?: Int32Array,
 ): boolean {
   const n = g.nNodes;
   const { indptr, indices, weights } = g;
-  const deg = degrees(g);
-  let total = 0;
-  for (let i = 0; i < n; i++) total += deg[i];
+  const total = totalDegree(deg, pos);
   if (total === 0) return false;
   const commDeg = new Float64Array(n);
   const commSize = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    commDeg[membership[i]] += deg[i];
-    commSize[membership[i]]++;
-  }
+  communityTotals(membership, deg, commDeg, commSize, pos);
   const free = new Int32Array(n);
   let nFree = 0;
-  for (let c = n - 1; c >= 0; c--) if (commSize[c] === 0) free[nFree++] = c;
-  const queue = rng.shuffle(Int32Array.from({ length: n }, (_, i) => i));
+  for (let c = n - 1; c >= 0; c--) {
+    const label = pos ? pos[c] : c;
+    if (commSize[label] === 0) free[nFree++] = label;
+  }
+  const queue = shuffledNodes(n, rng, pos);
   const inQueue = new Uint8Array(n).fill(1);
   let head = 0;
   let queued = n;
-  const neighW = new Float64Array(n);
-  const touched = new Int32Array(n);
+  const { neighW, touched, gain } = scratch;
   const scale = resolution / total;
   let changed = false;
   while (queued > 0) {
@@ -105,8 +143,9 @@ export function moveNodes(
     inQueue[v] = 0;
     const own = membership[v];
     const dv = deg[v];
+    const rowEnd = indptr[v + 1];
     let nt = 0;
-    for (let p = indptr[v]; p < indptr[v + 1]; p++) {
+    for (let p = indptr[v]; p < rowEnd; p++) {
       const u = indices[p];
       if (u === v) continue;
       const c = membership[u];
@@ -116,9 +155,8 @@ export function moveNodes(
     commDeg[own] -= dv;
     commSize[own]--;
     const ownGain = neighW[own] - scale * dv * commDeg[own];
-    const scan = bestCommunity(touched, nt, neighW, commDeg, scale * dv, own, ownGain);
-    let best = scan.community;
-    let bestGain = scan.gain;
+    let best = bestCommunity(touched, nt, neighW, commDeg, scale * dv, own, ownGain, gain);
+    let bestGain = gain[0];
     // Alone in an empty community the gain is 0.
     if (commSize[own] > 0 && bestGain < 0) {
       while (nFree > 0 && commSize[free[nFree - 1]] !== 0) nFree--;
@@ -135,11 +173,12 @@ export function moveNodes(
     if (best === own) continue;
     changed = true;
     if (commSize[own] === 0) free[nFree++] = own;
-    for (let p = indptr[v]; p < indptr[v + 1]; p++) {
+    for (let p = indptr[v]; p < rowEnd; p++) {
       const u = indices[p];
       if (inQueue[u] || membership[u] === best) continue;
       inQueue[u] = 1;
-      queue[(head + queued) % n] = u;
+      const tail = head + queued;
+      queue[tail < n ? tail : tail - n] = u;
       queued++;
     }
   }
@@ -149,7 +188,8 @@ export function moveNodes(
 /**
  * Among the `nt` communities in `touched`, the one with the largest gain w_c − scaledDeg·K_c
  * (w = weight from the node, K = community degree without the node) if above `floorGain`, else
- * `floor`. Clears the touched entries of `neighW`.
+ * `floor`; its gain goes to `gainOut[0]` (no object per call in the hot loop). Clears the touched
+ * entries of `neighW`.
  */
 export function bestCommunity(
   touched: Int32Array,
@@ -159,7 +199,8 @@ export function bestCommunity(
   scaledDeg: number,
   floor: number,
   floorGain: number,
-): { community: number; gain: number } {
+  gainOut: Float64Array,
+): number {
   let community = floor;
   let gain = floorGain;
   for (let t = 0; t < nt; t++) {
@@ -171,15 +212,24 @@ export function bestCommunity(
     }
     neighW[c] = 0;
   }
-  return { community, gain };
+  gainOut[0] = gain;
+  return community;
 }
 
-/** Renumbers ids in place to 0.. in order of first appearance; returns the number of ids. */
-export function renumberFirstSeen(ids: Int32Array): number {
+/**
+ * Renumbers ids in place to 0.. in order of first appearance; returns the number of ids. With
+ * `pos`, the order is that of the original nodes (node pos[0], pos[1], …).
+ */
+export function renumberFirstSeen(ids: Int32Array, pos?: Int32Array): number {
   let max = -1;
   for (let i = 0; i < ids.length; i++) if (ids[i] > max) max = ids[i];
   const map = new Int32Array(max + 1).fill(-1);
   let k = 0;
+  if (pos) {
+    for (let i = 0; i < ids.length; i++) if (map[ids[pos[i]]] < 0) map[ids[pos[i]]] = k++;
+    for (let v = 0; v < ids.length; v++) ids[v] = map[ids[v]];
+    return k;
+  }
   for (let i = 0; i < ids.length; i++) {
     if (map[ids[i]] < 0) map[ids[i]] = k++;
     ids[i] = map[ids[i]];
@@ -187,17 +237,56 @@ export function renumberFirstSeen(ids: Int32Array): number {
   return k;
 }
 
+/** Σ deg in the original node order (node pos[0], pos[1], … with `pos`): the same float sum. */
+export function totalDegree(deg: Float64Array, pos?: Int32Array): number {
+  let total = 0;
+  if (pos) for (let i = 0; i < deg.length; i++) total += deg[pos[i]];
+  else for (let i = 0; i < deg.length; i++) total += deg[i];
+  return total;
+}
+
+/** Degree and size of every community, summed in the original node order (see totalDegree). */
+export function communityTotals(
+  membership: Int32Array,
+  deg: Float64Array,
+  commDeg: Float64Array,
+  commSize: Int32Array,
+  pos?: Int32Array,
+): void {
+  for (let i = 0; i < membership.length; i++) {
+    const v = pos ? pos[i] : i;
+    commDeg[membership[v]] += deg[v];
+    commSize[membership[v]]++;
+  }
+}
+
+/** The seeded visiting order of the original nodes 0..n−1, as nodes of the renamed graph. */
+export function shuffledNodes(n: number, rng: Random, pos?: Int32Array): Int32Array {
+  const order = rng.shuffle(identity(n));
+  if (pos) for (let t = 0; t < n; t++) order[t] = pos[order[t]];
+  return order;
+}
+
 /**
  * The graph of communities: node c = community c (ids 0..k−1), A'_cd = Σ_{i∈c, j∈d} A_ij (so a
- * community's internal edges become a self-loop and degrees are preserved).
+ * community's internal edges become a self-loop and degrees are preserved). Members are summed in
+ * the original node order (node pos[0], pos[1], … with `pos`).
  */
-export function aggregate(g: WeightedGraph, membership: Int32Array, k: number): WeightedGraph {
+export function aggregate(
+  g: WeightedGraph,
+  membership: Int32Array,
+  k: number,
+  pos?: Int32Array,
+): WeightedGraph {
   const start = new Int32Array(k + 1);
   for (let i = 0; i < g.nNodes; i++) start[membership[i] + 1]++;
   for (let c = 0; c < k; c++) start[c + 1] += start[c];
   const fill = start.slice(0, k);
   const members = new Int32Array(g.nNodes);
-  for (let i = 0; i < g.nNodes; i++) members[fill[membership[i]]++] = i;
+  for (let i = 0; i < g.nNodes; i++) {
+    const v = pos ? pos[i] : i;
+    members[fill[membership[v]]++] = v;
+  }
   const acc = new Float64Array(k);
   const touched = new Int32Array(k);
   const indptr = new Int32Array(k + 1);
