@@ -1,7 +1,7 @@
 import { nodeResourceReader } from '@cellcloud/engine/cli/node-resources';
 import { findTask } from '@cellcloud/tasks/contract';
 import { ENGINE_TASKS } from '@cellcloud/tasks/engine';
-import { resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
+import { analysisRecordFromQc, resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
 import type { ExtraObsSource } from './extra-obs';
 import type { ChildMain } from './runner-child-process';
 import { readTaskResult, type TaskSampleOptions } from './task-sample';
@@ -14,6 +14,8 @@ export type { ExtraObsSource };
 export interface TaskChildInput {
   task: string;
   h5adKey: string;
+  /** The result's `artifacts/qc.json` (the representation the analysis' graph used), when stored. */
+  qcKey?: string;
   species: string;
   params: unknown;
   /** upload field → storage key */
@@ -49,7 +51,16 @@ const main: ChildMain<TaskChildInput> = async (input, io) => {
     );
   const uploads: Record<string, Uint8Array> = {};
   for (const [name, key] of Object.entries(input.uploads)) uploads[name] = await storage.getBytes(key);
-  const handle = resultHandleFromDataset(ds, { species: input.species, extraObs });
+  const qc =
+    input.qcKey && (await storage.stat(input.qcKey))
+      ? new TextDecoder().decode(await storage.getBytes(input.qcKey))
+      : undefined;
+  const analysis = analysisRecordFromQc(qc);
+  const handle = resultHandleFromDataset(ds, {
+    species: input.species,
+    extraObs,
+    ...(analysis ? { analysis } : {}),
+  });
   const noMatrix = () => {
     throw new Error(`task ${input.task} is declared matrix-free (task-sample.ts) but read the matrix`);
   };

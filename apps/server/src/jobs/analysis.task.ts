@@ -105,6 +105,7 @@ export async function handleAnalysisTask(
     const input: TaskChildInput = {
       task: row.task,
       h5adKey: `${prefix}analysis.h5ad`,
+      qcKey: `${size.artifacts}qc.json`,
       species: dataset.species,
       params: row.params,
       uploads: Object.fromEntries(Object.entries(row.uploads).map(([k, u]) => [k, u.key])),

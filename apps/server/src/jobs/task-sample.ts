@@ -23,9 +23,10 @@ export const TASK_SAMPLE_SEED = 20_331;
 /**
  * Tasks that never read the matrix (only barcodes, obs, embeddings and their uploads): above the
  * threshold they see every cell, without the matrix (its accessors throw), so their per-cell
- * outputs cover all cells. Every other task reads the counts and runs on the sample.
+ * outputs cover all cells (layout: a layout of every cell from the stored PCs, obsm X_pca /
+ * X_pca_<correction>, which `embeddings` holds). Every other task reads the counts and runs on the sample.
  */
-export const MATRIX_FREE_TASKS: ReadonlySet<string> = new Set(['vdj']);
+export const MATRIX_FREE_TASKS: ReadonlySet<string> = new Set(['vdj', 'layout']);
 
 /** The level the sample is stratified by: the task's grouping when it names one, else `cluster`. */
 export function sampleStrataKey(params: unknown): string {

@@ -137,8 +137,18 @@ function tsneLayout(
   return { dims, values };
 }
 
-/** The leading dimensions of the reduced representation (openTSNE's PCA initialisation), if it has enough. */
-function tsneInit(batch: BatchStep, dims: number): Float64Array | Float32Array | undefined {
+/**
+ * The leading dimensions of the reduced representation (openTSNE's PCA initialisation), if it has
+ * enough, rounded to float32: the values the neighbour search reads (steps/neighbors.ts) and the
+ * result stores (obsm X_pca), so a layout computed later from the stored result (the layout task,
+ * packages/tasks/src/layout) starts from the same values and equals this one bit for bit.
+ */
+function tsneInit(batch: BatchStep, dims: number): Float64Array | undefined {
   const { embedding, dims: inDims } = batch.value;
-  return inDims >= dims ? embedding : undefined;
+  if (inDims < dims) return undefined;
+  const n = embedding.length / inDims;
+  const out = new Float64Array(n * dims);
+  for (let i = 0; i < n; i++)
+    for (let a = 0; a < dims; a++) out[i * dims + a] = Math.fround(embedding[i * inDims + a]!);
+  return out;
 }

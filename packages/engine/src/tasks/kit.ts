@@ -6,6 +6,7 @@
  */
 export { TaskError, isTaskError } from './errors';
 export type {
+  AnalysisRecord,
   EngineTask,
   ResourceReader,
   ResultHandle,
@@ -20,7 +21,7 @@ export { gunzipBytes } from './bytes';
 export { categoricalLevel, describeGroup, groupsOf, selectCells } from './groups';
 export { csvToTable, tableToCsv } from './csv';
 export { MemorySink } from './memory-sink';
-export { resultHandleFromDataset } from './result-handle';
+export { analysisRecordFromQc, resultHandleFromDataset } from './result-handle';
 export { runTask, validateTaskParams } from './run-task';
 export type { CellSample } from './run-task';
 export { Random } from '../methods/random';

@@ -1,6 +1,6 @@
 import type { CellColumn, CountMatrix, Dataset } from '@cellcloud/formats/matrix';
 import { countsKind, logNormalize } from '../steps/normalize';
-import type { ResultHandle } from './types';
+import type { AnalysisRecord, ResultHandle } from './types';
 
 /**
  * A ResultHandle over a Dataset read from `analysis.h5ad` (formats' readH5adBytes: counts from
@@ -10,7 +10,7 @@ import type { ResultHandle } from './types';
  */
 export function resultHandleFromDataset(
   ds: Pick<Dataset, 'counts' | 'genes' | 'cells' | 'embeddings'>,
-  opts: { species?: string; extraObs?: Record<string, CellColumn> } = {},
+  opts: { species?: string; extraObs?: Record<string, CellColumn>; analysis?: AnalysisRecord } = {},
 ): ResultHandle {
   const obs: Record<string, CellColumn> = { ...ds.cells.columns, ...(opts.extraObs ?? {}) };
   for (const [k, col] of Object.entries(obs)) {
@@ -43,5 +43,22 @@ export function resultHandleFromDataset(
     embeddingNames: () => [...embeddings.keys()],
     embedding: (name) => embeddings.get(name) ?? embeddings.get(name.replace(/^X_/, '')),
     geneIndex: (name) => exact.get(name) ?? lower.get(name.toLowerCase()) ?? -1,
+    ...(opts.analysis ? { analysis: opts.analysis } : {}),
   };
+}
+
+/** The analysis' record of its representation from the result's `artifacts/qc.json` text; undefined when it has none. */
+export function analysisRecordFromQc(text: string | undefined): AnalysisRecord | undefined {
+  if (!text) return undefined;
+  let qc: { nPcsUsed?: unknown; batchCorrection?: unknown };
+  try {
+    qc = JSON.parse(text) as typeof qc;
+  } catch {
+    return undefined;
+  }
+  const out: AnalysisRecord = {};
+  if (typeof qc.nPcsUsed === 'number' && Number.isInteger(qc.nPcsUsed) && qc.nPcsUsed > 0)
+    out.nPcsUsed = qc.nPcsUsed;
+  if (typeof qc.batchCorrection === 'string') out.batchCorrection = qc.batchCorrection;
+  return Object.keys(out).length ? out : undefined;
 }

@@ -30,6 +30,18 @@ export interface ResultHandle {
   embedding(name: string): { dims: number; values: Float32Array } | undefined;
   /** Index of a gene by Ensembl id or symbol (case-sensitive first, then case-insensitive); -1 when absent. */
   geneIndex(name: string): number;
+  /**
+   * What the analysis recorded of its reduced representation (the result's qc.json: `nPcsUsed`,
+   * `batchCorrection`), when known: the representation its neighbours and layouts used is the
+   * first `nPcsUsed` columns of obsm X_pca, or of X_pca_<batchCorrection>.
+   */
+  readonly analysis?: AnalysisRecord;
+}
+
+/** The analysis' own record of the representation its graph and layouts used (qc.json). */
+export interface AnalysisRecord {
+  nPcsUsed?: number;
+  batchCorrection?: string;
 }
 
 /** Result tables (`tables/<name>.csv`): the shape and codec are defined with the output format. */

@@ -10,7 +10,13 @@ import {
   UsageError,
   type StepName,
 } from '@cellcloud/engine/cli/kit';
-import { isTaskError, resultHandleFromDataset, runTask } from '@cellcloud/engine/tasks/kit';
+import {
+  analysisRecordFromQc,
+  isTaskError,
+  resultHandleFromDataset,
+  runTask,
+} from '@cellcloud/engine/tasks/kit';
+import type { AnalysisRecord } from '@cellcloud/engine/tasks/kit';
 import { detectSpecies, readH5adBytes } from '@cellcloud/formats';
 import type { CellColumn } from '@cellcloud/formats/matrix';
 import { defaultNoteText, resolveDefaults, type LevelFact } from '../_shared/contract/defaults';
@@ -29,7 +35,9 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 /** Where analysis.h5ad is, and the species from the artifact manifest next to it (when present). */
-async function locateResult(input: string): Promise<{ h5ad: string; species?: string }> {
+async function locateResult(
+  input: string,
+): Promise<{ h5ad: string; species?: string; analysis?: AnalysisRecord }> {
   const s = await stat(input).catch(() => undefined);
   if (!s) throw new UsageError(`No such file or folder: ${input}`);
   const dir = s.isDirectory() ? input : path.dirname(input);
@@ -40,7 +48,11 @@ async function locateResult(input: string): Promise<{ h5ad: string; species?: st
     () => undefined,
   );
   const species = manifest ? (JSON.parse(manifest) as { species?: string }).species : undefined;
-  return { h5ad, species };
+  // the representation the analysis' graph used (the layout task recomputes a layout on it)
+  const analysis = analysisRecordFromQc(
+    await readFile(path.join(dir, 'artifacts', 'qc.json'), 'utf8').catch(() => undefined),
+  );
+  return { h5ad, species, ...(analysis ? { analysis } : {}) };
 }
 
 /**
@@ -125,7 +137,7 @@ export async function taskCommand(
     }
   }
 
-  const { h5ad, species: manifestSpecies } = await locateResult(args.input);
+  const { h5ad, species: manifestSpecies, analysis } = await locateResult(args.input);
   const t0 = performance.now();
   // our own result: its counts layer holds the input's values, non-integer ones included (issue 32)
   const ds = await readH5adBytes(new Uint8Array(await readFile(h5ad)), path.basename(h5ad), {
@@ -157,7 +169,7 @@ export async function taskCommand(
     uploads,
     say,
   );
-  const result = resultHandleFromDataset(ds, { species, extraObs });
+  const result = resultHandleFromDataset(ds, { species, extraObs, ...(analysis ? { analysis } : {}) });
   const bar = args.quiet ? undefined : progressBar();
   const controller = new AbortController();
   const onSig = () => controller.abort();

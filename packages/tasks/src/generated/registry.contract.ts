@@ -11,6 +11,7 @@ import * as gsea from '../gsea/contract';
 import * as gsva from '../gsva/contract';
 import * as interaction from '../interaction/contract';
 import * as ith from '../ith/contract';
+import * as layout from '../layout/contract';
 import * as monocle2 from '../monocle2/contract';
 import * as monocle3 from '../monocle3/contract';
 import * as regulons from '../regulons/contract';
@@ -27,6 +28,7 @@ export {
   gsva,
   interaction,
   ith,
+  layout,
   monocle2,
   monocle3,
   regulons,
@@ -44,6 +46,7 @@ export const { TASKS, findTask } = taskRegistry([
   gsva.definition,
   interaction.definition,
   ith.definition,
+  layout.definition,
   monocle2.definition,
   monocle3.definition,
   regulons.definition,

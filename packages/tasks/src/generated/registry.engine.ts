@@ -11,6 +11,7 @@ import { engine as gsea } from '../gsea/engine';
 import { engine as gsva } from '../gsva/engine';
 import { engine as interaction } from '../interaction/engine';
 import { engine as ith } from '../ith/engine';
+import { engine as layout } from '../layout/engine';
 import { engine as monocle2 } from '../monocle2/engine';
 import { engine as monocle3 } from '../monocle3/engine';
 import { engine as regulons } from '../regulons/engine';
@@ -27,6 +28,7 @@ export const ENGINE_TASKS = engineRegistry({
   gsva: gsva,
   interaction: interaction,
   ith: ith,
+  layout: layout,
   monocle2: monocle2,
   monocle3: monocle3,
   regulons: regulons,

@@ -11,6 +11,7 @@ import { estimateMemoryBytes as gsea } from '../gsea/memory';
 import { estimateMemoryBytes as gsva } from '../gsva/memory';
 import { estimateMemoryBytes as interaction } from '../interaction/memory';
 import { estimateMemoryBytes as ith } from '../ith/memory';
+import { estimateMemoryBytes as layout } from '../layout/memory';
 import { estimateMemoryBytes as monocle2 } from '../monocle2/memory';
 import { estimateMemoryBytes as monocle3 } from '../monocle3/memory';
 import { estimateMemoryBytes as regulons } from '../regulons/memory';
@@ -27,6 +28,7 @@ export const TASK_MEMORY: Readonly<Record<string, EstimateMemory>> = {
   gsva: gsva as EstimateMemory,
   interaction: interaction as EstimateMemory,
   ith: ith as EstimateMemory,
+  layout: layout as EstimateMemory,
   monocle2: monocle2 as EstimateMemory,
   monocle3: monocle3 as EstimateMemory,
   regulons: regulons as EstimateMemory,

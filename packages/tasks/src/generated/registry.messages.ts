@@ -20,6 +20,8 @@ import interactionEn from '../interaction/messages/en-US.json';
 import interactionZh from '../interaction/messages/zh-CN.json';
 import ithEn from '../ith/messages/en-US.json';
 import ithZh from '../ith/messages/zh-CN.json';
+import layoutEn from '../layout/messages/en-US.json';
+import layoutZh from '../layout/messages/zh-CN.json';
 import monocle2En from '../monocle2/messages/en-US.json';
 import monocle2Zh from '../monocle2/messages/zh-CN.json';
 import monocle3En from '../monocle3/messages/en-US.json';
@@ -40,6 +42,7 @@ export const TASK_MESSAGES: Readonly<Record<string, TaskMessages>> = {
   gsva: { key: 'gsva', 'en-US': gsvaEn, 'zh-CN': gsvaZh },
   interaction: { key: 'interaction', 'en-US': interactionEn, 'zh-CN': interactionZh },
   ith: { key: 'ith', 'en-US': ithEn, 'zh-CN': ithZh },
+  layout: { key: 'layout', 'en-US': layoutEn, 'zh-CN': layoutZh },
   monocle2: { key: 'monocle2', 'en-US': monocle2En, 'zh-CN': monocle2Zh },
   monocle3: { key: 'monocle3', 'en-US': monocle3En, 'zh-CN': monocle3Zh },
   regulons: { key: 'regulons', 'en-US': regulonsEn, 'zh-CN': regulonsZh },

@@ -10,6 +10,7 @@ import { web as gsea } from '../gsea/web';
 import { web as gsva } from '../gsva/web';
 import { web as interaction } from '../interaction/web';
 import { web as ith } from '../ith/web';
+import { web as layout } from '../layout/web';
 import { web as monocle2 } from '../monocle2/web';
 import { web as monocle3 } from '../monocle3/web';
 import { web as regulons } from '../regulons/web';
@@ -25,6 +26,7 @@ export const WEB_TASKS: Readonly<Record<string, WebTask>> = {
   gsva: gsva,
   interaction: interaction,
   ith: ith,
+  layout: layout,
   monocle2: monocle2,
   monocle3: monocle3,
   regulons: regulons,
