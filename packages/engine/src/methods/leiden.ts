@@ -25,7 +25,7 @@ import {
   totalDegree,
   type CommunityOptions,
 } from './louvain';
-import { Random } from './random';
+import { ShuffleRandom } from './shuffle-random';
 
 export interface LeidenOptions extends CommunityOptions {
   /** Repetitions of the whole procedure, each from the previous partition (default 2). */
@@ -48,7 +48,7 @@ export function leidenOrdered(ordered: OrderedGraph, opts: LeidenOptions = {}): 
   const iterations = opts.iterations ?? 2;
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new Error(`leiden: iterations must be a positive integer (got ${iterations})`);
-  const rng = new Random(seed);
+  const rng = new ShuffleRandom(seed);
   const { graph } = ordered;
   const scratch = new Scratch(graph.nNodes);
   // the first level's degrees, the same every pass
@@ -76,7 +76,7 @@ function leidenPass(
   ordered: OrderedGraph,
   initial: Int32Array,
   resolution: number,
-  rng: Random,
+  rng: ShuffleRandom,
   scratch: Scratch,
   deg0: Float64Array,
 ): Int32Array {
@@ -116,7 +116,7 @@ function refine(
   g: WeightedGraph,
   membership: Int32Array,
   resolution: number,
-  rng: Random,
+  rng: ShuffleRandom,
   scratch: Scratch,
   deg: Float64Array,
   pos?: Int32Array,

@@ -13,7 +13,7 @@
  */
 import type { OrderedGraph } from './community-order';
 import type { WeightedGraph } from './fuzzy-graph';
-import { Random } from './random';
+import { ShuffleRandom } from './shuffle-random';
 
 export interface CommunityOptions {
   /** γ: higher → more, smaller communities (default 1 = modularity). */
@@ -51,7 +51,7 @@ export function louvainOrdered(ordered: OrderedGraph, opts: CommunityOptions = {
     'louvain',
     opts as CommunityOptions & Record<string, unknown>,
   );
-  const rng = new Random(seed);
+  const rng = new ShuffleRandom(seed);
   const { graph, pos } = ordered;
   // node of the current level each original node is in (level 0: its renamed id)
   const nodeOf = pos ? pos.slice() : identity(graph.nNodes);
@@ -111,7 +111,7 @@ export function moveNodes(
   g: WeightedGraph,
   membership: Int32Array,
   resolution: number,
-  rng: Random,
+  rng: ShuffleRandom,
   scratch: Scratch = new Scratch(g.nNodes),
   deg: Float64Array = degrees(g),
   pos?: Int32Array,
@@ -261,7 +261,7 @@ export function communityTotals(
 }
 
 /** The seeded visiting order of the original nodes 0..n−1, as nodes of the renamed graph. */
-export function shuffledNodes(n: number, rng: Random, pos?: Int32Array): Int32Array {
+export function shuffledNodes(n: number, rng: ShuffleRandom, pos?: Int32Array): Int32Array {
   const order = rng.shuffle(identity(n));
   if (pos) for (let t = 0; t < n; t++) order[t] = pos[order[t]];
   return order;

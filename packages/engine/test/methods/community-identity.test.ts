@@ -13,6 +13,7 @@ import {
   totalDegree,
 } from '../../src/methods/louvain';
 import { Random } from '../../src/methods/random';
+import { ShuffleRandom } from '../../src/methods/shuffle-random';
 import { referenceLeiden, referenceLouvain } from './community-reference';
 import { cliques, graphFromEdges, plantedPartition } from './graph-fixtures';
 
@@ -149,6 +150,19 @@ describe('optimized community detection = the reference code, bit for bit', () =
     expect(Array.from(b.indptr)).toEqual(Array.from(a.indptr));
     expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
     expect(Array.from(b.weights)).toEqual(Array.from(a.weights));
+  });
+
+  it('ShuffleRandom shuffles as Random, draw for draw', () => {
+    for (const seed of [0, 1, 7, -3, 2 ** 31 + 5])
+      for (const n of [0, 1, 2, 5, 1000, 70_000]) {
+        const a = new Random(seed);
+        const b = new ShuffleRandom(seed);
+        for (let round = 0; round < 3; round++)
+          same(
+            b.shuffle(Int32Array.from({ length: n }, (_, i) => i)),
+            a.shuffle(Int32Array.from({ length: n }, (_, i) => i)),
+          );
+      }
   });
 
   it('the restarts (as steps/clusters.ts runs them) on 1 and 2 threads', async () => {
