@@ -7,6 +7,7 @@ import { readDataset, write10xMtx } from '@cellcloud/formats';
 import { pathBundle } from '@cellcloud/formats/node-sources';
 import { REPO_ROOT } from '@cellcloud/testkit';
 import { parseArgs, sampleName, UsageError } from '../src/cli/args';
+import { countInputCells, useOutOfCore } from '../src/cli/out-of-core';
 import { syntheticDataset } from '../src/synthetic';
 import { MARKER_CSV_HEADER } from '../src/write-outputs';
 
@@ -125,6 +126,22 @@ describe('cellcloud analyze on two small 10x samples', () => {
       await readFile(path.join(inMemory, 'markers.csv'), 'utf8'),
     );
   }, 600_000);
+
+  it('takes the out-of-core path by size unless an option has no streamed version', async () => {
+    const both = [path.join(dir, 's1'), path.join(dir, 's2')];
+    expect(await countInputCells(both)).toBe(800);
+    expect(await useOutOfCore(both, undefined, {}, 800)).toBe(true);
+    expect(await useOutOfCore(both, undefined, {}, 801)).toBe(false);
+    // cell-cycle regression and ambient RNA removal run in memory only
+    expect(await useOutOfCore(both, undefined, { removeCellCycleEffects: true }, 800)).toBe(false);
+    expect(await useOutOfCore(both, undefined, { ambientRnaRemoval: { enabled: true } }, 800)).toBe(false);
+    // so does the automatic annotation
+    expect(await useOutOfCore(both, undefined, { chooseAnnotationType: 'auto' }, 800)).toBe(false);
+    expect(await useOutOfCore(both, undefined, { chooseAnnotationType: 'none' }, 800)).toBe(true);
+    // --out-of-core / --in-memory win
+    expect(await useOutOfCore(both, true, { removeCellCycleEffects: true }, 801)).toBe(true);
+    expect(await useOutOfCore(both, false, {}, 1)).toBe(false);
+  });
 
   it('fails with a clear message on bad parameters or a missing --out', () => {
     const bad = cli([

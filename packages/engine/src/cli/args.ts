@@ -22,7 +22,8 @@ Runs the standard single-cell pipeline. Each input (a 10x folder or archive, .h5
 annotation levels; barcodes that match no cell are reported. --timings prints wall and CPU seconds,
 garbage-collection pauses and RSS per step at the end. --out-of-core writes each input to a count
 store in a temporary folder and analyses it from there with bounded memory (the default from
-200,000 input cells in 10x MTX folders); --in-memory keeps everything in memory.`;
+50,000 input cells in 10x MTX folders, unless the parameters ask for a step it does not have);
+--in-memory keeps everything in memory.`;
 
 export class UsageError extends Error {}
 

@@ -47,7 +47,8 @@ export async function analyzeCommand(argv: string[], annotate?: AnalyzeAnnotatio
   const log = (msg: string) => !args.quiet && process.stderr.write(`${msg}\n`);
   const clock = args.timings ? new StepClock() : undefined; // --timings (docs/benchmarks/cli.md)
   clock?.mark('read');
-  if (await useOutOfCore(args.inputs, args.outOfCore)) return analyzeOutOfCore(args, params, log, clock);
+  if (await useOutOfCore(args.inputs, args.outOfCore, params))
+    return analyzeOutOfCore(args, params, log, clock);
   const samples: SampleInput[] = [];
   const shapes: SampleShape[] = [];
   for (const input of args.inputs) {

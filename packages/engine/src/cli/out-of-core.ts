@@ -10,7 +10,7 @@ import {
   writeStoreFromH5ad,
   type StoreWriteResult,
 } from '@cellcloud/formats/store';
-import { STREAMED_MIN_CELLS } from '../memory';
+import { notStreamable, STREAMED_MIN_CELLS } from '../memory';
 import type { ProgressCallback } from '../steps/step';
 import { runAnalysisStreamed } from '../stream/run-streamed';
 import { storeSample, type StreamedAnalysisResult, type StreamedSample } from '../stream/types';
@@ -47,10 +47,40 @@ export async function countInputCells(inputs: string[]): Promise<number> {
   return cells;
 }
 
-/** Whether `analyze` takes the out-of-core path: asked for, or inputs of STREAMED_MIN_CELLS cells or more. */
-export async function useOutOfCore(inputs: string[], asked: boolean | undefined): Promise<boolean> {
+/**
+ * From this many input cells `analyze` takes the out-of-core path by itself: 50,000, below the job
+ * server's STREAMED_MIN_CELLS (200k: its out-of-core job has no automatic annotation, public-label
+ * transfer or checkpoints yet; the CLI's only lacks the annotation, see useOutOfCore). On 100k
+ * PBMC-like cells (two 50k-cell 10x folders, docs/benchmarks/cli.md) the two paths gave the same
+ * clusters (the same label on all 99,698 cells) for about the same CPU (985 against 936 s, both at
+ * load 10–27 on 2 cores), with a peak RSS of 1,241 MB against 3,126 MB: the in-memory path holds
+ * the matrix and its normalized copy (12 B per non-zero), the out-of-core one decodes its stores
+ * chunk by chunk. Below 50k cells the in-memory peak stays under ≈ 1.6 GB.
+ */
+export const CLI_STREAMED_MIN_CELLS = 50_000;
+
+/**
+ * Whether `analyze` takes the out-of-core path: as asked (--out-of-core / --in-memory), else from
+ * `minCells` (CLI_STREAMED_MIN_CELLS) input cells — unless `params` ask for what the out-of-core
+ * run lacks (memory.ts notStreamable: ambient RNA removal, cell-cycle regression, …, or the
+ * automatic cell annotation) and the inputs have fewer than STREAMED_MIN_CELLS cells: those run in
+ * memory, as the job server runs them; from STREAMED_MIN_CELLS on the out-of-core run refuses such
+ * options with a message naming them (and skips the annotation with a note).
+ */
+export async function useOutOfCore(
+  inputs: string[],
+  asked: boolean | undefined,
+  params: Record<string, unknown> = {},
+  minCells = CLI_STREAMED_MIN_CELLS,
+): Promise<boolean> {
   if (asked !== undefined) return asked;
-  return (await countInputCells(inputs)) >= STREAMED_MIN_CELLS;
+  const cells = await countInputCells(inputs);
+  if (cells < minCells) return false;
+  const annotation = params.chooseAnnotationType !== undefined && params.chooseAnnotationType !== 'none';
+  return !(
+    (notStreamable(params).length > 0 || annotation) &&
+    cells < Math.max(minCells, STREAMED_MIN_CELLS)
+  );
 }
 
 /** Writes one input to a count store file; returns what the writer found. */
