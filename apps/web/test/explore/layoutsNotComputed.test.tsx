@@ -3,8 +3,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactManifest, type ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import { TaskLaunchProvider, type TaskLaunch } from '../../src/features/explore/tasks/taskLaunch';
 import {
   embeddingOptions,
+  layoutActions,
   LayoutsNotComputedNote,
   layoutsNotComputedText,
 } from '../../src/features/explore/viewer/layoutsNotComputed';
@@ -138,6 +140,56 @@ describe('layouts not computed, in the embedding choice', () => {
       expect(html).toContain(`>${expected}</`);
       const old = render(manifest({ layoutsNotComputed: undefined }));
       expect(old).not.toContain('layouts-not-computed');
+    }
+  });
+
+  it('offers to compute each missing layout with the layout task, the 3-D t-SNE only within its limit', async () => {
+    expect(layoutActions(manifest())).toEqual([
+      { name: 'tsne', tooManyCells: false },
+      { name: 'umap3D', tooManyCells: false },
+      { name: 'tsne3D', tooManyCells: true },
+    ]);
+    expect(layoutActions(manifest({ nCells: 2_000 })).every((a) => !a.tooManyCells)).toBe(true);
+    const launched: [string, Record<string, unknown>][] = [];
+    const launcher: TaskLaunch = {
+      can: (task) => task === 'layout',
+      launch: (task, params) => void launched.push([task, params]),
+      request: null,
+    };
+    const expectedText = {
+      'en-US': [
+        'Compute the t-SNE now',
+        'Compute the 3-D UMAP now',
+        'The 3-D t-SNE is made for up to 3,000 cells only (this result has 980,000).',
+      ],
+      'zh-CN': [
+        '现在计算t-SNE',
+        '现在计算三维 UMAP',
+        '三维 t-SNE仅适用于不超过 3,000 个细胞（本结果有 980,000 个）。',
+      ],
+    } as const;
+    for (const l of LOCALES) {
+      await i18n.changeLanguage(l);
+      const html = renderToStaticMarkup(
+        <I18nextProvider i18n={i18n}>
+          <TaskLaunchProvider value={launcher}>
+            <LayoutsNotComputedNote manifest={manifest()} />
+          </TaskLaunchProvider>
+        </I18nextProvider>,
+      );
+      expect(html).toContain('data-testid="compute-layout-tsne"');
+      expect(html).toContain('data-testid="compute-layout-umap3D"');
+      expect(html).not.toContain('compute-layout-tsne3D');
+      expect(html).toContain('data-testid="layout-limit-tsne3D"');
+      for (const text of expectedText[l]) expect(html).toContain(text);
+      expect(html.replace(/data-testid="[^"]*"/g, '')).not.toMatch(LEAK);
+      // without a launcher (a shared public dataset, no server) the note has no action
+      const bare = renderToStaticMarkup(
+        <I18nextProvider i18n={i18n}>
+          <LayoutsNotComputedNote manifest={manifest()} />
+        </I18nextProvider>,
+      );
+      expect(bare).not.toContain('compute-layout-');
     }
   });
 });

@@ -67,7 +67,7 @@ describe('layout params', () => {
       { nCells: 1_000_000, nGenes: 20_000, nnz: 1e9 },
       { layout: 'tsne', seed: 42 },
     );
-    expect(large - small).toBeCloseTo(990_000 * 4_000, -3);
+    expect(large - small).toBeCloseTo(990_000 * 4_500, -3);
   });
 
   it('reads the representation the analysis recorded from qc.json', () => {

@@ -1,5 +1,5 @@
 import { Tabs, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
 import type { PermissionKey } from '@cellcloud/contracts/privileges';
@@ -9,6 +9,7 @@ import { TAB_TITLE_KEYS } from './i18nKeys';
 import { EmptyAnalysisTab } from './tabs/EmptyAnalysisTab';
 import { EXPLORE_TABS, type TabAccess } from './tabs/registry';
 import { TaskPanel } from './tasks/TaskPanel';
+import { TaskLaunchProvider, type TaskLaunch, type TaskLaunchRequest } from './tasks/taskLaunch';
 import type { DrawTiming } from './viewer/EmbeddingViewer';
 import { ViewerPanel } from './viewer/ViewerPanel';
 
@@ -38,6 +39,27 @@ export function ExplorerWorkspace({ datasetId: id, client, manifest, access, onD
   const [symbols, setSymbols] = useState<string[]>([]);
   const [selection, setSelection] = useState<number[]>([]);
   const subsets = useSubsets(datasetId);
+  const [activeTab, setActiveTab] = useState<string | undefined>(undefined);
+  const [launchRequest, setLaunchRequest] = useState<TaskLaunchRequest | null>(null);
+  // a task's run form opened from elsewhere (taskLaunch.tsx): its tab, when the reader may use it
+  const launcher = useMemo((): TaskLaunch => {
+    const tabOf = (task: string) =>
+      datasetId === null
+        ? undefined
+        : EXPLORE_TABS.find(
+            (tab) => tab.tasks.some((d) => d.name === task) && access.tab(tab.permission) === 'enabled',
+          );
+    return {
+      can: (task) => tabOf(task) !== undefined,
+      launch: (task, params) => {
+        const tab = tabOf(task);
+        if (!tab) return;
+        setActiveTab(tab.key);
+        setLaunchRequest({ task, params, nonce: Date.now() });
+      },
+      request: launchRequest,
+    };
+  }, [access, datasetId, launchRequest]);
   useEffect(() => {
     void client.geneCatalog().then((g) => setSymbols(g.symbols));
   }, [client]);
@@ -88,17 +110,26 @@ export function ExplorerWorkspace({ datasetId: id, client, manifest, access, onD
   });
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-      <ViewerPanel
-        client={client}
-        manifest={manifest}
-        datasetId={datasetId}
-        subsets={subsets.data ?? []}
-        symbols={symbols}
-        onSelection={setSelection}
-        onDrawn={onDrawn}
-      />
-      <Tabs destroyOnHidden items={items} className="cc-wrap-tabs" data-testid="explore-tabs" />
-    </div>
+    <TaskLaunchProvider value={launcher}>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+        <ViewerPanel
+          client={client}
+          manifest={manifest}
+          datasetId={datasetId}
+          subsets={subsets.data ?? []}
+          symbols={symbols}
+          onSelection={setSelection}
+          onDrawn={onDrawn}
+        />
+        <Tabs
+          destroyOnHidden
+          items={items}
+          activeKey={activeTab ?? items.find((i) => !i.disabled)?.key}
+          onChange={setActiveTab}
+          className="cc-wrap-tabs"
+          data-testid="explore-tabs"
+        />
+      </div>
+    </TaskLaunchProvider>
   );
 }

@@ -17,6 +17,37 @@ function axisPairs(dims: number): [number, number][] {
     : [[0, 1]];
 }
 
+/**
+ * Two dimensions of a layout in the embedding viewer's frame: centred on the bounding box, scaled
+ * by its larger half-range (× 1.02) to [-1, 1], as the explorer frames a stored embedding.
+ */
+function framed(v: Float32Array, dims: number, a: number, b: number): { x: Float32Array; y: Float32Array } {
+  const n = v.length / dims;
+  let minA = Infinity;
+  let maxA = -Infinity;
+  let minB = Infinity;
+  let maxB = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const p = v[i * dims + a]!;
+    const q = v[i * dims + b]!;
+    if (p < minA) minA = p;
+    if (p > maxA) maxA = p;
+    if (q < minB) minB = q;
+    if (q > maxB) maxB = q;
+  }
+  const half = Math.max(maxA - minA, maxB - minB) / 2;
+  const scale = half > 0 && Number.isFinite(half) ? half * 1.02 : 1;
+  const ca = (minA + maxA) / 2;
+  const cb = (minB + maxB) / 2;
+  const x = new Float32Array(n);
+  const y = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = (v[i * dims + a]! - ca) / scale;
+    y[i] = (v[i * dims + b]! - cb) / scale;
+  }
+  return { x, y };
+}
+
 /** Most groups listed under the chart (the colours cycle beyond the palette anyway). */
 const LEGEND_MAX = 40;
 
@@ -49,18 +80,10 @@ export function LayoutView(props: TaskViewProps) {
 
   const pairs = axisPairs(summary.dims);
   const [a, b] = pairs[Math.min(pair, pairs.length - 1)]!;
-  const xy = useMemo(() => {
-    if (!bytes.data) return null;
-    const v = new Float32Array(bytes.data);
-    const n = v.length / summary.dims;
-    const x = new Float32Array(n);
-    const y = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      x[i] = v[i * summary.dims + a]!;
-      y[i] = v[i * summary.dims + b]!;
-    }
-    return { x, y };
-  }, [bytes.data, summary.dims, a, b]);
+  const xy = useMemo(
+    () => (bytes.data ? framed(new Float32Array(bytes.data), summary.dims, a, b) : null),
+    [bytes.data, summary.dims, a, b],
+  );
 
   const colouring = useMemo((): TaskColouring | null => {
     if (groups) {

@@ -45,6 +45,8 @@ interface Props {
   /** Finished runs of the tasks this one depends on (`dependsOn`), for a `source` field. */
   sources?: { value: string; label: string }[];
   busy: boolean;
+  /** Params chosen elsewhere (the explorer's "compute this layout"): filled in as the user's choice. */
+  preset?: { params: Record<string, unknown>; nonce: number } | null;
   onSubmit: (params: Record<string, unknown>, uploads: Record<string, File>) => void;
 }
 
@@ -61,6 +63,7 @@ export function TaskForm({
   symbols,
   sources,
   busy,
+  preset,
   onSubmit,
 }: Props) {
   const { t, i18n } = useTranslation('tasks');
@@ -89,6 +92,11 @@ export function TaskForm({
         ...Object.fromEntries(fill),
       });
   }, [defaults, form]);
+  useEffect(() => {
+    if (!preset) return;
+    for (const k of Object.keys(preset.params)) changedByUser.current.add(k);
+    form.setFieldsValue(preset.params);
+  }, [preset, form]);
   const reasons = new Map((defaults?.reasons ?? []).map((r) => [r.field, r.text]));
   const { properties, required } = useMemo(() => {
     const js = z.toJSONSchema(definition.params, { io: 'input', unrepresentable: 'any' }) as {

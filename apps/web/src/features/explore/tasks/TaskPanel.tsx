@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Empty, Popconfirm, Progress, Space, Table, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { TaskView } from '@cellcloud/contracts/tasks/api';
@@ -20,6 +20,7 @@ import { WEB_TASKS } from './registry';
 import { TASK_HOST } from './taskHost';
 import { levelOptions } from './levelPickers';
 import { TaskForm } from './TaskForm';
+import { useTaskLaunch } from './taskLaunch';
 import { i18nPrefix, paramTexts } from './paramText';
 import type { WebTaskViewProps } from './types';
 import { CellSampleNotice } from './cellSampleNotice';
@@ -174,6 +175,13 @@ function OneTask({
   const del = useDeleteTask(props.datasetId);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  // a run form opened from elsewhere in the explorer with chosen params (taskLaunch.tsx)
+  const launched = useTaskLaunch()?.request;
+  const preset = launched?.task === definition.name ? launched : null;
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (preset) card.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  }, [preset]);
   const rows = (list.data ?? []).filter((x) => x.task === definition.name);
   const sources = sourceOptions(definition, list.data ?? []);
   const levels = levelOptions(props.manifest, props.subsets);
@@ -209,6 +217,7 @@ function OneTask({
 
   return (
     <Card
+      ref={card}
       size="small"
       title={t(`${i18nPrefix(definition)}.title`)}
       data-testid={`task-panel-${definition.name}`}
@@ -222,6 +231,7 @@ function OneTask({
           symbols={props.symbols}
           sources={sources}
           busy={create.isPending}
+          preset={preset}
           onSubmit={(p, f) => void run(p, f)}
         />
         {error && (

@@ -1,7 +1,9 @@
-import { Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ArtifactManifest } from '@cellcloud/contracts/artifacts';
+import { layout as layoutTask } from '@cellcloud/tasks/contract';
+import { useTaskLaunch } from '../tasks/taskLaunch';
 import { embeddingChoices } from '../annotationLevels';
 import { LAYOUT_KEYS } from '../i18nKeys';
 
@@ -51,18 +53,73 @@ export function layoutsNotComputedText(m: ArtifactManifest, t: TFunction, locale
   });
 }
 
-/** The reason under the embedding choice's options (and in its hint). */
+/**
+ * What the layout task (packages/tasks/src/layout) can compute of the missing layouts here: each
+ * one it makes, or why not (the 3-D t-SNE above its cell limit).
+ */
+export function layoutActions(m: ArtifactManifest): { name: string; tooManyCells: boolean }[] {
+  const kinds: readonly string[] = layoutTask.LAYOUT_KINDS;
+  return missingLayouts(m)
+    .filter((n) => kinds.includes(n))
+    .map((name) => ({
+      name,
+      tooManyCells: name === 'tsne3D' && m.nCells > layoutTask.LAYOUT_TSNE3D_MAX_CELLS,
+    }));
+}
+
+/**
+ * The reason under the embedding choice's options (and in its hint), with an action per missing
+ * layout that opens the layout task's run form preset to it (where tasks can run).
+ */
 export function LayoutsNotComputedNote({ manifest }: { manifest: ArtifactManifest }) {
   const { t, i18n } = useTranslation('explore');
+  const launcher = useTaskLaunch();
   const text = layoutsNotComputedText(manifest, t, i18n.language);
   if (!text) return null;
+  const actions = launcher?.can(layoutTask.definition.name) ? layoutActions(manifest) : [];
+  const number = new Intl.NumberFormat(i18n.language);
   return (
-    <Typography.Paragraph
-      type="secondary"
-      data-testid="layouts-not-computed"
-      style={{ maxWidth: 360, margin: 0, padding: '6px 12px', fontSize: 12 }}
-    >
-      {text}
-    </Typography.Paragraph>
+    <div style={{ maxWidth: 360, padding: '6px 12px' }}>
+      <Typography.Paragraph
+        type="secondary"
+        data-testid="layouts-not-computed"
+        style={{ margin: 0, fontSize: 12 }}
+      >
+        {text}
+      </Typography.Paragraph>
+      {actions.length > 0 && (
+        <Space orientation="vertical" size={2} style={{ marginTop: 4 }}>
+          {actions.map((a) =>
+            a.tooManyCells ? (
+              <Typography.Text
+                key={a.name}
+                type="secondary"
+                style={{ fontSize: 12 }}
+                data-testid={`layout-limit-${a.name}`}
+              >
+                {t('viewer.layoutLimit', {
+                  name: layoutName(a.name, t),
+                  max: number.format(layoutTask.LAYOUT_TSNE3D_MAX_CELLS),
+                  cells: number.format(manifest.nCells),
+                })}
+              </Typography.Text>
+            ) : (
+              <Button
+                key={a.name}
+                size="small"
+                type="link"
+                style={{ padding: 0, fontSize: 12 }}
+                data-testid={`compute-layout-${a.name}`}
+                // inside the select's drop-down: keep the focus so the click lands
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => launcher!.launch(layoutTask.definition.name, { layout: a.name })}
+              >
+                {t('viewer.computeLayout', { name: layoutName(a.name, t) })}
+              </Button>
+            ),
+          )}
+        </Space>
+      )}
+    </div>
   );
 }
