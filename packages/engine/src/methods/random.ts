@@ -3,6 +3,21 @@
  * Algorithm: xoshiro128** (Blackman & Vigna) seeded through splitmix32, so nearby seeds give
  * unrelated streams. Not cryptographic.
  */
+/** The xoshiro128** state of a seed, through splitmix32 (never all zero); shared with shuffle-random.ts. */
+export function seededState(seed: number): [number, number, number, number] {
+  let x = seed >>> 0;
+  const next = (): number => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  const s: [number, number, number, number] = [next(), next(), next(), next()];
+  if ((s[0] | s[1] | s[2] | s[3]) === 0) s[0] = 1;
+  return s;
+}
+
 export class Random {
   private s0: number;
   private s1: number;
@@ -11,19 +26,7 @@ export class Random {
   private spareNormal: number | null = null;
 
   constructor(seed = 0) {
-    let x = seed >>> 0;
-    const next = (): number => {
-      x = (x + 0x9e3779b9) >>> 0;
-      let z = x;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
-    };
-    this.s0 = next();
-    this.s1 = next();
-    this.s2 = next();
-    this.s3 = next();
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    [this.s0, this.s1, this.s2, this.s3] = seededState(seed);
   }
 
   /** Uniform 32-bit unsigned integer. */

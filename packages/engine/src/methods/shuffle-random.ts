@@ -1,3 +1,5 @@
+import { seededState } from './random';
+
 /**
  * The seeded visiting orders of Louvain / Leiden (issue 33): random.ts's `Random(seed).shuffle`,
  * draw for draw — the same xoshiro128** stream seeded through splitmix32, the same
@@ -10,16 +12,7 @@ export class ShuffleRandom {
   private readonly s = new Uint32Array(4);
 
   constructor(seed = 0) {
-    let x = seed >>> 0;
-    const next = (): number => {
-      x = (x + 0x9e3779b9) >>> 0;
-      let z = x;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
-    };
-    for (let k = 0; k < 4; k++) this.s[k] = next();
-    if ((this.s[0] | this.s[1] | this.s[2] | this.s[3]) === 0) this.s[0] = 1;
+    this.s.set(seededState(seed));
   }
 
   /** In-place Fisher–Yates shuffle, as Random.shuffle. */
