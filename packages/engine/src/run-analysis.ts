@@ -23,6 +23,8 @@ export interface QcReport {
   nPcsUsed: number;
   pcaVarianceRatio: number[];
   batchCorrection: 'none' | 'harmony' | 'mnn';
+  /** The run's random seed (params.seed): a layout computed later on demand takes it (tasks/layout). */
+  seed: number;
 }
 
 /** Everything the writers need: matrices, per-cell columns, embeddings, markers, QC. */
@@ -193,6 +195,7 @@ function collect(
       nPcsUsed: reduced.dims,
       pcaVarianceRatio: Array.from(pca.varianceRatio),
       batchCorrection: reduced.method,
+      seed: params.seed,
     },
     timings,
     resumed: r.resumed,

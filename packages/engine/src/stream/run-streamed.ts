@@ -274,6 +274,7 @@ export async function runAnalysisStreamed(
         nPcsUsed: reduced.dims,
         pcaVarianceRatio: Array.from(pca.varianceRatio),
         batchCorrection: reduced.method,
+        seed: params.seed,
       },
       timings,
       ...(layoutsNotComputed ? { layoutsNotComputed } : {}),

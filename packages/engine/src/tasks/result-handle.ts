@@ -50,7 +50,7 @@ export function resultHandleFromDataset(
 /** The analysis' record of its representation from the result's `artifacts/qc.json` text; undefined when it has none. */
 export function analysisRecordFromQc(text: string | undefined): AnalysisRecord | undefined {
   if (!text) return undefined;
-  let qc: { nPcsUsed?: unknown; batchCorrection?: unknown };
+  let qc: { nPcsUsed?: unknown; batchCorrection?: unknown; seed?: unknown };
   try {
     qc = JSON.parse(text) as typeof qc;
   } catch {
@@ -60,5 +60,6 @@ export function analysisRecordFromQc(text: string | undefined): AnalysisRecord |
   if (typeof qc.nPcsUsed === 'number' && Number.isInteger(qc.nPcsUsed) && qc.nPcsUsed > 0)
     out.nPcsUsed = qc.nPcsUsed;
   if (typeof qc.batchCorrection === 'string') out.batchCorrection = qc.batchCorrection;
+  if (typeof qc.seed === 'number' && Number.isInteger(qc.seed)) out.seed = qc.seed;
   return Object.keys(out).length ? out : undefined;
 }

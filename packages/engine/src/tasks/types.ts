@@ -32,7 +32,7 @@ export interface ResultHandle {
   geneIndex(name: string): number;
   /**
    * What the analysis recorded of its reduced representation (the result's qc.json: `nPcsUsed`,
-   * `batchCorrection`), when known: the representation its neighbours and layouts used is the
+   * `batchCorrection`, and its `seed`), when known: the representation its neighbours and layouts used is the
    * first `nPcsUsed` columns of obsm X_pca, or of X_pca_<batchCorrection>.
    */
   readonly analysis?: AnalysisRecord;
@@ -42,6 +42,8 @@ export interface ResultHandle {
 export interface AnalysisRecord {
   nPcsUsed?: number;
   batchCorrection?: string;
+  /** The analysis' random seed (results written before it was recorded have none). */
+  seed?: number;
 }
 
 /** Result tables (`tables/<name>.csv`): the shape and codec are defined with the output format. */

@@ -90,6 +90,7 @@ describe.skipIf(!hasSharedData(PBMC))('streamed outputs on pbmc3k', () => {
         nPcsUsed: 10,
         pcaVarianceRatio: [0.1],
         batchCorrection: 'none',
+        seed: 42,
       },
       timings: {},
     };

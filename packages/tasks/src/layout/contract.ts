@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { pickDefaults } from '@cellcloud/contracts/analysis-params';
 import { defineTask } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
-import { seedParam } from '../_shared/contract/schemas';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
 
@@ -23,6 +22,9 @@ import zh from './messages/zh-CN.json';
 export const LAYOUT_KINDS = ['tsne', 'umap3D', 'tsne3D'] as const;
 export type LayoutKind = (typeof LAYOUT_KINDS)[number];
 
+/** The seed of a result that does not record its own: the analysis' default seed. */
+export const LAYOUT_FALLBACK_SEED = pickDefaults('seed').seed;
+
 /** The analysis' 3-D t-SNE limit (engine steps/tsne.ts TSNE3D_MAX_CELLS; a test keeps them equal). */
 export const LAYOUT_TSNE3D_MAX_CELLS = 3000;
 
@@ -30,8 +32,17 @@ export const layoutParams = z
   .object({
     /** Which layout to compute. */
     layout: z.enum(LAYOUT_KINDS).default('tsne'),
-    /** The analysis' default seed (the seed its own layouts used unless changed). */
-    seed: seedParam(pickDefaults('seed').seed),
+    /**
+     * The layout's seed; absent: the analysis' own seed (its qc.json records it), so the layout is
+     * the one the analysis would have made; results written before the seed was recorded take the
+     * analysis' default seed (LAYOUT_FALLBACK_SEED).
+     */
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .strict();
 export type LayoutParams = z.infer<typeof layoutParams>;

@@ -23,6 +23,8 @@ import { engine, LAYOUT_FILE } from '../../src/layout/engine';
 import { estimateMemoryBytes } from '../../src/layout/memory';
 
 const PBMC = 'pbmc3k/10x';
+/** The pbmc3k analysis' seed (not the default 42). */
+const SEED = 7;
 const noResources: ResourceReader = {
   readBytes: (p) => Promise.reject(new TaskError('common.resourceMissing', p, { path: p })),
   readText: (p) => Promise.reject(new TaskError('common.resourceMissing', p, { path: p })),
@@ -50,8 +52,10 @@ const cpu = () => {
 };
 
 describe('layout params', () => {
-  it('default to the t-SNE with the analysis default seed; only the kinds the analysis makes', () => {
-    expect(definition.params.parse({})).toEqual({ layout: 'tsne', seed: 42 });
+  it("default to the t-SNE on the analysis' own seed; only the kinds the analysis makes", () => {
+    expect(definition.params.parse({})).toEqual({ layout: 'tsne' });
+    expect(definition.params.parse({ seed: 3 }).seed).toBe(3);
+    expect(() => definition.params.parse({ seed: -1 })).toThrow();
     expect(definition.params.parse({ layout: 'umap3D' }).layout).toBe('umap3D');
     expect(() => definition.params.parse({ layout: 'umap' })).toThrow();
     expect(() => definition.params.parse({ nPcs: 10 })).toThrow();
@@ -71,24 +75,25 @@ describe('layout params', () => {
   });
 
   it('reads the representation the analysis recorded from qc.json', () => {
-    expect(analysisRecordFromQc(JSON.stringify({ nPcsUsed: 13, batchCorrection: 'harmony' }))).toEqual({
-      nPcsUsed: 13,
-      batchCorrection: 'harmony',
-    });
+    expect(
+      analysisRecordFromQc(JSON.stringify({ nPcsUsed: 13, batchCorrection: 'harmony', seed: 7 })),
+    ).toEqual({ nPcsUsed: 13, batchCorrection: 'harmony', seed: 7 });
+    expect(analysisRecordFromQc(JSON.stringify({ nPcsUsed: 13, seed: 1.5 }))).toEqual({ nPcsUsed: 13 });
     expect(analysisRecordFromQc(undefined)).toBeUndefined();
     expect(analysisRecordFromQc('not json')).toBeUndefined();
   });
 });
 
 describe.skipIf(!hasSharedData(PBMC))(
-  'layout on demand on pbmc3k: the analysis own layouts, bit for bit',
+  "layout on demand on pbmc3k: the analysis' own layouts, bit for bit, on its own seed",
   () => {
     let dir: string;
     let analysis: AnalysisResult;
     let stored: ResultHandle;
     beforeAll(async () => {
       const dataset = await readDataset(await pathBundle(sharedData(PBMC) as string));
-      analysis = await runAnalysis([{ name: 'pbmc3k', dataset }], {});
+      // a seed other than the default: the layout must take the one the analysis recorded
+      analysis = await runAnalysis([{ name: 'pbmc3k', dataset }], { seed: SEED });
       dir = await mkdtemp(path.join(os.tmpdir(), 'cellcloud-layout-'));
       await writeOutputs(analysis, directorySink(dir));
       // the stored result as the worker and the CLI read it: analysis.h5ad and artifacts/qc.json
@@ -117,7 +122,7 @@ describe.skipIf(!hasSharedData(PBMC))(
           representation: 'pca',
           nPcs: analysis.qc.nPcsUsed,
           nPcsFrom: 'analysis',
-          seed: 42,
+          seed: SEED,
         });
         expect(values.length).toBe(expected.values.length);
         expect(Buffer.from(values.buffer).equals(Buffer.from(expected.values.buffer))).toBe(true);

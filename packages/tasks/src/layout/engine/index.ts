@@ -5,7 +5,7 @@ import { Umap3dStep } from '@cellcloud/engine/steps/umap';
 import { batchOnPcs } from '@cellcloud/engine/stream/run-streamed';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { EngineTask, ResultHandle } from '@cellcloud/engine/tasks/kit';
-import type { LayoutKind, LayoutParams, LayoutSummary } from '../contract';
+import { LAYOUT_FALLBACK_SEED, type LayoutKind, type LayoutParams, type LayoutSummary } from '../contract';
 import { estimateMemoryBytes } from '../memory';
 import { recomputedPcs } from './recompute-pcs';
 
@@ -117,7 +117,9 @@ export const engine: EngineTask<LayoutParams, LayoutSummary> = {
     if (n < 4) throw new TaskError('layout.tooFewCells', `Only ${n} cells.`, { cells: n, min: 4 });
     progress(0.02, 'representation');
     const rep = await representation(result);
-    const out = await computeLayout(rep.pcs, rep.nPcs, params.layout, params.seed, progress);
+    // absent: the analysis' own seed, so the layout is the one the analysis would have made
+    const seed = params.seed ?? result.analysis?.seed ?? LAYOUT_FALLBACK_SEED;
+    const out = await computeLayout(rep.pcs, rep.nPcs, params.layout, seed, progress);
     progress(0.97, 'write');
     await sink.data(
       LAYOUT_FILE,
@@ -130,7 +132,7 @@ export const engine: EngineTask<LayoutParams, LayoutSummary> = {
       representation: rep.name,
       nPcs: rep.nPcs,
       nPcsFrom: rep.from,
-      seed: params.seed,
+      seed,
       file: `data/${LAYOUT_FILE}`,
     };
   },
