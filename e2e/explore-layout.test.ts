@@ -11,8 +11,8 @@ import { newUser } from './support/flows';
  * that says, as a 250,000-cell out-of-core result's does, that its t-SNE and 3-D UMAP were not
  * computed (`layoutsNotComputed`, their entries dropped). The embedding choice's note offers to
  * compute each; the 3-D UMAP's action opens the Cellular Composition tab's layout task form preset
- * to it; the task runs in the worker and its view draws the layout of every cell, in English,
- * then in Chinese after a reload.
+ * to it; the task runs in the worker and its view draws the layout of every cell; the layout then
+ * joins the main view's embedding choice without a reload; in English, then in Chinese.
  */
 const pbmc = sharedData('pbmc3k/10x');
 let env: ExplorerEnv;
@@ -68,6 +68,24 @@ describe.skipIf(!pbmc)('layout on demand from the explorer', () => {
     await expect(page.getByTestId('layout-legend').textContent()).resolves.not.toBe('');
     await page.getByTestId('layout-scatter').scrollIntoViewIfNeeded();
     await screenshot(page, 'explore-layout');
+
+    // the computed layout joins the main view's embedding choice at once (no reload); the t-SNE
+    // stays "not computed"
+    await page.getByTestId('embedding-select').scrollIntoViewIfNeeded();
+    await page.getByTestId('embedding-select').click();
+    const umap3d = page.locator('.ant-select-item-option[title="3-D UMAP"]');
+    await umap3d.waitFor({ timeout: 30_000 });
+    await expect(umap3d.getAttribute('aria-disabled')).resolves.not.toBe('true');
+    await expect(page.locator('.ant-select-item-option[title="t-SNE (not computed)"]').count()).resolves.toBe(
+      1,
+    );
+    await expect(page.getByTestId('compute-layout-umap3D').count()).resolves.toBe(0);
+    await umap3d.click();
+    const viewer = page.getByTestId('viewer-panel');
+    await viewer.getByText('Rotate', { exact: true }).waitFor({ timeout: 60_000 });
+    await expect(viewer.locator('.ant-select-selection-item').first().textContent()).resolves.toBe(
+      '3-D UMAP',
+    );
 
     await switchLanguage(page);
     await page.reload();

@@ -139,6 +139,30 @@ describe.skipIf(!PBMC_H5AD)('analysis tasks: cell score on pbmc3k through the AP
     expect(list.map((t) => t.id)).toEqual([again.id, done.id]);
   }, 180_000);
 
+  it("a layout computed on demand joins the result's embeddings in the explorer's manifest", async () => {
+    const manifestOf = async () =>
+      JSON.parse(
+        (
+          await s.request('GET', `/api/user_datasets/${data.id}/artifacts/manifest.json`, {
+            token: owner.token,
+          })
+        ).raw,
+      ) as { embeddings: { name: string; dims: number; file: string }[] };
+    expect((await manifestOf()).embeddings.map((e) => e.name)).toEqual(['umap']);
+    const r = await create({ task: 'layout', params: { layout: 'umap3D' } });
+    expect(r.status, r.raw).toBe(200);
+    const done = await waitTask(s, owner.token, data.id, (r.body.data as TaskView).id);
+    expect(done.status, JSON.stringify(done)).toBe('completed');
+    const emb = (await manifestOf()).embeddings;
+    expect(emb.map((e) => e.name)).toEqual(['umap', 'umap3D']);
+    expect(emb[1]).toEqual({ name: 'umap3D', dims: 3, file: `../tasks/${done.id}/files/data/layout.f32` });
+    // the file the explorer resolves against the artifacts URL: every cell, three Float32 each
+    const resolved = new URL(emb[1]!.file, `http://x/api/user_datasets/${data.id}/artifacts/`).pathname;
+    const bytes = await s.request('GET', resolved, { token: owner.token });
+    expect(bytes.status).toBe(200);
+    expect(Number(bytes.headers['content-length'])).toBe(12 * data.nCells);
+  }, 180_000);
+
   it('step 2 builds on a finished step-1 run (sourceTaskId): enrich reads the deg-groups tables; a foreign or unfinished source is refused', async () => {
     const step1 = (
       await create({

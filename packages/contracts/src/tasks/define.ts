@@ -81,6 +81,13 @@ export interface TaskDefinition<P extends z.ZodType = z.ZodType, S extends z.Zod
    * `tasks` namespace, `<task name>.params.<param>`; help: `<task name>.help.<param>`.
    */
   fields?: Readonly<Record<string, TaskFieldHint>>;
+  /**
+   * A layout of the cells a completed run adds to the explorer's embedding choice (the layout
+   * task's t-SNE or 3-D UMAP, computed on demand): its name, dimensions and data file (relative
+   * to the run's outputs, `data/…`, Float32 row-major nCells × dims). The server lists it in the
+   * result's manifest when the analysis has no embedding of that name; the newest run wins.
+   */
+  explorerEmbedding?: (params: z.infer<P>) => { name: string; dims: 2 | 3; file: string } | undefined;
 }
 
 export interface TaskUpload {

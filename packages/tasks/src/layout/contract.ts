@@ -22,6 +22,9 @@ import zh from './messages/zh-CN.json';
 export const LAYOUT_KINDS = ['tsne', 'umap3D', 'tsne3D'] as const;
 export type LayoutKind = (typeof LAYOUT_KINDS)[number];
 
+/** The layout's data file (data/<file>: Float32 row-major nCells × dims, the result's cell order). */
+export const LAYOUT_DATA_FILE = 'layout.f32';
+
 /** The seed of a result that does not record its own: the analysis' default seed. */
 export const LAYOUT_FALLBACK_SEED = pickDefaults('seed').seed;
 
@@ -93,4 +96,10 @@ export const definition = defineTask({
     seed: { advanced: true },
   },
   messages: taskFailures('layout', en.failures, zh.failures),
+  // the computed layout joins the explorer's embedding choice under the analysis' own name
+  explorerEmbedding: (p) => ({
+    name: p.layout,
+    dims: p.layout === 'tsne' ? 2 : 3,
+    file: `data/${LAYOUT_DATA_FILE}`,
+  }),
 });

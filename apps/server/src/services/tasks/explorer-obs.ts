@@ -1,4 +1,5 @@
 import type { TaskOutputs } from '@cellcloud/contracts/tasks/define';
+import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext } from '../../context';
 import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
 import { outputsOf } from './outputs';
@@ -24,27 +25,72 @@ export async function taskObsColumns(
   return out;
 }
 
+/** A layout of the cells a completed task made (its definition's `explorerEmbedding`), by name. */
+export interface TaskEmbedding {
+  name: string;
+  dims: 2 | 3;
+  taskId: string;
+  /** The data file relative to the task's outputs (`data/…`). */
+  file: string;
+}
+
 /**
- * The explorer's manifest.json with the per-cell columns of the dataset's completed tasks
- * appended to `obs` (issue 11): they become colour-by options and annotation levels like the
- * analysis' own. Their `file` points at the task's files route relative to the artifacts URL
- * (`../tasks/<taskId>/files/obs/<key>.f32`), which the browser resolves. A key already present
- * keeps the analysis' column; of two tasks with the same key the newer one wins.
+ * The layouts the dataset's completed tasks made (the layout task's t-SNE, 3-D UMAP, 3-D t-SNE),
+ * by name; of two runs of one name the newer wins. A run whose outputs do not list the file (an
+ * unfinished copy) adds nothing.
+ */
+export async function taskEmbeddings(
+  ctx: AppContext,
+  datasetId: string,
+): Promise<Map<string, TaskEmbedding>> {
+  const out = new Map<string, TaskEmbedding>();
+  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, datasetId)) {
+    const def = findTask(t.task);
+    if (!def?.explorerEmbedding) continue;
+    const parsed = def.params.safeParse(t.params);
+    const e = parsed.success ? def.explorerEmbedding(parsed.data) : undefined;
+    if (!e) continue;
+    const outputs = await outputsOf(ctx, t).catch(() => undefined);
+    if (!outputs?.files.some((f) => f.file === e.file)) continue;
+    out.set(e.name, { ...e, taskId: t.id });
+  }
+  return out;
+}
+
+/**
+ * The explorer's manifest.json with what the dataset's completed tasks add: their per-cell
+ * columns appended to `obs` (issue 11: colour-by options and annotation levels like the
+ * analysis' own), and the layouts they computed appended to `embeddings` (issue 33: a layout the
+ * analysis left out, computed on demand, becomes a choice of the main view). Their `file` points
+ * at the task's files route relative to the artifacts URL (`../tasks/<taskId>/files/…`), which
+ * the browser resolves. A key or name already present keeps the analysis' own; of two tasks with
+ * the same key the newer one wins.
  */
 export async function manifestWithTaskObs(
   ctx: AppContext,
   datasetId: string,
   bytes: Uint8Array,
 ): Promise<Uint8Array> {
-  const columns = await taskObsColumns(ctx, datasetId);
-  if (!columns.size) return bytes;
-  const m = JSON.parse(new TextDecoder().decode(bytes)) as { obs: { key: string; file: string }[] };
+  const [columns, layouts] = await Promise.all([
+    taskObsColumns(ctx, datasetId),
+    taskEmbeddings(ctx, datasetId),
+  ]);
+  if (!columns.size && !layouts.size) return bytes;
+  const m = JSON.parse(new TextDecoder().decode(bytes)) as {
+    obs: { key: string; file: string }[];
+    embeddings: { name: string; dims: number; file: string }[];
+  };
   const own = new Set(m.obs.map((o) => o.key));
   const added = new Map<string, { key: string; file: string }>();
   for (const [key, c] of columns) {
     if (!own.has(key)) added.set(key, { ...c.obs, file: `../tasks/${c.taskId}/files/${c.obs.file}` });
   }
-  if (!added.size) return bytes;
+  const ownLayouts = new Set(m.embeddings.map((e) => e.name));
+  const addedLayouts = [...layouts.values()]
+    .filter((e) => !ownLayouts.has(e.name))
+    .map((e) => ({ name: e.name, dims: e.dims, file: `../tasks/${e.taskId}/files/${e.file}` }));
+  if (!added.size && !addedLayouts.length) return bytes;
   m.obs.push(...added.values());
+  m.embeddings.push(...addedLayouts);
   return new TextEncoder().encode(JSON.stringify(m));
 }

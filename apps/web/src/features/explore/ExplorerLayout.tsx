@@ -1,7 +1,9 @@
 import { Alert, Empty, Space, Spin, Tag, Typography } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_DISPLAY_SWITCHES } from '@cellcloud/contracts/privileges';
 import { useAccountInfo } from '../../api/account';
+import { useTasks } from '../../api/tasks';
 import { useSession } from '../../api/session';
 import { canUse } from '../../app/shell/privilegeAccess';
 import { ResourceUnavailable } from '../../shared/ResourceUnavailable';
@@ -79,6 +81,7 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
           {readOnly && (
             <Alert type="info" showIcon title={tp('preview.readOnlyHint')} style={{ marginBottom: 12 }} />
           )}
+          {!readOnly && <RefreshOnTaskCompletion datasetId={datasetId} refresh={state.refresh} />}
           <ExplorerWorkspace
             readOnly={readOnly}
             datasetId={datasetId}
@@ -90,6 +93,27 @@ export function ExplorerLayout({ title, datasetId }: ExplorerLayoutProps) {
       )}
     </div>
   );
+}
+
+/**
+ * Reads the result's manifest again when one of its analysis tasks completes while the explorer
+ * is open: the server lists what completed tasks add (per-cell columns, and layouts computed on
+ * demand, which join the embedding choice: server services/tasks/explorer-obs.ts).
+ */
+function RefreshOnTaskCompletion({ datasetId, refresh }: { datasetId: string; refresh: () => void }) {
+  const tasks = useTasks(datasetId);
+  const completed = (tasks.data ?? [])
+    .filter((t) => t.status === 'completed')
+    .map((t) => t.id)
+    .sort()
+    .join(',');
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (!tasks.isSuccess) return;
+    if (seen.current !== null && seen.current !== completed) refresh();
+    seen.current = completed;
+  }, [tasks.isSuccess, completed, refresh]);
+  return null;
 }
 
 /**

@@ -5,7 +5,13 @@ import { Umap3dStep } from '@cellcloud/engine/steps/umap';
 import { batchOnPcs } from '@cellcloud/engine/stream/run-streamed';
 import { TaskError } from '@cellcloud/engine/tasks/kit';
 import type { EngineTask, ResultHandle } from '@cellcloud/engine/tasks/kit';
-import { LAYOUT_FALLBACK_SEED, type LayoutKind, type LayoutParams, type LayoutSummary } from '../contract';
+import {
+  LAYOUT_DATA_FILE,
+  LAYOUT_FALLBACK_SEED,
+  type LayoutKind,
+  type LayoutParams,
+  type LayoutSummary,
+} from '../contract';
 import { estimateMemoryBytes } from '../memory';
 import { recomputedPcs } from './recompute-pcs';
 
@@ -17,7 +23,7 @@ import { recomputedPcs } from './recompute-pcs';
  * in runner.ts. Output: data/layout.f32.
  */
 
-export const LAYOUT_FILE = 'layout.f32';
+export const LAYOUT_FILE = LAYOUT_DATA_FILE;
 
 /** The representation the analysis' graph used, as stored, with its PC count. */
 async function representation(

@@ -88,6 +88,16 @@ export class ArtifactClient {
     return this.once('manifest', () => this.post({ op: 'manifest' }).then(parseManifest));
   }
   /**
+   * The manifest read again: the server adds the per-cell columns and layouts of the result's
+   * completed tasks to it. What was read before stays cached (an embedding's file never changes).
+   */
+  refreshManifest(): Promise<ArtifactManifest> {
+    const p = this.post({ op: 'manifest', refresh: true }).then(parseManifest);
+    this.memo.set('manifest', p);
+    p.catch(() => this.memo.delete('manifest'));
+    return p;
+  }
+  /**
    * `frame`: the worker also splats the positions as they arrive into the first frame of a canvas of
    * that size (firstFrame.ts); given on the first request of an embedding only.
    */

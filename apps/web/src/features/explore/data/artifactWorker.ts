@@ -91,6 +91,8 @@ async function handle(req: WorkerRequest): Promise<{ result: unknown; transfer: 
       colourLengths.clear();
       return { result: null, transfer: [] };
     case 'manifest':
+      // refresh: read it again (a completed task added a column or a layout, server tasks/explorer-obs.ts)
+      if (req.refresh) manifestP = null;
       return { result: await manifest(), transfer: [] };
     case 'embedding': {
       const m = await manifest();

@@ -5,7 +5,7 @@ import type { DenseGene, GeneCatalog, NormalizedEmbedding } from './decode';
 /** Messages between the page (ArtifactClient) and the artifact Web Worker. */
 export type WorkerRequest =
   | { op: 'init'; baseUrl: string; token: string | null }
-  | { op: 'manifest' }
+  | { op: 'manifest'; refresh?: true }
   /** frame: also splat the first frame of a canvas of this size as the positions arrive (2-D only) */
   | { op: 'embedding'; name: string; frame?: FirstFrame }
   | { op: 'obs'; key: string }

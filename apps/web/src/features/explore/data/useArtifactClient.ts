@@ -6,7 +6,13 @@ import { ArtifactClient, artifactBaseUrl } from './ArtifactClient';
 export type ManifestState =
   | { status: 'loading' }
   | { status: 'error'; error: Error }
-  | { status: 'ready'; client: ArtifactClient; manifest: ArtifactManifest };
+  | {
+      status: 'ready';
+      client: ArtifactClient;
+      manifest: ArtifactManifest;
+      /** Reads the manifest again (a task of the result completed); the client and its caches stay. */
+      refresh: () => void;
+    };
 
 /**
  * One ArtifactClient (and its worker) per result; the manifest is the first request. `baseUrl`
@@ -21,8 +27,13 @@ export function useArtifactClient(datasetId: string | null, token: string | null
 
     let live = true;
     setState({ status: 'loading' });
+    const refresh = () =>
+      void client.refreshManifest().then(
+        (manifest) => live && setState({ status: 'ready', client, manifest, refresh }),
+        () => undefined, // the manifest read first stays shown
+      );
     client.manifest().then(
-      (manifest) => live && setState({ status: 'ready', client, manifest }),
+      (manifest) => live && setState({ status: 'ready', client, manifest, refresh }),
       (error: unknown) => live && setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
