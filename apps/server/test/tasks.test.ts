@@ -4,6 +4,9 @@ import type { TaskOutputsView, TaskTablePage, TaskView } from '@cellcloud/contra
 import type { enrich } from '@cellcloud/tasks/contract';
 import { TASK_API } from '@cellcloud/contracts/tasks/api';
 import type { JobEvent } from '@cellcloud/contracts/jobs';
+import { figuresOf } from '../src/jobs/download.sources';
+import { readFigureData } from '../src/jobs/figures/read';
+import { resultFigures } from '../src/jobs/figures/result-figures';
 import { jobsDeps } from '../src/services/jobs-wire';
 import { createTestServer, type TestServer } from './support/harness';
 import { testUser } from './support/jobs';
@@ -161,7 +164,20 @@ describe.skipIf(!PBMC_H5AD)('analysis tasks: cell score on pbmc3k through the AP
     const bytes = await s.request('GET', resolved, { token: owner.token });
     expect(bytes.status).toBe(200);
     expect(Number(bytes.headers['content-length'])).toBe(12 * data.nCells);
-  }, 180_000);
+
+    // a 2-D t-SNE computed the same way is drawn in the figures download like the analysis' UMAP
+    const tsne = await create({ task: 'layout', params: { layout: 'tsne' } });
+    expect(tsne.status, tsne.raw).toBe(200);
+    const tsneDone = await waitTask(s, owner.token, data.id, (tsne.body.data as TaskView).id);
+    expect(tsneDone.status, JSON.stringify(tsneDone)).toBe('completed');
+    const figures = await readFigureData(s.ctx.storage, await figuresOf(s.ctx, data.id, data.id));
+    expect(figures.embeddings.map((e) => [e.name, e.values.length])).toEqual([
+      ['umap', 2 * data.nCells],
+      ['tsne', 2 * data.nCells],
+    ]);
+    const drawn = await resultFigures(figures, (k) => k);
+    expect(drawn.some((f) => f.name.includes('tsne'))).toBe(true);
+  }, 300_000);
 
   it('step 2 builds on a finished step-1 run (sourceTaskId): enrich reads the deg-groups tables; a foreign or unfinished source is refused', async () => {
     const step1 = (

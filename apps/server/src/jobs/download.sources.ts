@@ -3,6 +3,7 @@ import { analysisTasksRepo } from '../db/repos/analysis-tasks';
 import { exploreDegTasksRepo } from '../db/repos/explore-deg-tasks';
 import { exploreSubsetsRepo } from '../db/repos/explore-subsets';
 import { outputsOf } from '../services/tasks/outputs';
+import { taskEmbeddings } from '../services/tasks/explorer-obs';
 import { degResultKey, resultsPrefix, subsetCodesKey } from '../storage/keys';
 import type { TableEntry } from './download.tables';
 import type { FiguresSource } from './figures/read';
@@ -82,9 +83,14 @@ export async function figuresOf(ctx: AppContext, jobId: string, resultId: string
           labels: o.labels,
           column: o.key,
         });
+  const layouts = await taskEmbeddings(ctx, jobId);
   return {
     artifactsPrefix: `${resultsPrefix(resultId)}artifacts/`,
     extraLevels,
+    // 2-D layouts computed on demand (the layout task's t-SNE), drawn as the analysis' own
+    embeddings: [...layouts.values()]
+      .filter((e) => e.dims === 2)
+      .map((e) => ({ name: e.name, key: e.fileKey })),
     de: (await savedDe(ctx, jobId)).filter((d) => d.mode === 'compare'),
     tasks: tasks.map((t) => ({
       task: t.row.task,

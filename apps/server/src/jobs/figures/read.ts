@@ -20,6 +20,11 @@ export interface FiguresSource {
     tables: { name: string; key: string }[];
     numeric: { key: string; fileKey: string }[];
   }[];
+  /**
+   * 2-D layouts computed on demand by the result's tasks (the layout task's t-SNE), drawn like the
+   * analysis' own when it has none of that name (services/tasks/explorer-obs.ts taskEmbeddings).
+   */
+  embeddings?: { name: string; key: string }[];
 }
 
 const dec = new TextDecoder();
@@ -53,10 +58,13 @@ export async function readFigureData(storage: Storage, src: FiguresSource): Prom
   const p = src.artifactsPrefix;
   const m = artifactManifest.parse(await json(storage, `${p}manifest.json`));
   const embeddings: FigureData['embeddings'] = [];
-  for (const e of [...m.embeddings].sort(
-    (a, b) => (EMBEDDING_ORDER.indexOf(a.name) + 1 || 99) - (EMBEDDING_ORDER.indexOf(b.name) + 1 || 99),
-  )) {
-    if (e.dims === 2 && EMBEDDING_ORDER.includes(e.name))
+  const computed = (src.embeddings ?? []).filter((e) => !m.embeddings.some((own) => own.name === e.name));
+  const byOrder = (a: { name: string }, b: { name: string }) =>
+    (EMBEDDING_ORDER.indexOf(a.name) + 1 || 99) - (EMBEDDING_ORDER.indexOf(b.name) + 1 || 99);
+  for (const e of [...m.embeddings, ...computed].sort(byOrder)) {
+    if (!EMBEDDING_ORDER.includes(e.name)) continue;
+    if ('key' in e) embeddings.push({ name: e.name, values: f32(await storage.getBytes(e.key)) });
+    else if (e.dims === 2)
       embeddings.push({ name: e.name, values: positions(await storage.getBytes(p + e.file), e) });
   }
   const levels: Level[] = [];

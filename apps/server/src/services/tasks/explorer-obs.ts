@@ -32,6 +32,8 @@ export interface TaskEmbedding {
   taskId: string;
   /** The data file relative to the task's outputs (`data/…`). */
   file: string;
+  /** Its storage key. */
+  fileKey: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function taskEmbeddings(
     if (!e) continue;
     const outputs = await outputsOf(ctx, t).catch(() => undefined);
     if (!outputs?.files.some((f) => f.file === e.file)) continue;
-    out.set(e.name, { ...e, taskId: t.id });
+    out.set(e.name, { ...e, taskId: t.id, fileKey: t.output_prefix + e.file });
   }
   return out;
 }
