@@ -1,9 +1,8 @@
 import type { AppContext } from '../context';
-import { analysisTasksRepo } from '../db/repos/analysis-tasks';
 import { exploreDegTasksRepo } from '../db/repos/explore-deg-tasks';
 import { exploreSubsetsRepo } from '../db/repos/explore-subsets';
-import { outputsOf } from '../services/tasks/outputs';
-import { taskEmbeddings } from '../services/tasks/explorer-obs';
+import { embeddingsOf } from '../services/tasks/explorer-obs';
+import { completedWithOutputs } from '../services/tasks/outputs';
 import { degResultKey, resultsPrefix, subsetCodesKey } from '../storage/keys';
 import type { TableEntry } from './download.tables';
 import type { FiguresSource } from './figures/read';
@@ -28,12 +27,10 @@ async function savedDe(ctx: AppContext, datasetId: string) {
 }
 
 async function completedTasks(ctx: AppContext, datasetId: string) {
-  const out = [];
-  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, datasetId)) {
-    const outputs = await outputsOf(ctx, t).catch(() => undefined);
-    if (outputs) out.push({ row: t, outputs, name: `${t.task}_${t.id.slice(0, 8)}` });
-  }
-  return out;
+  return (await completedWithOutputs(ctx, datasetId)).map((t) => ({
+    ...t,
+    name: `${t.row.task}_${t.row.id.slice(0, 8)}`,
+  }));
 }
 
 const fileStem = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_');
@@ -83,12 +80,11 @@ export async function figuresOf(ctx: AppContext, jobId: string, resultId: string
           labels: o.labels,
           column: o.key,
         });
-  const layouts = await taskEmbeddings(ctx, jobId);
   return {
     artifactsPrefix: `${resultsPrefix(resultId)}artifacts/`,
     extraLevels,
     // 2-D layouts computed on demand (the layout task's t-SNE), drawn as the analysis' own
-    embeddings: [...layouts.values()]
+    embeddings: [...embeddingsOf(tasks).values()]
       .filter((e) => e.dims === 2)
       .map((e) => ({ name: e.name, key: e.fileKey })),
     de: (await savedDe(ctx, jobId)).filter((d) => d.mode === 'compare'),

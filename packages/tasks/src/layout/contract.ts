@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pickDefaults } from '@cellcloud/contracts/analysis-params';
 import { defineTask } from '@cellcloud/contracts/tasks/define';
 import { taskFailures } from '../_shared/contract/messages';
+import { seedValue } from '../_shared/contract/schemas';
 import en from './messages/en-US.json';
 import zh from './messages/zh-CN.json';
 
@@ -40,12 +41,7 @@ export const layoutParams = z
      * the one the analysis would have made; results written before the seed was recorded take the
      * analysis' default seed (LAYOUT_FALLBACK_SEED).
      */
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    seed: seedValue.optional(),
   })
   .strict();
 export type LayoutParams = z.infer<typeof layoutParams>;

@@ -22,7 +22,7 @@ export interface FiguresSource {
   }[];
   /**
    * 2-D layouts computed on demand by the result's tasks (the layout task's t-SNE), drawn like the
-   * analysis' own when it has none of that name (services/tasks/explorer-obs.ts taskEmbeddings).
+   * analysis' own when it has none of that name (services/tasks/explorer-obs.ts embeddingsOf).
    */
   embeddings?: { name: string; key: string }[];
 }

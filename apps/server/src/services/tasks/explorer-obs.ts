@@ -1,8 +1,7 @@
 import type { TaskOutputs } from '@cellcloud/contracts/tasks/define';
 import { findTask } from '@cellcloud/tasks/contract';
 import type { AppContext } from '../../context';
-import { analysisTasksRepo } from '../../db/repos/analysis-tasks';
-import { outputsOf } from './outputs';
+import { completedWithOutputs, type CompletedTask } from './outputs';
 
 /** A per-cell column of a completed task, with the task that wrote it and its storage key. */
 export interface TaskObsColumn {
@@ -11,18 +10,21 @@ export interface TaskObsColumn {
   fileKey: string;
 }
 
+/** The per-cell columns of completed runs by key; of two runs with the same key the newer wins. */
+function obsColumnsOf(done: readonly CompletedTask[]): Map<string, TaskObsColumn> {
+  const out = new Map<string, TaskObsColumn>();
+  for (const { row, outputs } of done)
+    for (const o of outputs.obs)
+      out.set(o.key, { obs: o, taskId: row.id, fileKey: row.output_prefix + o.file });
+  return out;
+}
+
 /** The per-cell columns of the dataset's completed tasks by key; of two tasks with the same key the newer wins. */
 export async function taskObsColumns(
   ctx: AppContext,
   datasetId: string,
 ): Promise<Map<string, TaskObsColumn>> {
-  const out = new Map<string, TaskObsColumn>();
-  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, datasetId)) {
-    const outputs = await outputsOf(ctx, t).catch(() => undefined);
-    for (const o of outputs?.obs ?? [])
-      out.set(o.key, { obs: o, taskId: t.id, fileKey: t.output_prefix + o.file });
-  }
-  return out;
+  return obsColumnsOf(await completedWithOutputs(ctx, datasetId));
 }
 
 /** A layout of the cells a completed task made (its definition's `explorerEmbedding`), by name. */
@@ -37,24 +39,17 @@ export interface TaskEmbedding {
 }
 
 /**
- * The layouts the dataset's completed tasks made (the layout task's t-SNE, 3-D UMAP, 3-D t-SNE),
- * by name; of two runs of one name the newer wins. A run whose outputs do not list the file (an
- * unfinished copy) adds nothing.
+ * The layouts completed runs made (the layout task's t-SNE, 3-D UMAP, 3-D t-SNE), by name; of two
+ * runs of one name the newer wins. A run whose outputs do not list the file adds nothing.
  */
-export async function taskEmbeddings(
-  ctx: AppContext,
-  datasetId: string,
-): Promise<Map<string, TaskEmbedding>> {
+export function embeddingsOf(done: readonly CompletedTask[]): Map<string, TaskEmbedding> {
   const out = new Map<string, TaskEmbedding>();
-  for (const t of await analysisTasksRepo.completedOfResult(ctx.db, datasetId)) {
-    const def = findTask(t.task);
-    if (!def?.explorerEmbedding) continue;
-    const parsed = def.params.safeParse(t.params);
-    const e = parsed.success ? def.explorerEmbedding(parsed.data) : undefined;
-    if (!e) continue;
-    const outputs = await outputsOf(ctx, t).catch(() => undefined);
-    if (!outputs?.files.some((f) => f.file === e.file)) continue;
-    out.set(e.name, { ...e, taskId: t.id, fileKey: t.output_prefix + e.file });
+  for (const { row, outputs } of done) {
+    const def = findTask(row.task);
+    const parsed = def?.explorerEmbedding ? def.params.safeParse(row.params) : undefined;
+    const e = parsed?.success ? def!.explorerEmbedding!(parsed.data) : undefined;
+    if (!e || !outputs.files.some((f) => f.file === e.file)) continue;
+    out.set(e.name, { ...e, taskId: row.id, fileKey: row.output_prefix + e.file });
   }
   return out;
 }
@@ -68,15 +63,14 @@ export async function taskEmbeddings(
  * the browser resolves. A key or name already present keeps the analysis' own; of two tasks with
  * the same key the newer one wins.
  */
-export async function manifestWithTaskObs(
+export async function manifestWithTaskOutputs(
   ctx: AppContext,
   datasetId: string,
   bytes: Uint8Array,
 ): Promise<Uint8Array> {
-  const [columns, layouts] = await Promise.all([
-    taskObsColumns(ctx, datasetId),
-    taskEmbeddings(ctx, datasetId),
-  ]);
+  const done = await completedWithOutputs(ctx, datasetId);
+  const columns = obsColumnsOf(done);
+  const layouts = embeddingsOf(done);
   if (!columns.size && !layouts.size) return bytes;
   const m = JSON.parse(new TextDecoder().decode(bytes)) as {
     obs: { key: string; file: string }[];

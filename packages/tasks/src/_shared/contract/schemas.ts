@@ -15,14 +15,15 @@ export const labelList = (min: number, max: number) =>
     z.array(label).min(min).max(max),
   );
 
-/** A task's random seed (a 31-bit non-negative integer), with the task's default. */
-export const seedParam = (fallback: number) =>
-  z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(fallback);
+/** A random seed: a 31-bit non-negative integer. */
+export const seedValue = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
+
+/** A task's random seed, with the task's default. */
+export const seedParam = (fallback: number) => seedValue.default(fallback);
 
 /** One group's violin/box of a score (CNV and ITH score plots: data/scores.json, data/box.json). */
 export interface ScoreBox {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { artifactKey, artifactPrefix } from '../../../services/explore/results';
-import { manifestWithTaskObs } from '../../../services/tasks/explorer-obs';
+import { manifestWithTaskOutputs } from '../../../services/tasks/explorer-obs';
 import { userOf } from '../../auth';
 import { AppError } from '../../errors';
 import type { ZodApp } from '../../app';
@@ -36,8 +36,8 @@ export default async function artifactRoutes(app: ZodApp, ctx: AppContext) {
       }
       const ext = key.slice(key.lastIndexOf('.') + 1);
       if (req.params['*'] === 'manifest.json') {
-        // + the per-cell columns of the dataset's completed analysis tasks (issue 11)
-        const merged = await manifestWithTaskObs(ctx, req.params.id, await ctx.storage.getBytes(key));
+        // + the per-cell columns (issue 11) and layouts (issue 33) of the dataset's completed tasks
+        const merged = await manifestWithTaskOutputs(ctx, req.params.id, await ctx.storage.getBytes(key));
         reply.header('cache-control', 'no-store').type(TYPES.json!);
         return reply.send(Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength));
       }
